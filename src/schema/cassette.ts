@@ -1,0 +1,130 @@
+import { z } from "zod";
+import { FrameRefSchema, FrameSpliceSchema, StoredBytesSchema } from "./bytes.js";
+
+export const CASSETTE_FORMAT = "cua-cassette";
+export const CASSETTE_VERSION = 1;
+
+export const DriverSourceSchema = z.enum(["binary", "sdk", "synthetic"]);
+export type DriverSource = z.infer<typeof DriverSourceSchema>;
+
+export const CassetteTransportSchema = z.enum(["cli", "mcp", "http", "mixed"]);
+export type CassetteTransport = z.infer<typeof CassetteTransportSchema>;
+
+export const CassetteHeaderSchema = z
+  .object({
+    format: z.literal(CASSETTE_FORMAT),
+    version: z.literal(CASSETTE_VERSION),
+    transport: CassetteTransportSchema,
+    driver: z
+      .object({
+        /** Parsed version, e.g. "0.21.0"; null when it could not be learned. */
+        version: z.string().nullable(),
+        platform: z.string(),
+        source: DriverSourceSchema,
+        /** Exact `cua-driver --version` output, when captured. */
+        version_output: z.string().optional(),
+        /** sha256 of the exact `cua-driver manifest` output, when captured. */
+        manifest_sha256: z.string().optional(),
+        /** sha256 of probe.json beside the cassette, when there is one. */
+        probe_sha256: z.string().optional(),
+        /** Where the driver came from: a path, or `sdk:@trycua/cua-driver@0.21.0`. */
+        location: z.string().optional(),
+      })
+      .passthrough(),
+    recorded_at: z.string(),
+    recorder: z.object({ name: z.string(), version: z.string() }).passthrough(),
+    redaction: z
+      .object({ enabled: z.boolean(), patterns: z.array(z.string()).optional() })
+      .strict()
+      .optional(),
+    /** Free-form facts about how the cassette was made (e.g. "read-only calls reconstructed"). */
+    notes: z.array(z.string()).optional(),
+  })
+  .passthrough();
+export type CassetteHeader = z.infer<typeof CassetteHeaderSchema>;
+
+const EventBase = {
+  seq: z.number().int().nonnegative(),
+  /** Milliseconds since the recording started. */
+  t_ms: z.number().nonnegative(),
+  /** Who caused the event: the harness under test, or the recorder itself (identity capture). */
+  origin: z.enum(["harness", "recorder"]).optional(),
+};
+
+/** One per-call CLI invocation of cua-driver. */
+export const CliEventSchema = z
+  .object({
+    ...EventBase,
+    kind: z.literal("cli"),
+    duration_ms: z.number().nonnegative(),
+    argv: z.array(z.string()),
+    stdin: StoredBytesSchema.optional(),
+    stdout: StoredBytesSchema,
+    stderr: StoredBytesSchema,
+    exit_code: z.number().int().nullable(),
+    signal: z.string().optional(),
+    /** Files the driver wrote, by flag (e.g. `--screenshot-out-file`), stored as frames. */
+    files: z.record(z.string(), z.object({ ref: FrameRefSchema, path: z.string() }).strict()).optional(),
+    /** Images cut out of stdout/stdin text and stored as frames. */
+    frames: z.array(FrameSpliceSchema).optional(),
+  })
+  .strict();
+export type CliEvent = z.infer<typeof CliEventSchema>;
+
+/** A `cua-driver mcp` process started (each stream is one process). */
+export const McpOpenEventSchema = z
+  .object({ ...EventBase, kind: z.literal("mcp_open"), stream: z.number().int().nonnegative(), argv: z.array(z.string()) })
+  .strict();
+
+/** One JSON-RPC line, exactly as sent, in one direction. */
+export const McpLineEventSchema = z
+  .object({
+    ...EventBase,
+    kind: z.literal("mcp"),
+    stream: z.number().int().nonnegative(),
+    dir: z.enum(["c2s", "s2c"]),
+    line: StoredBytesSchema,
+    frames: z.array(FrameSpliceSchema).optional(),
+  })
+  .strict();
+
+export const McpStderrEventSchema = z
+  .object({ ...EventBase, kind: z.literal("mcp_stderr"), stream: z.number().int().nonnegative(), data: StoredBytesSchema })
+  .strict();
+
+export const McpCloseEventSchema = z
+  .object({
+    ...EventBase,
+    kind: z.literal("mcp_close"),
+    stream: z.number().int().nonnegative(),
+    exit_code: z.number().int().nullable(),
+    signal: z.string().optional(),
+  })
+  .strict();
+
+/** One MCP-over-HTTP exchange (`cua-driver serve` with CUA_DRIVER_RS_MCP_HTTP_PORT). */
+export const HttpEventSchema = z
+  .object({
+    ...EventBase,
+    kind: z.literal("http"),
+    duration_ms: z.number().nonnegative(),
+    request: z.object({ method: z.string(), path: z.string(), body: StoredBytesSchema }).strict(),
+    response: z.object({ status: z.number().int(), content_type: z.string().optional(), body: StoredBytesSchema }).strict(),
+    frames: z.array(FrameSpliceSchema).optional(),
+  })
+  .strict();
+
+export const CassetteEventSchema = z.discriminatedUnion("kind", [
+  CliEventSchema,
+  McpOpenEventSchema,
+  McpLineEventSchema,
+  McpStderrEventSchema,
+  McpCloseEventSchema,
+  HttpEventSchema,
+]);
+export type CassetteEvent = z.infer<typeof CassetteEventSchema>;
+export type McpOpenEvent = z.infer<typeof McpOpenEventSchema>;
+export type McpLineEvent = z.infer<typeof McpLineEventSchema>;
+export type McpStderrEvent = z.infer<typeof McpStderrEventSchema>;
+export type McpCloseEvent = z.infer<typeof McpCloseEventSchema>;
+export type HttpEvent = z.infer<typeof HttpEventSchema>;

@@ -1,0 +1,13 @@
+import type { z } from "zod";
+import { CassetteEventSchema, CassetteHeaderSchema } from "./cassette.js";
+import { ReplayLogEntrySchema } from "./replay-log.js";
+
+/**
+ * Every persisted or wire schema, by the file name its JSON Schema gets in contracts/schema/.
+ * `npm run schemas` regenerates those files; a test fails when one is stale.
+ */
+export const schemaRegistry: Record<string, z.ZodType> = {
+  "cassette-header": CassetteHeaderSchema,
+  "cassette-event": CassetteEventSchema,
+  "replay-log-entry": ReplayLogEntrySchema,
+};

@@ -1,0 +1,139 @@
+import { z } from "zod";
+
+/**
+ * The replay log: one JSON object per line, written by every replay transport (CLI shim, MCP,
+ * HTTP, in-process). Invariants, reports and the fuzzer read only this, so they work for a
+ * harness in any language.
+ */
+
+export const ToolKindSchema = z.enum(["read", "mutation", "other"]);
+export type ToolKind = z.infer<typeof ToolKindSchema>;
+
+export const ReplayTransportSchema = z.enum(["cli", "mcp", "http", "inprocess"]);
+export type ReplayTransport = z.infer<typeof ReplayTransportSchema>;
+
+export const FaultKindSchema = z.enum([
+  "hang",
+  "delay",
+  "timeout_after_effect",
+  "timeout_before_effect",
+  "daemon_down",
+  "daemon_died_midcall",
+  "exit",
+  "truncated",
+  "corrupt_image",
+  "empty",
+  "refusal",
+]);
+export type FaultKind = z.infer<typeof FaultKindSchema>;
+
+/** Faults after which the harness cannot know whether a mutation took effect. */
+export const UNKNOWN_OUTCOME_FAULTS: readonly FaultKind[] = [
+  "hang",
+  "timeout_after_effect",
+  "timeout_before_effect",
+  "daemon_died_midcall",
+  "truncated",
+];
+
+export const AppliedFaultSchema = z
+  .object({
+    kind: FaultKindSchema,
+    /** Index of the rule in the fault plan that fired. */
+    rule: z.number().int().nonnegative(),
+    /** The rule's parameters (code, ms, stderr, …). */
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+export type AppliedFault = z.infer<typeof AppliedFaultSchema>;
+
+/** What the harness was served, summarised for judging (not the bytes). */
+export const ServedResultSchema = z
+  .object({
+    isError: z.boolean().optional(),
+    /** refusal code from any refusal envelope shape (refusal.code, code). */
+    refusal_code: z.string().optional(),
+    /** ActionResult effect, when the result has one. */
+    effect: z.string().optional(),
+    exit_code: z.number().int().nullable().optional(),
+    /** list_windows served with no windows (recorded or injected). */
+    empty: z.boolean().optional(),
+    /** Window ids seen in an observation result (list_windows, get_window_state). */
+    window_ids: z.array(z.number()).optional(),
+  })
+  .strict();
+export type ServedResult = z.infer<typeof ServedResultSchema>;
+
+export const RequestEntrySchema = z
+  .object({
+    type: z.literal("request"),
+    /** 0-based index of the request in this replay run. */
+    n: z.number().int().nonnegative(),
+    t_ms: z.number().nonnegative(),
+    transport: ReplayTransportSchema,
+    /** MCP process / HTTP connection / in-process session number; absent for per-call CLI. */
+    stream: z.number().int().nonnegative().optional(),
+    /** CLI subcommand (`call`, `--version`, `manifest`, …) or MCP method (`tools/call`, …). */
+    method: z.string(),
+    tool: z.string().optional(),
+    /** Arguments as received (after redaction), for evidence and matching. */
+    args: z.unknown().optional(),
+    kind: ToolKindSchema,
+    epoch_before: z.number().int().nonnegative(),
+    epoch_after: z.number().int().nonnegative(),
+    outcome: z.enum(["replayed", "faulted", "unmatched"]),
+    /** seq of the cassette event that answered it. */
+    matched_seq: z.number().int().nonnegative().optional(),
+    fault: AppliedFaultSchema.optional(),
+    result: ServedResultSchema.optional(),
+    unmatched: z
+      .object({ reason: z.string(), nearest_seq: z.number().int().optional(), path: z.string().optional() })
+      .strict()
+      .optional(),
+    duration_ms: z.number().nonnegative().optional(),
+  })
+  .strict();
+export type RequestEntry = z.infer<typeof RequestEntrySchema>;
+
+/** An MCP process or HTTP connection opening or closing (a new process is a session rebuild). */
+export const StreamEntrySchema = z
+  .object({
+    type: z.literal("stream"),
+    event: z.enum(["open", "close"]),
+    t_ms: z.number().nonnegative(),
+    transport: ReplayTransportSchema,
+    stream: z.number().int().nonnegative(),
+  })
+  .strict();
+export type StreamEntry = z.infer<typeof StreamEntrySchema>;
+
+/** A harness-side marker (in-process harnesses only), e.g. a batch boundary. */
+export const MarkEntrySchema = z
+  .object({
+    type: z.literal("mark"),
+    t_ms: z.number().nonnegative(),
+    label: z.string(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+export type MarkEntry = z.infer<typeof MarkEntrySchema>;
+
+export const SummaryEntrySchema = z
+  .object({
+    type: z.literal("summary"),
+    t_ms: z.number().nonnegative(),
+    served: z.number().int().nonnegative(),
+    unmatched: z.number().int().nonnegative(),
+    faults: z.number().int().nonnegative(),
+    unused: z.array(z.object({ seq: z.number().int(), tool: z.string().optional(), kind: ToolKindSchema }).strict()),
+  })
+  .strict();
+export type SummaryEntry = z.infer<typeof SummaryEntrySchema>;
+
+export const ReplayLogEntrySchema = z.discriminatedUnion("type", [
+  RequestEntrySchema,
+  StreamEntrySchema,
+  MarkEntrySchema,
+  SummaryEntrySchema,
+]);
+export type ReplayLogEntry = z.infer<typeof ReplayLogEntrySchema>;

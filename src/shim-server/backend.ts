@@ -1,0 +1,46 @@
+/**
+ * What answers the `cua-driver` shim: the recorder (forwarding to a real driver or the SDK) or the
+ * replayer (answering from a cassette). The shim-server owns the socket and the framing; a backend
+ * only sees requests.
+ */
+
+/** One per-call invocation of the shim (`cua-driver call …`, `cua-driver --version`, …). */
+export interface CliRequest {
+  argv: string[];
+  stdin: Buffer;
+  cwd: string;
+  env: Record<string, string>;
+  /** Aborted when the shim process goes away (the harness killed it, e.g. on its own timeout). */
+  signal: AbortSignal;
+}
+
+export interface CliResponse {
+  stdout: Buffer;
+  stderr: Buffer;
+  exitCode: number | null;
+  signal?: NodeJS.Signals;
+}
+
+/** The shim's side of an MCP stdio session (`cua-driver mcp …`). */
+export interface McpIo {
+  /** Send one line (without its newline) to the harness's stdout. */
+  send(line: string): void;
+  /** Send raw bytes to the harness's stderr. */
+  stderr(data: Buffer | string): void;
+  /** Close the harness's stdout and end the shim with this exit code. */
+  exit(code: number | null, signal?: NodeJS.Signals): void;
+}
+
+export interface McpSessionHandler {
+  /** A line the harness wrote (without its newline). */
+  line(line: string): void;
+  /** The harness closed stdin (or the shim went away). */
+  end(): void;
+}
+
+export interface ShimBackend {
+  cli(request: CliRequest): Promise<CliResponse>;
+  mcp(init: { argv: string[]; cwd: string; env: Record<string, string> }, io: McpIo): McpSessionHandler;
+  /** Called once when the session ends (flush, summarise). */
+  close?(): Promise<void>;
+}
