@@ -1,0 +1,126 @@
+import { UNKNOWN_OUTCOME_FAULTS, type FaultKind, type RequestEntry } from "../schema/replay-log.js";
+
+/** Tools that deliver input to a window (the ActionResult tools, minus window geometry). */
+export const INPUT_TOOLS: ReadonlySet<string> = new Set([
+  "click",
+  "double_click",
+  "right_click",
+  "scroll",
+  "drag",
+  "mouse_drag",
+  "parallel_mouse_drag",
+  "move_cursor",
+  "mouse_button_down",
+  "mouse_button_up",
+  "type_text",
+  "type_text_chars",
+  "press_key",
+  "hotkey",
+  "set_value",
+  "invoke_menu",
+  "browser_click",
+  "browser_pointer",
+  "browser_type",
+]);
+
+/** Read-only tools whose result shows the screen or a window: what counts as a fresh look. */
+export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set([
+  "list_windows",
+  "get_window_state",
+  "get_desktop_state",
+  "get_accessibility_tree",
+  "get_browser_state",
+  "verify_state",
+  "zoom",
+  "screenshot",
+]);
+
+/** Calls that open or close a driver session; they rebuild state rather than act on the screen. */
+export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(["start_session", "end_session"]);
+
+/** Faults that break the transport (the harness got no normal answer). */
+const TRANSPORT_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
+  "hang",
+  "timeout_after_effect",
+  "timeout_before_effect",
+  "daemon_down",
+  "daemon_died_midcall",
+  "exit",
+  "truncated",
+]);
+
+/** Refusal codes that mean the target the harness acted on is out of date. */
+export const STALE_CODES: readonly string[] = [
+  "stale_element_token",
+  "invalid_snapshot_id",
+  "generation_mismatch",
+  "px_frame_mismatch",
+  "browser_ref_stale",
+];
+
+export function requestsOf(entries: readonly { type: string }[]): RequestEntry[] {
+  return entries.filter((e): e is RequestEntry => e.type === "request");
+}
+
+export function isUnknownOutcome(r: RequestEntry): boolean {
+  return r.fault !== undefined && UNKNOWN_OUTCOME_FAULTS.includes(r.fault.kind);
+}
+
+export function isTransportFault(r: RequestEntry): boolean {
+  return r.fault !== undefined && TRANSPORT_FAULTS.has(r.fault.kind);
+}
+
+export function isTimeout(r: RequestEntry): boolean {
+  const k = r.fault?.kind;
+  return k === "hang" || k === "timeout_after_effect" || k === "timeout_before_effect";
+}
+
+/** The harness got a usable answer: matched, not broken by a fault (a delay still answers), not an error. */
+export function isAnswered(r: RequestEntry): boolean {
+  if (r.outcome === "unmatched") return false;
+  if (r.fault && r.fault.kind !== "delay") return false;
+  return r.result?.isError !== true;
+}
+
+export function isMutation(r: RequestEntry): boolean {
+  return r.kind === "mutation" && !LIFECYCLE_TOOLS.has(r.tool ?? "");
+}
+
+export function isInput(r: RequestEntry): boolean {
+  return r.tool !== undefined && INPUT_TOOLS.has(r.tool);
+}
+
+/** A successful, non-empty observation. */
+export function isFreshObservation(r: RequestEntry): boolean {
+  return r.tool !== undefined && OBSERVATION_TOOLS.has(r.tool) && isAnswered(r) && r.result?.empty !== true;
+}
+
+export function isRebuild(r: RequestEntry): boolean {
+  return r.tool === "start_session" && isAnswered(r);
+}
+
+/** The window an input is aimed at, from `window_id` or `target.window_id`. */
+export function targetWindow(r: RequestEntry): number | undefined {
+  const args = r.args as Record<string, unknown> | undefined;
+  if (!args || typeof args !== "object") return undefined;
+  if (typeof args.window_id === "number") return args.window_id;
+  const target = args.target as Record<string, unknown> | undefined;
+  if (target && typeof target === "object" && typeof target.window_id === "number") return target.window_id;
+  return undefined;
+}
+
+export function faultLabel(r: RequestEntry): string | undefined {
+  if (!r.fault) return r.result?.refusal_code ? `refusal ${r.result.refusal_code}` : undefined;
+  const code = typeof r.fault.params?.code === "string" ? ` ${r.fault.params.code}` : "";
+  return `${r.fault.kind}${code} (rule ${r.fault.rule})`;
+}
+
+/** `#3 click {"x":1}`: how a request is quoted in evidence. */
+export function quote(r: RequestEntry): string {
+  const args = r.args === undefined ? "" : ` ${truncate(JSON.stringify(r.args), 80)}`;
+  return `#${r.n} ${r.tool ?? r.method}${args}`;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,225 @@
+import { describe, expect, it } from "vitest";
+import { ReplayLogEntrySchema, type FaultKind, type ReplayLogEntry, type RequestEntry } from "../schema/replay-log.js";
+import { runInvariants } from "./run.js";
+import type { InvariantId } from "./types.js";
+
+/** A tiny replay-log builder: each call appends one request; faults and results as given. */
+function log() {
+  const entries: ReplayLogEntry[] = [];
+  let n = 0;
+  const api = {
+    req(
+      tool: string,
+      args: Record<string, unknown> = {},
+      more: { kind?: RequestEntry["kind"]; fault?: FaultKind; code?: string; result?: RequestEntry["result"]; stream?: number } = {},
+    ) {
+      const kind = more.kind ?? (/^(get_|list_|zoom|verify_)/.test(tool) ? "read" : "mutation");
+      entries.push({
+        type: "request",
+        n: n++,
+        t_ms: n * 10,
+        transport: "inprocess",
+        method: "tools/call",
+        tool,
+        args,
+        kind,
+        epoch_before: 0,
+        epoch_after: 0,
+        outcome: more.fault ? "faulted" : "replayed",
+        ...(more.stream !== undefined ? { stream: more.stream } : {}),
+        ...(more.fault ? { fault: { kind: more.fault, rule: 0, ...(more.code ? { params: { code: more.code } } : {}) } } : {}),
+        ...(more.result ? { result: more.result } : {}),
+      });
+      return api;
+    },
+    mark(label: string) {
+      entries.push({ type: "mark", t_ms: n * 10, label });
+      return api;
+    },
+    open(stream: number) {
+      entries.push({ type: "stream", event: "open", t_ms: n * 10, transport: "mcp", stream });
+      return api;
+    },
+    entries,
+  };
+  return api;
+}
+
+function violations(id: InvariantId, entries: ReplayLogEntry[], options = {}) {
+  for (const e of entries) ReplayLogEntrySchema.parse(e);
+  const report = runInvariants(entries, { only: [id], options });
+  return report.results[0]?.violations ?? [];
+}
+
+const click = { element_token: "s00000001:15", pid: 7, window_id: 42 };
+const look = { pid: 7, window_id: 42 };
+const windows = { window_ids: [42] };
+
+describe("no-replay-after-unknown", () => {
+  it("passes when the timed-out click is re-sent only after a fresh observation", () => {
+    const l = log().req("click", click, { fault: "timeout_after_effect" }).req("start_session").req("get_window_state", look).req("click", click);
+    expect(violations("no-replay-after-unknown", l.entries)).toEqual([]);
+  });
+  it("flags a timed-out click re-sent blind, with both request numbers as evidence", () => {
+    const l = log().req("list_windows").req("click", click, { fault: "timeout_after_effect" }).req("start_session").req("click", { ...click, session: "s" });
+    const v = violations("no-replay-after-unknown", l.entries);
+    expect(v).toHaveLength(1);
+    expect(v[0]?.evidence.requests).toEqual([1, 3]);
+    expect(v[0]?.evidence.faults).toEqual(["timeout_after_effect (rule 0)"]);
+    expect(v[0]?.message).toMatch(/#3 click .* re-sends #1 click .*timeout_after_effect/);
+  });
+  it("does not count a failed observation as fresh", () => {
+    const l = log().req("type_text", { text: "hi" }, { fault: "daemon_died_midcall" }).req("get_window_state", look, { fault: "empty" }).req("type_text", { text: "hi" });
+    expect(violations("no-replay-after-unknown", l.entries)).toHaveLength(1);
+  });
+  it("allows a different mutation after the unknown one", () => {
+    const l = log().req("click", click, { fault: "hang" }).req("press_key", { key: "Escape" });
+    expect(violations("no-replay-after-unknown", l.entries)).toEqual([]);
+  });
+});
+
+describe("rebuild-before-mutation", () => {
+  it("passes when start_session comes between the timeout and the next mutation", () => {
+    const l = log().req("click", click, { fault: "timeout_before_effect" }).req("get_window_state", look).req("start_session", { session: "s" }).req("click", click);
+    expect(violations("rebuild-before-mutation", l.entries)).toEqual([]);
+  });
+  it("passes when a new driver process opens after daemon death", () => {
+    const l = log().req("get_window_state", look, { fault: "daemon_died_midcall", stream: 0 }).open(1).req("click", click, { stream: 1 });
+    expect(violations("rebuild-before-mutation", l.entries)).toEqual([]);
+  });
+  it("flags the next mutation after a mutation timeout without a rebuild", () => {
+    const l = log().req("click", click, { fault: "timeout_after_effect" }).req("get_window_state", look).req("type_text", { text: "x" });
+    const v = violations("rebuild-before-mutation", l.entries);
+    expect(v).toHaveLength(1);
+    expect(v[0]?.evidence.requests).toEqual([0, 2]);
+    expect(v[0]?.evidence.tools).toEqual(["click", "type_text"]);
+  });
+  it("does not accept a failed start_session as a rebuild", () => {
+    const l = log().req("click", click, { fault: "hang" }).req("start_session", {}, { fault: "daemon_down" }).req("click", click);
+    expect(violations("rebuild-before-mutation", l.entries)).toHaveLength(1);
+  });
+  it("ignores a read-only timeout", () => {
+    const l = log().req("list_windows", {}, { fault: "timeout_after_effect" }).req("click", click);
+    expect(violations("rebuild-before-mutation", l.entries)).toEqual([]);
+  });
+});
+
+describe("no-input-after-stale", () => {
+  const stale = { isError: true, refusal_code: "stale_element_token" };
+  it("passes when the harness refreshes before acting again", () => {
+    const l = log().req("click", click, { result: stale }).req("get_window_state", look).req("click", { ...click, element_token: "s00000002:15" });
+    expect(violations("no-input-after-stale", l.entries)).toEqual([]);
+  });
+  it("passes when the next input is in a new batch", () => {
+    const l = log().req("click", click, { result: stale }).mark("batch").req("press_key", { key: "Return" });
+    expect(violations("no-input-after-stale", l.entries)).toEqual([]);
+  });
+  it("flags an input in the same batch after a stale-token refusal", () => {
+    const l = log().req("click", click, { result: stale }).req("press_key", { key: "Return" });
+    const v = violations("no-input-after-stale", l.entries);
+    expect(v).toHaveLength(1);
+    expect(v[0]?.message).toContain("stale_element_token");
+    expect(v[0]?.evidence.requests).toEqual([0, 1]);
+  });
+  it("recognises an injected stale refusal and configured codes", () => {
+    const injected = log().req("click", click, { fault: "refusal", code: "px_frame_mismatch" }).req("click", click);
+    expect(violations("no-input-after-stale", injected.entries)).toHaveLength(1);
+    const custom = log().req("click", click, { result: { isError: true, refusal_code: "frame_lease_expired" } }).req("click", click);
+    expect(violations("no-input-after-stale", custom.entries)).toEqual([]);
+    expect(violations("no-input-after-stale", custom.entries, { staleCodes: ["frame_lease_expired"] })).toHaveLength(1);
+  });
+});
+
+describe("retry-read-only-only", () => {
+  it("passes when only a read is retried after a transport error", () => {
+    const l = log().req("list_windows", {}, { fault: "truncated" }).req("list_windows").req("click", click, { fault: "exit" }).req("get_window_state", look);
+    expect(violations("retry-read-only-only", l.entries)).toEqual([]);
+  });
+  it("flags a mutation retried after a transport error, even across a session rebuild", () => {
+    const l = log().req("type_text", { text: "hi" }, { fault: "daemon_down" }).req("start_session").req("type_text", { text: "hi" });
+    const v = violations("retry-read-only-only", l.entries);
+    expect(v).toHaveLength(1);
+    expect(v[0]?.message).toContain("type_text is not read-only");
+    expect(v[0]?.evidence.faults).toEqual(["daemon_down (rule 0)"]);
+  });
+  it("does not treat a refusal as a transport error", () => {
+    const l = log().req("click", click, { fault: "refusal", code: "input_busy" }).req("click", click);
+    expect(violations("retry-read-only-only", l.entries)).toEqual([]);
+  });
+});
+
+describe("no-unknown-tools", () => {
+  it("passes for tools cua-driver 0.21.0 lists", () => {
+    const l = log().req("list_windows").req("get_window_state", look).req("click", click).req("check_for_update");
+    expect(violations("no-unknown-tools", l.entries)).toEqual([]);
+  });
+  it("flags a tool the driver does not list, once per tool", () => {
+    const l = log().req("screenshot").req("screenshot").req("click", click);
+    const v = violations("no-unknown-tools", l.entries);
+    expect(v).toHaveLength(1);
+    expect(v[0]?.message).toContain("#0 screenshot");
+  });
+  it("judges against the cassette's probe when given", () => {
+    const l = log().req("list_windows").req("click", click);
+    const v = violations("no-unknown-tools", l.entries, { knownTools: ["list_windows"] });
+    expect(v.map((x) => x.evidence.tools)).toEqual([["click"]]);
+    expect(v[0]?.message).toContain("the cassette's probe");
+  });
+});
+
+describe("empty-is-not-absent", () => {
+  it("passes when the window is observed again before input", () => {
+    const l = log().req("list_windows", {}, { result: { empty: true, window_ids: [] } }).req("list_windows", {}, { result: windows }).req("click", click);
+    expect(violations("empty-is-not-absent", l.entries)).toEqual([]);
+  });
+  it("accepts get_window_state on the window as an observation of it", () => {
+    const l = log().req("list_windows", {}, { fault: "empty" }).req("get_window_state", look).req("click", click);
+    expect(violations("empty-is-not-absent", l.entries)).toEqual([]);
+  });
+  it("flags input at a remembered window after an empty list", () => {
+    const l = log().req("list_windows", {}, { result: windows }).req("list_windows", {}, { fault: "empty" }).req("click", click);
+    const v = violations("empty-is-not-absent", l.entries);
+    expect(v).toHaveLength(1);
+    expect(v[0]?.message).toContain("targets window 42");
+    expect(v[0]?.evidence.requests).toEqual([1, 2]);
+  });
+  it("flags input aimed through target.window_id after a failed list", () => {
+    const l = log().req("list_windows", {}, { fault: "timeout_before_effect" }).req("click", { target: { window_id: 42, x: 1, y: 2 } });
+    expect(violations("empty-is-not-absent", l.entries)).toHaveLength(1);
+  });
+});
+
+describe("bounded-retries", () => {
+  it("passes six identical calls in a row", () => {
+    const l = log();
+    for (let i = 0; i < 6; i++) l.req("get_window_state", look);
+    l.req("click", click);
+    for (let i = 0; i < 6; i++) l.req("get_window_state", look);
+    expect(violations("bounded-retries", l.entries)).toEqual([]);
+  });
+  it("flags the seventh identical call, once per run", () => {
+    const l = log();
+    for (let i = 0; i < 9; i++) l.req("click", click);
+    const v = violations("bounded-retries", l.entries);
+    expect(v).toHaveLength(1);
+    expect(v[0]?.evidence.requests).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+  it("honours a configured bound and ignores the session label", () => {
+    const l = log().req("click", click).req("click", { ...click, session: "a" }).req("click", { ...click, session: "b" });
+    expect(violations("bounded-retries", l.entries, { maxRepeats: 2 })).toHaveLength(1);
+  });
+});
+
+describe("runInvariants", () => {
+  it("runs all invariants by default and reports the log as passing", () => {
+    const report = runInvariants(log().req("list_windows", {}, { result: windows }).req("click", click).entries);
+    expect(report.results.map((r) => r.id)).toHaveLength(7);
+    expect(report.passed).toBe(true);
+    expect(report.requests).toBe(2);
+  });
+  it("rejects an unknown id with the list of valid ones", () => {
+    expect(() => runInvariants([], { only: ["no-such"] })).toThrow(
+      /--invariants: unknown invariant "no-such"\. Use one or more of: no-replay-after-unknown, /,
+    );
+  });
+});

@@ -1,0 +1,44 @@
+import type { RequestEntry } from "../schema/replay-log.js";
+import { STALE_CODES, isFreshObservation, isInput, quote } from "./classify.js";
+import { violation } from "./evidence.js";
+import type { Invariant, Violation } from "./types.js";
+
+/** A `mark` entry with this label starts a new batch (one model turn's worth of actions). */
+export const BATCH_MARK = "batch";
+
+/** The refusal code when `r` was refused as stale, else undefined. */
+function staleCode(r: RequestEntry, extra: readonly string[]): string | undefined {
+  const code = r.result?.refusal_code ?? (r.fault?.kind === "refusal" ? r.fault.params?.code : undefined);
+  if (typeof code !== "string") return undefined;
+  return STALE_CODES.includes(code) || extra.includes(code) || code.includes("stale") ? code : undefined;
+}
+
+// A stale refusal means the harness's picture of the screen is out of date; acting again on the
+// same picture aims at the wrong thing.
+export const noInputAfterStale: Invariant = {
+  id: "no-input-after-stale",
+  statement:
+    "After a stale-frame or stale-element-token refusal, no input call follows in the same batch without a new observation.",
+  check(entries, options) {
+    const out: Violation[] = [];
+    let stale: { request: RequestEntry; code: string } | undefined;
+    for (const e of entries) {
+      if (e.type === "mark" && e.label === BATCH_MARK) stale = undefined;
+      if (e.type !== "request") continue;
+      if (isFreshObservation(e)) stale = undefined;
+      else if (stale && isInput(e)) {
+        out.push(
+          violation(
+            "no-input-after-stale",
+            `${quote(e)} sends input after ${quote(stale.request)} was refused as stale (${stale.code}), in the same batch and without a new observation`,
+            [stale.request, e],
+          ),
+        );
+        stale = undefined;
+      }
+      const code = staleCode(e, options.staleCodes ?? []);
+      if (code) stale = { request: e, code };
+    }
+    return out;
+  },
+};

@@ -1,0 +1,23 @@
+import { KNOWN_TOOLS_0_21 } from "./known-tools.js";
+import { quote, requestsOf } from "./classify.js";
+import { violation } from "./evidence.js";
+import type { Invariant, Violation } from "./types.js";
+
+// A tool the driver does not list is refused as "permission denied" (CONTRACT.md §0.5), so a
+// harness calling one is built against a different driver than the one it runs with.
+export const noUnknownTools: Invariant = {
+  id: "no-unknown-tools",
+  statement: "The harness never calls a tool the cassette's probe (or the driver contract) does not list.",
+  check(entries, options) {
+    const known = new Set(options.knownTools ?? KNOWN_TOOLS_0_21);
+    const out: Violation[] = [];
+    const reported = new Set<string>();
+    for (const r of requestsOf(entries)) {
+      if (r.tool === undefined || known.has(r.tool) || reported.has(r.tool)) continue;
+      reported.add(r.tool);
+      const source = options.knownTools ? "the cassette's probe" : "the cua-driver 0.21.0 tool list";
+      out.push(violation("no-unknown-tools", `${quote(r)} calls ${r.tool}, which ${source} does not list`, [r]));
+    }
+    return out;
+  },
+};

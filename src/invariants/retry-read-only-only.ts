@@ -1,0 +1,29 @@
+import type { RequestEntry } from "../schema/replay-log.js";
+import { callKey } from "./canonical.js";
+import { LIFECYCLE_TOOLS, isTransportFault, quote, requestsOf } from "./classify.js";
+import { violation } from "./evidence.js";
+import type { Invariant, Violation } from "./types.js";
+
+// A lost answer does not prove a mutation failed; only reads are safe to send again automatically.
+export const retryReadOnlyOnly: Invariant = {
+  id: "retry-read-only-only",
+  statement: "Only read-only tools are retried after transport errors.",
+  check(entries) {
+    const out: Violation[] = [];
+    let failed: RequestEntry | undefined;
+    for (const r of requestsOf(entries)) {
+      if (failed && LIFECYCLE_TOOLS.has(r.tool ?? "")) continue;
+      if (failed && r.kind !== "read" && callKey(r.tool, r.args) === callKey(failed.tool, failed.args)) {
+        out.push(
+          violation(
+            "retry-read-only-only",
+            `${quote(r)} retries ${quote(failed)} after a transport error (${failed.fault?.kind}), but ${r.tool ?? r.method} is not read-only`,
+            [failed, r],
+          ),
+        );
+      }
+      failed = isTransportFault(r) ? r : undefined;
+    }
+    return out;
+  },
+};

@@ -1,0 +1,56 @@
+import type { ReplayLogEntry } from "../schema/replay-log.js";
+
+/** Stable ids of the bundled invariants; they appear in scenario files, CLI flags and reports. */
+export type InvariantId =
+  | "no-replay-after-unknown"
+  | "rebuild-before-mutation"
+  | "no-input-after-stale"
+  | "retry-read-only-only"
+  | "no-unknown-tools"
+  | "empty-is-not-absent"
+  | "bounded-retries";
+
+/** What a violation points at: replay-log request numbers, the tools involved and the faults served. */
+export interface Evidence {
+  /** `n` of each request involved, in log order. */
+  requests: number[];
+  tools: string[];
+  faults: string[];
+}
+
+export interface Violation {
+  invariant: InvariantId;
+  /** One sentence a person can act on, quoting the requests by `#n`. */
+  message: string;
+  evidence: Evidence;
+}
+
+export interface InvariantOptions {
+  /** Tool names the driver offers (from the cassette's probe). Default: cua-driver 0.21.0 on Linux. */
+  knownTools?: readonly string[];
+  /** Maximum identical consecutive calls for `bounded-retries` (default 6). */
+  maxRepeats?: number;
+  /** Extra refusal codes that mean "the frame or element you acted on is stale". */
+  staleCodes?: readonly string[];
+}
+
+export interface Invariant {
+  id: InvariantId;
+  /** One line: what must hold. */
+  statement: string;
+  check(entries: readonly ReplayLogEntry[], options: InvariantOptions): Violation[];
+}
+
+export interface InvariantResult {
+  id: InvariantId;
+  statement: string;
+  passed: boolean;
+  violations: Violation[];
+}
+
+export interface InvariantReport {
+  passed: boolean;
+  /** Requests judged (entries of type `request`). */
+  requests: number;
+  results: InvariantResult[];
+}
