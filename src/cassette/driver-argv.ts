@@ -1,0 +1,58 @@
+// How cua-driver 0.21 reads its argv (CONTRACT.md §1.1): flags anywhere, value flags eat the next
+// token (or `--flag=value`), the first positional picks the subcommand, an unknown one is an implicit `call`.
+
+export const VALUE_FLAGS: ReadonlySet<string> = new Set([
+  "--cursor-theme", "--cursor-reduced-motion", "--glide-ms", "--dwell-ms", "--idle-hide-ms",
+  "--screenshot-out-file", "--client", "--socket", "--permission-mode", "--grant", "--session-policy",
+  "--capability-manifest", "--pid-file", "--type", "--host-bundle-id", "--pid", "--strategy",
+  "--window-id", "--session", "--profile-mode", "--profile-name", "--experimental-pip-geometry",
+]);
+
+export const SUBCOMMANDS: ReadonlySet<string> = new Set([
+  "mcp", "list-tools", "describe", "call", "serve", "stop", "revoke", "status", "config", "telemetry",
+  "recording", "update", "check-update", "doctor", "diagnose", "permissions", "autostart", "skills",
+  "manifest", "channel", "cursor-theme", "sessions", "history", "mcp-config", "dump-docs",
+]);
+
+export interface DriverArgv {
+  /** `version`/`help` when those flags win, `mcp` for bare `cua-driver`, else the subcommand. */
+  subcommand: string;
+  positionals: string[];
+  flags: Map<string, string | true>;
+  /** For `call` (explicit or implicit): the tool and the positional JSON text, if any. */
+  tool?: string;
+  json?: string;
+}
+
+export function parseDriverArgv(argv: readonly string[]): DriverArgv {
+  const positionals: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token.startsWith("-") && token.length > 1) {
+      const eq = token.indexOf("=");
+      if (token.startsWith("--") && eq > 2) flags.set(token.slice(0, eq), token.slice(eq + 1));
+      else if (VALUE_FLAGS.has(token)) flags.set(token, argv[++i] ?? "");
+      else flags.set(token, true);
+    } else {
+      positionals.push(token);
+    }
+  }
+  const result: DriverArgv = { subcommand: "", positionals, flags };
+  if (flags.has("--version") || flags.has("-V")) result.subcommand = "version";
+  else if (flags.has("--help") || flags.has("-h")) result.subcommand = "help";
+  else if (positionals.length === 0) result.subcommand = "mcp";
+  else if (SUBCOMMANDS.has(positionals[0]!)) result.subcommand = positionals[0]!;
+  else result.subcommand = "call";
+  if (result.subcommand === "call") {
+    const rest = positionals[0] === "call" ? positionals.slice(1) : positionals;
+    if (rest[0] !== undefined) result.tool = rest[0];
+    if (rest[1] !== undefined) result.json = rest[1];
+  }
+  return result;
+}
+
+/** True when a `call` takes its JSON arguments from stdin (no positional JSON). */
+export function callReadsStdin(parsed: DriverArgv): boolean {
+  return parsed.subcommand === "call" && parsed.json === undefined;
+}

@@ -1,0 +1,12 @@
+// The cassette store: a directory with cassette.jsonl (header + one event per line) and frames/.
+export { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE, BYTES_FIELDS, type Cassette, type FrameStats } from "./cassette.js";
+export { readCassette, readCassetteSync, type ReadCassetteOptions } from "./reader.js";
+export { readFrame, restoreBytes, restoreText, storedField } from "./restore.js";
+export { openCassetteWriter, type CassetteWriter, type CassetteEventInput, type OpenCassetteWriterOptions } from "./writer.js";
+export { toStoredBytes, fromStoredBytes } from "./stored-bytes.js";
+export { extractImages, findImages, restoreImages } from "./images.js";
+export { frameRefFor, parseFrameRef, imageExt, sha256Hex, type FrameExt } from "./frame-ref.js";
+export { createRedactor, placeholderFor, type Redactor, type RedactionKind, type RedactionSettings } from "./redact.js";
+export { parseDriverArgv, callReadsStdin, type DriverArgv } from "./driver-argv.js";
+export { frameRefsOf } from "./event-frames.js";
+export { storeText, type StoredText } from "./store-text.js";
