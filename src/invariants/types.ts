@@ -1,14 +1,9 @@
+import type { z } from "zod";
 import type { ReplayLogEntry } from "../schema/replay-log.js";
+import type { InvariantIdSchema } from "../schema/scenario.js";
 
 /** Stable ids of the bundled invariants; they appear in scenario files, CLI flags and reports. */
-export type InvariantId =
-  | "no-replay-after-unknown"
-  | "rebuild-before-mutation"
-  | "no-input-after-stale"
-  | "retry-read-only-only"
-  | "no-unknown-tools"
-  | "empty-is-not-absent"
-  | "bounded-retries";
+export type InvariantId = z.infer<typeof InvariantIdSchema>;
 
 /** What a violation points at: replay-log request numbers, the tools involved and the faults served. */
 export interface Evidence {

@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { CassetteEventSchema, CassetteHeaderSchema } from "./cassette.js";
 import { ReplayLogEntrySchema } from "./replay-log.js";
+import { ScenarioSchema } from "./scenario.js";
+import { CheckResultSchema } from "./check-result.js";
 
 /**
  * Every persisted or wire schema, by the file name its JSON Schema gets in contracts/schema/.
@@ -10,4 +12,6 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "cassette-header": CassetteHeaderSchema,
   "cassette-event": CassetteEventSchema,
   "replay-log-entry": ReplayLogEntrySchema,
+  scenario: ScenarioSchema,
+  "check-result": CheckResultSchema,
 };
