@@ -1,0 +1,97 @@
+import { frameRefFor, type FrameExt } from "../cassette/frame-ref.js";
+import { openCassetteWriter } from "../cassette/writer.js";
+import type { FrameRef } from "../schema/bytes.js";
+import { createRedactor } from "../cassette/redact.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader, type DriverSource } from "../schema/cassette.js";
+import { version } from "../version.js";
+import { readTrajectory } from "./read-trajectory.js";
+import { trajectoryEvents } from "./trajectory-events.js";
+import type { Trajectory } from "./trajectory.js";
+
+export interface ImportTrajectoryOptions {
+  /** The trajectory folder (holding turn-NNNNN/). */
+  from: string;
+  /** The cassette directory to write. */
+  out: string;
+  /** Which driver wrote the trajectory: the `cua-driver` binary (default) or the npm runtime. */
+  source?: Exclude<DriverSource, "synthetic">;
+  /** The driver version, when known (a trajectory does not say). */
+  driverVersion?: string | null;
+  redact?: boolean;
+  force?: boolean;
+  /** Clock for `recorded_at` when the trajectory carries no timestamp. */
+  now?: () => Date;
+}
+
+export interface ImportSummary {
+  cassette: string;
+  turns: number;
+  events: number;
+  observations: number;
+  mutations: number;
+  notes: string[];
+}
+
+/** Reads a cua-driver trajectory folder and writes it as a per-call CLI cassette. */
+export function importTrajectory(options: ImportTrajectoryOptions): ImportSummary {
+  const trajectory = readTrajectory({ dir: options.from });
+  const redaction = options.redact ?? true;
+  const redactor = createRedactor({ enabled: redaction });
+  const header: CassetteHeader = {
+    format: CASSETTE_FORMAT,
+    version: CASSETTE_VERSION,
+    transport: "cli",
+    driver: {
+      version: options.driverVersion ?? null,
+      platform: platformOf(trajectory),
+      source: options.source ?? "binary",
+    },
+    recorded_at: recordedAt(trajectory, options.now ?? (() => new Date())),
+    recorder: { name: "cua-contract import", version },
+    redaction: { enabled: redaction },
+    imported: { format: "cua-driver-trajectory", turns: trajectory.turns.length, reconstructed: ["read-only calls", "mutation structuredContent"] },
+  };
+  // Frame refs are content hashes, so events can be built before the header (which carries their notes) is written.
+  const frames = new Map<FrameRef, { bytes: Uint8Array; ext: FrameExt }>();
+  const built = trajectoryEvents({
+    trajectory,
+    redactor,
+    putFrame: (bytes, ext) => {
+      const ref = frameRefFor(bytes, ext);
+      frames.set(ref, { bytes, ext });
+      return ref;
+    },
+  });
+  using writer = openCassetteWriter({ dir: options.out, header: { ...header, notes: built.notes }, force: options.force ?? false });
+  for (const frame of frames.values()) writer.putFrame(frame.bytes, frame.ext);
+  for (const event of built.events) writer.append(event);
+  return {
+    cassette: writer.dir,
+    turns: trajectory.turns.length,
+    events: built.events.length,
+    observations: built.observations,
+    mutations: built.mutations,
+    notes: built.notes,
+  };
+}
+
+// action_truth.transport names the input backend, prefixed by the platform (`linux_x_test`, …).
+function platformOf(trajectory: Trajectory): string {
+  for (const turn of trajectory.turns) {
+    const m = /^(linux|macos|darwin|windows|win32)_/.exec(turn.action.action_truth?.transport ?? "");
+    if (m) return ({ macos: "darwin", windows: "win32" } as Record<string, string>)[m[1]!] ?? m[1]!;
+  }
+  return "unknown";
+}
+
+// 0.21.0 writes `timestamp` as Unix seconds ("1795990366.751"); the first turn's start is the best date we have.
+function recordedAt(trajectory: Trajectory, now: () => Date): string {
+  const first = trajectory.turns[0]?.action;
+  const seconds = Number(first?.timestamp);
+  if (first?.timestamp && Number.isFinite(seconds)) {
+    const startMs = seconds * 1000 - ((first.t_ms_from_session_start ?? 0) - (first.t_start_ms_from_session_start ?? 0));
+    return new Date(startMs).toISOString();
+  }
+  const iso = first?.timestamp ? new Date(first.timestamp) : undefined;
+  return iso && !Number.isNaN(iso.getTime()) ? iso.toISOString() : now().toISOString();
+}
