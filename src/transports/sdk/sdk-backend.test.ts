@@ -1,0 +1,96 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { tmpDir } from "../../../test/helpers/tmp-dir.js";
+import type { CliRequest } from "../../shim-server/backend.js";
+import { createSdkBackend, sdkBackendFor, type SdkBackend } from "./sdk-backend.js";
+
+let backend: SdkBackend;
+beforeAll(async () => {
+  backend = await createSdkBackend({ version: "0.21.0" });
+});
+
+function request(argv: string[], extra: Partial<CliRequest> = {}): CliRequest {
+  return { argv, stdin: Buffer.alloc(0), cwd: process.cwd(), env: { PATH: "" }, signal: new AbortController().signal, ...extra };
+}
+
+async function run(argv: string[], extra: Partial<CliRequest> = {}) {
+  const r = await backend.cli(request(argv, extra));
+  return { stdout: r.stdout.toString(), stderr: r.stderr.toString(), exitCode: r.exitCode };
+}
+
+describe("SDK backend, per-call CLI", () => {
+  it("--version names the runtime's version", async () => {
+    expect(await run(["--version"])).toEqual({ stdout: "cua-driver 0.21.0\n", stderr: "", exitCode: 0 });
+    expect(backend.location.source).toBe("project");
+  });
+
+  it("call prints the runtime's structuredContent pretty and sorted", async () => {
+    const direct = JSON.parse((await backend.driver.callTool("get_config", "{}")).rawJson) as { structuredContent: object };
+    const out = await run(["call", "get_config", "{}"]);
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toBe(`${JSON.stringify(direct.structuredContent, null, 2)}\n`);
+  });
+
+  it("reads the arguments from stdin when there is no positional, and an implicit call works", async () => {
+    const viaStdin = await run(["call", "get_config"], { stdin: Buffer.from('\uFEFF{"_x":1}') });
+    const implicit = await run(["get_config", "{}"]);
+    expect(viaStdin.stdout).toBe(implicit.stdout);
+    expect(implicit.stdout).toContain('"max_image_dimension": 1568');
+  });
+
+  it("a positional that is not JSON exits 2 with serde's message", async () => {
+    const out = await run(["call", "get_config", "{pid:1}"]);
+    expect(out.exitCode).toBe(2);
+    expect(out.stderr.split("\n")[0]).toBe("error: positional JSON arg to 'cua-driver call' did not parse: key must be a string at line 1 column 2");
+    expect(out.stderr).toContain("       received: {pid:1}\n");
+  });
+
+  it("unclassified names are permission denied (exit 1); classified unregistered ones are unknown (exit 64)", async () => {
+    expect(await run(["call", "no_such_tool"])).toEqual({
+      stdout: "",
+      stderr: "Permission denied: tool 'no_such_tool' has no reviewed risk classification\n",
+      exitCode: 1,
+    });
+    expect(await run(["call", "debug_window_info"])).toEqual({ stdout: "", stderr: "Unknown tool: debug_window_info\n", exitCode: 64 });
+  });
+
+  it("non-object arguments fail in the runtime and exit 1", async () => {
+    const out = await run(["call", "get_config", "[1]"]);
+    expect(out).toEqual({ stdout: "", stderr: "invalid arguments for get_config: arguments must be a JSON object\n", exitCode: 1 });
+  });
+
+  it("manifest reports the shim found on PATH as the binary", async () => {
+    await using dir = await tmpDir();
+    const { writeFile, chmod } = await import("node:fs/promises");
+    const shim = path.join(dir.path, "cua-driver");
+    await writeFile(shim, "#!/bin/sh\n");
+    await chmod(shim, 0o755);
+    const out = await run(["manifest"], { env: { PATH: dir.path } });
+    const manifest = JSON.parse(out.stdout) as { binary_path: string; binary_version: string; mcp_invocation: { command: string } };
+    expect(manifest.binary_version).toBe("0.21.0");
+    expect(manifest.mcp_invocation.command).toBe(await (await import("node:fs/promises")).realpath(shim));
+  });
+
+  it("--screenshot-out-file writes the image (last wins); a failed write goes to stderr and the exit stays 0", async () => {
+    // A driver double that answers with the bytes the 0.21.0 runtime returned for a real zoom.
+    const captured = await readFile(new URL("../../../test/fixtures/sdk-oracles/captured/32_zoom_jpeg.result.json", import.meta.url), "utf8");
+    const double = { ...backend.driver, callTool: async () => ({ rawJson: captured, text: "", images: [], isError: false, degraded: false }) };
+    const replaying = sdkBackendFor({ driver: double, metadata: backend.metadata, listToolsJson: await backend.driver.listToolsJson(), location: backend.location });
+    await using dir = await tmpDir();
+    const ok = await replaying.cli(request(["call", "zoom", "{}", "--screenshot-out-file", "z.jpg"], { cwd: dir.path }));
+    expect(ok.exitCode).toBe(0);
+    expect(ok.stdout.toString()).not.toContain("screenshot_png_b64");
+    const image = JSON.parse(captured) as { content: { type: string; data?: string }[] };
+    expect(await readFile(path.join(dir.path, "z.jpg"))).toEqual(Buffer.from(image.content.find((c) => c.type === "image")!.data!, "base64"));
+    const bad = await replaying.cli(request(["call", "zoom", "{}", "--screenshot-out-file", "missing/z.jpg"], { cwd: dir.path }));
+    expect(bad.exitCode).toBe(0);
+    expect(bad.stderr.toString()).toBe("--screenshot-out-file: failed to write missing/z.jpg: No such file or directory (os error 2)\n");
+  });
+
+  it("subcommands it does not emulate exit 64 and say so", async () => {
+    const out = await run(["status"]);
+    expect(out.exitCode).toBe(64);
+    expect(out.stderr).toContain("does not emulate `cua-driver status`");
+  });
+});

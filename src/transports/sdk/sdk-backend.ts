@@ -1,0 +1,162 @@
+/**
+ * A shim backend whose driver is the real runtime in-process (`@trycua/cua-driver`): per-call
+ * CLI invocations are answered as `cua-driver` 0.21.0 prints them and `cua-driver mcp` streams as
+ * direct-mode MCP. What still differs from a real binary is listed in docs/discoveries/sdk-backend.md.
+ */
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
+import { parseDriverArgv } from "./cli-argv.js";
+import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "./load.js";
+import { createMcpDirectSession } from "./mcp-direct.js";
+import { withoutReservedArgs } from "./mcp-direct.js";
+import { renderCallResult } from "./render-call.js";
+import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "./render-static.js";
+import { rustIoErrorText } from "./rust-io-error.js";
+import type { SdkDriver, SdkMetadata } from "./sdk-types.js";
+import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "./serde-json.js";
+import { driverErrorText, permissionDeniedText, toolNames, type ToolNames } from "./tool-names.js";
+import { resolveBinaryPath } from "./binary-path.js";
+
+export interface SdkBackend extends ShimBackend {
+  readonly metadata: SdkMetadata;
+  readonly location: SdkLocation;
+  /** The runtime itself, for callers that want to measure or bypass the shim. */
+  readonly driver: SdkDriver;
+}
+
+/** Loads the runtime at `version` (default: the pinned one) and builds a backend around one driver instance. */
+export async function createSdkBackend(options: { version?: string } & LoadSdkOptions = {}): Promise<SdkBackend> {
+  const location = await locateSdk(options.version, options);
+  const sdk = await loadSdk(location.version, options);
+  const driver = await sdk.CuaDriver.create({ claudeCodeCompatibility: false });
+  const [metadata, listToolsJson] = await Promise.all([driver.metadata(), driver.listToolsJson()]);
+  return sdkBackendFor({ driver, metadata, listToolsJson, location });
+}
+
+export function sdkBackendFor(options: { driver: SdkDriver; metadata: SdkMetadata; listToolsJson: string; location: SdkLocation }): SdkBackend {
+  const { driver, metadata, listToolsJson, location } = options;
+  const names = toolNames(listToolsJson);
+  return {
+    metadata,
+    location,
+    driver,
+    cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names }),
+    mcp: (_init, io) => mcpSession({ io, driver, metadata, listToolsJson, names }),
+  };
+}
+
+interface Context {
+  driver: SdkDriver;
+  metadata: SdkMetadata;
+  listToolsJson: string;
+  names: ToolNames;
+}
+
+async function answerCli(options: Context & { request: CliRequest }): Promise<CliResponse> {
+  const { request, metadata, listToolsJson } = options;
+  const parsed = parseDriverArgv(request.argv);
+  switch (parsed.command) {
+    case "version":
+      return response(renderVersion(metadata.driverVersion));
+    case "help":
+      return response(renderHelp(metadata.driverVersion));
+    case "list-tools":
+      return response(renderListTools(listToolsJson));
+    case "describe":
+      return response(renderDescribe(listToolsJson, parsed.tool));
+    case "manifest": {
+      const binaryPath = await resolveBinaryPath(request.env);
+      return response(renderManifest({ version: metadata.driverVersion, binaryPath, pretty: parsed.pretty }));
+    }
+    case "call":
+      return call({ ...options, ...parsed });
+    case "mcp":
+      return failure("cua-contract: `cua-driver mcp` is a stream and cannot be answered as a single call", 1);
+    case "other":
+      return failure(
+        `cua-contract: the sdk backend does not emulate \`cua-driver ${parsed.name}\` (it answers --version, --help, list-tools, describe, manifest, call and mcp)`,
+        64,
+      );
+  }
+}
+
+async function call(options: Context & { request: CliRequest; tool: string; json?: string; implicit: boolean; screenshotOutFile?: string }): Promise<CliResponse> {
+  const { request, tool } = options;
+  let args: SerdeNode | undefined;
+  if (options.json !== undefined) {
+    try {
+      args = parseSerdeJson(options.json);
+    } catch (error) {
+      if (!(error instanceof SerdeJsonError)) throw error;
+      return failure(positionalJsonError({ tool, implicit: options.implicit, received: options.json, error }), 2);
+    }
+  } else {
+    // Invalid JSON on stdin is silently `{}` (read_stdin_json).
+    try {
+      args = parseSerdeJson(request.stdin.toString("utf8").replace(/^\uFEFF/, ""));
+    } catch {
+      args = undefined;
+    }
+  }
+  if (!options.names.classified.has(tool)) return failure(permissionDeniedText(tool), 1);
+  if (!options.names.registered.has(tool) && tool !== "type_text_chars") return failure(`Unknown tool: ${tool}`, 64);
+  let rawJson: string;
+  try {
+    rawJson = (await options.driver.callTool(tool, withoutReservedArgs(args), { signal: request.signal })).rawJson;
+  } catch (error) {
+    return failure(driverErrorText(error), 1);
+  }
+  const rendered = renderCallResult({ rawJson, screenshotOutFile: options.screenshotOutFile });
+  let stderr = "";
+  if (options.screenshotOutFile !== undefined) {
+    const target = path.resolve(request.cwd, options.screenshotOutFile);
+    for (const base64 of rendered.writes) {
+      try {
+        await writeFile(target, Buffer.from(base64, "base64"));
+      } catch (error) {
+        stderr += `--screenshot-out-file: failed to write ${options.screenshotOutFile}: ${rustIoErrorText(error)}\n`;
+      }
+    }
+  }
+  return { stdout: Buffer.from(rendered.stdout), stderr: Buffer.from(stderr), exitCode: rendered.exitCode };
+}
+
+function positionalJsonError(options: { tool: string; implicit: boolean; received: string; error: SerdeJsonError }): string {
+  const invocation = options.implicit ? `cua-driver ${options.tool}` : "cua-driver call";
+  const pipe = options.implicit ? `cua-driver ${options.tool}` : `cua-driver call ${options.tool}`;
+  return [
+    `error: positional JSON arg to '${invocation}' did not parse: ${options.error.message}`,
+    `       received: ${options.received}`,
+    "",
+    "hint: PowerShell 5.1 strips quotes around JSON field names in",
+    "      multi-field args. Pipe the JSON via stdin instead:",
+    `        '{"pid":1234,"window_id":5678}' | ${pipe}`,
+    "",
+    "      Or use PowerShell 7+ (pwsh) which preserves the quotes.",
+  ].join("\n");
+}
+
+function mcpSession(options: Context & { io: McpIo }): McpSessionHandler {
+  const session = createMcpDirectSession({
+    driver: options.driver,
+    version: options.metadata.driverVersion,
+    protocolVersion: options.metadata.mcpProtocolVersion,
+    listToolsJson: options.listToolsJson,
+    names: options.names,
+    send: (line) => options.io.send(line),
+  });
+  return {
+    line: (line) => session.line(line),
+    // Direct mode ends on stdin EOF, after the request in flight has been answered.
+    end: () => void session.drain().then(() => options.io.exit(0)),
+  };
+}
+
+function response(text: RenderedText): CliResponse {
+  return { stdout: Buffer.from(text.stdout), stderr: Buffer.from(text.stderr), exitCode: text.exitCode };
+}
+
+function failure(message: string, exitCode: number): CliResponse {
+  return { stdout: Buffer.alloc(0), stderr: Buffer.from(`${message}\n`), exitCode };
+}
