@@ -12,6 +12,8 @@ export interface CliRequest {
   env: Record<string, string>;
   /** Aborted when the shim process goes away (the harness killed it, e.g. on its own timeout). */
   signal: AbortSignal;
+  /** Whether the harness's stdin was a terminal (then the shim did not read it). */
+  stdinIsTty?: boolean;
 }
 
 export interface CliResponse {
@@ -36,6 +38,8 @@ export interface McpSessionHandler {
   line(line: string): void;
   /** The harness closed stdin (or the shim went away). */
   end(): void;
+  /** The shim process went away (killed, or its stdout closed): stop the session now. Called after end(). */
+  gone?(): void;
 }
 
 export interface ShimBackend {
