@@ -8,8 +8,7 @@ import path from "node:path";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
 import { parseDriverArgv } from "./cli-argv.js";
 import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "./load.js";
-import { createMcpDirectSession } from "./mcp-direct.js";
-import { withoutReservedArgs } from "./mcp-direct.js";
+import { createMcpDirectSession, withoutReservedArgs } from "./mcp-direct.js";
 import { renderCallResult } from "./render-call.js";
 import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "./render-static.js";
 import { rustIoErrorText } from "./rust-io-error.js";
@@ -138,18 +137,29 @@ function positionalJsonError(options: { tool: string; implicit: boolean; receive
 }
 
 function mcpSession(options: Context & { io: McpIo }): McpSessionHandler {
+  let gone = false;
   const session = createMcpDirectSession({
     driver: options.driver,
     version: options.metadata.driverVersion,
     protocolVersion: options.metadata.mcpProtocolVersion,
     listToolsJson: options.listToolsJson,
     names: options.names,
-    send: (line) => options.io.send(line),
+    send: (line) => {
+      if (!gone) options.io.send(line);
+    },
   });
   return {
-    line: (line) => session.line(line),
+    line: (line) => {
+      if (!gone) session.line(line);
+    },
     // Direct mode ends on stdin EOF, after the request in flight has been answered.
-    end: () => void session.drain().then(() => options.io.exit(0)),
+    end: () =>
+      void session.drain().then(() => {
+        if (!gone) options.io.exit(0);
+      }),
+    gone: () => {
+      gone = true;
+    },
   };
 }
 

@@ -1,0 +1,186 @@
+/**
+ * A throwaway X desktop for recording from the real runtime: Xvfb on a free display (:90-:99),
+ * a private D-Bus session, the at-spi accessibility bus and registry, openbox, and a target app
+ * (gtk3-demo by default). Every process is started by us, its pid written to a private state
+ * directory, and torn down by pid (never by name).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { UserError } from "../errors.js";
+import { missingDesktopPrograms } from "./programs.js";
+import { killTree, waitFor } from "./processes.js";
+
+export interface DesktopOptions {
+  /** The app to launch; `null` for none. Default `["gtk3-demo"]`. */
+  app?: string[] | null;
+  width?: number;
+  height?: number;
+  /** Display numbers to try, in order. Default 90..99. */
+  displays?: number[];
+  /** Where the private state directory is created. Default the OS temp dir. */
+  stateRoot?: string;
+}
+
+export interface DesktopProcess {
+  name: string;
+  pid: number;
+}
+
+export interface DesktopState {
+  display: string;
+  stateDir: string;
+  /** What a recording process needs: DISPLAY, DBUS_SESSION_BUS_ADDRESS, … */
+  env: Record<string, string>;
+  processes: DesktopProcess[];
+  appPid?: number;
+}
+
+export interface Desktop extends DesktopState, AsyncDisposable {
+  stop(): Promise<void>;
+}
+
+const STATE_FILE = "desktop.json";
+
+export async function startDesktop(options: DesktopOptions = {}): Promise<Desktop> {
+  const missing = await missingDesktopPrograms({ app: options.app === undefined ? ["gtk3-demo"] : options.app });
+  if (missing.length > 0) {
+    throw new UserError(`cannot start a desktop: ${missing.join(", ")} not found`, {
+      code: "DRIVER_UNAVAILABLE",
+      field: "--desktop",
+      fix: "Install the Debian packages xvfb openbox at-spi2-core gtk-3-examples dbus-x11 (see docs/desktop.md).",
+    });
+  }
+  const root = options.stateRoot ?? os.tmpdir();
+  await mkdir(root, { recursive: true });
+  const stateDir = await mkdtemp(path.join(root, "cua-desktop-"));
+  const processes: DesktopProcess[] = [];
+  const children: ChildProcess[] = [];
+  const state: DesktopState = { display: "", stateDir, env: {}, processes };
+  const launch: Launch = (name, command, args, env, stdout = "ignore") => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "ignore"], detached: true });
+    if (child.pid === undefined) throw new Error(`${command} did not start`);
+    children.push(child);
+    child.unref();
+    processes.push({ name, pid: child.pid });
+    return child;
+  };
+  try {
+    state.display = await startXvfb({ launch, width: options.width ?? 1280, height: options.height ?? 800, displays: options.displays });
+    state.env.DISPLAY = state.display;
+    state.env.DBUS_SESSION_BUS_ADDRESS = await startDbus({ launch });
+    state.env.NO_AT_BRIDGE = "0";
+    state.env.GTK_A11Y = "atspi";
+    launch("at-spi-bus-launcher", "/usr/libexec/at-spi-bus-launcher", ["--launch-immediately"], state.env);
+    await waitFor({ what: "the at-spi bus", timeoutMs: 10_000, check: () => a11yBusReady(state.env) });
+    launch("at-spi2-registryd", "/usr/libexec/at-spi2-registryd", [], state.env);
+    launch("openbox", "openbox", [], state.env);
+    const app = options.app === undefined ? ["gtk3-demo"] : options.app;
+    if (app && app.length > 0) {
+      const child = launch("app", app[0]!, app.slice(1), state.env);
+      state.appPid = child.pid;
+      await waitFor({ what: `a window of ${app[0]}`, timeoutMs: 15_000, check: () => hasWindow(state.env, child.pid!) });
+    }
+    await writeFile(path.join(stateDir, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  } catch (error) {
+    await stopProcesses(processes);
+    await rm(stateDir, { recursive: true, force: true });
+    throw error;
+  } finally {
+    for (const child of children) child.stdout?.destroy();
+  }
+  return withStop(state);
+}
+
+/** Stops the desktop whose state directory is `stateDir` (from `desktop start`). */
+export async function stopDesktop(options: { stateDir: string }): Promise<void> {
+  const file = path.join(options.stateDir, STATE_FILE);
+  let state: DesktopState;
+  try {
+    state = JSON.parse(await readFile(file, "utf8")) as DesktopState;
+  } catch (error) {
+    throw new UserError(`no desktop state in ${options.stateDir}`, {
+      code: "BAD_INPUT",
+      file,
+      fix: "Pass the CUA_DESKTOP_STATE directory that `desktop start` printed.",
+      cause: error,
+    });
+  }
+  await stopProcesses(state.processes);
+  await rm(options.stateDir, { recursive: true, force: true });
+}
+
+/** Shell lines that export the desktop's environment (what `desktop start` prints). */
+export function desktopExports(state: DesktopState): string {
+  const env = { ...state.env, CUA_DESKTOP_STATE: state.stateDir, ...(state.appPid ? { CUA_DESKTOP_APP_PID: String(state.appPid) } : {}) };
+  return Object.entries(env)
+    .map(([k, v]) => `export ${k}='${v.replaceAll("'", "'\\''")}'`)
+    .join("\n");
+}
+
+function withStop(state: DesktopState): Desktop {
+  let stopped: Promise<void> | undefined;
+  const stop = () => (stopped ??= stopProcesses(state.processes).then(() => rm(state.stateDir, { recursive: true, force: true })));
+  return { ...state, stop, [Symbol.asyncDispose]: stop };
+}
+
+async function stopProcesses(processes: DesktopProcess[]): Promise<void> {
+  // Newest first: the app before openbox before the buses before the X server.
+  for (const proc of [...processes].reverse()) await killTree(proc.pid);
+}
+
+type Launch = (name: string, command: string, args: string[], env: Record<string, string>, stdout?: "ignore" | "pipe") => ChildProcess;
+
+async function startXvfb(options: { launch: Launch; width: number; height: number; displays?: number[] }): Promise<string> {
+  for (const n of options.displays ?? [90, 91, 92, 93, 94, 95, 96, 97, 98, 99]) {
+    if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue;
+    const child = options.launch("Xvfb", "Xvfb", [`:${n}`, "-screen", "0", `${options.width}x${options.height}x24`, "-nolisten", "tcp", "-noreset"], {});
+    let exited = false;
+    child.once("exit", () => (exited = true));
+    try {
+      await waitFor({ what: `Xvfb :${n}`, timeoutMs: 10_000, check: async () => {
+        if (exited) throw new Error("exited");
+        return existsSync(`/tmp/.X11-unix/X${n}`);
+      } });
+      return `:${n}`;
+    } catch {
+      continue; // another process won the display between our check and Xvfb's lock
+    }
+  }
+  throw new UserError("no free X display among :90-:99", { code: "DRIVER_UNAVAILABLE", fix: "Stop desktops left running (desktop stop) or free a display." });
+}
+
+async function startDbus(options: { launch: Launch }): Promise<string> {
+  const child = options.launch("dbus-daemon", "dbus-daemon", ["--session", "--nofork", "--print-address=1"], {}, "pipe");
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    const timer = setTimeout(() => reject(new Error("dbus-daemon printed no address within 10 s")), 10_000);
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const line = buffered.split("\n")[0];
+      if (buffered.includes("\n") && line) {
+        clearTimeout(timer);
+        resolve(line.trim());
+      }
+    });
+    child.once("exit", () => reject(new Error("dbus-daemon exited")));
+  });
+}
+
+async function a11yBusReady(env: Record<string, string>): Promise<boolean> {
+  const { execa } = await import("execa");
+  const r = await execa("dbus-send", ["--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"], {
+    env: { ...process.env, ...env },
+    reject: false,
+    timeout: 2_000,
+  });
+  return r.exitCode === 0 && r.stdout.includes("unix:");
+}
+
+async function hasWindow(env: Record<string, string>, pid: number): Promise<boolean> {
+  const { execa } = await import("execa");
+  const r = await execa("xdotool", ["search", "--onlyvisible", "--pid", String(pid)], { env: { ...process.env, ...env }, reject: false, timeout: 2_000 });
+  return r.exitCode === 0 && r.stdout.trim().length > 0;
+}
