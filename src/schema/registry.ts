@@ -3,6 +3,7 @@ import { CassetteEventSchema, CassetteHeaderSchema } from "./cassette.js";
 import { ReplayLogEntrySchema } from "./replay-log.js";
 import { ScenarioSchema } from "./scenario.js";
 import { CheckResultSchema } from "./check-result.js";
+import { HarnessActionSchema, StepResultSchema } from "./harness-step.js";
 
 /**
  * Every persisted or wire schema, by the file name its JSON Schema gets in contracts/schema/.
@@ -14,4 +15,6 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "replay-log-entry": ReplayLogEntrySchema,
   scenario: ScenarioSchema,
   "check-result": CheckResultSchema,
+  "harness-action": HarnessActionSchema,
+  "harness-step-result": StepResultSchema,
 };
