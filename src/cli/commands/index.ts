@@ -1,5 +1,10 @@
 import type { CliCommand } from "../command.js";
 import { importCommand } from "./import.js";
+import { probeCommand } from "./probe.js";
+import { diffCommand } from "./diff.js";
+import { contractCommand } from "./contract.js";
+import { desktopCommand } from "./desktop.js";
+import { recordCommand } from "./record.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand];
+export const commands: CliCommand[] = [importCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand];
