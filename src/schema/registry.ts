@@ -4,6 +4,7 @@ import { ReplayLogEntrySchema } from "./replay-log.js";
 import { ScenarioSchema } from "./scenario.js";
 import { CheckResultSchema } from "./check-result.js";
 import { HarnessActionSchema, StepResultSchema } from "./harness-step.js";
+import { FaultPlanSchema } from "./fault-plan.js";
 
 /**
  * Every persisted or wire schema, by the file name its JSON Schema gets in contracts/schema/.
@@ -17,4 +18,5 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "check-result": CheckResultSchema,
   "harness-action": HarnessActionSchema,
   "harness-step-result": StepResultSchema,
+  "fault-plan": FaultPlanSchema,
 };

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { isUserError } from "../errors.js";
+import { corruptBase64 } from "./corrupt-image.js";
+import { emptyResult } from "./empty.js";
+import { parseFaultPlan } from "./parse-plan.js";
+import { refusalResult } from "./refusal.js";
+import { createFaultSelector, globToRegExp } from "./select.js";
+
+const errorOf = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    expect(isUserError(error)).toBe(true);
+    return (error as Error).message;
+  }
+  throw new Error("expected a UserError");
+};
+
+describe("fault plan parsing", () => {
+  it("accepts the documented shape", () => {
+    const plan = parseFaultPlan({
+      file: "plan.json",
+      text: JSON.stringify({ seed: 7, rules: [{ match: { tool: "click", nth: 2 }, fault: { kind: "refusal", code: "stale_element_token" } }] }),
+    });
+    expect(plan.rules[0]?.fault).toEqual({ kind: "refusal", code: "stale_element_token" });
+  });
+
+  it("names the field and lists valid kinds for an unknown fault kind", () => {
+    const message = errorOf(() => parseFaultPlan({ file: "plan.json", text: '{"rules":[{"match":{},"fault":{"kind":"explode"}}]}' }));
+    expect(message).toBe(
+      'plan.json: rules[0].fault.kind: unknown fault kind "explode". Valid kinds: hang, delay, timeout_after_effect, timeout_before_effect, daemon_down, daemon_died_midcall, exit, truncated, corrupt_image, empty, refusal.',
+    );
+  });
+
+  it("names an unknown match key and lists the valid ones", () => {
+    const message = errorOf(() => parseFaultPlan({ file: "p.json", text: '{"rules":[{"match":{"tools":"x"},"fault":{"kind":"hang"}}]}' }));
+    expect(message).toBe('p.json: rules[0].match.tools: unknown match key "tools". Valid match keys: tool, kind, nth, every, probability.');
+  });
+
+  it("names a bad parameter", () => {
+    const message = errorOf(() => parseFaultPlan({ file: "p.json", text: '{"rules":[{"match":{},"fault":{"kind":"delay"}}]}' }));
+    expect(message).toMatch(/^p\.json: rules\[0\]\.fault\.ms: /);
+  });
+
+  it("rejects invalid JSON naming the file", () => {
+    expect(errorOf(() => parseFaultPlan({ file: "p.json", text: "{" }))).toMatch(/^p\.json: fault plan is not valid JSON/);
+  });
+});
+
+describe("fault selection", () => {
+  it("matches tool globs, kinds, nth and every", () => {
+    expect(globToRegExp("get_*").test("get_window_state")).toBe(true);
+    expect(globToRegExp("get_*").test("list_windows")).toBe(false);
+    const s = createFaultSelector({
+      plan: {
+        rules: [
+          { match: { tool: "click", nth: 2 }, fault: { kind: "hang" } },
+          { match: { kind: "read", every: 2 }, fault: { kind: "empty" } },
+        ],
+      },
+    });
+    const seq = [
+      s.next({ tool: "click", kind: "mutation" }),
+      s.next({ tool: "list_windows", kind: "read" }),
+      s.next({ tool: "click", kind: "mutation" }),
+      s.next({ tool: "list_windows", kind: "read" }),
+      s.next({ tool: "click", kind: "mutation" }),
+    ].map((x) => x?.fault.kind ?? null);
+    expect(seq).toEqual([null, null, "hang", "empty", null]);
+  });
+
+  it("draws the same faults for the same seed, different ones for another", () => {
+    const plan = { rules: [{ match: { probability: 0.5 }, fault: { kind: "delay" as const, ms: 5 } }] };
+    const run = (seed: number) => {
+      const s = createFaultSelector({ plan, seed });
+      return Array.from({ length: 40 }, () => (s.next({ tool: "click", kind: "mutation" }) ? 1 : 0)).join("");
+    };
+    expect(run(1)).toBe(run(1));
+    expect(run(1)).not.toBe(run(2));
+    expect(run(1)).toMatch(/1/);
+    expect(run(1)).toMatch(/0/);
+  });
+});
+
+describe("fault shapes", () => {
+  it("renders refusals in the driver's envelope shapes", () => {
+    expect(refusalResult({ code: "stale_element_token", tool: "click", args: {} })).toBe(
+      '{"content":[{"text":"element_token is stale; call get_window_state again to refresh","type":"text"}],"isError":true,"structuredContent":{"refusal":{"code":"stale_element_token","message":"element_token is stale; call get_window_state again to refresh"},"status":"refused"}}',
+    );
+    expect(JSON.parse(refusalResult({ code: "ambiguous_window_target", tool: "click", args: { pid: 9 } })).structuredContent).toEqual({
+      candidates: [],
+      code: "ambiguous_window_target",
+      effect: "refused",
+      pid: 9,
+    });
+    expect(JSON.parse(refusalResult({ code: "background_unavailable", tool: "press_key", args: {} })).structuredContent.escalation.recommended).toBe("foreground");
+  });
+
+  it("empties results in each tool's own shape", () => {
+    expect(emptyResult({ tool: "list_windows" })).toBe('{"content":[{"text":"Found 0 windows:","type":"text"}],"structuredContent":{"windows":[]}}');
+    expect(emptyResult({ tool: "click" })).toBe('{"content":[]}');
+    const desktop = emptyResult({
+      tool: "get_desktop_state",
+      recorded: '{"content":[{"data":"AAAA","mimeType":"image/png","type":"image"},{"text":"ok","type":"text"}],"structuredContent":{"display":"primary","screenshot_height":8,"screenshot_mime_type":"image/png"}}',
+    });
+    expect(desktop).toBe('{"content":[{"text":"ok","type":"text"}],"structuredContent":{"display":"primary"}}');
+  });
+
+  it("corrupts image data but keeps it valid base64 of the same length", () => {
+    const png = Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.alloc(60, 7)]).toString("base64");
+    const bad = corruptBase64(png);
+    expect(bad).toHaveLength(png.length);
+    expect(bad).not.toBe(png);
+    expect(Buffer.from(bad, "base64").subarray(0, 8)).toEqual(Buffer.from(png, "base64").subarray(0, 8));
+  });
+});

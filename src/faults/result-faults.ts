@@ -1,0 +1,31 @@
+import type { Fault } from "../schema/fault-plan.js";
+import { corruptResultImages } from "./corrupt-image.js";
+import { emptyResult } from "./empty.js";
+import { refusalResult } from "./refusal.js";
+
+/** Faults that change the tool result itself rather than the transport. */
+export type ResultFault = Extract<Fault, { kind: "empty" | "refusal" | "corrupt_image" }>;
+
+export function isResultFault(fault: Fault): fault is ResultFault {
+  return fault.kind === "empty" || fault.kind === "refusal" || fault.kind === "corrupt_image";
+}
+
+/** The raw result a harness gets under a result fault, built from the recorded one where useful. */
+export function applyResultFault(options: { fault: ResultFault; tool: string; args: unknown; recorded?: string }): string {
+  const { fault, tool, recorded } = options;
+  const args = options.args && typeof options.args === "object" ? (options.args as Record<string, unknown>) : {};
+  if (fault.kind === "refusal") {
+    return refusalResult({ code: fault.code, tool, args, ...(fault.message !== undefined ? { message: fault.message } : {}) });
+  }
+  if (fault.kind === "empty") return emptyResult({ tool, ...(recorded !== undefined ? { recorded } : {}) });
+  return recorded === undefined ? '{"content":[]}' : corruptResultImages(recorded).raw;
+}
+
+/** Cut text mid-way (default: keep half), the way a dying writer leaves it. */
+export function truncateText(text: string, keep = 0.5): string {
+  const n = Math.max(1, Math.floor(text.length * keep));
+  return text.slice(0, Math.min(n, Math.max(0, text.length - 1)));
+}
+
+/** The daemon client's overall deadline before `call` gives up on a silent daemon (CONTRACT.md §6). */
+export const CLI_DAEMON_DEADLINE_MS = 120_000;

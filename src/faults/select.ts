@@ -1,0 +1,54 @@
+import type { Fault, FaultPlan } from "../schema/fault-plan.js";
+import type { ToolKind } from "../schema/replay-log.js";
+import { createPrng } from "./prng.js";
+
+export interface SelectedFault {
+  /** Index of the rule in the plan. */
+  rule: number;
+  fault: Fault;
+}
+
+export interface FaultSelector {
+  /** Decide the fault (if any) for the next tool call. Call once per request, in order. */
+  next(request: { tool: string; kind: ToolKind }): SelectedFault | undefined;
+}
+
+/** `*` any run of characters, `?` one character; everything else literal. */
+export function globToRegExp(glob: string): RegExp {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${body}$`);
+}
+
+/**
+ * Rule matching with per-rule counters and one seeded generator. Every rule with a probability
+ * draws once per request it is eligible for, whether or not an earlier rule fired, so adding a
+ * rule never shifts another rule's draws.
+ */
+export function createFaultSelector(options: { plan?: FaultPlan; seed?: number }): FaultSelector {
+  const rules = options.plan?.rules ?? [];
+  const random = createPrng(options.seed ?? options.plan?.seed ?? 0);
+  const counts = rules.map(() => 0);
+  const patterns = rules.map((r) => (r.match.tool ? globToRegExp(r.match.tool) : undefined));
+  return {
+    next({ tool, kind }) {
+      let chosen: SelectedFault | undefined;
+      rules.forEach((rule, i) => {
+        const m = rule.match;
+        if (patterns[i] && !patterns[i]!.test(tool)) return;
+        const wanted = m.kind ?? "any";
+        if (wanted !== "any" && wanted !== kind) return;
+        if (wanted === "any" && kind === "other") return;
+        const count = ++counts[i]!;
+        let fires = true;
+        if (m.nth !== undefined && count !== m.nth) fires = false;
+        if (m.every !== undefined && count % m.every !== 0) fires = false;
+        if (m.probability !== undefined) {
+          const draw = random();
+          if (draw >= m.probability) fires = false;
+        }
+        if (fires && !chosen) chosen = { rule: i, fault: rule.fault };
+      });
+      return chosen;
+    },
+  };
+}

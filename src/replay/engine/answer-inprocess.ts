@@ -1,0 +1,75 @@
+import type { Reply, ToolResult } from "../../driver/port.js";
+import { applyResultFault, CLI_DAEMON_DEADLINE_MS, isResultFault } from "../../faults/result-faults.js";
+import type { Decision } from "./engine.js";
+import { recordedOutcome, type RecordedOutcome } from "./tool-result.js";
+
+export type InprocessAnswer =
+  | { type: "reply"; delayMs: number; reply: Reply; served?: string }
+  /** No answer: the caller's timeout (or the driver's own deadline) decides when it ends. */
+  | { type: "hang"; afterMs: number };
+
+/** A ToolResult with its exact bytes in `raw`. */
+export function toolResultFromRaw(raw: string): ToolResult {
+  const value = JSON.parse(raw) as ToolResult;
+  return { ...value, content: value.content ?? [], raw };
+}
+
+function fromOutcome(tool: string, outcome: RecordedOutcome): { reply: Reply; served?: string } {
+  switch (outcome.type) {
+    case "result":
+      return { reply: toolResultFromRaw(outcome.raw), served: outcome.raw };
+    case "rpc_error":
+      return { reply: { kind: "transport_error", tool, message: `JSON-RPC ${outcome.code}: ${outcome.message}` } };
+    case "cli_failure": {
+      const message = outcome.stderr.trim();
+      if (/daemon closed connection without response/.test(message)) return { reply: { kind: "daemon_died", tool, message } };
+      if (/^Cua Driver daemon /.test(message)) return { reply: { kind: "transport_error", tool, message } };
+      // a daemon-level ok:false, shaped as the MCP proxy shows it (CONTRACT.md §2.5)
+      const raw = JSON.stringify({
+        content: [{ text: message, type: "text" }],
+        isError: true,
+        structuredContent: { exit_code: outcome.exitCode ?? 1 },
+      });
+      return { reply: toolResultFromRaw(raw), served: raw };
+    }
+    case "none":
+      return { reply: { kind: "timeout", tool, message: "the recording holds no answer to this call" } };
+  }
+}
+
+/** The in-process Driver's answer to a decision (transport faults become TransportFailure values). */
+export function answerInprocess(decision: Decision): InprocessAnswer {
+  const tool = decision.request.tool ?? "";
+  const { exchange, fault } = decision;
+  if (!exchange) {
+    return {
+      type: "reply",
+      delayMs: 0,
+      reply: { kind: "transport_error", tool, message: `no recorded answer for call #${decision.n} (${tool}): ${decision.miss?.reason ?? "unmatched"}` },
+    };
+  }
+  const outcome = recordedOutcome(exchange);
+  if (!fault) return { type: "reply", delayMs: 0, ...fromOutcome(tool, outcome) };
+  const f = fault.fault;
+  switch (f.kind) {
+    case "hang":
+    case "timeout_after_effect":
+    case "timeout_before_effect":
+      return { type: "hang", afterMs: CLI_DAEMON_DEADLINE_MS };
+    case "delay":
+      return { type: "reply", delayMs: f.ms, ...fromOutcome(tool, outcome) };
+    case "daemon_down":
+      return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "Cua Driver daemon is not running" } };
+    case "daemon_died_midcall":
+      return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: "daemon closed connection without response" } };
+    case "exit":
+      return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: f.stderr ?? `driver exited with code ${f.code}` } };
+    case "truncated":
+      return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "the driver's answer ended mid-JSON" } };
+    default: {
+      if (!isResultFault(f)) return { type: "reply", delayMs: 0, ...fromOutcome(tool, outcome) };
+      const raw = applyResultFault({ fault: f, tool, args: decision.request.args, ...(outcome.type === "result" ? { recorded: outcome.raw } : {}) });
+      return { type: "reply", delayMs: 0, reply: toolResultFromRaw(raw), served: raw };
+    }
+  }
+}

@@ -1,0 +1,195 @@
+import type { CassetteEvent } from "../../schema/cassette.js";
+import type { FaultPlan } from "../../schema/fault-plan.js";
+import type { ReplayLogEntry, RequestEntry, SummaryEntry, ToolKind } from "../../schema/replay-log.js";
+import type { ToolInfo } from "../../driver/port.js";
+import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { createFaultSelector, type SelectedFault } from "../../faults/select.js";
+import { assignEpochs, buildExchanges, type RecordedExchange } from "./exchanges.js";
+import type { FrameLookup } from "./frames.js";
+import { keyOptions } from "./match-key.js";
+import { createMatcher, type MatchMode } from "./matcher.js";
+import type { Miss } from "./nearest.js";
+import { rawMember } from "./raw-json.js";
+import type { ReplayRequest } from "./request.js";
+import { recordedOutcome } from "./tool-result.js";
+
+export interface EngineOptions {
+  events: readonly CassetteEvent[];
+  frame?: FrameLookup;
+  faults?: FaultPlan;
+  seed?: number;
+  match?: MatchMode;
+  ignore?: readonly string[];
+  /** Tool annotations (from a probe); otherwise taken from a recorded tools/list, else the 0.21 list. */
+  tools?: readonly ToolInfo[];
+}
+
+/** What the engine decided for one request; transports turn it into bytes. */
+export interface Decision {
+  n: number;
+  request: ReplayRequest;
+  kind: ToolKind;
+  epochBefore: number;
+  epochAfter: number;
+  outcome: "replayed" | "faulted" | "unmatched";
+  exchange?: RecordedExchange;
+  fault?: SelectedFault;
+  miss?: Miss;
+  /** The read was answered from an earlier epoch (nothing recorded in the current one). */
+  fallbackEpoch?: number;
+}
+
+/** Faults after which the recorded mutation counts as done (the epoch advances). */
+const ADVANCES: ReadonlySet<string> = new Set(["delay", "timeout_after_effect", "truncated", "corrupt_image", "empty"]);
+
+export interface Engine {
+  readonly exchanges: readonly RecordedExchange[];
+  readonly tools: readonly ToolInfo[] | undefined;
+  readonly epoch: number;
+  kindOf(request: ReplayRequest): ToolKind;
+  decide(request: ReplayRequest): Decision;
+  /** The replay log entry for a decision, once the transport knows what it served. */
+  entry(decision: Decision, extra: { tMs: number; durationMs?: number; served?: string; exitCode?: number | null }): RequestEntry;
+  summary(tMs: number): SummaryEntry;
+}
+
+/** Tools from a recorded `tools/list` response, if the cassette has one. */
+export function recordedTools(exchanges: readonly RecordedExchange[]): ToolInfo[] | undefined {
+  for (const x of exchanges) {
+    if (x.request.method !== "tools/list" || !x.rpc?.response) continue;
+    try {
+      const result = rawMember(x.rpc.response, "result");
+      if (result) return (JSON.parse(result) as { tools: ToolInfo[] }).tools;
+    } catch {
+      // a broken tools/list answer is simply not used for annotations
+    }
+  }
+  return undefined;
+}
+
+/** The pure replay engine: cassette events in, decisions and log entries out. */
+export function createEngine(options: EngineOptions): Engine {
+  const first = buildExchanges({ events: options.events, ...(options.frame ? { frame: options.frame } : {}) });
+  const tools = options.tools ?? recordedTools(first);
+  const exchanges = tools ? buildExchanges({ events: options.events, ...(options.frame ? { frame: options.frame } : {}), tools }) : first;
+  assignEpochs(exchanges);
+  const keys = keyOptions({ ...(options.ignore ? { ignore: options.ignore } : {}) });
+  const matcher = createMatcher({ exchanges, mode: options.match ?? "per-key", keys });
+  const selector = createFaultSelector({
+    ...(options.faults ? { plan: options.faults } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+  });
+  let n = 0;
+  let served = 0;
+  let unmatched = 0;
+  let faults = 0;
+  const kindOf = (request: ReplayRequest): ToolKind =>
+    request.method !== "call" || request.tool === undefined ? "other" : isReadOnlyTool(request.tool, tools) ? "read" : "mutation";
+
+  return {
+    exchanges,
+    tools,
+    get epoch() {
+      return matcher.epoch;
+    },
+    kindOf,
+    decide(request) {
+      const kind = kindOf(request);
+      const epochBefore = matcher.epoch;
+      const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
+      const result = matcher.match(request, kind);
+      const base = { n: n++, request, kind, epochBefore };
+      if ("miss" in result) {
+        unmatched++;
+        return { ...base, epochAfter: epochBefore, outcome: "unmatched", miss: result.miss };
+      }
+      const { exchange } = result;
+      matcher.commit(exchange, { advance: fault ? ADVANCES.has(fault.fault.kind) : true });
+      if (fault) faults++;
+      else served++;
+      return {
+        ...base,
+        epochAfter: matcher.epoch,
+        outcome: fault ? "faulted" : "replayed",
+        exchange,
+        ...(fault ? { fault } : {}),
+        ...(result.fallbackEpoch !== undefined ? { fallbackEpoch: result.fallbackEpoch } : {}),
+      };
+    },
+    entry(d, extra) {
+      const served = extra.served !== undefined ? summariseResult(extra.served) : undefined;
+      if (served && extra.exitCode !== undefined) served.exit_code = extra.exitCode;
+      return {
+        type: "request",
+        n: d.n,
+        t_ms: extra.tMs,
+        transport: d.request.transport,
+        ...(d.request.stream !== undefined ? { stream: d.request.stream } : {}),
+        method: d.request.method,
+        ...(d.request.tool !== undefined ? { tool: d.request.tool } : {}),
+        ...(d.request.args !== undefined && d.request.method === "call" ? { args: d.request.args } : {}),
+        kind: d.kind,
+        epoch_before: d.epochBefore,
+        epoch_after: d.epochAfter,
+        outcome: d.outcome,
+        ...(d.exchange ? { matched_seq: d.exchange.seq } : {}),
+        ...(d.fault
+          ? { fault: { kind: d.fault.fault.kind, rule: d.fault.rule, ...(paramsOf(d.fault) ? { params: paramsOf(d.fault) } : {}) } }
+          : {}),
+        ...(served ? { result: served } : extra.exitCode !== undefined ? { result: { exit_code: extra.exitCode } } : {}),
+        ...(d.miss
+          ? {
+              unmatched: {
+                reason: d.miss.reason,
+                ...(d.miss.nearestSeq !== undefined ? { nearest_seq: d.miss.nearestSeq } : {}),
+                ...(d.miss.path !== undefined ? { path: d.miss.path } : {}),
+              },
+            }
+          : {}),
+        ...(extra.durationMs !== undefined ? { duration_ms: extra.durationMs } : {}),
+      };
+    },
+    summary(tMs) {
+      return {
+        type: "summary",
+        t_ms: tMs,
+        served,
+        unmatched,
+        faults,
+        unused: matcher.unused().map((x) => ({ seq: x.seq, ...(x.request.tool ? { tool: x.request.tool } : {}), kind: x.kind })),
+      };
+    },
+  };
+}
+
+function paramsOf(f: SelectedFault): Record<string, unknown> | undefined {
+  const { kind: _kind, ...params } = f.fault;
+  return Object.keys(params).length > 0 ? params : undefined;
+}
+
+/** The judging summary of a served result: error flag, refusal code, effect, emptiness, window ids. */
+export function summariseResult(raw: string): NonNullable<RequestEntry["result"]> {
+  const out: NonNullable<RequestEntry["result"]> = {};
+  let value: { isError?: boolean; structuredContent?: Record<string, unknown> };
+  try {
+    value = JSON.parse(raw) as typeof value;
+  } catch {
+    return out;
+  }
+  if (value.isError) out.isError = true;
+  const s = value.structuredContent;
+  if (s && typeof s === "object") {
+    const refusal = s.refusal as { code?: unknown } | undefined;
+    const code = typeof refusal?.code === "string" ? refusal.code : typeof s.code === "string" ? s.code : undefined;
+    if (code) out.refusal_code = code;
+    if (typeof s.effect === "string") out.effect = s.effect;
+    if (Array.isArray(s.windows)) {
+      out.empty = s.windows.length === 0;
+      out.window_ids = s.windows.map((w) => (w as { window_id?: number }).window_id).filter((id): id is number => typeof id === "number");
+    }
+    if (typeof s.window_id === "number") out.window_ids = [s.window_id];
+  }
+  return out;
+}
+
+export type { ReplayLogEntry };

@@ -1,0 +1,173 @@
+import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent } from "../../schema/cassette.js";
+import type { StoredBytes } from "../../schema/bytes.js";
+import type { ToolKind } from "../../schema/replay-log.js";
+import type { ToolInfo } from "../../driver/port.js";
+import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { restoreField, type FrameLookup } from "./frames.js";
+import { objectSpans } from "./raw-json.js";
+import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
+
+/** One recorded request and the driver's answer to it, on whichever transport it was recorded. */
+export interface RecordedExchange {
+  /** seq of the request's event. */
+  seq: number;
+  transport: "cli" | "mcp" | "http";
+  request: ReplayRequest;
+  kind: ToolKind;
+  /** Epoch the request was recorded in (set by assignEpochs). */
+  epoch: number;
+  origin: "harness" | "recorder";
+  durationMs: number;
+  cli?: {
+    stdout: StoredBytes;
+    stderr: StoredBytes;
+    exitCode: number | null;
+    signal?: string;
+    /** Frame refs of files the driver wrote, by flag. */
+    files?: Record<string, { ref: string; path: string }>;
+  };
+  /** MCP over stdio or HTTP: the response line/body exactly as sent (undefined: no response). */
+  rpc?: { response?: string; status?: number; contentType?: string; stream?: number };
+}
+
+export function parseJsonRpc(line: string): JsonRpcMessage | undefined {
+  try {
+    const spans = objectSpans(line);
+    const message: JsonRpcMessage = {};
+    const id = spans.get("id");
+    if (id) {
+      const raw = line.slice(id.start, id.end);
+      if (raw !== "null") message.idRaw = raw;
+    }
+    const method = spans.get("method");
+    if (method) message.method = JSON.parse(line.slice(method.start, method.end)) as string;
+    const params = spans.get("params");
+    if (params) message.params = JSON.parse(line.slice(params.start, params.end));
+    return message;
+  } catch {
+    return undefined;
+  }
+}
+
+function kindOf(request: ReplayRequest, tools?: readonly ToolInfo[]): ToolKind {
+  if (request.method !== "call" || request.tool === undefined) return "other";
+  return isReadOnlyTool(request.tool, tools) ? "read" : "mutation";
+}
+
+function text(bytes: StoredBytes): string {
+  return typeof bytes === "string" ? bytes : "";
+}
+
+/**
+ * Pair every recorded request with its answer: a CLI event is both; an MCP request line is
+ * paired with the response line carrying the same id on the same stream; an HTTP event is both.
+ */
+export function buildExchanges(options: { events: readonly CassetteEvent[]; frame?: FrameLookup; tools?: readonly ToolInfo[] }): RecordedExchange[] {
+  const { events, frame, tools } = options;
+  const out: RecordedExchange[] = [];
+  const pending = new Map<string, { exchange: RecordedExchange; t: number }>();
+  for (const event of events) {
+    if (event.kind === "cli") out.push(cliExchange(event, frame, tools));
+    else if (event.kind === "http") {
+      const x = httpExchange(event, frame, tools);
+      if (x) out.push(x);
+    } else if (event.kind === "mcp") {
+      const line = restoreField({ text: text(event.line), field: "line", splices: event.frames, ...(frame ? { frame } : {}) });
+      const message = parseJsonRpc(line);
+      if (!message) continue;
+      if (event.dir === "c2s") {
+        if (message.method === undefined) continue;
+        const request = mcpRequest({ message, stream: event.stream });
+        const exchange: RecordedExchange = {
+          seq: event.seq,
+          transport: "mcp",
+          request,
+          kind: kindOf(request, tools),
+          epoch: 0,
+          origin: event.origin ?? "harness",
+          durationMs: 0,
+          rpc: { stream: event.stream },
+        };
+        // notifications get no answer; keep them out of the exchanges
+        if (message.idRaw === undefined) continue;
+        out.push(exchange);
+        pending.set(`${event.stream}:${message.idRaw}`, { exchange, t: event.t_ms });
+      } else if (message.idRaw !== undefined) {
+        const key = `${event.stream}:${message.idRaw}`;
+        const open = pending.get(key);
+        if (open) {
+          open.exchange.rpc = { response: line, stream: (event as McpLineEvent).stream };
+          open.exchange.durationMs = Math.max(0, event.t_ms - open.t);
+          pending.delete(key);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools?: readonly ToolInfo[]): RecordedExchange {
+  const f = frame ? { frame } : {};
+  const stdin = event.stdin === undefined ? undefined : restoreField({ text: text(event.stdin), field: "stdin", splices: event.frames, ...f });
+  const stdout: StoredBytes =
+    typeof event.stdout === "string" ? restoreField({ text: event.stdout, field: "stdout", splices: event.frames, ...f }) : event.stdout;
+  const request = cliRequest({ argv: event.argv.slice(argvStart(event.argv)), ...(stdin !== undefined ? { stdin } : {}) });
+  return {
+    seq: event.seq,
+    transport: "cli",
+    request,
+    kind: kindOf(request, tools),
+    epoch: 0,
+    origin: event.origin ?? "harness",
+    durationMs: event.duration_ms,
+    cli: {
+      stdout,
+      stderr: event.stderr,
+      exitCode: event.exit_code,
+      ...(event.signal !== undefined ? { signal: event.signal } : {}),
+      ...(event.files ? { files: event.files } : {}),
+    },
+  };
+}
+
+/** Recorded argv may start with the program name; the driver's own argv starts after it. */
+function argvStart(argv: readonly string[]): number {
+  const first = argv[0];
+  return first !== undefined && /(^|\/)cua-driver(-local)?$/.test(first) ? 1 : 0;
+}
+
+function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools?: readonly ToolInfo[]): RecordedExchange | undefined {
+  const f = frame ? { frame } : {};
+  const body = restoreField({ text: text(event.request.body), field: "request.body", splices: event.frames, ...f });
+  const message = parseJsonRpc(body);
+  if (!message || message.method === undefined || message.idRaw === undefined) return undefined;
+  const request = mcpRequest({ message, transport: "http" });
+  const response = restoreField({ text: text(event.response.body), field: "response.body", splices: event.frames, ...f });
+  return {
+    seq: event.seq,
+    transport: "http",
+    request,
+    kind: kindOf(request, tools),
+    epoch: 0,
+    origin: event.origin ?? "harness",
+    durationMs: event.duration_ms,
+    rpc: {
+      response,
+      status: event.response.status,
+      ...(event.response.content_type !== undefined ? { contentType: event.response.content_type } : {}),
+    },
+  };
+}
+
+/**
+ * Number the states a recording passed through: every exchange gets the epoch it was recorded
+ * in, and each harness mutation ends its epoch (DESIGN.md §4).
+ */
+export function assignEpochs(exchanges: RecordedExchange[]): number {
+  let epoch = 0;
+  for (const x of exchanges) {
+    x.epoch = epoch;
+    if (x.kind === "mutation" && x.origin === "harness") epoch++;
+  }
+  return epoch;
+}

@@ -1,0 +1,112 @@
+import type { ReplayTransport, ToolKind } from "../../schema/replay-log.js";
+import type { RecordedExchange } from "./exchanges.js";
+import { matchKey, type KeyOptions } from "./match-key.js";
+import { nearestRecorded, type Miss } from "./nearest.js";
+import type { ReplayRequest } from "./request.js";
+
+export type MatchMode = "per-key" | "strict-order";
+
+export type MatchResult = { exchange: RecordedExchange; fallbackEpoch?: number } | { miss: Miss };
+
+export interface Matcher {
+  readonly epoch: number;
+  match(request: ReplayRequest, kind: ToolKind): MatchResult;
+  /** Consume a mutation and move to the next epoch (or leave the epoch, for faults before effect). */
+  commit(exchange: RecordedExchange, options: { advance: boolean }): void;
+  /** Harness mutations never consumed. */
+  unused(): RecordedExchange[];
+}
+
+const PREFERENCE: Record<ReplayTransport, readonly string[]> = {
+  cli: ["cli", "mcp", "http"],
+  mcp: ["mcp", "http", "cli"],
+  http: ["http", "mcp", "cli"],
+  inprocess: ["mcp", "http", "cli"],
+};
+
+/** Prefer exchanges recorded on the request's own transport (its bytes are exact). */
+function preferred(group: readonly RecordedExchange[], transport: ReplayTransport): RecordedExchange[] {
+  for (const t of PREFERENCE[transport]) {
+    const same = group.filter((x) => x.transport === t);
+    if (same.length > 0) return same;
+  }
+  return [];
+}
+
+/**
+ * Epoch-aware matching (DESIGN.md §4). Reads are answered from the current epoch (per key, in
+ * order, repeating the last), falling back to the latest earlier epoch; a mutation must be the
+ * one that ended the current epoch and is consumed once. `strict-order` also pins reads to the
+ * recorded order. Non-tool requests (initialize, --version, …) are answered from any epoch.
+ */
+export function createMatcher(options: { exchanges: readonly RecordedExchange[]; mode: MatchMode; keys: KeyOptions }): Matcher {
+  const { exchanges, mode, keys } = options;
+  const byKey = new Map<string, RecordedExchange[]>();
+  for (const x of exchanges) {
+    const k = matchKey(x.request, keys);
+    const list = byKey.get(k) ?? [];
+    list.push(x);
+    byKey.set(k, list);
+  }
+  const mutations = exchanges.filter((x) => x.kind === "mutation" && x.origin === "harness");
+  const ordered = exchanges.filter((x) => x.kind !== "other" && x.origin === "harness");
+  const consumed = new Set<number>();
+  const cursors = new Map<string, number>();
+  let epoch = 0;
+  let strictPos = 0;
+
+  const take = (cursorKey: string, list: readonly RecordedExchange[]): RecordedExchange => {
+    const c = cursors.get(cursorKey) ?? 0;
+    cursors.set(cursorKey, c + 1);
+    return list[Math.min(c, list.length - 1)]!;
+  };
+
+  const miss = (request: ReplayRequest): MatchResult => ({
+    miss: nearestRecorded({ request, exchanges, keys, epoch, consumed, nextMutation: mutations[epoch], mode }),
+  });
+
+  return {
+    get epoch() {
+      return epoch;
+    },
+    match(request, kind) {
+      const key = matchKey(request, keys);
+      const group = byKey.get(key) ?? [];
+      if (kind === "other") {
+        const list = preferred(group, request.transport);
+        return list.length > 0 ? { exchange: take(`other:${key}`, list) } : miss(request);
+      }
+      if (mode === "strict-order") {
+        const next = ordered[strictPos];
+        if (next && matchKey(next.request, keys) === key && !consumed.has(next.seq)) {
+          strictPos++;
+          return { exchange: next };
+        }
+        return miss(request);
+      }
+      if (kind === "mutation") {
+        const expected = mutations[epoch];
+        if (expected && !consumed.has(expected.seq) && matchKey(expected.request, keys) === key) return { exchange: expected };
+        return miss(request);
+      }
+      const inEpoch = preferred(group.filter((x) => x.epoch === epoch && x.kind === "read"), request.transport);
+      if (inEpoch.length > 0) return { exchange: take(`read:${epoch}:${key}`, inEpoch) };
+      const earlier = group.filter((x) => x.epoch < epoch && x.kind === "read");
+      if (earlier.length > 0) {
+        const latest = Math.max(...earlier.map((x) => x.epoch));
+        const list = preferred(earlier.filter((x) => x.epoch === latest), request.transport);
+        return { exchange: list.at(-1)!, fallbackEpoch: latest };
+      }
+      return miss(request);
+    },
+    commit(exchange, { advance }) {
+      if (exchange.kind !== "mutation" || !advance) return;
+      consumed.add(exchange.seq);
+      const index = mutations.indexOf(exchange);
+      if (index >= 0) epoch = index + 1;
+    },
+    unused() {
+      return mutations.filter((x) => !consumed.has(x.seq));
+    },
+  };
+}

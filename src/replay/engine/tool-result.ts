@@ -1,0 +1,78 @@
+import { serdeJson } from "./canonical-json.js";
+import type { RecordedExchange } from "./exchanges.js";
+import { compactRaw, objectSpans, rawMember, removeMembers } from "./raw-json.js";
+
+/** What a recorded exchange says about the tool result, in transport-neutral form. */
+export type RecordedOutcome =
+  /** The exact result object (MCP/HTTP), or one rebuilt from CLI stdout (`derived: true`). */
+  | { type: "result"; raw: string; derived: boolean }
+  /** A JSON-RPC error (MCP/HTTP): code and message. */
+  | { type: "rpc_error"; code: number; message: string }
+  /** A failed CLI invocation: non-zero exit with this stderr. */
+  | { type: "cli_failure"; exitCode: number | null; stderr: string; signal?: string }
+  /** No answer was recorded (the recording ended mid-call). */
+  | { type: "none" };
+
+const REFUSAL_MARKERS = ["refusal", "code"];
+
+/**
+ * The outcome of a recorded exchange. From CLI stdout the result is rebuilt as well as the
+ * bytes allow (docs/decisions/0010): pretty JSON becomes `structuredContent` (compacted token
+ * by token), a merged `screenshot_png_b64` becomes an image block, plain text becomes one text
+ * block, and a refusal envelope marks `isError`.
+ */
+export function recordedOutcome(x: RecordedExchange): RecordedOutcome {
+  if (x.rpc) {
+    if (x.rpc.response === undefined) return { type: "none" };
+    const result = safe(() => rawMember(x.rpc!.response!, "result"));
+    if (result !== undefined) return { type: "result", raw: result, derived: false };
+    const error = safe(() => rawMember(x.rpc!.response!, "error"));
+    if (error !== undefined) {
+      const e = JSON.parse(error) as { code?: number; message?: string };
+      return { type: "rpc_error", code: e.code ?? -32603, message: e.message ?? "" };
+    }
+    return { type: "none" };
+  }
+  if (!x.cli) return { type: "none" };
+  const stdout = typeof x.cli.stdout === "string" ? x.cli.stdout : "";
+  const stderr = typeof x.cli.stderr === "string" ? x.cli.stderr : "";
+  if (x.cli.exitCode !== 0) {
+    return { type: "cli_failure", exitCode: x.cli.exitCode, stderr, ...(x.cli.signal ? { signal: x.cli.signal } : {}) };
+  }
+  return { type: "result", raw: resultFromCliStdout(stdout), derived: true };
+}
+
+export function resultFromCliStdout(stdout: string): string {
+  const trimmed = stdout.replace(/\n$/, "");
+  let structured: string | undefined;
+  if (trimmed.startsWith("{")) {
+    try {
+      JSON.parse(trimmed);
+      structured = compactRaw(trimmed);
+    } catch {
+      structured = undefined;
+    }
+  }
+  if (structured === undefined) {
+    const content = trimmed === "" ? [] : [{ text: trimmed, type: "text" }];
+    return serdeJson({ content });
+  }
+  const spans = objectSpans(structured);
+  const blocks: string[] = [];
+  const image = spans.get("screenshot_png_b64");
+  if (image) {
+    const mime = rawMember(structured, "screenshot_mime_type") ?? '"image/png"';
+    blocks.push(`{"data":${structured.slice(image.start, image.end)},"mimeType":${mime},"type":"image"}`);
+    structured = removeMembers(structured, ["screenshot_png_b64"]);
+  }
+  const refused = REFUSAL_MARKERS.some((k) => spans.has(k)) || rawMember(structured, "status") === '"refused"';
+  return `{"content":[${blocks.join(",")}]${refused ? ',"isError":true' : ""},"structuredContent":${structured}}`;
+}
+
+function safe<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
+  }
+}

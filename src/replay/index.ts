@@ -1,0 +1,8 @@
+// The replay part's public surface (`cua-contract/replay`).
+export { createReplayer, type Replayer, type ReplayerOptions, type ReplayCassette, type ReplaySummary } from "./replayer.js";
+export { createVirtualClock, type VirtualClock } from "./virtual-clock.js";
+export { createEngine, type Engine, type EngineOptions, type Decision, summariseResult } from "./engine/engine.js";
+export type { MatchMode } from "./engine/matcher.js";
+export { parseFaultPlan, validateFaultPlan } from "../faults/parse-plan.js";
+export { FaultPlanSchema, type FaultPlan, type Fault, type FaultRule, type FaultMatch } from "../schema/fault-plan.js";
+export { loadReplayCassette } from "./load.js";

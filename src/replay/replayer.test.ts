@@ -1,0 +1,148 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { isTransportFailure, type ToolResult } from "../driver/port.js";
+import { repoRoot } from "../../test/helpers/run-cli.js";
+import { loadReplayCassette } from "./load.js";
+import { createReplayer } from "./replayer.js";
+import { createVirtualClock } from "./virtual-clock.js";
+
+const MCP = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
+const CLI = path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk");
+const PID = 24132;
+const WID = 4194311;
+const TOKEN = { pid: PID, window_id: WID, element_token: "s00000004:15" };
+
+/** The exact result bytes the fixture recorded for a call, cut out of its JSON-RPC line. */
+function recordedResult(id: number): string {
+  const line = readFileSync(path.join(MCP, "cassette.jsonl"), "utf8")
+    .split("\n")
+    .map((l) => (l ? (JSON.parse(l) as { dir?: string; line?: string }) : {}))
+    .find((e) => e.dir === "s2c" && typeof e.line === "string" && e.line.startsWith(`{"jsonrpc":"2.0","id":${id},`));
+  const text = line!.line!;
+  return text.slice(text.indexOf('"result":') + 9, -1);
+}
+
+const asResult = (r: unknown) => {
+  expect(isTransportFailure(r as never)).toBe(false);
+  return r as ToolResult;
+};
+
+describe("createReplayer over an MCP cassette", () => {
+  it("answers with the recorded bytes, images restored from frames", async () => {
+    const cassette = loadReplayCassette(MCP);
+    const r = createReplayer({ cassette });
+    const windows = asResult(await r.call("list_windows", {}));
+    expect(windows.raw).toBe(recordedResult(3));
+    const state = asResult(await r.call("get_window_state", { pid: PID, window_id: WID, max_elements: 40 }));
+    expect(state.content.map((b) => b.type)).toEqual(["text", "image"]);
+    const image = state.content[1] as { data: string };
+    expect(Buffer.from(image.data, "base64").subarray(1, 4).toString()).toBe("PNG");
+    expect(state.raw).not.toContain('"data":""');
+    expect(state.raw!.length).toBeGreaterThan(100_000);
+  });
+
+  it("walks epochs: a mutation is consumed once; reads show the state after it", async () => {
+    const r = createReplayer({ cassette: loadReplayCassette(MCP) });
+    await r.call("list_windows", {});
+    const before = asResult(await r.call("get_window_state", { pid: PID, window_id: WID, max_elements: 40 }));
+    expect(before.structuredContent?.snapshot_id).toBe("s00000001");
+    const click = asResult(await r.call("click", TOKEN));
+    expect(click.structuredContent).toEqual({ delivery: { mode: "background" }, effect: "unverifiable", route: "accessibility" });
+    expect(r.summary().epoch).toBe(1);
+    // the re-snapshot recorded after the click is served in epoch 1
+    const after = asResult(await r.call("get_window_state", { pid: PID, window_id: WID, include_screenshot: false, max_elements: 5 }));
+    expect(after.structuredContent?.snapshot_id).toBe("s00000005");
+    // the same click again is the second recorded click: a stale token refusal
+    const again = asResult(await r.call("click", TOKEN));
+    expect(again.isError).toBe(true);
+    expect(again.structuredContent).toMatchObject({ refusal: { code: "stale_element_token" } });
+    // reads repeat freely; list_windows was recorded in epoch 0 only and is served from there
+    const w1 = asResult(await r.call("list_windows", {}));
+    const w2 = asResult(await r.call("list_windows", {}));
+    expect(w1.raw).toBe(w2.raw);
+    const log = r.log().filter((e) => e.type === "request");
+    expect(log.map((e) => (e.type === "request" ? [e.tool, e.kind, e.epoch_before, e.epoch_after, e.outcome] : []))).toEqual([
+      ["list_windows", "read", 0, 0, "replayed"],
+      ["get_window_state", "read", 0, 0, "replayed"],
+      ["click", "mutation", 0, 1, "replayed"],
+      ["get_window_state", "read", 1, 1, "replayed"],
+      ["click", "mutation", 1, 2, "replayed"],
+      ["list_windows", "read", 2, 2, "replayed"],
+      ["list_windows", "read", 2, 2, "replayed"],
+    ]);
+    expect(r.summary().unused.map((u) => u.tool)).toEqual(["press_key"]);
+  });
+
+  it("refuses an unmatched call with the nearest recorded request and the differing path", async () => {
+    const r = createReplayer({ cassette: loadReplayCassette(MCP) });
+    const reply = await r.call("click", { ...TOKEN, element_token: "s00000004:16" });
+    expect(isTransportFailure(reply)).toBe(true);
+    expect((reply as { message: string }).message).toContain("differs from #");
+    const entry = r.log()[0]!;
+    expect(entry).toMatchObject({ outcome: "unmatched", unmatched: { path: "$.element_token", nearest_seq: 10 } });
+    expect(r.summary().unmatched).toBe(1);
+  });
+
+  it("says why a repeated mutation is not answered", async () => {
+    const r = createReplayer({ cassette: loadReplayCassette(MCP) });
+    await r.call("click", TOKEN);
+    await r.call("click", TOKEN);
+    await r.call("press_key", { pid: PID, window_id: WID, key: "escape" });
+    const third = await r.call("click", TOKEN);
+    expect(isTransportFailure(third)).toBe(true);
+    expect(r.log().at(-1)).toMatchObject({ outcome: "unmatched" });
+    const reason = (r.log().at(-1) as { unmatched: { reason: string } }).unmatched.reason;
+    expect(reason).toMatch(/already answered/);
+  });
+
+  it("ignores volatile fields (session label) and named --ignore paths", async () => {
+    const r = createReplayer({ cassette: loadReplayCassette(MCP), ignore: ["max_elements"] });
+    asResult(await r.call("list_windows", { session: "run-42" }));
+    asResult(await r.call("get_window_state", { pid: PID, window_id: WID, max_elements: 999 }));
+    expect(r.summary().unmatched).toBe(0);
+  });
+
+  it("takes tool kinds from the recorded tools/list", async () => {
+    const r = createReplayer({ cassette: loadReplayCassette(MCP) });
+    const tools = await r.listTools();
+    expect(tools).toHaveLength(60);
+    expect(tools.find((t) => t.name === "click")?.annotations?.readOnlyHint).toBe(false);
+    expect(r.engine.kindOf({ transport: "inprocess", method: "call", tool: "zoom" })).toBe("read");
+  });
+
+  it("hang resolves as a timeout once timeoutMs passes on the virtual clock, instantly", async () => {
+    const clock = createVirtualClock();
+    const r = createReplayer({
+      cassette: loadReplayCassette(MCP),
+      clock,
+      faults: { rules: [{ match: { tool: "click" }, fault: { kind: "hang" } }] },
+    });
+    const started = Date.now();
+    const reply = await r.call("click", TOKEN, { timeoutMs: 30_000 });
+    expect(reply).toMatchObject({ kind: "timeout", tool: "click" });
+    expect(clock.now()).toBe(30_000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // hang = before effect: the click is still the next mutation
+    expect(r.summary().epoch).toBe(0);
+    expect(r.log()[0]).toMatchObject({ outcome: "faulted", fault: { kind: "hang", rule: 0 }, duration_ms: 30_000 });
+  });
+});
+
+describe("createReplayer over a CLI-only cassette", () => {
+  it("rebuilds tool results from recorded stdout (structuredContent, merged image, refusal)", async () => {
+    const r = createReplayer({ cassette: loadReplayCassette(CLI) });
+    const size = asResult(await r.call("get_screen_size", {}));
+    expect(size.raw).toBe('{"content":[],"structuredContent":{"height":800,"scale_factor":1.0,"width":1280}}');
+    // get_desktop_state was recorded after two mutations: it is not served before them
+    expect(isTransportFailure(await r.call("get_desktop_state", {}))).toBe(true);
+    await r.call("click", TOKEN);
+    const refused = asResult(await r.call("press_key", { pid: PID, window_id: WID, key: "escape" }));
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent?.code).toBe("background_unavailable");
+    const desktop = asResult(await r.call("get_desktop_state", {}));
+    expect(desktop.content[0]).toMatchObject({ type: "image", mimeType: "image/png" });
+    expect(desktop.structuredContent?.screenshot_png_b64).toBeUndefined();
+    expect(r.summary()).toMatchObject({ served: 4, unmatched: 1, unused: [] });
+  });
+});

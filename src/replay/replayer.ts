@@ -1,0 +1,109 @@
+import type { CallOptions, Clock, Driver, Reply, ToolInfo } from "../driver/port.js";
+import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
+import type { FaultPlan } from "../schema/fault-plan.js";
+import type { MarkEntry, ReplayLogEntry, SummaryEntry } from "../schema/replay-log.js";
+import { READ_ONLY_TOOLS_0_21 } from "../driver/tool-kinds.js";
+import { answerInprocess } from "./engine/answer-inprocess.js";
+import { createEngine, type Engine } from "./engine/engine.js";
+import type { FrameLookup } from "./engine/frames.js";
+import type { MatchMode } from "./engine/matcher.js";
+import { createVirtualClock } from "./virtual-clock.js";
+
+/** A cassette in memory: its events and a way to read its frames. */
+export interface ReplayCassette {
+  header?: CassetteHeader;
+  events: readonly CassetteEvent[];
+  /** Base64 of a frame by ref; needed when events cut images out into frames. */
+  frame?: FrameLookup;
+}
+
+export interface ReplayerOptions {
+  cassette: ReplayCassette;
+  faults?: FaultPlan;
+  seed?: number;
+  /** Defaults to a virtual clock: `delay` and `hang` resolve at once, in virtual time. */
+  clock?: Clock;
+  match?: MatchMode;
+  ignore?: readonly string[];
+  /** Tool annotations (e.g. from a probe); otherwise the recorded tools/list, else the 0.21 list. */
+  tools?: readonly ToolInfo[];
+  /** Called with every log entry as it is made (e.g. to stream a JSONL log). */
+  onEntry?: (entry: ReplayLogEntry) => void;
+}
+
+export interface ReplaySummary extends SummaryEntry {
+  epoch: number;
+}
+
+/** The in-process cua-driver stand-in: a Driver answered from a cassette, with faults. */
+export interface Replayer extends Driver {
+  readonly engine: Engine;
+  /** Every log entry so far (requests and marks). */
+  log(): ReplayLogEntry[];
+  /** Counts so far, and the recorded mutations never used. */
+  summary(): ReplaySummary;
+  /** Put a harness-side marker in the log (e.g. a batch boundary). */
+  mark(label: string, data?: Record<string, unknown>): void;
+}
+
+/** Build the in-process replayer (docs/replay.md). Shares the engine with the CLI, MCP and HTTP transports. */
+export function createReplayer(options: ReplayerOptions): Replayer {
+  const clock = options.clock ?? createVirtualClock();
+  const started = clock.now();
+  const engine = createEngine({
+    events: options.cassette.events,
+    ...(options.cassette.frame ? { frame: options.cassette.frame } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.match ? { match: options.match } : {}),
+    ...(options.ignore ? { ignore: options.ignore } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
+  });
+  const entries: ReplayLogEntry[] = [];
+  const push = (entry: ReplayLogEntry) => {
+    entries.push(entry);
+    options.onEntry?.(entry);
+  };
+  const t = () => Math.max(0, clock.now() - started);
+
+  return {
+    engine,
+    async call(tool: string, args: Record<string, unknown>, callOptions: CallOptions = {}): Promise<Reply> {
+      const decision = engine.decide({ transport: "inprocess", method: "call", tool, args });
+      const tMs = t();
+      const answer = answerInprocess(decision);
+      const timeout = callOptions.timeoutMs;
+      let reply: Reply;
+      let served: string | undefined;
+      if (answer.type === "hang") {
+        const waited = timeout ?? answer.afterMs;
+        await clock.sleep(waited);
+        reply = {
+          kind: "timeout",
+          tool,
+          message: timeout !== undefined ? `no answer within ${timeout} ms` : `timed out after ${answer.afterMs / 1000}s waiting for daemon response`,
+        };
+      } else if (timeout !== undefined && answer.delayMs > timeout) {
+        await clock.sleep(timeout);
+        reply = { kind: "timeout", tool, message: `no answer within ${timeout} ms` };
+      } else {
+        if (answer.delayMs > 0) await clock.sleep(answer.delayMs);
+        reply = answer.reply;
+        served = answer.served;
+      }
+      push(engine.entry(decision, { tMs, durationMs: Math.max(0, t() - tMs), ...(served !== undefined ? { served } : {}) }));
+      return reply;
+    },
+    async listTools(): Promise<ToolInfo[]> {
+      if (engine.tools) return [...engine.tools];
+      const names = [...new Set(engine.exchanges.filter((x) => x.request.method === "call" && x.request.tool).map((x) => x.request.tool!))];
+      return names.sort().map((name) => ({ name, annotations: { readOnlyHint: READ_ONLY_TOOLS_0_21.has(name) } }));
+    },
+    log: () => [...entries],
+    summary: () => ({ ...engine.summary(t()), epoch: engine.epoch }),
+    mark(label, data) {
+      const entry: MarkEntry = { type: "mark", t_ms: t(), label, ...(data ? { data } : {}) };
+      push(entry);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/**
+ * A fault plan: rules that inject the failures a harness must survive. The first rule whose
+ * match holds fires; the same plan and seed always give the same run (docs/faults.md).
+ */
+
+export const FaultMatchSchema = z
+  .object({
+    /** Tool name, or a glob with `*` and `?` (e.g. `get_*`). */
+    tool: z.string().min(1).optional(),
+    kind: z.enum(["mutation", "read", "any"]).optional(),
+    /** Fire on the nth request (1-based) that passes the tool/kind filter. */
+    nth: z.number().int().positive().optional(),
+    /** Fire on every nth request that passes the tool/kind filter. */
+    every: z.number().int().positive().optional(),
+    /** Fire with this probability, drawn from the plan's seeded generator. */
+    probability: z.number().min(0).max(1).optional(),
+  })
+  .strict();
+export type FaultMatch = z.infer<typeof FaultMatchSchema>;
+
+const ms = z.number().int().nonnegative();
+
+export const FaultSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("hang") }).strict(),
+  z.object({ kind: z.literal("delay"), ms }).strict(),
+  z.object({ kind: z.literal("timeout_after_effect") }).strict(),
+  z.object({ kind: z.literal("timeout_before_effect") }).strict(),
+  z.object({ kind: z.literal("daemon_down"), socket: z.string().optional() }).strict(),
+  z
+    .object({
+      kind: z.literal("daemon_died_midcall"),
+      /** MCP only: `direct` (the default on Linux: the process dies, stdout EOF) or `proxy` (-32603). */
+      mode: z.enum(["direct", "proxy"]).optional(),
+      socket: z.string().optional(),
+    })
+    .strict(),
+  z.object({ kind: z.literal("exit"), code: z.number().int().min(0).max(255), stderr: z.string().optional() }).strict(),
+  z
+    .object({
+      kind: z.literal("truncated"),
+      /** Keep this fraction of the output (0 < f < 1); default 0.5. */
+      keep: z.number().gt(0).lt(1).optional(),
+    })
+    .strict(),
+  z.object({ kind: z.literal("corrupt_image") }).strict(),
+  z.object({ kind: z.literal("empty") }).strict(),
+  z
+    .object({
+      kind: z.literal("refusal"),
+      code: z.string().min(1),
+      message: z.string().optional(),
+    })
+    .strict(),
+]);
+export type Fault = z.infer<typeof FaultSchema>;
+
+export const FaultRuleSchema = z.object({ match: FaultMatchSchema, fault: FaultSchema }).strict();
+export type FaultRule = z.infer<typeof FaultRuleSchema>;
+
+export const FaultPlanSchema = z
+  .object({
+    seed: z.number().int().optional(),
+    rules: z.array(FaultRuleSchema),
+  })
+  .strict();
+export type FaultPlan = z.infer<typeof FaultPlanSchema>;
