@@ -1,0 +1,38 @@
+import { readCassetteSync, readFrame } from "../cassette/index.js";
+import type { Cassette } from "../cassette/cassette.js";
+import type { ToolInfo } from "../driver/port.js";
+import type { ReplayCassette } from "../replay/replayer.js";
+
+export interface LoadedCassette {
+  cassette: Cassette;
+  replay: ReplayCassette;
+  /** Tool names the cassette's probe found, when it has a probe. */
+  probeTools?: string[];
+  /** Tool entries (with annotations) from the probe, when it has them. */
+  tools?: ToolInfo[];
+}
+
+const cache = new Map<string, LoadedCassette>();
+
+/** Reads a cassette once per process (scenarios and fuzz runs share cassettes) and adapts it for the replayer. */
+export function loadReplayCassette(dir: string): LoadedCassette {
+  const hit = cache.get(dir);
+  if (hit) return hit;
+  const cassette = readCassetteSync(dir);
+  const replay: ReplayCassette = {
+    header: cassette.header,
+    events: cassette.events,
+    frame: (ref) => readFrame(cassette, ref).toString("base64"),
+  };
+  const loaded: LoadedCassette = { cassette, replay, ...probeToolsOf(cassette.probe) };
+  cache.set(dir, loaded);
+  return loaded;
+}
+
+function probeToolsOf(probe: unknown): { probeTools?: string[]; tools?: ToolInfo[] } {
+  const p = probe as { list_tools?: unknown; tools_list?: { tools?: unknown } } | undefined;
+  const entries = Array.isArray(p?.tools_list?.tools) ? (p.tools_list.tools as ToolInfo[]) : undefined;
+  if (entries) return { probeTools: entries.map((t) => t.name), tools: entries };
+  if (Array.isArray(p?.list_tools)) return { probeTools: p.list_tools.filter((t): t is string => typeof t === "string") };
+  return {};
+}

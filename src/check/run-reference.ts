@@ -1,0 +1,96 @@
+import type { HarnessParts } from "../harness/core/session-parts.js";
+import { createHarnessSession } from "../harness/core/session.js";
+import { runInvariants } from "../invariants/run.js";
+import type { InvariantReport } from "../invariants/types.js";
+import { createReplayer } from "../replay/replayer.js";
+import { createVirtualClock } from "../replay/virtual-clock.js";
+import type { CheckFailure, ScenarioResult } from "../schema/check-result.js";
+import type { StepResult } from "../schema/harness-step.js";
+import type { ReplayLogEntry } from "../schema/replay-log.js";
+import type { Scenario } from "../schema/scenario.js";
+import { judgeInvariants, judgeSteps } from "./judge.js";
+import type { LoadedCassette } from "./replay-cassette.js";
+
+export interface ReferenceRun {
+  steps: StepResult[];
+  log: ReplayLogEntry[];
+  invariants: InvariantReport;
+  failures: CheckFailure[];
+}
+
+/** Runs a scenario's step script through the in-process reference harness (or a variant of it) against the replayer. */
+export async function runReference(options: { scenario: Scenario; cassette: LoadedCassette; parts?: Partial<HarnessParts> }): Promise<ReferenceRun> {
+  const { scenario, cassette } = options;
+  const clock = createVirtualClock();
+  const replayer = createReplayer({
+    cassette: cassette.replay,
+    faults: scenario.faults,
+    seed: scenario.seed,
+    clock,
+    ...(cassette.tools ? { tools: cassette.tools } : {}),
+  });
+  const session = createHarnessSession({
+    driver: replayer,
+    clock,
+    ...(options.parts ? { parts: options.parts } : {}),
+    ...(scenario.timeout_ms !== undefined ? { timeoutMs: scenario.timeout_ms } : {}),
+  });
+  const steps: StepResult[] = [];
+  for (const action of scenario.steps) steps.push(await session.step(action));
+  const log = replayer.log();
+  const invariants = judgeLog({ scenario, log, cassette });
+  const failures = [...judgeSteps({ scenario, steps }), ...judgeInvariants(invariants), ...unmatchedFailures(log)];
+  return { steps, log, invariants, failures };
+}
+
+export function judgeLog(options: { scenario: Scenario; log: readonly ReplayLogEntry[]; cassette: LoadedCassette }): InvariantReport {
+  const { scenario } = options;
+  const o = scenario.invariant_options;
+  return runInvariants(options.log, {
+    ...(scenario.expect.invariants === "all" ? {} : { only: scenario.expect.invariants }),
+    options: {
+      ...(options.cassette.probeTools ? { knownTools: options.cassette.probeTools } : {}),
+      ...(o?.max_repeats !== undefined ? { maxRepeats: o.max_repeats } : {}),
+      ...(o?.stale_codes ? { staleCodes: o.stale_codes } : {}),
+    },
+  });
+}
+
+/** A request the cassette could not answer means the harness left the recorded flow. */
+export function unmatchedFailures(log: readonly ReplayLogEntry[]): CheckFailure[] {
+  return log.flatMap((e) =>
+    e.type === "request" && e.outcome === "unmatched"
+      ? [{ kind: "error" as const, message: `request #${e.n} (${e.tool ?? e.method}) matched nothing in the cassette: ${e.unmatched?.reason ?? "unmatched"}` }]
+      : [],
+  );
+}
+
+export function toScenarioResult(options: {
+  scenario: Scenario;
+  file: string;
+  cassetteDir: string;
+  cassette?: LoadedCassette;
+  durationMs: number;
+  failures: CheckFailure[];
+  invariants: InvariantReport | undefined;
+  steps?: StepResult[];
+  exitCode?: number | null;
+  requests: number;
+}): ScenarioResult {
+  const { scenario } = options;
+  const source = options.cassette?.cassette.header.driver.source;
+  return {
+    id: scenario.id,
+    title: scenario.title,
+    file: options.file,
+    cassette: options.cassetteDir,
+    ...(source ? { source } : {}),
+    passed: options.failures.length === 0,
+    duration_ms: options.durationMs,
+    failures: options.failures,
+    invariants: options.invariants?.results ?? [],
+    ...(options.steps ? { steps: options.steps.map((s, i) => ({ ...s, step: i + 1, action: scenario.steps[i]?.action ?? "?" })) } : {}),
+    ...(options.exitCode !== undefined ? { exit_code: options.exitCode } : {}),
+    requests: options.requests,
+  };
+}
