@@ -4,6 +4,8 @@ import { ReplayLogEntrySchema } from "./replay-log.js";
 import { ScenarioSchema } from "./scenario.js";
 import { CheckResultSchema } from "./check-result.js";
 import { HarnessActionSchema, StepResultSchema } from "./harness-step.js";
+import { ProbeSnapshotSchema } from "./probe-snapshot.js";
+import { DriverContractSchema } from "./driver-contract.js";
 import { FaultPlanSchema } from "./fault-plan.js";
 
 /**
@@ -18,5 +20,7 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "check-result": CheckResultSchema,
   "harness-action": HarnessActionSchema,
   "harness-step-result": StepResultSchema,
+  "probe-snapshot": ProbeSnapshotSchema,
+  "driver-contract": DriverContractSchema,
   "fault-plan": FaultPlanSchema,
 };

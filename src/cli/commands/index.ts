@@ -5,6 +5,7 @@ import { diffCommand } from "./diff.js";
 import { contractCommand } from "./contract.js";
 import { desktopCommand } from "./desktop.js";
 import { recordCommand } from "./record.js";
+import { inspectCommand } from "./inspect.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand];
+export const commands: CliCommand[] = [importCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand, inspectCommand];

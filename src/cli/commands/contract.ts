@@ -1,0 +1,34 @@
+import { access, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { CliCommand } from "../command.js";
+import { UserError } from "../../errors.js";
+import { contractFromSnapshot } from "../../probe/analysis/contract-init.js";
+import { readSnapshot, snapshotFile } from "../../probe/read-snapshot.js";
+
+export const contractCommand: CliCommand = {
+  command: "contract <action>",
+  describe: "Write a starting driver contract from a probe snapshot (then trim it to what your harness uses)",
+  builder: (y) =>
+    y
+      .positional("action", { type: "string", choices: ["init"], describe: "init: write a starting contract" })
+      .option("from", { type: "string", demandOption: true, describe: "Probe snapshot file, or cassette directory with probe.json" })
+      .option("out", { type: "string", describe: "Write the contract here instead of stdout" })
+      .option("name", { type: "string", describe: "Contract name" })
+      .option("force", { type: "boolean", default: false, describe: "Overwrite --out if it exists" }),
+  handler: async (args) => {
+    const from = String(args.from);
+    const snapshot = await readSnapshot(from);
+    const out = args.out ? String(args.out) : undefined;
+    if (out && !args.force && (await access(out).then(() => true, () => false))) {
+      throw new UserError(`${out} already exists`, { code: "OUTPUT_EXISTS", field: "--out", fix: "Choose another path, or pass --force to overwrite it." });
+    }
+    const baseline = out ? path.relative(path.dirname(path.resolve(out)), path.resolve(await snapshotFile(from))) : undefined;
+    const contract = contractFromSnapshot({ snapshot, ...(args.name ? { name: String(args.name) } : {}), ...(baseline ? { baseline } : {}) });
+    const text = `${JSON.stringify(contract, null, 2)}\n`;
+    if (out) {
+      await writeFile(out, text);
+      process.stderr.write(`wrote ${out}: ${Object.keys(contract.tools).length} tools, ${Object.keys(contract.argv ?? {}).length} subcommands; trim it to what your harness uses\n`);
+    } else process.stdout.write(text);
+    return 0;
+  },
+};

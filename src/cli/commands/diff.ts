@@ -1,0 +1,20 @@
+import type { CliCommand } from "../command.js";
+import { diffSurfaces } from "../../probe/analysis/diff.js";
+import { loadSurface } from "../../probe/load-surface.js";
+import { renderDiff } from "../../probe/render.js";
+
+export const diffCommand: CliCommand = {
+  command: "diff <a> <b>",
+  describe: "Classify every difference between two drivers (snapshots, tools/list results or cassettes)",
+  builder: (y) =>
+    y
+      .positional("a", { type: "string", describe: "The driver you have: snapshot, tools/list JSON, or cassette directory" })
+      .positional("b", { type: "string", describe: "The candidate" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
+  handler: async (args) => {
+    const [a, b] = await Promise.all([loadSurface(String(args.a)), loadSurface(String(args.b))]);
+    const diff = diffSurfaces(a, b);
+    process.stdout.write(args.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiff(diff));
+    return diff.ok ? 0 : 1;
+  },
+};

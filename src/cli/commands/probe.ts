@@ -1,0 +1,55 @@
+import { writeFile } from "node:fs/promises";
+import type { CliCommand } from "../command.js";
+import { checkContract, probeFailed, type CheckReport } from "../../probe/analysis/check.js";
+import { acquireSnapshot } from "../../probe/acquire.js";
+import { readContract } from "../../probe/read-contract.js";
+import { checkSuite, renderCheck, renderSnapshot } from "../../probe/render.js";
+import { renderJunit } from "../../report/junit.js";
+
+export const probeCommand: CliCommand = {
+  command: "probe",
+  describe: "Probe a cua-driver (read-only) and, with --contract, name every gap",
+  builder: (y) =>
+    y
+      .option("driver", { type: "string", describe: "Path (or PATH name) of a cua-driver executable" })
+      .option("sdk", { type: "string", describe: "Probe the published runtime @trycua/cua-driver@VERSION" })
+      .option("from", { type: "string", describe: "Read the snapshot stored in a cassette (or a snapshot file)" })
+      .option("contract", { type: "string", describe: "Check the probe against this driver contract" })
+      .option("save", { type: "string", describe: "Write the probe snapshot to FILE" })
+      .option("timeout-ms", { type: "number", default: 10_000, describe: "Deadline of each probe step" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON document" })
+      .option("junit", { type: "string", describe: "Write JUnit XML (one case per contract item) to FILE" }),
+  handler: async (args) => {
+    const contract = args.contract ? await readContract(String(args.contract)) : undefined;
+    const snapshot = await acquireSnapshot({
+      driver: args.driver as string | undefined,
+      sdk: args.sdk as string | undefined,
+      from: args.from as string | undefined,
+      timeoutMs: args.timeoutMs as number,
+    });
+    if (args.save) await writeFile(String(args.save), `${JSON.stringify(snapshot, null, 2)}\n`);
+    const unreachable = probeFailed(snapshot);
+    const report: CheckReport | undefined = contract && !unreachable ? checkContract({ snapshot, contract }) : undefined;
+    if (args.junit && report) await writeFile(String(args.junit), renderJunit({ name: "cua-contract probe", suites: [checkSuite(report)] }));
+    const ok = !unreachable && (report?.ok ?? true);
+    if (args.json) {
+      const doc = {
+        ok,
+        version: snapshot.driver.version,
+        driver: snapshot.driver,
+        reachable: !unreachable,
+        steps: snapshot.steps,
+        gaps: report?.gaps ?? [],
+        ...(report ? { items: report.items } : {}),
+        tools: snapshot.tools_list?.tools.map((t) => t.name) ?? snapshot.list_tools ?? [],
+      };
+      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    } else {
+      process.stdout.write(renderSnapshot(snapshot));
+      if (unreachable) process.stdout.write("FAIL: the driver could not be probed at all (no step succeeded)\n");
+      if (report && contract) process.stdout.write(renderCheck(report, String(args.contract)));
+    }
+    if (unreachable) return 3;
+    return ok ? 0 : 1;
+  },
+};

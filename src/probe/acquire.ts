@@ -1,0 +1,30 @@
+import { UserError } from "../errors.js";
+import type { ProbeSnapshot } from "../schema/probe-snapshot.js";
+import { DEFAULT_STEP_TIMEOUT_MS, probeBinary } from "./run-binary.js";
+import { probeSdk } from "./run-sdk.js";
+import { readSnapshot } from "./read-snapshot.js";
+
+export interface SnapshotSource {
+  driver?: string | undefined;
+  sdk?: string | undefined;
+  from?: string | undefined;
+  timeoutMs?: number | undefined;
+}
+
+/** A snapshot from exactly one source: a driver binary, the published runtime, or a stored snapshot. */
+export async function acquireSnapshot(source: SnapshotSource & { allowFrom?: boolean }): Promise<ProbeSnapshot> {
+  const given = (["driver", "sdk", "from"] as const).filter((k) => source[k] !== undefined && (k !== "from" || source.allowFrom !== false));
+  const flags = source.allowFrom === false ? "--driver PATH or --sdk VERSION" : "--driver PATH, --sdk VERSION or --from CASSETTE";
+  if (given.length !== 1) {
+    throw new UserError(given.length === 0 ? "no driver to probe" : `${given.map((g) => `--${g}`).join(" and ")} were both given`, {
+      code: "USAGE",
+      field: given.length === 0 ? "--driver" : `--${given[1]}`,
+      fix: `Give exactly one of ${flags}.`,
+    });
+  }
+  const timeoutMs = source.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  if (!(timeoutMs > 0)) throw new UserError(`${String(source.timeoutMs)} is not a timeout`, { code: "USAGE", field: "--timeout-ms", fix: "Give a positive number of milliseconds (default 10000)." });
+  if (source.driver !== undefined) return probeBinary({ driver: source.driver, timeoutMs });
+  if (source.sdk !== undefined) return probeSdk({ version: source.sdk, timeoutMs });
+  return readSnapshot(source.from!);
+}

@@ -1,0 +1,103 @@
+import type { ToolEntry } from "../../schema/probe-snapshot.js";
+import { type Change, SEVERITIES, type Severity, isFailing } from "./change.js";
+import { canonical, deepEqual, stripAnnotations } from "./json.js";
+import { diffManifests } from "./manifest-diff.js";
+import type { DriverSurface } from "./surface.js";
+import { diffTool } from "./tool-diff.js";
+
+export interface DriverDiff {
+  from: { version: string | null; source: string };
+  to: { version: string | null; source: string };
+  /** Breaking and behavioural changes make this false. */
+  ok: boolean;
+  counts: Record<Severity, number>;
+  changes: Change[];
+  /** What could not be compared (a side lacks the step), in words. */
+  notes: string[];
+}
+
+/** Every classified difference between two driver surfaces, most severe first. */
+export function diffSurfaces(a: DriverSurface, b: DriverSurface): DriverDiff {
+  const changes: Change[] = [];
+  const notes: string[] = [];
+  if (a.tools && b.tools) changes.push(...diffToolLists(a.tools.tools, b.tools.tools), ...diffListHeaders(a, b));
+  else if (a.toolNames && b.toolNames) {
+    changes.push(...diffNames(a.toolNames, b.toolNames));
+    notes.push("tool schemas not compared: only list-tools names on one side");
+  } else notes.push("tools not compared: one side has no tools/list");
+  if (a.manifest && b.manifest) changes.push(...diffManifests(a.manifest, b.manifest));
+  else if (a.manifest || b.manifest) notes.push(`CLI argv not compared: ${a.manifest ? "the second" : "the first"} side has no manifest`);
+  if (a.protocolVersion && b.protocolVersion && a.protocolVersion !== b.protocolVersion) {
+    changes.push({ severity: "behavioural", kind: "protocol_version_changed", from: a.protocolVersion, to: b.protocolVersion,
+      message: `MCP protocolVersion changed ${a.protocolVersion} → ${b.protocolVersion}` });
+  }
+  if (a.contractVersion && b.contractVersion && a.contractVersion !== b.contractVersion) {
+    changes.push({ severity: "behavioural", kind: "contract_version_changed", from: a.contractVersion, to: b.contractVersion,
+      message: `driver contract version changed ${a.contractVersion} → ${b.contractVersion}` });
+  }
+  const rank = (c: Change) => SEVERITIES.indexOf(c.severity);
+  changes.sort((x, y) => rank(x) - rank(y));
+  const counts = Object.fromEntries(SEVERITIES.map((s) => [s, changes.filter((c) => c.severity === s).length])) as Record<Severity, number>;
+  return {
+    from: { version: a.version, source: a.source },
+    to: { version: b.version, source: b.source },
+    ok: !changes.some(isFailing),
+    counts,
+    changes,
+    notes,
+  };
+}
+
+function diffToolLists(a: ToolEntry[], b: ToolEntry[]): Change[] {
+  const out: Change[] = [];
+  const byName = new Map(b.map((t) => [t.name, t]));
+  const names = new Set(a.map((t) => t.name));
+  const removed = a.filter((t) => !byName.has(t.name));
+  const added = b.filter((t) => !names.has(t.name));
+  for (const tool of a) {
+    const other = byName.get(tool.name);
+    if (other) out.push(...diffTool(tool, other));
+  }
+  for (const tool of removed) {
+    // A tool that vanished while one with the same input schema appeared was renamed.
+    const twin = added.find((t) => t.inputSchema && deepEqual(stripAnnotations(t.inputSchema), stripAnnotations(tool.inputSchema)) &&
+      canonical(t.inputSchema) !== "{}");
+    if (twin) {
+      added.splice(added.indexOf(twin), 1);
+      out.push({ severity: "breaking", kind: "tool_renamed", tool: tool.name, from: tool.name, to: twin.name, message: `${tool.name}: tool was renamed to ${twin.name}` });
+    } else out.push({ severity: "breaking", kind: "tool_removed", tool: tool.name, from: tool.name, message: `${tool.name}: tool is gone` });
+  }
+  for (const tool of added) out.push({ severity: "additive", kind: "tool_added", tool: tool.name, to: tool.name, message: `${tool.name}: tool is new` });
+  return out;
+}
+
+function diffNames(a: string[], b: string[]): Change[] {
+  const sb = new Set(b);
+  const sa = new Set(a);
+  return [
+    ...a.filter((n) => !sb.has(n)).map((n): Change => ({ severity: "breaking", kind: "tool_removed", tool: n, from: n, message: `${n}: tool is gone` })),
+    ...b.filter((n) => !sa.has(n)).map((n): Change => ({ severity: "additive", kind: "tool_added", tool: n, to: n, message: `${n}: tool is new` })),
+  ];
+}
+
+function diffListHeaders(a: DriverSurface, b: DriverSurface): Change[] {
+  const out: Change[] = [];
+  for (const key of ["capability_version", "schema_version"] as const) {
+    const from = a.tools?.[key];
+    const to = b.tools?.[key];
+    if (from === to) continue;
+    out.push({ severity: "behavioural", kind: "tools_list_version_changed", path: `/${key}`, from, to, message: `tools/list ${key} changed ${from ?? "unset"} → ${to ?? "unset"}` });
+  }
+  const adaptersA = new Map((a.tools?.enforcement_adapters ?? []).map((x) => [String(x.id), x]));
+  const adaptersB = new Map((b.tools?.enforcement_adapters ?? []).map((x) => [String(x.id), x]));
+  if (!a.tools?.enforcement_adapters || !b.tools?.enforcement_adapters) return out;
+  for (const [id, adapter] of adaptersA) {
+    const other = adaptersB.get(id);
+    if (!other) out.push({ severity: "behavioural", kind: "adapter_removed", path: `/enforcement_adapters/${id}`, from: id, message: `enforcement adapter ${id} is gone` });
+    else if (!deepEqual(adapter, other)) out.push({ severity: "behavioural", kind: "adapter_changed", path: `/enforcement_adapters/${id}`, message: `enforcement adapter ${id} changed` });
+  }
+  for (const id of adaptersB.keys()) {
+    if (!adaptersA.has(id)) out.push({ severity: "additive", kind: "adapter_added", path: `/enforcement_adapters/${id}`, to: id, message: `enforcement adapter ${id} is new` });
+  }
+  return out;
+}

@@ -1,0 +1,48 @@
+/** JSON helpers for comparing schemas: canonical text and annotation-free copies. */
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** JSON text with object keys sorted, so equal values give equal text. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
+    return out;
+  }
+  return value;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  return a === b || canonical(a) === canonical(b);
+}
+
+/** Keywords that explain a schema without changing what it accepts. */
+export const ANNOTATION_KEYWORDS: ReadonlySet<string> = new Set(["description", "title", "examples", "$comment", "format", "deprecated"]);
+
+/** A copy of a schema without annotation keywords (property names are kept). */
+export function stripAnnotations(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(stripAnnotations);
+  if (!isObject(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATION_KEYWORDS.has(key)) continue;
+    if (key === "properties" && isObject(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, stripAnnotations(sub)]));
+    } else out[key] = stripAnnotations(value);
+  }
+  return out;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** One JSON pointer segment. */
+export function pointer(...segments: Array<string | number>): string {
+  return segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
+}

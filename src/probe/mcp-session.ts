@@ -1,0 +1,86 @@
+import { execa } from "execa";
+import { performance } from "node:perf_hooks";
+import type { InitializeResult, ToolsListResult } from "../schema/probe-snapshot.js";
+import { InitializeResultSchema, ToolsListResultSchema } from "../schema/probe-snapshot.js";
+import type { StepOutcome } from "./step.js";
+
+export interface McpProbeResult {
+  initialize: StepOutcome<InitializeResult>;
+  toolsList: StepOutcome<ToolsListResult>;
+  /** Milliseconds each request took (to an answer, an error or its deadline). */
+  durations: { initialize: number; toolsList: number };
+}
+
+/**
+ * Starts `cua-driver mcp`, sends `initialize` then `tools/list` as newline-delimited JSON-RPC
+ * (CONTRACT.md §2.2), and closes stdin. Each request has its own deadline.
+ */
+export async function probeMcp(options: { driver: string; args: string[]; timeoutMs: number; env: NodeJS.ProcessEnv }): Promise<McpProbeResult> {
+  const child = execa(options.driver, options.args, { env: options.env, reject: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false });
+  const waiting = new Map<number, (line: Record<string, unknown>) => void>();
+  let buffered = "";
+  let stderr = "";
+  let closed: string | undefined;
+  child.stdout?.setEncoding("utf8");
+  child.stdout?.on("data", (chunk: string) => {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (!line) continue;
+      try {
+        const msg = JSON.parse(line) as Record<string, unknown>;
+        if (typeof msg.id === "number") waiting.get(msg.id)?.(msg);
+      } catch {
+        // Not JSON-RPC; the request waiting for this answer times out and says so.
+      }
+    }
+  });
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
+  const exited = child.then((r) => {
+    closed = `the mcp process exited (${r.exitCode ?? r.signal ?? "?"})${lastLine(stderr) ? `: ${lastLine(stderr)}` : ""}`;
+    for (const resolve of waiting.values()) resolve({});
+  });
+  const request = <T>(id: number, method: string, params: unknown, parse: (r: unknown) => T): Promise<StepOutcome<T>> =>
+    new Promise((resolve) => {
+      if (closed) return resolve({ status: "failed", message: closed });
+      const timer = setTimeout(() => resolve({ status: "failed", timedOut: true, message: `${method} got no answer within ${options.timeoutMs} ms` }), options.timeoutMs);
+      waiting.set(id, (msg) => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        if (closed && !("result" in msg) && !("error" in msg)) return resolve({ status: "failed", message: closed });
+        if (msg.error) return resolve({ status: "failed", message: `${method} answered with error ${JSON.stringify(msg.error)}` });
+        try {
+          resolve({ status: "succeeded", value: parse(msg.result) });
+        } catch (error) {
+          resolve({ status: "failed", message: `${method} result is not valid: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` });
+        }
+      });
+      child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  try {
+    let started = performance.now();
+    const initialize = await request(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "cua-contract-probe", version: "1" },
+    }, (r) => InitializeResultSchema.parse(r));
+    const initializeMs = Math.round(performance.now() - started);
+    started = performance.now();
+    if (initialize.status === "succeeded") child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+    const toolsList = await request(2, "tools/list", {}, (r) => ToolsListResultSchema.parse(r));
+    return { initialize, toolsList, durations: { initialize: initializeMs, toolsList: Math.round(performance.now() - started) } };
+  } finally {
+    child.stdin?.end();
+    const killer = setTimeout(() => child.kill("SIGKILL"), 2000);
+    child.kill("SIGTERM");
+    await exited.catch(() => undefined);
+    clearTimeout(killer);
+  }
+}
+
+function lastLine(text: string): string {
+  return text.trim().split("\n").at(-1)?.trim() ?? "";
+}

@@ -1,0 +1,37 @@
+import { readFile } from "node:fs/promises";
+import type { z } from "zod";
+import { UserError, type UserErrorCode } from "../errors.js";
+
+/** Reads and parses a JSON file; a missing file or bad JSON is a UserError naming file and line. */
+export async function readJsonFile(options: { file: string; code: UserErrorCode; what: string; fix: string }): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(options.file, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : `cannot be read (${(error as Error).message})`;
+    throw new UserError(`${options.what} ${reason}`, { code: options.code, file: options.file, fix: options.fix });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = /position (\d+)/.exec(message);
+    const line = at ? text.slice(0, Number(at[1])).split("\n").length : undefined;
+    throw new UserError(`${options.what} is not valid JSON (${message})`, { code: options.code, file: options.file, ...(line ? { line } : {}), fix: options.fix });
+  }
+}
+
+/** Validates parsed JSON with a zod schema; the first problem names its field and the valid values. */
+export function parseWith<T>(options: { schema: z.ZodType<T>; value: unknown; file: string; code: UserErrorCode; what: string; fix: string }): T {
+  const result = options.schema.safeParse(options.value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.length ? issue.path.map(String).join(".") : "(root)";
+  throw new UserError(`${options.what} is invalid: ${describeIssue(issue)}`, { code: options.code, file: options.file, field, fix: options.fix });
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === "invalid_value") return `${issue.message.replace(/^Invalid (option|input): expected one of .*$/, "not a valid value")}; valid values: ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (issue.code === "unrecognized_keys") return `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
+  return issue.message;
+}

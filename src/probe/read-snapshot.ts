@@ -1,0 +1,29 @@
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import { ProbeSnapshotSchema, type ProbeSnapshot } from "../schema/probe-snapshot.js";
+import { parseWith, readJsonFile } from "./read-json.js";
+import { UserError } from "../errors.js";
+
+const FIX = "Write a snapshot with `cua-contract probe --save FILE`.";
+
+/** A probe snapshot from a file, or the `probe.json` of a cassette directory. */
+export async function readSnapshot(location: string): Promise<ProbeSnapshot> {
+  const file = await snapshotFile(location);
+  const value = await readJsonFile({ file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX });
+  return parseWith({ schema: ProbeSnapshotSchema, value, file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX });
+}
+
+/** `dir/probe.json` for a cassette directory, else the path itself. */
+export async function snapshotFile(location: string): Promise<string> {
+  const info = await stat(location).catch(() => undefined);
+  if (!info?.isDirectory()) return location;
+  const file = path.join(location, "probe.json");
+  if (!(await stat(file).catch(() => undefined))) {
+    throw new UserError("the cassette has no probe.json", {
+      code: "BAD_SNAPSHOT",
+      file: location,
+      fix: "Record it again with probing on, or pass a snapshot written by `cua-contract probe --save FILE`.",
+    });
+  }
+  return file;
+}

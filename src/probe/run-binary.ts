@@ -1,0 +1,119 @@
+import { execa } from "execa";
+import { constants } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import path from "node:path";
+import { UserError } from "../errors.js";
+import {
+  DriverManifestSchema,
+  PROBE_FORMAT,
+  PROBE_VERSION,
+  type DriverManifest,
+  type ProbeSnapshot,
+  type ProbeStep,
+} from "../schema/probe-snapshot.js";
+import { parseVersion } from "./analysis/versions.js";
+import { probeMcp } from "./mcp-session.js";
+import { recordStep, runStep, type StepOutcome } from "./step.js";
+
+export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
+
+/** Quiet, side-effect-free children: no telemetry workers, no update check. */
+const DRIVER_ENV = { CUA_DRIVER_RS_TELEMETRY_ENABLED: "false", CUA_DRIVER_RS_UPDATE_CHECK: "0" };
+
+/** Probes a cua-driver executable with read-only steps only, each with its own deadline. */
+export async function probeBinary(options: { driver: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; now?: () => Date }): Promise<ProbeSnapshot> {
+  const driver = await resolveExecutable(options.driver);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  const env = { ...process.env, ...options.env, ...DRIVER_ENV };
+  const steps: ProbeStep[] = [];
+  const run = (args: string[]) =>
+    execa(driver, args, { env, reject: false, timeout: timeoutMs, forceKillAfterDelay: 1000, stdin: "ignore", stripFinalNewline: false });
+
+  const versionOutput = await runStep("version", steps, async (): Promise<StepOutcome<string>> => {
+    const r = await run(["--version"]);
+    if (r.timedOut) return { status: "failed", timedOut: true, message: `--version did not finish within ${timeoutMs} ms` };
+    if (r.exitCode !== 0) return { status: "failed", message: `--version exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
+    return { status: "succeeded", value: String(r.stdout) };
+  });
+  const manifest = await runStep("manifest", steps, async (): Promise<StepOutcome<DriverManifest>> => {
+    const r = await run(["manifest"]);
+    if (r.timedOut) return { status: "failed", timedOut: true, message: `manifest did not finish within ${timeoutMs} ms` };
+    if (r.exitCode !== 0) return { status: "unsupported", message: `manifest exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(String(r.stdout));
+    } catch {
+      return { status: "failed", message: `manifest printed non-JSON: ${JSON.stringify(String(r.stdout).slice(0, 80))}` };
+    }
+    const result = DriverManifestSchema.safeParse(parsed);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      return { status: "failed", message: `manifest is not a cua-driver manifest (${issue?.path.join(".") || "root"}: ${issue?.message})` };
+    }
+    return { status: "succeeded", value: result.data };
+  });
+  const listTools = await runStep("list_tools", steps, async (): Promise<StepOutcome<string[]>> => {
+    const r = await run(["list-tools"]);
+    if (r.timedOut) return { status: "failed", timedOut: true, message: `list-tools did not finish within ${timeoutMs} ms` };
+    if (r.exitCode !== 0) return { status: "unsupported", message: `list-tools exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
+    const names = String(r.stdout).split("\n").map((l) => l.split(":")[0]!.trim()).filter((n) => /^[A-Za-z0-9_.-]+$/.test(n));
+    return { status: "succeeded", value: names };
+  });
+  const mcpArgs = manifest?.mcp_invocation?.args?.length ? manifest.mcp_invocation.args : ["mcp"];
+  const mcp = await probeMcp({ driver, args: mcpArgs, timeoutMs, env });
+  const initialize = recordStep("mcp_initialize", steps, mcp.initialize, mcp.durations.initialize);
+  const toolsList = recordStep("mcp_tools_list", steps, mcp.toolsList, mcp.durations.toolsList);
+  const status = await runStep("status", steps, async () => {
+    const r = await run(["status"]);
+    if (r.timedOut) return { status: "failed", timedOut: true, message: `status did not finish within ${timeoutMs} ms` };
+    const stdout = String(r.stdout);
+    const stderr = String(r.stderr);
+    if (r.exitCode === 0) return { status: "succeeded", value: { running: true, exit_code: 0, stdout, stderr } };
+    if (r.exitCode === 1 && /not running/i.test(stderr)) return { status: "succeeded", value: { running: false, exit_code: 1, stdout, stderr } };
+    return { status: "unsupported", message: `status exited ${r.exitCode ?? r.signal}${tail(stderr)}` };
+  });
+  steps.push({ step: "metadata", status: "unsupported", duration_ms: 0, message: "the CLI has no metadata command; the daemon socket is not contacted" });
+
+  const version = parseVersion(versionOutput ?? "") ?? manifest?.binary_version ?? initialize?.serverInfo?.version ?? null;
+  const snapshot: ProbeSnapshot = {
+    format: PROBE_FORMAT,
+    version: PROBE_VERSION,
+    probed_at: (options.now?.() ?? new Date()).toISOString(),
+    driver: { source: "binary", location: driver, platform: `${process.platform}-${process.arch}`, version },
+    steps,
+  };
+  if (versionOutput !== undefined) snapshot.version_output = versionOutput;
+  if (manifest) snapshot.manifest = manifest;
+  if (listTools) snapshot.list_tools = listTools;
+  if (initialize) snapshot.initialize = initialize;
+  if (toolsList) snapshot.tools_list = toolsList;
+  if (status) snapshot.status = status;
+  return snapshot;
+}
+
+/** The absolute path of an executable `--driver`: a path, or a name looked up on PATH. */
+export async function resolveExecutable(driver: string): Promise<string> {
+  const candidates = driver.includes("/") ? [path.resolve(driver)] : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((d) => path.join(d, driver));
+  for (const candidate of candidates) {
+    const info = await stat(candidate).catch(() => undefined);
+    if (!info) continue;
+    if (!info.isFile()) {
+      throw new UserError(`${candidate} is not a file`, { code: "DRIVER_NOT_FOUND", field: "--driver", fix: "Point --driver at the cua-driver executable." });
+    }
+    const executable = await access(candidate, constants.X_OK).then(() => true, () => false);
+    if (!executable) {
+      throw new UserError(`${candidate} is not executable`, { code: "DRIVER_NOT_FOUND", field: "--driver", fix: `Run \`chmod +x ${candidate}\` or point --driver at the cua-driver executable.` });
+    }
+    return candidate;
+  }
+  throw new UserError(driver.includes("/") ? `${path.resolve(driver)} does not exist` : `no ${driver} on PATH`, {
+    code: "DRIVER_NOT_FOUND",
+    field: "--driver",
+    fix: "Point --driver at the cua-driver executable, or probe the published runtime with --sdk VERSION.",
+  });
+}
+
+function tail(stderr: unknown): string {
+  const line = String(stderr ?? "").trim().split("\n").at(-1)?.trim();
+  return line ? `: ${line.slice(0, 200)}` : "";
+}

@@ -1,0 +1,85 @@
+import { UserError, isUserError } from "../errors.js";
+import {
+  DriverMetadataSchema,
+  PROBE_FORMAT,
+  PROBE_VERSION,
+  ToolsListResultSchema,
+  type ProbeSnapshot,
+  type ProbeStep,
+  type ToolsListResult,
+} from "../schema/probe-snapshot.js";
+import { loadSdk, type LoadSdkOptions } from "../transports/sdk/load.js";
+import type { SdkDriver } from "../transports/sdk/sdk-types.js";
+import { DEFAULT_STEP_TIMEOUT_MS } from "./run-binary.js";
+import { runStep, type StepOutcome } from "./step.js";
+
+const NO_CLI = "the published runtime has no CLI; probe a cua-driver binary with --driver for this step";
+
+/**
+ * Probes the published runtime `@trycua/cua-driver@VERSION` in process: `listToolsJson()` (the
+ * same document as MCP `tools/list`, minus the CLI-host tool `check_for_update`) and `metadata()`.
+ */
+export async function probeSdk(options: { version: string; timeoutMs?: number; load?: LoadSdkOptions; now?: () => Date }): Promise<ProbeSnapshot> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
+  const module = await loadSdk(options.version, options.load).catch((error: unknown) => {
+    // The loader names its flag --driver; this command's flag is --sdk.
+    if (isUserError(error) && error.field === "--driver") {
+      throw new UserError(error.message.replace(/^--driver: /, "").replace(/--driver sdk:/g, "--sdk "), { code: error.code, field: "--sdk", exitCode: error.exitCode });
+    }
+    throw error;
+  });
+  const steps: ProbeStep[] = [];
+  for (const step of ["version", "manifest", "list_tools"] as const) steps.push({ step, status: "unsupported", duration_ms: 0, message: NO_CLI });
+  let driver: SdkDriver | undefined;
+  const withDeadline = async <T>(what: string, call: (signal: AbortSignal) => Promise<T>): Promise<StepOutcome<T>> => {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<StepOutcome<T>>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        resolve({ status: "failed", timedOut: true, message: `${what} did not answer within ${timeoutMs} ms` });
+      }, timeoutMs);
+    });
+    try {
+      return await Promise.race([call(controller.signal).then((value): StepOutcome<T> => ({ status: "succeeded", value })), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  steps.push({ step: "mcp_initialize", status: "unsupported", duration_ms: 0, message: "the runtime is called in process; its metadata() carries the MCP protocol version" });
+  const toolsList = await runStep("mcp_tools_list", steps, async (): Promise<StepOutcome<ToolsListResult>> => {
+    driver = await CuaDriverCreate(module);
+    const outcome = await withDeadline("listToolsJson()", (signal) => driver!.listToolsJson({ signal }));
+    if (outcome.status !== "succeeded") return outcome;
+    return { status: "succeeded", value: ToolsListResultSchema.parse(JSON.parse(outcome.value)) };
+  });
+  steps.push({ step: "status", status: "unsupported", duration_ms: 0, message: "the runtime is embedded; there is no daemon to ask" });
+  const metadata = await runStep("metadata", steps, async () => {
+    driver ??= await CuaDriverCreate(module);
+    const outcome = await withDeadline("metadata()", (signal) => driver!.metadata({ signal }));
+    if (outcome.status !== "succeeded") return outcome;
+    return { status: "succeeded" as const, value: DriverMetadataSchema.parse(outcome.value) };
+  });
+  const snapshot: ProbeSnapshot = {
+    format: PROBE_FORMAT,
+    version: PROBE_VERSION,
+    probed_at: (options.now?.() ?? new Date()).toISOString(),
+    driver: {
+      source: "sdk",
+      location: `sdk:@trycua/cua-driver@${options.version}`,
+      platform: `${process.platform}-${process.arch}`,
+      version: metadata?.driverVersion ?? null,
+    },
+    steps,
+  };
+  if (toolsList) snapshot.tools_list = toolsList;
+  if (metadata) {
+    const { pid: _pid, ...stable } = metadata as Record<string, unknown>;
+    snapshot.metadata = DriverMetadataSchema.parse(stable);
+  }
+  return snapshot;
+}
+
+async function CuaDriverCreate(module: Awaited<ReturnType<typeof loadSdk>>): Promise<SdkDriver> {
+  return await module.CuaDriver.create();
+}

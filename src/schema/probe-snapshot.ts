@@ -1,0 +1,145 @@
+import { z } from "zod";
+
+export const PROBE_FORMAT = "cua-probe";
+export const PROBE_VERSION = 1;
+
+/** The read-only steps a probe runs, in order. */
+export const ProbeStepNameSchema = z.enum(["version", "manifest", "list_tools", "mcp_initialize", "mcp_tools_list", "status", "metadata"]);
+export type ProbeStepName = z.infer<typeof ProbeStepNameSchema>;
+
+/** `unsupported`: the driver (or this kind of probe) has no such step; a finding, not a crash. */
+export const ProbeStepStatusSchema = z.enum(["succeeded", "failed", "unsupported"]);
+export type ProbeStepStatus = z.infer<typeof ProbeStepStatusSchema>;
+
+export const ProbeStepSchema = z
+  .object({
+    step: ProbeStepNameSchema,
+    status: ProbeStepStatusSchema,
+    duration_ms: z.number().nonnegative(),
+    /** What happened, in words (the error, the timeout, why the step does not apply). */
+    message: z.string().optional(),
+    timed_out: z.boolean().optional(),
+  })
+  .strict();
+export type ProbeStep = z.infer<typeof ProbeStepSchema>;
+
+export const ManifestArgSchema = z
+  .object({ name: z.string(), type: z.string().optional(), description: z.string().optional() })
+  .passthrough();
+
+export const ManifestSubcommandSchema = z
+  .object({ name: z.string(), description: z.string().optional(), args: z.array(ManifestArgSchema).default([]) })
+  .passthrough();
+
+/** `cua-driver manifest` (CONTRACT.md §1.3); unknown keys are kept. */
+export const DriverManifestSchema = z
+  .object({
+    schema_version: z.string().optional(),
+    binary_version: z.string().optional(),
+    binary_path: z.string().optional(),
+    mcp_invocation: z.object({ command: z.string().optional(), args: z.array(z.string()) }).passthrough().optional(),
+    subcommands: z.array(ManifestSubcommandSchema).default([]),
+  })
+  .passthrough();
+export type DriverManifest = z.infer<typeof DriverManifestSchema>;
+
+export const ToolAnnotationsSchema = z
+  .object({
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  })
+  .passthrough();
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** One `tools/list` entry with cua-driver's extensions (CONTRACT.md §2.4). */
+export const ToolEntrySchema = z
+  .object({
+    name: z.string(),
+    description: z.string().optional(),
+    inputSchema: JsonObject.optional(),
+    outputSchema: JsonObject.optional(),
+    annotations: ToolAnnotationsSchema.optional(),
+    capabilities: z.array(z.string()).optional(),
+    risk: z
+      .object({
+        class: z.string(),
+        enforcement: z.string().optional(),
+        operation_sensitive: z.boolean().optional(),
+        version: z.string().optional(),
+      })
+      .passthrough()
+      .optional(),
+  })
+  .passthrough();
+export type ToolEntry = z.infer<typeof ToolEntrySchema>;
+
+/** The `tools/list` result (or the SDK's `listToolsJson()`, the same document). */
+export const ToolsListResultSchema = z
+  .object({
+    tools: z.array(ToolEntrySchema),
+    capability_version: z.string().optional(),
+    schema_version: z.string().optional(),
+    enforcement_adapters: z.array(JsonObject).optional(),
+  })
+  .passthrough();
+export type ToolsListResult = z.infer<typeof ToolsListResultSchema>;
+
+export const InitializeResultSchema = z
+  .object({
+    protocolVersion: z.string(),
+    serverInfo: z.object({ name: z.string(), version: z.string().optional() }).passthrough().optional(),
+    capabilities: JsonObject.optional(),
+    instructions: z.string().optional(),
+  })
+  .passthrough();
+export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+
+/** The runtime's `metadata()` (SDK) or the daemon `metadata` result. */
+export const DriverMetadataSchema = z
+  .object({
+    driverVersion: z.string().optional(),
+    contractVersion: z.string().optional(),
+    toolsListSchemaVersion: z.string().optional(),
+    capabilityVersion: z.string().optional(),
+    mcpProtocolVersion: z.string().optional(),
+  })
+  .passthrough();
+export type DriverMetadata = z.infer<typeof DriverMetadataSchema>;
+
+export const DaemonStatusSchema = z
+  .object({ running: z.boolean(), exit_code: z.number().int().nullable(), stdout: z.string(), stderr: z.string() })
+  .strict();
+
+/** A capability snapshot of one driver: what every read-only probe step saw. */
+export const ProbeSnapshotSchema = z
+  .object({
+    format: z.literal(PROBE_FORMAT),
+    version: z.literal(PROBE_VERSION),
+    probed_at: z.string(),
+    driver: z
+      .object({
+        /** `binary`: a cua-driver executable; `sdk`: the npm runtime; `synthetic`: hand-built. */
+        source: z.enum(["binary", "sdk", "synthetic"]),
+        /** A path, or `sdk:@trycua/cua-driver@0.21.0`. */
+        location: z.string(),
+        platform: z.string(),
+        /** Parsed version, e.g. "0.21.0"; null when no step revealed it. */
+        version: z.string().nullable(),
+      })
+      .strict(),
+    steps: z.array(ProbeStepSchema),
+    /** Exact `--version` output. */
+    version_output: z.string().optional(),
+    manifest: DriverManifestSchema.optional(),
+    /** `list-tools` names, in the order printed. */
+    list_tools: z.array(z.string()).optional(),
+    initialize: InitializeResultSchema.optional(),
+    tools_list: ToolsListResultSchema.optional(),
+    metadata: DriverMetadataSchema.optional(),
+    status: DaemonStatusSchema.optional(),
+  })
+  .strict();
+export type ProbeSnapshot = z.infer<typeof ProbeSnapshotSchema>;
