@@ -1,6 +1,6 @@
-import { readCassetteSync, readFrame } from "../cassette/index.js";
 import type { Cassette } from "../cassette/cassette.js";
 import type { ToolInfo } from "../driver/port.js";
+import { loadReplayCassette as readForReplay } from "../replay/load.js";
 import type { ReplayCassette } from "../replay/replayer.js";
 
 export interface LoadedCassette {
@@ -18,12 +18,7 @@ const cache = new Map<string, LoadedCassette>();
 export function loadReplayCassette(dir: string): LoadedCassette {
   const hit = cache.get(dir);
   if (hit) return hit;
-  const cassette = readCassetteSync(dir);
-  const replay: ReplayCassette = {
-    header: cassette.header,
-    events: cassette.events,
-    frame: (ref) => readFrame(cassette, ref).toString("base64"),
-  };
+  const { cassette, ...replay } = readForReplay(dir);
   const loaded: LoadedCassette = { cassette, replay, ...probeToolsOf(cassette.probe) };
   cache.set(dir, loaded);
   return loaded;

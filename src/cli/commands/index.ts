@@ -6,6 +6,7 @@ import { contractCommand } from "./contract.js";
 import { desktopCommand } from "./desktop.js";
 import { recordCommand } from "./record.js";
 import { inspectCommand } from "./inspect.js";
+import { checkCommand } from "./check.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand, inspectCommand];
+export const commands: CliCommand[] = [importCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand, inspectCommand, checkCommand];

@@ -1,0 +1,62 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CliCommand } from "../command.js";
+import { UserError } from "../../errors.js";
+import { findScenarioFiles } from "../../check/load-scenario.js";
+import { referenceRunner, runCheck, type ScenarioRunner } from "../../check/run-check.js";
+import { checkJunitSuites, renderCheckSummary, renderScenarioLine } from "../../check/render.js";
+import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
+import { renderJunit } from "../../report/junit.js";
+
+const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
+
+export const checkCommand: CliCommand = {
+  command: "check [scenarios..]",
+  describe: "Run scenario contracts (cassette + faults + steps + expectations) against a harness",
+  builder: (y) =>
+    y
+      .positional("scenarios", { type: "string", array: true, describe: "Scenario files or folders (default: the bundled contracts/scenarios/)" })
+      .option("harness", {
+        type: "string",
+        default: "reference",
+        describe: `The in-process harness: reference, or a deliberately broken variant (${MUTANT_NAMES.join(", ")})`,
+      })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON document (the check result)" })
+      .option("junit", { type: "string", describe: "Write JUnit XML to this file" }),
+  handler: async (args) => {
+    const files = findScenarioFiles({ args: (args.scenarios as string[] | undefined) ?? [], bundledDir: BUNDLED });
+    if (files.length === 0) {
+      throw new UserError("no scenario files found", { code: "USAGE", field: "scenarios", fix: "Name scenario .json files or a folder holding them." });
+    }
+    const now = () => performance.now();
+    const { runner, harness } = pickRunner(args, now);
+    const human = !args.json;
+    const color = human && !process.env.NO_COLOR && process.stdout.isTTY === true;
+    const result = await runCheck({
+      files: files.map((f) => relative(f)),
+      harness,
+      runner,
+      now,
+      ...(human ? { onResult: (s) => process.stdout.write(renderScenarioLine(s, color)) } : {}),
+    });
+    if (args.junit) writeFileSync(String(args.junit), renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }));
+    process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
+    return result.failed === 0 ? 0 : 1;
+  },
+};
+
+function pickRunner(args: Record<string, unknown>, now: () => number): { runner: ScenarioRunner; harness: string } {
+  const name = String(args.harness);
+  if (name === "reference") return { runner: referenceRunner({ now }), harness: "reference" };
+  const mutant = MUTANTS.find((m) => m.name === name);
+  if (!mutant) {
+    throw new UserError(`unknown harness "${name}"`, { code: "USAGE", field: "--harness", fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}.` });
+  }
+  return { runner: referenceRunner({ parts: mutant.parts, now }), harness: `mutant ${mutant.name}` };
+}
+
+function relative(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel.startsWith("..") ? file : rel;
+}
