@@ -3,6 +3,7 @@ import type { ProbeSnapshot } from "../schema/probe-snapshot.js";
 import { DEFAULT_STEP_TIMEOUT_MS, probeBinary } from "./run-binary.js";
 import { probeSdk } from "./run-sdk.js";
 import { readSnapshot } from "./read-snapshot.js";
+import { DEFAULT_SDK_VERSION } from "../transports/sdk/load.js";
 
 export interface SnapshotSource {
   driver?: string | undefined;
@@ -24,6 +25,9 @@ export async function acquireSnapshot(source: SnapshotSource & { allowFrom?: boo
   }
   const timeoutMs = source.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   if (!(timeoutMs > 0)) throw new UserError(`${String(source.timeoutMs)} is not a timeout`, { code: "USAGE", field: "--timeout-ms", fix: "Give a positive number of milliseconds (default 10000)." });
+  // `--driver sdk[:VERSION]` is the published runtime, probed in process like `--sdk VERSION`.
+  const sdk = source.driver !== undefined ? /^sdk(?::(.+))?$/.exec(source.driver) : null;
+  if (sdk) return probeSdk({ version: sdk[1] ?? DEFAULT_SDK_VERSION, timeoutMs });
   if (source.driver !== undefined) return probeBinary({ driver: source.driver, timeoutMs });
   if (source.sdk !== undefined) return probeSdk({ version: source.sdk, timeoutMs });
   return readSnapshot(source.from!);
