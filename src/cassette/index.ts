@@ -10,3 +10,4 @@ export { createRedactor, placeholderFor, type Redactor, type RedactionKind, type
 export { parseDriverArgv, callReadsStdin, type DriverArgv } from "./driver-argv.js";
 export { frameRefsOf } from "./event-frames.js";
 export { storeText, type StoredText } from "./store-text.js";
+export { summarizeCassette, type CassetteSummary } from "./summary.js";

@@ -1,0 +1,73 @@
+import type { CassetteHeader } from "../schema/cassette.js";
+import { fromStoredBytes } from "./stored-bytes.js";
+import type { Cassette, FrameStats } from "./cassette.js";
+import { parseDriverArgv } from "./driver-argv.js";
+
+/** What `inspect --json` prints. Field names are a public contract: add, never rename. */
+export interface CassetteSummary {
+  dir: string;
+  header: CassetteHeader;
+  events: number;
+  by_kind: Record<string, number>;
+  by_origin: Record<string, number>;
+  by_transport: Record<string, number>;
+  /** Tool calls by tool name (CLI `call`, MCP `tools/call`); other subcommands by `<subcommand>`. */
+  by_tool: Record<string, number>;
+  /** CLI exit codes and MCP stream exit codes ("signal:SIGTERM" when killed). */
+  by_exit_code: Record<string, number>;
+  mcp_streams: number;
+  frames: FrameStats;
+  warnings: string[];
+}
+
+const bump = (m: Record<string, number>, k: string) => {
+  m[k] = (m[k] ?? 0) + 1;
+};
+
+export function summarizeCassette(cassette: Cassette): CassetteSummary {
+  const s: CassetteSummary = {
+    dir: cassette.dir,
+    header: cassette.header,
+    events: cassette.events.length,
+    by_kind: {},
+    by_origin: {},
+    by_transport: {},
+    by_tool: {},
+    by_exit_code: {},
+    mcp_streams: 0,
+    frames: cassette.frameStats,
+    warnings: cassette.warnings,
+  };
+  for (const e of cassette.events) {
+    bump(s.by_kind, e.kind);
+    bump(s.by_origin, e.origin ?? "harness");
+    if (e.kind === "cli") {
+      bump(s.by_transport, "cli");
+      if (e.origin !== "recorder") {
+        const p = parseDriverArgv(e.argv);
+        bump(s.by_tool, p.subcommand === "call" ? (p.tool ?? "(call without tool)") : `<${p.subcommand}>`);
+      }
+      bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
+    } else if (e.kind === "http") {
+      bump(s.by_transport, "http");
+    } else {
+      bump(s.by_transport, "mcp");
+      if (e.kind === "mcp_open") s.mcp_streams++;
+      if (e.kind === "mcp_close") bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
+      if (e.kind === "mcp" && e.dir === "c2s") {
+        const tool = toolOfLine(fromStoredBytes(e.line).toString("utf8"));
+        if (tool) bump(s.by_tool, tool);
+      }
+    }
+  }
+  return s;
+}
+
+function toolOfLine(line: string): string | undefined {
+  try {
+    const msg = JSON.parse(line) as { method?: unknown; params?: { name?: unknown } };
+    return msg.method === "tools/call" && typeof msg.params?.name === "string" ? msg.params.name : undefined;
+  } catch {
+    return undefined;
+  }
+}

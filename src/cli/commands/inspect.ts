@@ -1,0 +1,49 @@
+import { readCassette } from "../../cassette/reader.js";
+import { summarizeCassette, type CassetteSummary } from "../../cassette/summary.js";
+import type { CliCommand } from "../command.js";
+
+export const inspectCommand: CliCommand = {
+  command: "inspect <dir>",
+  describe: "Load and validate a cassette: header, event counts, frames (missing or altered) and warnings",
+  builder: (y) =>
+    y
+      .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
+  handler: async (args) => {
+    const cassette = await readCassette(String(args.dir), { frames: "report" });
+    const summary = summarizeCassette(cassette);
+    process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary));
+    const bad = [...summary.frames.mismatched.map((r) => `${r} does not match its hash`), ...summary.frames.missing.map((r) => `${r} is missing`)];
+    if (bad.length > 0) {
+      process.stderr.write(
+        `cua-contract: ${cassette.file}: frames: ${bad.join("; ")}. Restore the frames from the original recording, or re-record the cassette.\n`,
+      );
+      return 2;
+    }
+    return 0;
+  },
+};
+
+function renderSummary(s: CassetteSummary): string {
+  const h = s.header;
+  const d = h.driver;
+  const counts = (m: Record<string, number>) =>
+    Object.entries(m)
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ") || "none";
+  const lines = [
+    `cassette   ${s.dir}`,
+    `format     ${h.format} v${h.version}, transport ${h.transport}, recorded ${h.recorded_at} by ${h.recorder.name} ${h.recorder.version}`,
+    `driver     ${d.version ?? "unknown version"} (${d.source}, ${d.platform})${d.manifest_sha256 ? `, manifest sha256 ${d.manifest_sha256.slice(0, 12)}…` : ""}${d.location ? `, ${d.location}` : ""}`,
+    `redaction  ${h.redaction ? (h.redaction.enabled ? `on${h.redaction.patterns?.length ? ` (+${h.redaction.patterns.length} patterns)` : ""}` : "off") : "not recorded"}`,
+    `events     ${s.events} (${counts(s.by_kind)}; origin: ${counts(s.by_origin)})`,
+    `tools      ${counts(s.by_tool)}`,
+    `exit codes ${counts(s.by_exit_code)}`,
+    ...(s.mcp_streams ? [`mcp        ${s.mcp_streams} stream(s)`] : []),
+    `frames     ${s.frames.count} (${s.frames.bytes} bytes); missing: ${s.frames.missing.join(", ") || "none"}; mismatched: ${s.frames.mismatched.join(", ") || "none"}`,
+    `warnings   ${s.warnings.length ? "" : "none"}`,
+    ...s.warnings.map((w) => `  - ${w}`),
+  ];
+  return `${lines.join("\n")}\n`;
+}

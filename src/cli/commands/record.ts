@@ -1,0 +1,42 @@
+import { record } from "../../recorder/record-session.js";
+import { UserError } from "../../errors.js";
+import type { CliCommand } from "../command.js";
+
+export const recordCommand: CliCommand = {
+  command: "record",
+  describe: "Run a harness with a recording cua-driver shim first on PATH and write every driver call to a cassette",
+  builder: (y) =>
+    y
+      .parserConfiguration({ "populate--": true })
+      .usage("$0 record --out DIR [--driver PATH] [--append|--force] [--redact REGEX]… [--no-redact] -- CMD [ARGS…]")
+      .option("out", { type: "string", demandOption: true, describe: "Cassette directory to write" })
+      .option("driver", { type: "string", describe: "The real cua-driver (default: cua-driver on PATH)" })
+      .option("append", { type: "boolean", default: false, describe: "Add to an existing cassette in --out" })
+      .option("force", { type: "boolean", default: false, describe: "Replace an existing cassette in --out" })
+      .option("redact", { type: "string", array: true, describe: "Also redact every match of this regular expression (repeatable)" })
+      .option("no-redact", { type: "boolean", default: false, describe: "Store typed text, clipboard text and tokens as they are" })
+      .conflicts("append", "force"),
+  handler: async (args) => {
+    const command = (args["--"] as string[] | undefined) ?? [];
+    const stray = ((args._ as unknown[]) ?? []).slice(1).map(String);
+    if (command.length === 0) {
+      throw new UserError(
+        stray.length ? `the harness command must follow \`--\` (got ${JSON.stringify(stray.join(" "))} before it)` : "no harness command after `--`",
+        { code: "USAGE", field: "--", fix: "Run it as `cua-contract record --out DIR -- CMD [ARGS…]`." },
+      );
+    }
+    const patterns = ((args.redact as unknown[] | undefined) ?? []).map(String);
+    const result = await record({
+      out: String(args.out),
+      command,
+      ...(args.driver !== undefined ? { driver: String(args.driver) } : {}),
+      append: Boolean(args.append),
+      force: Boolean(args.force),
+      redact: !args["no-redact"],
+      redactPatterns: patterns,
+    });
+    for (const w of result.warnings) process.stderr.write(`cua-contract record: warning: ${w}\n`);
+    if (process.stderr.isTTY) process.stderr.write(`cua-contract record: cassette written to ${result.cassetteDir} (check it with \`cua-contract inspect ${result.cassetteDir}\`)\n`);
+    return result.exitCode;
+  },
+};

@@ -1,0 +1,125 @@
+import { spawn } from "node:child_process";
+import os from "node:os";
+import { createRedactor } from "../cassette/redact.js";
+import { UserError } from "../errors.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader } from "../schema/cassette.js";
+import { startShimServer, type ShimServer } from "../shim-server/server.js";
+import type { ShimKind } from "../shim-server/shim-files.js";
+import { version as recorderVersion } from "../version.js";
+import { createDriverRecorderBackend, startClock } from "./driver-backend.js";
+import { findDriver } from "./find-driver.js";
+import { captureIdentity } from "./identity.js";
+import { createRecordingSink } from "./recording-sink.js";
+
+export interface RecordOptions {
+  out: string;
+  /** The harness command and its arguments. */
+  command: string[];
+  driver?: string;
+  append?: boolean;
+  force?: boolean;
+  redact?: boolean;
+  redactPatterns?: string[];
+  shim?: ShimKind | "auto";
+  /** Called once the shim is ready (before the harness starts), e.g. for logs. */
+  onReady?: (server: ShimServer) => void;
+}
+
+export interface RecordResult {
+  /** The harness's exit code (128 + n when it died of signal n). */
+  exitCode: number;
+  signal?: NodeJS.Signals;
+  cassetteDir: string;
+  warnings: string[];
+}
+
+/**
+ * Runs a harness under the recorder: a private `cua-driver` shim first on PATH (and in CUA_DRIVER)
+ * forwards each call to the real driver and appends it to the cassette as it happens.
+ */
+export async function record(options: RecordOptions): Promise<RecordResult> {
+  if (options.command.length === 0) {
+    throw new UserError("no harness command to run", {
+      code: "USAGE",
+      field: "--",
+      fix: "Put the harness command after `--`, e.g. `cua-contract record --out rec -- python3 harness.py`.",
+    });
+  }
+  const patterns = options.redactPatterns ?? [];
+  for (const p of patterns) {
+    try {
+      new RegExp(p, "g");
+    } catch (error) {
+      throw new UserError(`--redact ${JSON.stringify(p)} is not a valid regular expression (${(error as Error).message})`, {
+        code: "USAGE",
+        field: "--redact",
+        fix: "Pass a JavaScript regular expression, e.g. --redact 'sk-[A-Za-z0-9]+'.",
+      });
+    }
+  }
+  const driver = findDriver({ ...(options.driver !== undefined ? { driver: options.driver } : {}) });
+  const redaction = { enabled: options.redact ?? true, ...(patterns.length ? { patterns } : {}) };
+  const clock = startClock();
+  const redactor = createRedactor(redaction);
+  const recordedAt = new Date().toISOString();
+  const env = { ...process.env } as Record<string, string>;
+  const driverInfo: CassetteHeader["driver"] = { version: null, platform: `${process.platform}-${process.arch}`, source: "binary", location: driver };
+  const headerDraft: Omit<CassetteHeader, "transport"> = {
+    format: CASSETTE_FORMAT,
+    version: CASSETTE_VERSION,
+    driver: driverInfo,
+    recorded_at: recordedAt,
+    recorder: { name: "cua-contract", version: recorderVersion },
+    redaction,
+  };
+  const sink = createRecordingSink({ dir: options.out, header: headerDraft, append: options.append ?? false, force: options.force ?? false });
+  const identity = await captureIdentity({ driver, env, sink, redactor, clock });
+  driverInfo.version = identity.version;
+  if (identity.versionOutput !== undefined) driverInfo.version_output = identity.versionOutput;
+  if (identity.manifestSha256 !== undefined) driverInfo.manifest_sha256 = identity.manifestSha256;
+  const server = await startShimServer({
+    backend: createDriverRecorderBackend({ driver, sink, redactor, clock }),
+    shim: options.shim ?? "auto",
+  });
+  try {
+    options.onReady?.(server);
+    const outcome = await runHarness({ command: options.command, env: { ...env, ...server.env } });
+    const result: RecordResult = {
+      exitCode: outcome.signal ? 128 + (os.constants.signals[outcome.signal] ?? 0) : (outcome.code ?? 1),
+      cassetteDir: sink.dir,
+      warnings: identity.warnings,
+    };
+    if (outcome.signal) result.signal = outcome.signal;
+    return result;
+  } finally {
+    await server.close();
+    sink.close();
+  }
+}
+
+function runHarness(options: { command: string[]; env: Record<string, string> }): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const [cmd, ...args] = options.command as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: "inherit", env: options.env });
+    const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
+    const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => [sig, forward(sig)] as const);
+    for (const [sig, fn] of handlers) process.on(sig, fn);
+    const cleanup = () => {
+      for (const [sig, fn] of handlers) process.off(sig, fn);
+    };
+    child.on("error", (error) => {
+      cleanup();
+      reject(
+        new UserError(`cannot run the harness command ${JSON.stringify(cmd)}: ${error.message}`, {
+          code: "BAD_INPUT",
+          field: "--",
+          fix: "Check the command after `--` (it must be an executable on PATH or a path to one).",
+        }),
+      );
+    });
+    child.on("close", (code, signal) => {
+      cleanup();
+      resolve({ code, signal });
+    });
+  });
+}
