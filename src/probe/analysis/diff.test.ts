@@ -12,11 +12,13 @@ const diff = (a: ToolsListResult, b: ToolsListResult) => diffSurfaces(surfaceOfT
 const brief = (changes: Change[]) => changes.map((c) => `${c.severity} ${c.kind} ${c.message}`);
 
 /** A deep copy of the 0.21.0 list with one tool edited. */
-function mutate(tool: string, edit: (t: ToolEntry & Record<string, any>) => void, from = base): ToolsListResult {
+// Edits reach deep into JSON Schema, which the ToolEntry type leaves open.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function mutate(tool: string, edit: (t: any) => void, from = base): ToolsListResult {
   const copy = structuredClone(from);
   const entry = copy.tools.find((t) => t.name === tool);
   if (!entry) throw new Error(`no ${tool}`);
-  edit(entry as ToolEntry & Record<string, any>);
+  edit(entry satisfies ToolEntry);
   return copy;
 }
 
@@ -167,5 +169,29 @@ describe("diff on hand-mutated copies of 0.21.0, one per classification", () => 
     expect(only(mutate("list_windows", (t) => (t.outputSchema.anyOf[0].properties.windows.type = ["array", "null"])))).toEqual([
       'behavioural type_added list_windows: output property "windows" may now be null',
     ]);
+  });
+});
+
+describe("diff of the CLI surface and protocol", () => {
+  it("classifies argv removed as breaking, added as additive, and protocol changes as behavioural", async () => {
+    const { binarySnapshot021 } = await import("../../../test/helpers/probe-snapshots.js");
+    const { surfaceOfSnapshot } = await import("./surface.js");
+    const a = binarySnapshot021();
+    const b = binarySnapshot021();
+    const call = b.manifest!.subcommands.find((s) => s.name === "call")!;
+    call.args = call.args.filter((x) => x.name !== "--screenshot-out-file");
+    call.args.push({ name: "--timeout", type: "string" });
+    b.manifest!.subcommands = b.manifest!.subcommands.filter((s) => s.name !== "stop");
+    b.manifest!.mcp_invocation = { args: ["mcp", "--direct"] };
+    b.initialize!.protocolVersion = "2025-11-25";
+    const d = diffSurfaces(surfaceOfSnapshot(a), surfaceOfSnapshot(b));
+    expect(brief(d.changes)).toEqual([
+      "breaking subcommand_removed driver CLI lost subcommand: stop",
+      "breaking argv_removed driver CLI lost: call --screenshot-out-file",
+      'behavioural mcp_invocation_changed driver manifest mcp_invocation.args changed ["mcp"] → ["mcp","--direct"]',
+      "behavioural protocol_version_changed MCP protocolVersion changed 2025-06-18 → 2025-11-25",
+      "additive argv_added driver CLI gained: call --timeout",
+    ]);
+    expect(diffSurfaces(surfaceOfSnapshot(a), surfaceOfSnapshot(binarySnapshot021())).changes).toEqual([]);
   });
 });
