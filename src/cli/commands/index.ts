@@ -7,6 +7,7 @@ import { desktopCommand } from "./desktop.js";
 import { recordCommand } from "./record.js";
 import { inspectCommand } from "./inspect.js";
 import { checkCommand } from "./check.js";
+import { replayCommand } from "./replay.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand, inspectCommand, checkCommand];
+export const commands: CliCommand[] = [importCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, replayCommand];

@@ -1,0 +1,71 @@
+import { UserError } from "../../errors.js";
+import { replay, type ReplayRunSummary } from "../../replay/run-replay.js";
+import type { CliCommand } from "../command.js";
+
+const MATCH_MODES = ["per-key", "strict-order"] as const;
+
+export const replayCommand: CliCommand = {
+  command: "replay <dir>",
+  describe: "Run a harness against a cassette: a cua-driver shim on PATH answers every call from the recording",
+  builder: (y) =>
+    y
+      .parserConfiguration({ "populate--": true })
+      .usage("$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] -- CMD [ARGS…]")
+      .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
+      .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
+      .option("seed", { type: "number", describe: "Seed for the fault plan's random rules (default: the plan's seed, else 0)" })
+      .option("match", { type: "string", choices: MATCH_MODES, default: "per-key", describe: "How requests are matched to recorded ones" })
+      .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable), e.g. x or target.pid" })
+      .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
+      .option("fail-on-unused", { type: "boolean", default: false, describe: "Exit 1 when a recorded mutation was never requested" })
+      .option("invariants", { type: "string", array: true, describe: "Invariant ids to check (default: all; `none` for none)" })
+      .option("json", { type: "boolean", default: false, describe: "Print the summary as one JSON document" }),
+  handler: async (args) => {
+    const command = (args["--"] as string[] | undefined) ?? [];
+    if (command.length === 0) {
+      throw new UserError("no harness command after `--`", { code: "USAGE", field: "--", fix: "Run it as `cua-contract replay DIR -- CMD [ARGS…]`." });
+    }
+    if (args.seed !== undefined && !Number.isInteger(args.seed)) {
+      throw new UserError(`--seed must be an integer (got ${String(args.seed)})`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
+    }
+    const invariants = (args.invariants as string[] | undefined)?.flatMap((s) => String(s).split(",")).filter(Boolean);
+    const summary = await replay({
+      dir: String(args.dir),
+      command,
+      ...(args.faults !== undefined ? { faultsFile: String(args.faults) } : {}),
+      ...(args.seed !== undefined ? { seed: Number(args.seed) } : {}),
+      match: args.match as (typeof MATCH_MODES)[number],
+      ignore: ((args.ignore as unknown[] | undefined) ?? []).map(String),
+      ...(args.log !== undefined ? { logFile: String(args.log) } : {}),
+      failOnUnused: Boolean(args["fail-on-unused"]),
+      ...(invariants ? { invariants: invariants.includes("none") ? [] : invariants } : {}),
+      onNotice: (message) => process.stderr.write(`cua-contract replay: UNMATCHED: ${message}\n`),
+    });
+    if (args.json) process.stdout.write(`${JSON.stringify(jsonSummary(summary))}\n`);
+    else process.stderr.write(humanSummary(summary));
+    return summary.exitCode;
+  },
+};
+
+function jsonSummary(s: ReplayRunSummary) {
+  return {
+    served: s.served,
+    unmatched: s.unmatched,
+    faults: s.faults,
+    unused: s.unused.length,
+    unusedMutations: s.unused,
+    violations: s.violations,
+    harnessExitCode: s.harnessExitCode,
+    exitCode: s.exitCode,
+  };
+}
+
+function humanSummary(s: ReplayRunSummary): string {
+  const lines = [
+    `cua-contract replay: served ${s.served}, unmatched ${s.unmatched}, faults injected ${s.faults}, unused recorded mutations ${s.unused.length}`,
+  ];
+  for (const u of s.unused) lines.push(`  unused: #${u.seq} ${u.tool ?? ""} (${u.kind})`);
+  for (const v of s.violations) lines.push(`  violation ${v.id}: ${v.message}`);
+  lines.push(`  exit ${s.exitCode}${s.harnessExitCode !== 0 ? ` (the harness exited ${s.harnessExitCode})` : ""}`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,172 @@
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import { UserError } from "../errors.js";
+import { parseFaultPlan } from "../faults/parse-plan.js";
+import { runInvariants } from "../invariants/run.js";
+import type { FaultPlan } from "../schema/fault-plan.js";
+import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { startShimServer, type ShimServer } from "../shim-server/server.js";
+import type { ShimKind } from "../shim-server/shim-files.js";
+import { createReplayBackend } from "./backend.js";
+import type { MatchMode } from "./engine/matcher.js";
+import { openJsonlLog } from "./jsonl-log.js";
+import { loadReplayCassette } from "./load.js";
+import { createReplaySession, type ReplaySession } from "./session.js";
+import { systemClock } from "./system-clock.js";
+
+export interface ReplayRunOptions {
+  dir: string;
+  command: string[];
+  faultsFile?: string;
+  seed?: number;
+  match?: MatchMode;
+  ignore?: string[];
+  logFile?: string;
+  failOnUnused?: boolean;
+  /** Invariant ids to check; `[]` checks none; absent checks all. */
+  invariants?: string[];
+  shim?: ShimKind | "auto";
+  /** Loud one-line notices (unmatched requests); the CLI sends them to stderr. */
+  onNotice?: (message: string) => void;
+}
+
+export interface ReplayViolation {
+  id: string;
+  message: string;
+  /** Replay-log request numbers (`n`) involved. */
+  events: number[];
+}
+
+export interface ReplayRunSummary {
+  served: number;
+  unmatched: number;
+  faults: number;
+  unused: { seq: number; tool?: string; kind: string }[];
+  violations: ReplayViolation[];
+  harnessExitCode: number;
+  exitCode: number;
+}
+
+/** Reads and validates a fault plan file (exit 2 with the field named when it is wrong). */
+export function readFaultPlan(file: string): FaultPlan {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    throw new UserError("cannot read the fault plan", { code: "BAD_FAULT_PLAN", file, fix: "Pass the path of a JSON fault plan (docs/faults.md)." });
+  }
+  return parseFaultPlan({ text, file });
+}
+
+/** Opens a replay session on a cassette directory, with the plan, seed, matching and log options. */
+export function openReplaySession(options: {
+  dir: string;
+  faultsFile?: string;
+  seed?: number;
+  match?: MatchMode;
+  ignore?: string[];
+  logFile?: string;
+  onNotice?: (message: string) => void;
+}): { session: ReplaySession; close(): void } {
+  const cassette = loadReplayCassette(options.dir);
+  const faults = options.faultsFile ? readFaultPlan(options.faultsFile) : undefined;
+  const log = options.logFile ? openJsonlLog(options.logFile) : undefined;
+  const session = createReplaySession({
+    cassette,
+    source: cassette.cassette.file,
+    ...(faults ? { faults } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.match ? { match: options.match } : {}),
+    ...(options.ignore?.length ? { ignore: options.ignore } : {}),
+    clock: systemClock,
+    ...(log ? { onEntry: (e: ReplayLogEntry) => log.write(e) } : {}),
+    ...(options.onNotice ? { onUnmatched: (m: string) => options.onNotice!(m) } : {}),
+  });
+  return { session, close: () => log?.close() };
+}
+
+/** The end-of-run figures, the invariant verdicts and the exit code (issue: harness code, else 1 on any failure). */
+export function summariseRun(options: {
+  session: ReplaySession;
+  harnessExitCode: number;
+  failOnUnused?: boolean;
+  invariants?: string[];
+}): ReplayRunSummary {
+  const { session } = options;
+  const summary = session.finish();
+  const entries = session.entries();
+  const violations: ReplayViolation[] =
+    options.invariants && options.invariants.length === 0
+      ? []
+      : runInvariants(entries, options.invariants ? { only: options.invariants } : {}).results.flatMap((r) =>
+          r.violations.map((v) => ({ id: v.invariant, message: v.message, events: v.evidence.requests })),
+        );
+  const unusedMutations = summary.unused.filter((u) => u.kind === "mutation");
+  const failed = summary.unmatched > 0 || violations.length > 0 || (options.failOnUnused === true && unusedMutations.length > 0);
+  return {
+    served: summary.served,
+    unmatched: summary.unmatched,
+    faults: summary.faults,
+    unused: summary.unused,
+    violations,
+    harnessExitCode: options.harnessExitCode,
+    exitCode: options.harnessExitCode !== 0 ? options.harnessExitCode : failed ? 1 : 0,
+  };
+}
+
+/** Runs a harness with the replaying `cua-driver` shim first on PATH (and in CUA_DRIVER). */
+export async function replay(options: ReplayRunOptions): Promise<ReplayRunSummary> {
+  if (options.command.length === 0) {
+    throw new UserError("no harness command to run", {
+      code: "USAGE",
+      field: "--",
+      fix: "Put the harness command after `--`, e.g. `cua-contract replay rec -- python3 harness.py`.",
+    });
+  }
+  const opened = openReplaySession(options);
+  let server: ShimServer | undefined;
+  try {
+    server = await startShimServer({ backend: createReplayBackend({ session: opened.session }), shim: options.shim ?? "auto" });
+    const outcome = await runHarness({ command: options.command, env: { ...(process.env as Record<string, string>), ...server.env } });
+    const harnessExitCode = outcome.signal ? 128 + (os.constants.signals[outcome.signal] ?? 0) : (outcome.code ?? 1);
+    await server.close();
+    server = undefined;
+    return summariseRun({
+      session: opened.session,
+      harnessExitCode,
+      ...(options.failOnUnused !== undefined ? { failOnUnused: options.failOnUnused } : {}),
+      ...(options.invariants ? { invariants: options.invariants } : {}),
+    });
+  } finally {
+    await server?.close();
+    opened.close();
+  }
+}
+
+function runHarness(options: { command: string[]; env: Record<string, string> }): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const [cmd, ...args] = options.command as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: "inherit", env: options.env });
+    const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
+    const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => [sig, forward(sig)] as const);
+    for (const [sig, fn] of handlers) process.on(sig, fn);
+    const cleanup = () => {
+      for (const [sig, fn] of handlers) process.off(sig, fn);
+    };
+    child.on("error", (error) => {
+      cleanup();
+      reject(
+        new UserError(`cannot run the harness command ${JSON.stringify(cmd)}: ${error.message}`, {
+          code: "BAD_INPUT",
+          field: "--",
+          fix: "Check the command after `--` (it must be an executable on PATH or a path to one).",
+        }),
+      );
+    });
+    child.on("close", (code, signal) => {
+      cleanup();
+      resolve({ code, signal });
+    });
+  });
+}

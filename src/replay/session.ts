@@ -1,0 +1,112 @@
+import type { Clock } from "../driver/port.js";
+import type { FaultPlan } from "../schema/fault-plan.js";
+import type { ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry } from "../schema/replay-log.js";
+import type { ToolInfo } from "../driver/port.js";
+import { createEngine, type Decision, type Engine } from "./engine/engine.js";
+import type { FrameLookup } from "./engine/frames.js";
+import type { MatchMode } from "./engine/matcher.js";
+import type { ReplayCassette } from "./replayer.js";
+
+export interface ReplaySessionOptions {
+  cassette: ReplayCassette;
+  /** Where the cassette came from, for messages (`recordings/login/cassette.jsonl`). */
+  source?: string;
+  faults?: FaultPlan;
+  seed?: number;
+  match?: MatchMode;
+  ignore?: readonly string[];
+  tools?: readonly ToolInfo[];
+  clock: Clock;
+  onEntry?: (entry: ReplayLogEntry) => void;
+  /** Called once per unmatched request with a one-line explanation (the CLI prints it loudly). */
+  onUnmatched?: (message: string, decision: Decision) => void;
+}
+
+/** One replay run shared by every transport of a process (CLI shim, MCP streams, HTTP connections). */
+export interface ReplaySession {
+  readonly engine: Engine;
+  readonly frame: FrameLookup | undefined;
+  readonly clock: Clock;
+  /** The recorded driver's version (from the cassette header), for synthesized answers. */
+  readonly driverVersion: string;
+  /** Milliseconds since the session started. */
+  t(): number;
+  decide: Engine["decide"];
+  record(decision: Decision, extra: { tMs: number; served?: string; exitCode?: number | null }): RequestEntry;
+  /** A new stream number (MCP process or HTTP connection), logged as opened. */
+  openStream(transport: ReplayTransport): number;
+  closeStream(transport: ReplayTransport, stream: number): void;
+  entries(): ReplayLogEntry[];
+  /** Append the summary entry (served, unmatched, faults, unused) to the log and return it. */
+  finish(): SummaryEntry;
+}
+
+export function createReplaySession(options: ReplaySessionOptions): ReplaySession {
+  const { clock } = options;
+  const started = clock.now();
+  const engine = createEngine({
+    events: options.cassette.events,
+    ...(options.cassette.frame ? { frame: options.cassette.frame } : {}),
+    ...(options.faults ? { faults: options.faults } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.match ? { match: options.match } : {}),
+    ...(options.ignore ? { ignore: options.ignore } : {}),
+    ...(options.tools ? { tools: options.tools } : {}),
+  });
+  const log: ReplayLogEntry[] = [];
+  const push = (entry: ReplayLogEntry) => {
+    log.push(entry);
+    options.onEntry?.(entry);
+  };
+  const t = () => Math.max(0, Math.round(clock.now() - started));
+  let streams = 0;
+  const source = options.source ?? "the cassette";
+  return {
+    engine,
+    frame: options.cassette.frame,
+    clock,
+    driverVersion: options.cassette.header?.driver.version ?? "0.21.0",
+    t,
+    decide(request) {
+      const decision = engine.decide(request);
+      if (decision.outcome === "unmatched") options.onUnmatched?.(unmatchedMessage(decision, source), decision);
+      return decision;
+    },
+    record(decision, extra) {
+      const entry = engine.entry(decision, {
+        tMs: extra.tMs,
+        durationMs: Math.max(0, t() - extra.tMs),
+        ...(extra.served !== undefined ? { served: extra.served } : {}),
+        ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}),
+      });
+      push(entry);
+      return entry;
+    },
+    openStream(transport) {
+      const stream = streams++;
+      push({ type: "stream", event: "open", t_ms: t(), transport, stream });
+      return stream;
+    },
+    closeStream(transport, stream) {
+      push({ type: "stream", event: "close", t_ms: t(), transport, stream });
+    },
+    entries: () => [...log],
+    finish() {
+      const summary = engine.summary(t());
+      push(summary);
+      return summary;
+    },
+  };
+}
+
+/** `Failed to replay call #12 (click) from …: no recorded request matches (nearest: #11, …). Fix…` */
+export function unmatchedMessage(d: Decision, source: string): string {
+  const what = d.request.method === "call" ? `call #${d.n} (${d.request.tool ?? "?"})` : `request #${d.n} (${d.request.method})`;
+  const m = d.miss;
+  const nearest = m?.nearestSeq !== undefined ? `nearest: #${m.nearestSeq}${m.nearestTool ? ` ${m.nearestTool}` : ""}; ` : "";
+  const field = m?.path && m.path !== "$.tool" ? m.path.replace(/^\$\.?/, "") : undefined;
+  const fix = field
+    ? `Re-record the cassette with this harness, or ignore the field with --ignore ${field}.`
+    : "Re-record the cassette with this harness.";
+  return `Failed to replay ${what} from ${source}: no recorded request matches (${nearest}${m?.reason ?? "unmatched"}). ${fix}`;
+}

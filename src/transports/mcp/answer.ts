@@ -1,0 +1,71 @@
+import { applyResultFault, isResultFault, truncateText } from "../../faults/result-faults.js";
+import type { Decision } from "../../replay/engine/engine.js";
+import { recordedOutcome } from "../../replay/engine/tool-result.js";
+import { errorLine, resultLine, withId } from "./jsonrpc.js";
+
+export type McpAnswer =
+  | { type: "line"; line: string; delayMs: number; served?: string }
+  /** Never answer; the server handles one request at a time, so the stream is stuck from here on. */
+  | { type: "hang" }
+  /** The process ends: stderr written, stdout closed (EOF), this exit code. */
+  | { type: "exit"; code: number; stderr?: string }
+  /** HTTP only: close the connection without a response. */
+  | { type: "drop" };
+
+/**
+ * The JSON-RPC answer to a `tools/call` decision: the recorded line (id swapped) when it was
+ * recorded over MCP or HTTP, otherwise built from the recorded result; faults as `cua-driver mcp`
+ * shows them (CONTRACT.md §2.5, §6).
+ */
+export function answerMcpCall(options: { decision: Decision; idRaw: string; transport: "mcp" | "http" }): McpAnswer {
+  const { decision, idRaw } = options;
+  const { exchange, fault, request } = decision;
+  const tool = request.tool ?? "";
+  if (!exchange) {
+    return { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, `cua-contract replay: no recorded answer for call #${decision.n} (${tool}): ${decision.miss?.reason ?? "unmatched"}`) };
+  }
+  const outcome = recordedOutcome(exchange);
+  const normal = (): { line: string; served?: string } => {
+    if (exchange.rpc?.response !== undefined && (exchange.transport === "mcp" || exchange.transport === "http")) {
+      return { line: withId(exchange.rpc.response, idRaw), ...(outcome.type === "result" ? { served: outcome.raw } : {}) };
+    }
+    if (outcome.type === "result") return { line: resultLine(idRaw, outcome.raw), served: outcome.raw };
+    if (outcome.type === "rpc_error") return { line: errorLine(idRaw, outcome.code, outcome.message) };
+    if (outcome.type === "cli_failure") {
+      // a daemon-level ok:false, as the MCP proxy reports it (isError + structuredContent.exit_code)
+      const raw = JSON.stringify({ content: [{ text: outcome.stderr.trim(), type: "text" }], isError: true, structuredContent: { exit_code: outcome.exitCode ?? 1 } });
+      return { line: resultLine(idRaw, raw), served: raw };
+    }
+    return { line: errorLine(idRaw, -32603, `cua-contract replay: the recording holds no answer to #${exchange.seq}`) };
+  };
+  if (!fault) return { type: "line", delayMs: 0, ...normal() };
+  const f = fault.fault;
+  switch (f.kind) {
+    case "hang":
+    case "timeout_after_effect":
+    case "timeout_before_effect":
+      return { type: "hang" };
+    case "delay":
+      return { type: "line", delayMs: f.ms, ...normal() };
+    case "daemon_down":
+      return {
+        type: "line",
+        delayMs: 0,
+        line: errorLine(idRaw, -32603, `daemon transport error forwarding \`${tool}\`: connect to ${f.socket ?? "/home/user/.cache/cua-driver/cua-driver.sock"}: Connection refused (os error 111)`),
+      };
+    case "daemon_died_midcall":
+      if (f.mode === "proxy") {
+        return { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, `daemon transport error forwarding \`${tool}\`: daemon closed connection without response`) };
+      }
+      return options.transport === "http" ? { type: "drop" } : { type: "exit", code: 101 };
+    case "exit":
+      return options.transport === "http" ? { type: "drop" } : { type: "exit", code: f.code, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}) };
+    case "truncated":
+      return { type: "line", delayMs: 0, line: truncateText(normal().line, f.keep) };
+    default: {
+      if (!isResultFault(f)) return { type: "line", delayMs: 0, ...normal() };
+      const raw = applyResultFault({ fault: f, tool, args: request.args, ...(outcome.type === "result" ? { recorded: outcome.raw } : {}) });
+      return { type: "line", delayMs: 0, line: resultLine(idRaw, raw), served: raw };
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import { parseJsonRpc } from "../../replay/engine/exchanges.js";
+import { mcpRequest } from "../../replay/engine/request.js";
+import type { ReplaySession } from "../../replay/session.js";
+import { serdeJson } from "../../replay/engine/canonical-json.js";
+import { READ_ONLY_TOOLS_0_21 } from "../../driver/tool-kinds.js";
+import { answerMcpCall, type McpAnswer } from "./answer.js";
+import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "./jsonrpc.js";
+
+/**
+ * Answer one JSON-RPC line as `cua-driver mcp` would (CONTRACT.md §2.2-2.5): `initialize` and
+ * `tools/list` from the recording whatever the client asks, `tools/call` through the engine,
+ * notifications get nothing, unknown methods -32601, unparseable lines -32700.
+ */
+export async function dispatchMcpLine(options: {
+  session: ReplaySession;
+  line: string;
+  stream: number;
+  transport: "mcp" | "http";
+}): Promise<McpAnswer | undefined> {
+  const { session, line, stream, transport } = options;
+  if (line.trim() === "") return undefined;
+  const message = parseJsonRpc(line);
+  if (!message || message.method === undefined || !/"jsonrpc"\s*:/.test(line)) return { type: "line", delayMs: 0, line: PARSE_ERROR_LINE };
+  const idRaw = message.idRaw;
+  if (idRaw === undefined) return undefined; // a notification (or id:null): no answer
+  const method = message.method;
+  if (method === "tools/call") {
+    const params = message.params as Record<string, unknown> | undefined;
+    if (params === undefined || params === null) return { type: "line", delayMs: 0, line: errorLine(idRaw, -32602, "Invalid params: missing params") };
+    if (typeof params.name !== "string") return { type: "line", delayMs: 0, line: errorLine(idRaw, -32602, "Invalid params: missing tool name") };
+  }
+  if (method !== "initialize" && method !== "tools/list" && method !== "tools/call") {
+    return { type: "line", delayMs: 0, line: errorLine(idRaw, -32601, `Unknown method: ${method}`) };
+  }
+  const request = mcpRequest({ message, stream, transport });
+  const tMs = session.t();
+  if (method !== "tools/call" && !session.engine.exchanges.some((x) => x.request.method === method && x.rpc?.response)) {
+    // the cassette has no such exchange (e.g. CLI-only): answer as the recorded driver version would
+    const raw = method === "initialize" ? synthesizedInitialize(session) : synthesizedToolsList(session);
+    return { type: "line", delayMs: 0, line: resultLine(idRaw, raw) };
+  }
+  const decision = session.decide(request);
+  let answer: McpAnswer;
+  if (method === "tools/call") answer = answerMcpCall({ decision, idRaw, transport });
+  else if (decision.exchange?.rpc?.response) answer = { type: "line", delayMs: 0, line: withId(decision.exchange.rpc.response, idRaw) };
+  else answer = { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, "cua-contract replay: no recorded answer") };
+  if (answer.type === "line" && answer.delayMs > 0) await session.clock.sleep(answer.delayMs);
+  if (answer.type !== "hang") {
+    session.record(decision, { tMs, ...(answer.type === "line" && answer.served !== undefined ? { served: answer.served } : {}) });
+  } else {
+    session.record(decision, { tMs });
+  }
+  return answer;
+}
+
+function synthesizedInitialize(session: ReplaySession): string {
+  return serdeJson({
+    capabilities: { tools: {} },
+    instructions: "",
+    protocolVersion: "2025-06-18",
+    serverInfo: { name: "cua-driver", version: session.driverVersion },
+  });
+}
+
+function synthesizedToolsList(session: ReplaySession): string {
+  const tools = session.engine.tools;
+  if (tools) return serdeJson({ tools });
+  const names = [...new Set(session.engine.exchanges.filter((x) => x.request.method === "call" && x.request.tool).map((x) => x.request.tool!))].sort();
+  return serdeJson({
+    tools: names.map((name) => ({
+      annotations: { readOnlyHint: READ_ONLY_TOOLS_0_21.has(name) },
+      inputSchema: { type: "object" },
+      name,
+    })),
+  });
+}

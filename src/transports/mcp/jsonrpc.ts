@@ -1,0 +1,18 @@
+import { objectSpans, spliceSpan } from "../../replay/engine/raw-json.js";
+
+/** cua-driver's JSON-RPC envelope: struct order `jsonrpc, id, result|error` (CONTRACT.md §0.4). */
+export function resultLine(idRaw: string, rawResult: string): string {
+  return `{"jsonrpc":"2.0","id":${idRaw},"result":${rawResult}}`;
+}
+
+export function errorLine(idRaw: string | undefined, code: number, message: string): string {
+  return `{"jsonrpc":"2.0","id":${idRaw ?? "null"},"error":${JSON.stringify({ code, message })}}`;
+}
+
+/** A recorded response line with its id swapped for this request's, every other byte kept. */
+export function withId(line: string, idRaw: string): string {
+  const span = objectSpans(line).get("id");
+  return span ? spliceSpan(line, span, idRaw) : line;
+}
+
+export const PARSE_ERROR_LINE = errorLine(undefined, -32700, "Parse error");
