@@ -14,8 +14,7 @@ export const recordCommand: CliCommand = {
       .option("append", { type: "boolean", default: false, describe: "Add to an existing cassette in --out" })
       .option("force", { type: "boolean", default: false, describe: "Replace an existing cassette in --out" })
       .option("redact", { type: "string", array: true, describe: "Also redact every match of this regular expression (repeatable)" })
-      .option("no-redact", { type: "boolean", default: false, describe: "Store typed text, clipboard text and tokens as they are" })
-      .conflicts("append", "force"),
+      .option("no-redact", { type: "boolean", default: false, describe: "Store typed text, clipboard text and tokens as they are" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
     const stray = ((args._ as unknown[]) ?? []).slice(1).map(String);
@@ -24,6 +23,13 @@ export const recordCommand: CliCommand = {
         stray.length ? `the harness command must follow \`--\` (got ${JSON.stringify(stray.join(" "))} before it)` : "no harness command after `--`",
         { code: "USAGE", field: "--", fix: "Run it as `cua-contract record --out DIR -- CMD [ARGS…]`." },
       );
+    }
+    if (args.append && args.force) {
+      throw new UserError("--append and --force cannot be used together", {
+        code: "USAGE",
+        field: "--append",
+        fix: "Pass --append to add to the cassette, or --force to replace it.",
+      });
     }
     const patterns = ((args.redact as unknown[] | undefined) ?? []).map(String);
     const result = await record({
