@@ -1,0 +1,80 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { readCassette } from "../../cassette/reader.js";
+import type { Cassette } from "../../cassette/cassette.js";
+import { UserError } from "../../errors.js";
+import { CheckResultSchema, type CheckResult } from "../../schema/check-result.js";
+import { ReplayLogEntrySchema, type ReplayLogEntry } from "../../schema/replay-log.js";
+
+export type ReportInput =
+  | { kind: "cassette"; file: string; cassette: Cassette }
+  | { kind: "replay-log"; file: string; entries: ReplayLogEntry[] }
+  | { kind: "check-result"; file: string; result: CheckResult };
+
+const WHAT = "Pass a cassette directory, a replay log (.jsonl, one entry per line) or a check result (.json from `check --json`).";
+
+/** Reads what `report` was given, telling the three kinds apart by their shape. */
+export async function loadReportInput(file: string): Promise<ReportInput> {
+  if (!existsSync(file)) throw new UserError("no such file or directory", { code: "BAD_INPUT", file, fix: WHAT });
+  if (statSync(file).isDirectory()) return { kind: "cassette", file, cassette: await readCassette(file) };
+  const text = readFileSync(file, "utf8");
+  const first = text.trimStart().split("\n", 1)[0] ?? "";
+  let firstJson: unknown;
+  try {
+    firstJson = JSON.parse(first);
+  } catch {
+    firstJson = undefined;
+  }
+  if (firstJson && typeof firstJson === "object" && "type" in firstJson) return { kind: "replay-log", file, entries: parseReplayLog(file, text) };
+  let whole: unknown;
+  try {
+    whole = JSON.parse(text);
+  } catch {
+    throw new UserError("neither a replay log nor a check result (not JSON)", { code: "BAD_INPUT", file, line: 1, fix: WHAT });
+  }
+  const parsed = CheckResultSchema.safeParse(whole);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`not a check result: ${issue.message}`, {
+      code: "BAD_INPUT",
+      file,
+      ...(issue.path.length > 0 ? { field: issue.path.join(".") } : {}),
+      fix: WHAT,
+    });
+  }
+  return { kind: "check-result", file, result: parsed.data };
+}
+
+export function parseReplayLog(file: string, text: string): ReplayLogEntry[] {
+  const entries: ReplayLogEntry[] = [];
+  text.split("\n").forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new UserError("replay log line is not JSON", { code: "BAD_INPUT", file, line: i + 1, fix: "A replay log has one JSON entry per line; pass the log a replay wrote, unedited." });
+    }
+    const parsed = ReplayLogEntrySchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new UserError(`not a replay log entry: ${issue.message}`, {
+        code: "BAD_INPUT",
+        file,
+        line: i + 1,
+        ...(issue.path.length > 0 ? { field: issue.path.join(".") } : {}),
+        fix: "Regenerate the log with the same cua-contract version, or pass the right file.",
+      });
+    }
+    entries.push(parsed.data);
+  });
+  return entries;
+}
+
+/** A check result names each scenario's cassette relative to where check ran; try that, then beside the result file. */
+export function resolveCassette(resultFile: string, cassette: string): string | undefined {
+  for (const candidate of [path.resolve(cassette), path.resolve(path.dirname(resultFile), cassette)]) {
+    if (existsSync(path.join(candidate, "cassette.jsonl"))) return candidate;
+  }
+  return undefined;
+}

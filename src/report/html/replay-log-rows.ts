@@ -1,0 +1,112 @@
+import type { Reply } from "../../driver/port.js";
+import type { CassetteEvent } from "../../schema/cassette.js";
+import { UNKNOWN_OUTCOME_FAULTS, type RequestEntry, type ReplayLogEntry, type ServedResult } from "../../schema/replay-log.js";
+import type { InvariantReport } from "../../invariants/types.js";
+import { prettyArgs, shotsOf, viewExchanges, type ExchangeView } from "./cassette-rows.js";
+import type { ReportProblem, ReportRow } from "./model.js";
+import { verdictOf } from "./summarize-result.js";
+
+function servedSummary(entry: RequestEntry): { summary: string; isError: boolean } {
+  if (entry.outcome === "unmatched") return { summary: `unmatched: ${entry.unmatched?.reason ?? "no recorded request matches"}`, isError: true };
+  const r: ServedResult = entry.result ?? {};
+  const parts: string[] = [];
+  if (entry.fault && UNKNOWN_OUTCOME_FAULTS.includes(entry.fault.kind)) parts.push(`no answer (${entry.fault.kind})`);
+  if (r.isError) parts.push("error");
+  if (r.refusal_code) parts.push(r.refusal_code);
+  if (r.effect) parts.push(`effect ${r.effect}`);
+  if (r.empty) parts.push("empty");
+  if (r.window_ids?.length) parts.push(`windows ${r.window_ids.join(", ")}`);
+  if (r.exit_code !== undefined && r.exit_code !== null && r.exit_code !== 0) parts.push(`exit ${r.exit_code}`);
+  return { summary: parts.length > 0 ? parts.join(", ") : "ok", isError: Boolean(r.isError || r.refusal_code) };
+}
+
+// What the harness was served, as a Reply, so the reference verdict can judge it.
+function servedReply(entry: RequestEntry): Reply {
+  const tool = entry.tool ?? entry.method;
+  if (entry.fault && UNKNOWN_OUTCOME_FAULTS.includes(entry.fault.kind)) {
+    return { kind: entry.fault.kind === "daemon_died_midcall" ? "daemon_died" : "timeout", tool };
+  }
+  const r = entry.result ?? {};
+  const structured: Record<string, unknown> = {};
+  if (r.effect) structured.effect = r.effect;
+  if (r.refusal_code) structured.code = r.refusal_code;
+  return { content: [], structuredContent: structured, ...(r.isError ? { isError: true } : {}) };
+}
+
+export function rowId(prefix: string, n: number): string {
+  return `${prefix}call-${n}`;
+}
+
+/**
+ * The timeline of a replay run: one row per request the harness made, with what it was served,
+ * the fault injected and the epochs. With the cassette, each row shows the recorded screenshots.
+ */
+export function replayLogRows(options: {
+  entries: readonly ReplayLogEntry[];
+  cassette?: { events: readonly CassetteEvent[]; dir: string };
+  idPrefix: string;
+}): ReportRow[] {
+  const bySeq = new Map<number, ExchangeView>();
+  if (options.cassette) for (const view of viewExchanges({ events: options.cassette.events })) bySeq.set(view.exchange.seq, view);
+  const rows: ReportRow[] = [];
+  for (const entry of options.entries) {
+    if (entry.type !== "request") continue;
+    const { summary, isError } = servedSummary(entry);
+    const recorded = entry.matched_seq !== undefined ? bySeq.get(entry.matched_seq) : undefined;
+    const fault = entry.fault ? `${entry.fault.kind}${entry.fault.params ? ` ${JSON.stringify(entry.fault.params)}` : ""} (rule ${entry.fault.rule})` : undefined;
+    rows.push({
+      id: rowId(options.idPrefix, entry.n),
+      label: `#${entry.n}`,
+      t_ms: entry.t_ms,
+      method: entry.method,
+      ...(entry.tool !== undefined ? { tool: entry.tool } : {}),
+      ...(entry.args !== undefined ? { args: prettyArgs(entry.args) } : {}),
+      kind: entry.kind,
+      result: summary + (recorded && entry.outcome === "replayed" ? ` — recorded: ${recorded.summary}` : ""),
+      ...(recorded?.resultText ? { resultDetail: recorded.resultText.slice(0, 20_000) } : {}),
+      isError,
+      ...(entry.kind === "mutation" ? { verdict: verdictOf(servedReply(entry), entry.tool) } : {}),
+      outcome: entry.outcome,
+      ...(fault ? { fault } : {}),
+      epochBefore: entry.epoch_before,
+      epochAfter: entry.epoch_after,
+      shots: recorded && options.cassette ? shotsOf(recorded, options.cassette.dir) : [],
+    });
+  }
+  return rows;
+}
+
+/** Failed invariants, unmatched requests and unused recorded mutations, each linking to its rows. */
+export function replayLogProblems(options: { entries: readonly ReplayLogEntry[]; invariants?: InvariantReport; idPrefix: string }): ReportProblem[] {
+  const problems: ReportProblem[] = [];
+  for (const result of options.invariants?.results ?? []) {
+    for (const v of result.violations) {
+      problems.push({
+        kind: "invariant",
+        title: result.id,
+        message: `${v.message}${v.evidence.faults.length > 0 ? ` (faults: ${v.evidence.faults.join(", ")})` : ""}`,
+        links: v.evidence.requests.map((n) => ({ row: rowId(options.idPrefix, n), label: `#${n}` })),
+      });
+    }
+  }
+  for (const entry of options.entries) {
+    if (entry.type === "request" && entry.outcome === "unmatched") {
+      problems.push({
+        kind: "unmatched",
+        title: "unmatched request",
+        message: `${entry.tool ?? entry.method}: ${entry.unmatched?.reason ?? "no recorded request matches"}${entry.unmatched?.path ? ` (differs at ${entry.unmatched.path})` : ""}`,
+        links: [{ row: rowId(options.idPrefix, entry.n), label: `#${entry.n}` }],
+      });
+    }
+    if (entry.type === "summary" && entry.unused.some((u) => u.kind === "mutation")) {
+      const unused = entry.unused.filter((u) => u.kind === "mutation");
+      problems.push({
+        kind: "unused",
+        title: "recorded mutations never replayed",
+        message: unused.map((u) => `seq ${u.seq}${u.tool ? ` (${u.tool})` : ""}`).join(", "),
+        links: [],
+      });
+    }
+  }
+  return problems;
+}

@@ -1,0 +1,240 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { readCassette, readCassetteSync } from "../../cassette/reader.js";
+import { loadFrame } from "../../cassette/frame-store.js";
+import type { Cassette } from "../../cassette/cassette.js";
+import { UserError } from "../../errors.js";
+import { runInvariants } from "../../invariants/run.js";
+import type { CheckResult, ScenarioResult } from "../../schema/check-result.js";
+import type { ReplayLogEntry } from "../../schema/replay-log.js";
+import { version } from "../../version.js";
+import { cassetteRows } from "./cassette-rows.js";
+import { checkSections, type ScenarioExtras } from "./check-sections.js";
+import { compareShots } from "./compare-shots.js";
+import { loadReportInput, resolveCassette, type ReportInput } from "./load-input.js";
+import type { ReportModel, ReportRow, ReportShot, ScreenChangeKind } from "./model.js";
+import { renderReport } from "./render-report.js";
+import { replayLogProblems, replayLogRows } from "./replay-log-rows.js";
+
+/** The two screen functions of the harness core the report needs (harness/screen), on PNG or JPEG bytes. */
+export interface ScreenFunctions {
+  screenChange(prev: Uint8Array, next: Uint8Array): Promise<{ kind: ScreenChangeKind; changedFraction?: number }>;
+  /** A PNG highlighting what differs. */
+  diffImage(prev: Uint8Array, next: Uint8Array): Promise<{ png: Uint8Array; changedPixels?: number }>;
+}
+
+export interface BuildReportOptions {
+  input: ReportInput;
+  /** For a replay log: the cassette it replayed (for screenshots). */
+  cassetteDir?: string;
+  /** For a check result: each scenario's replay log, when the caller has it. */
+  scenarioExtras?: (scenario: ScenarioResult) => ScenarioExtras | undefined;
+  screen: ScreenFunctions;
+}
+
+export interface ReportStats {
+  rows: number;
+  problems: number;
+  screenshots: number;
+  /** Consecutive screenshot pairs compared (every one). */
+  pairs: number;
+  changed: number;
+  bytes: number;
+}
+
+interface ImageEntry {
+  bytes: Uint8Array;
+  mime: string;
+  size?: { width: number; height: number };
+}
+
+function imageSize(bytes: Uint8Array): { width: number; height: number } | undefined {
+  if (bytes[0] !== 0x89 || bytes[1] !== 0x50) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/** Builds the report HTML for a cassette, replay log or check result; screenshots are compared pair by pair. */
+export async function buildReport(options: BuildReportOptions): Promise<{ html: string; stats: ReportStats }> {
+  const model = await modelOf(options);
+  const images = new Map<string, ImageEntry>();
+  const frameBytes = (shot: ReportShot): Uint8Array => {
+    const known = images.get(shot.image);
+    if (known) return known.bytes;
+    const bytes = loadFrame({ dir: shot.source.cassetteDir, ref: shot.source.ref });
+    const size = imageSize(bytes);
+    images.set(shot.image, { bytes, mime: shot.source.ref.endsWith(".jpg") ? "image/jpeg" : "image/png", ...(size ? { size } : {}) });
+    return bytes;
+  };
+  const rows: ReportRow[] = model.sections.flatMap((s) => s.rows);
+  let pairs = 0;
+  let changed = 0;
+  let screenshots = 0;
+  let diffs = 0;
+  for (const section of model.sections) {
+    for (const row of section.rows) for (const shot of row.shots) frameBytes(shot), screenshots++;
+    pairs += await compareShots({
+      rows: section.rows,
+      compare: async (prev, next) => {
+        const a = frameBytes(prev);
+        const b = frameBytes(next);
+        let change: { kind: ScreenChangeKind; changedFraction?: number };
+        try {
+          change = await options.screen.screenChange(a, b);
+        } catch {
+          // An image that does not decode proves nothing about the screen: shown as changed, without a diff.
+          changed++;
+          return { kind: "changed", note: "could not be decoded" };
+        }
+        const fraction = change.changedFraction !== undefined ? { fraction: change.changedFraction } : {};
+        if (change.kind === "identical") return { kind: change.kind, ...fraction };
+        if (change.kind === "changed") changed++;
+        const diff = await options.screen.diffImage(a, b).catch(() => undefined);
+        if (!diff) return { kind: change.kind, ...fraction, note: "no diff: could not be decoded" };
+        const id = `diff-${++diffs}`;
+        const size = imageSize(diff.png);
+        images.set(id, { bytes: diff.png, mime: "image/png", ...(size ? { size } : {}) });
+        return { kind: change.kind, ...fraction, diff: id };
+      },
+    });
+  }
+  const html = renderReport({
+    model,
+    generator: `cua-contract ${version}`,
+    imageSrc: (id) => {
+      const image = images.get(id);
+      return image ? `data:${image.mime};base64,${Buffer.from(image.bytes).toString("base64")}` : "";
+    },
+    imageSize: (id) => images.get(id)?.size,
+  });
+  return {
+    html,
+    stats: {
+      rows: rows.length,
+      problems: model.sections.reduce((n, s) => n + s.problems.length, 0),
+      screenshots,
+      pairs,
+      changed,
+      bytes: Buffer.byteLength(html),
+    },
+  };
+}
+
+async function modelOf(options: BuildReportOptions): Promise<ReportModel> {
+  const { input } = options;
+  if (input.kind === "cassette") return cassetteModel(input.file, input.cassette);
+  if (input.kind === "replay-log") return replayLogModel(input.file, input.entries, options.cassetteDir ? await readCassette(options.cassetteDir) : undefined);
+  return checkModel(input.file, input.result, options.scenarioExtras);
+}
+
+function cassetteModel(file: string, cassette: Cassette): ReportModel {
+  const h = cassette.header;
+  const rows = cassetteRows({ events: cassette.events, cassetteDir: cassette.dir, idPrefix: "" });
+  const mutations = rows.filter((r) => r.kind === "mutation").length;
+  return {
+    title: `Cassette ${path.basename(path.resolve(file))}`,
+    input: { kind: "cassette", file },
+    facts: [
+      ["driver", `${h.driver.version ?? "unknown version"} on ${h.driver.platform} (source: ${h.driver.source})`],
+      ["transport", h.transport],
+      ["recorded", `${h.recorded_at} by ${h.recorder.name} ${h.recorder.version}`],
+      ["calls", `${rows.length} (${mutations} mutations, ${rows.length - mutations} others; epochs 0–${mutations})`],
+    ],
+    notes: [...(h.notes ?? []), ...cassette.warnings],
+    sections: [{ id: "recording", title: "Recording", facts: [], problems: [], rows }],
+  };
+}
+
+function replayLogModel(file: string, entries: ReplayLogEntry[], cassette: Cassette | undefined): ReportModel {
+  const invariants = runInvariants(entries);
+  const problems = replayLogProblems({ entries, invariants, idPrefix: "" });
+  const rows = replayLogRows({ entries, ...(cassette ? { cassette: { events: cassette.events, dir: cassette.dir } } : {}), idPrefix: "" });
+  const summary = entries.find((e) => e.type === "summary");
+  const faults = rows.filter((r) => r.fault).length;
+  return {
+    title: `Replay log ${path.basename(file)}`,
+    input: { kind: "replay-log", file },
+    facts: [
+      ["requests", `${rows.length} (${faults} faulted, ${rows.filter((r) => r.outcome === "unmatched").length} unmatched)`],
+      ["invariants", `${invariants.results.filter((r) => r.passed).length} of ${invariants.results.length} hold`],
+      ["cassette", cassette ? `${cassette.dir} (source: ${cassette.header.driver.source})` : "not given (pass --cassette DIR to see the screenshots)"],
+      ...(summary && summary.type === "summary" ? ([["unused recorded calls", String(summary.unused.length)]] as Array<[string, string]>) : []),
+    ],
+    notes: [],
+    sections: [{ id: "replay", title: "Replay", passed: problems.length === 0, facts: [], problems, rows }],
+  };
+}
+
+function checkModel(file: string, result: CheckResult, extras: BuildReportOptions["scenarioExtras"]): ReportModel {
+  const cassettes = new Map<string, ScenarioExtras["cassette"]>();
+  const sections = checkSections({
+    result,
+    extras: (scenario) => {
+      const given = extras?.(scenario);
+      if (given?.cassette) return given;
+      const dir = resolveCassette(file, scenario.cassette);
+      if (!dir) return given;
+      if (!cassettes.has(dir)) {
+        try {
+          const c = readCassetteSync(dir);
+          cassettes.set(dir, { events: c.events, dir: c.dir });
+        } catch {
+          cassettes.set(dir, undefined);
+        }
+      }
+      const cassette = cassettes.get(dir);
+      return { ...given, ...(cassette ? { cassette } : {}) };
+    },
+  });
+  return {
+    title: `Check of ${result.harness}`,
+    input: { kind: "check-result", file },
+    facts: [
+      ["scenarios", `${result.passed + result.failed} (${result.passed} passed, ${result.failed} failed)`],
+      ["duration", `${(result.duration_ms / 1000).toFixed(2)} s`],
+    ],
+    notes: [],
+    sections,
+  };
+}
+
+export interface WriteReportOptions {
+  /** A cassette directory, a replay log or a check result. */
+  from: string;
+  out: string;
+  cassetteDir?: string;
+  screen: ScreenFunctions;
+}
+
+/** Reads the input, builds the report and writes it as one self-contained HTML file. */
+export async function writeReport(options: WriteReportOptions): Promise<ReportStats & { file: string; kind: ReportInput["kind"] }> {
+  if (!options.out.endsWith(".html")) {
+    throw new UserError("the report is one HTML file", { code: "USAGE", field: "--out", fix: "Name a file ending in .html, e.g. --out report.html." });
+  }
+  const input = await loadReportInput(options.from);
+  if (options.cassetteDir && input.kind !== "replay-log") {
+    throw new UserError("--cassette only applies to a replay log", { code: "USAGE", field: "--cassette", fix: "Drop --cassette: a cassette or check result names its own recording." });
+  }
+  const { html, stats } = await buildReport({ input, ...(options.cassetteDir ? { cassetteDir: options.cassetteDir } : {}), screen: options.screen });
+  writeFileSync(options.out, html);
+  return { ...stats, file: path.resolve(options.out), kind: input.kind };
+}
+
+/** For `check --report FILE.html`: the report of a check run, with each scenario's replay log when the caller kept it. */
+export async function writeCheckReport(options: {
+  result: CheckResult;
+  out: string;
+  /** Where the result would be read from (names the input; cassette paths resolve against it). Default: cwd. */
+  resultFile?: string;
+  scenarioExtras?: (scenario: ScenarioResult) => ScenarioExtras | undefined;
+  screen: ScreenFunctions;
+}): Promise<ReportStats & { file: string }> {
+  const file = options.resultFile ?? path.join(process.cwd(), "check-result.json");
+  const { html, stats } = await buildReport({
+    input: { kind: "check-result", file, result: options.result },
+    ...(options.scenarioExtras ? { scenarioExtras: options.scenarioExtras } : {}),
+    screen: options.screen,
+  });
+  writeFileSync(options.out, html);
+  return { ...stats, file: path.resolve(options.out) };
+}
