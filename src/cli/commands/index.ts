@@ -1,5 +1,6 @@
 import type { CliCommand } from "../command.js";
 import { importCommand } from "./import.js";
+import { reportCommand } from "./report.js";
 import { probeCommand } from "./probe.js";
 import { diffCommand } from "./diff.js";
 import { contractCommand } from "./contract.js";
@@ -10,4 +11,4 @@ import { checkCommand } from "./check.js";
 import { replayCommand } from "./replay.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, replayCommand];
+export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, replayCommand];

@@ -15,7 +15,7 @@ function servedSummary(entry: RequestEntry): { summary: string; isError: boolean
   if (r.refusal_code) parts.push(r.refusal_code);
   if (r.effect) parts.push(`effect ${r.effect}`);
   if (r.empty) parts.push("empty");
-  if (r.window_ids?.length) parts.push(`windows ${r.window_ids.join(", ")}`);
+  if (r.window_ids?.length) parts.push(`window${r.window_ids.length === 1 ? "" : "s"} ${r.window_ids.join(", ")}`);
   if (r.exit_code !== undefined && r.exit_code !== null && r.exit_code !== 0) parts.push(`exit ${r.exit_code}`);
   return { summary: parts.length > 0 ? parts.join(", ") : "ok", isError: Boolean(r.isError || r.refusal_code) };
 }
@@ -65,7 +65,7 @@ export function replayLogRows(options: {
       result: summary + (recorded && entry.outcome === "replayed" ? ` — recorded: ${recorded.summary}` : ""),
       ...(recorded?.resultText ? { resultDetail: recorded.resultText.slice(0, 20_000) } : {}),
       isError,
-      ...(entry.kind === "mutation" ? { verdict: verdictOf(servedReply(entry), entry.tool) } : {}),
+      ...(entry.kind === "mutation" && entry.outcome !== "unmatched" ? { verdict: verdictOf(servedReply(entry), entry.tool) } : {}),
       outcome: entry.outcome,
       ...(fault ? { fault } : {}),
       epochBefore: entry.epoch_before,
