@@ -10,12 +10,17 @@ import { createDriverRecorderBackend, startClock } from "./driver-backend.js";
 import { findDriver } from "./find-driver.js";
 import { captureIdentity } from "./identity.js";
 import { createRecordingSink } from "./recording-sink.js";
+import { sdkRecordingDriver } from "../transports/sdk/recording-driver.js";
+import { startRecordingDesktop } from "../desktop/recording-desktop.js";
 
 export interface RecordOptions {
   out: string;
   /** The harness command and its arguments. */
   command: string[];
+  /** A cua-driver executable, or `sdk[:VERSION]` for the published runtime in process. */
   driver?: string;
+  /** Run the harness on a throwaway X desktop (Xvfb, at-spi, openbox, gtk3-demo). */
+  desktop?: boolean;
   append?: boolean;
   force?: boolean;
   redact?: boolean;
@@ -38,6 +43,10 @@ export interface RecordResult {
  * forwards each call to the real driver and appends it to the cassette as it happens.
  */
 export async function record(options: RecordOptions): Promise<RecordResult> {
+  if (options.desktop) {
+    await using _desktop = await startRecordingDesktop();
+    return await record({ ...options, desktop: false });
+  }
   if (options.command.length === 0) {
     throw new UserError("no harness command to run", {
       code: "USAGE",
@@ -57,13 +66,14 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       });
     }
   }
-  const driver = findDriver({ ...(options.driver !== undefined ? { driver: options.driver } : {}) });
+  const sdk = await sdkRecordingDriver(options.driver);
+  const driver = sdk ? (sdk.info.location ?? "sdk") : findDriver({ ...(options.driver !== undefined ? { driver: options.driver } : {}) });
   const redaction = { enabled: options.redact ?? true, ...(patterns.length ? { patterns } : {}) };
   const clock = startClock();
   const redactor = createRedactor(redaction);
   const recordedAt = new Date().toISOString();
   const env = { ...process.env } as Record<string, string>;
-  const driverInfo: CassetteHeader["driver"] = { version: null, platform: `${process.platform}-${process.arch}`, source: "binary", location: driver };
+  const driverInfo: CassetteHeader["driver"] = sdk?.info ?? { version: null, platform: `${process.platform}-${process.arch}`, source: "binary", location: driver };
   const headerDraft: Omit<CassetteHeader, "transport"> = {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,
@@ -73,12 +83,12 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     redaction,
   };
   const sink = createRecordingSink({ dir: options.out, header: headerDraft, append: options.append ?? false, force: options.force ?? false });
-  const identity = await captureIdentity({ driver, env, sink, redactor, clock });
+  const identity = sdk ? await sdk.identify({ sink, redactor, clock }) : await captureIdentity({ driver, env, sink, redactor, clock });
   driverInfo.version = identity.version;
   if (identity.versionOutput !== undefined) driverInfo.version_output = identity.versionOutput;
   if (identity.manifestSha256 !== undefined) driverInfo.manifest_sha256 = identity.manifestSha256;
   const server = await startShimServer({
-    backend: createDriverRecorderBackend({ driver, sink, redactor, clock }),
+    backend: sdk ? sdk.backend({ sink, redactor, clock }) : createDriverRecorderBackend({ driver, sink, redactor, clock }),
     shim: options.shim ?? "auto",
   });
   try {

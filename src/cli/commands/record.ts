@@ -8,9 +8,10 @@ export const recordCommand: CliCommand = {
   builder: (y) =>
     y
       .parserConfiguration({ "populate--": true })
-      .usage("$0 record --out DIR [--driver PATH] [--append|--force] [--redact REGEX]… [--no-redact] -- CMD [ARGS…]")
+      .usage("$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] -- CMD [ARGS…]")
       .option("out", { type: "string", demandOption: true, describe: "Cassette directory to write" })
-      .option("driver", { type: "string", describe: "The real cua-driver (default: cua-driver on PATH)" })
+      .option("driver", { type: "string", describe: "The real cua-driver (default: cua-driver on PATH), or sdk[:VERSION] for the published runtime @trycua/cua-driver in process" })
+      .option("desktop", { type: "boolean", default: false, describe: "Run on a throwaway X desktop (Xvfb, at-spi, openbox, gtk3-demo; see docs/desktop.md)" })
       .option("append", { type: "boolean", default: false, describe: "Add to an existing cassette in --out" })
       .option("force", { type: "boolean", default: false, describe: "Replace an existing cassette in --out" })
       .option("redact", { type: "string", array: true, describe: "Also redact every match of this regular expression (repeatable)" })
@@ -36,6 +37,7 @@ export const recordCommand: CliCommand = {
       out: String(args.out),
       command,
       ...(args.driver !== undefined ? { driver: String(args.driver) } : {}),
+      desktop: Boolean(args.desktop),
       append: Boolean(args.append),
       force: Boolean(args.force),
       redact: !args["no-redact"],

@@ -42,6 +42,9 @@ export function sdkBackendFor(options: { driver: SdkDriver; metadata: SdkMetadat
     driver,
     cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names }),
     mcp: (_init, io) => mcpSession({ io, driver, metadata, listToolsJson, names }),
+    close: async () => {
+      await driver.shutdown?.();
+    },
   };
 }
 

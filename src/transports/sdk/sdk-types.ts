@@ -28,6 +28,8 @@ export interface SdkDriver {
   callTool(name: string, argumentsJson: string, asyncOpts?: { signal: AbortSignal }): Promise<SdkToolResult>;
   listToolsJson(asyncOpts?: { signal: AbortSignal }): Promise<string>;
   metadata(asyncOpts?: { signal: AbortSignal }): Promise<SdkMetadata>;
+  /** Stops accepting operations (repeat calls are harmless). */
+  shutdown?(asyncOpts?: { signal: AbortSignal }): Promise<void>;
 }
 
 export interface SdkModule {

@@ -1,0 +1,47 @@
+/**
+ * `record --driver sdk[:VERSION]`: what the recorder needs to record from the published runtime
+ * instead of a binary — the header's `driver` (source "sdk"), the identity calls, the backend.
+ */
+import type { Redactor } from "../../cassette/redact.js";
+import type { RecordingClock } from "../../recorder/driver-backend.js";
+import type { DriverIdentity } from "../../recorder/identity.js";
+import type { RecordingSink } from "../../recorder/recording-sink.js";
+import type { CassetteHeader } from "../../schema/cassette.js";
+import type { ShimBackend } from "../../shim-server/backend.js";
+import { DEFAULT_SDK_VERSION } from "./load.js";
+import { createSdkBackend } from "./sdk-backend.js";
+import { captureSdkIdentity, createSdkRecorderBackend, sdkDriverInfo } from "./sdk-recorder.js";
+
+export interface RecordingParts {
+  sink: RecordingSink;
+  redactor: Redactor;
+  clock: RecordingClock;
+}
+
+export interface SdkRecordingDriver {
+  info: CassetteHeader["driver"];
+  identify(parts: RecordingParts): Promise<DriverIdentity>;
+  backend(parts: RecordingParts): ShimBackend;
+}
+
+/** The version in `sdk` / `sdk:VERSION`, or undefined when `driver` names a binary. */
+export function sdkDriverVersion(driver: string | undefined): string | undefined {
+  const match = driver === undefined ? null : /^sdk(?::(.+))?$/.exec(driver);
+  return match ? (match[1] ?? DEFAULT_SDK_VERSION) : undefined;
+}
+
+/** Loads the runtime for `--driver sdk[:VERSION]`; undefined when `driver` is not of that form. */
+export async function sdkRecordingDriver(driver: string | undefined): Promise<SdkRecordingDriver | undefined> {
+  const version = sdkDriverVersion(driver);
+  if (version === undefined) return undefined;
+  const sdk = await createSdkBackend({ version });
+  const info = sdkDriverInfo(sdk);
+  return {
+    info,
+    identify: async (parts) => {
+      const identity = await captureSdkIdentity({ sdk, ...parts });
+      return { version: sdk.metadata.driverVersion, versionOutput: identity.versionOutput, manifestSha256: identity.manifestSha256, warnings: [] };
+    },
+    backend: (parts) => createSdkRecorderBackend({ sdk, ...parts }),
+  };
+}
