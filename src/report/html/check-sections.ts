@@ -58,12 +58,16 @@ export function checkSections(options: { result: CheckResult; extras?: (scenario
     const failures: CheckFailure[] = [...scenario.failures];
     for (const inv of scenario.invariants) {
       for (const v of inv.violations) {
-        if (!failures.some((f) => f.kind === "invariant" && f.invariant === inv.id && f.message === v.message)) {
+        if (!scenario.failures.some((f) => f.kind === "invariant" && f.invariant === inv.id)) {
           failures.push({ kind: "invariant", invariant: inv.id, message: v.message, evidence: v.evidence });
         }
       }
     }
-    const problems: ReportProblem[] = failures.map((f) => ({ kind: f.kind, title: failureTitle(f), message: f.message, links: failureLinks(f, prefix, rows) }));
+    const problems: ReportProblem[] = failures.map((f) => {
+      const title = failureTitle(f);
+      const message = f.message.startsWith(`${title}: `) ? f.message.slice(title.length + 2) : f.message;
+      return { kind: f.kind, title, message, links: failureLinks(f, prefix, rows) };
+    });
     const facts: Array<[string, string]> = [
       ["scenario", `${scenario.id} (${scenario.file})`],
       ["cassette", `${scenario.cassette}${scenario.source ? ` (source: ${scenario.source})` : ""}`],

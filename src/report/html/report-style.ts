@@ -48,5 +48,7 @@ figure.shot { margin:0; max-width:380px; }
 figure.shot img { display:block; max-width:100%; height:auto; border:1px solid var(--line); border-radius:4px; background:#fff; }
 figure.shot figcaption { font-size:12px; color:var(--muted); margin-top:3px; }
 .same { font-size:12.5px; color:var(--muted); margin-top:6px; }
+ul.toc { columns:2; padding-left:18px; } ul.toc li { margin:2px 0; }
+a.scenario-link { font-weight:600; }
 footer { color:var(--muted); font-size:12px; margin-top:30px; }
 `;
