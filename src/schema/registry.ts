@@ -6,6 +6,7 @@ import { CheckResultSchema } from "./check-result.js";
 import { HarnessActionSchema, StepResultSchema } from "./harness-step.js";
 import { ProbeSnapshotSchema } from "./probe-snapshot.js";
 import { DriverContractSchema } from "./driver-contract.js";
+import { ExpectedFailuresSchema } from "./gate-baseline.js";
 import { FaultPlanSchema } from "./fault-plan.js";
 
 /**
@@ -22,5 +23,6 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "harness-step-result": StepResultSchema,
   "probe-snapshot": ProbeSnapshotSchema,
   "driver-contract": DriverContractSchema,
+  "expected-failures": ExpectedFailuresSchema,
   "fault-plan": FaultPlanSchema,
 };

@@ -4,6 +4,7 @@ import { reportCommand } from "./report.js";
 import { probeCommand } from "./probe.js";
 import { diffCommand } from "./diff.js";
 import { contractCommand } from "./contract.js";
+import { gateCommand } from "./gate.js";
 import { desktopCommand } from "./desktop.js";
 import { recordCommand } from "./record.js";
 import { inspectCommand } from "./inspect.js";
@@ -11,4 +12,4 @@ import { checkCommand } from "./check.js";
 import { replayCommand } from "./replay.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, replayCommand];
+export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, replayCommand];

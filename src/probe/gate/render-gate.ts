@@ -1,0 +1,70 @@
+import type { JunitCase, JunitSuite } from "../../report/junit.js";
+import { isFailing } from "../analysis/change.js";
+import { checkSuite } from "../render.js";
+import type { GateReport } from "./run-gate.js";
+
+/** The human report of a gate run. */
+export function renderGate(report: GateReport, options: { expectedFile?: string | undefined } = {}): string {
+  const c = report.candidate;
+  const lines = [`gate: cua-driver ${c.version ?? "(version unknown)"} (${c.source} ${c.location}) against ${report.contract.file}`];
+  if (!report.reachable) {
+    lines.push("FAIL: the candidate could not be probed at all (no probe step succeeded); run `cua-contract probe` on it for details");
+    return `${lines.join("\n")}\n`;
+  }
+  const tag = (id: string) => (report.expected.some((f) => f.id === id) ? "expected" : "FAIL");
+  const check = report.check!;
+  lines.push(`contract: ${check.items.filter((i) => i.status === "passed").length}/${check.items.length} items present`);
+  for (const item of check.items) if (item.status === "failed") lines.push(`  ${tag(item.id).padEnd(8)} ${item.message}  [${item.id}]`);
+  for (const gap of check.gaps) if (!gap.blocking && gap.kind !== "argv") lines.push(`  note     ${gap.message}`);
+  if (report.diff) {
+    const counts = { breaking: 0, behavioural: 0, additive: 0, cosmetic: 0 };
+    for (const ch of report.diff.changes) counts[ch.severity]++;
+    lines.push(`diff against ${report.diff.baseline} (${report.diff.from ?? "?"}): ${counts.breaking} breaking, ${counts.behavioural} behavioural, ${counts.additive} additive, ${counts.cosmetic} cosmetic`);
+    for (const f of report.failures.filter((x) => x.source === "diff")) lines.push(`  ${tag(f.id).padEnd(8)} ${f.message}  [${f.id}]`);
+    const outside = report.diff.changes.filter((ch) => isFailing(ch) && ch.tool !== undefined && !report.failures.some((f) => f.message.endsWith(ch.message)));
+    if (outside.length) lines.push(`  note     ${outside.length} breaking/behavioural change(s) in tools this contract does not use (see diff)`);
+  } else if (report.diffNote) lines.push(`diff: ${report.diffNote}`);
+  const rec = report.recordings;
+  if (rec.cassettes.length) {
+    const broken = rec.checks.filter((x) => x.breaks.length).length;
+    lines.push(`recordings: ${rec.cassettes.length} cassette(s), ${rec.calls} recorded call(s) checked, ${broken} would break`);
+    for (const b of rec.breaks) lines.push(`  ${tag(b.id).padEnd(8)} ${b.message}  [${b.id}]`);
+  }
+  if (report.expected.length) lines.push(`expected failures (listed in ${options.expectedFile ?? "the baseline"}): ${report.expected.length}`);
+  for (const id of report.stale) lines.push(`  FAIL     stale baseline entry, no longer failing: ${id}`);
+  lines.push(report.ok ? "ok: the candidate provides everything this contract and these recordings use"
+    : `FAIL: ${report.unexpected.length} new failure(s)${report.stale.length ? `, ${report.stale.length} stale baseline entr${report.stale.length === 1 ? "y" : "ies"}` : ""}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** JUnit: one case per contract item, per failing diff change, per recorded call, per stale baseline entry. */
+export function gateSuites(report: GateReport): JunitSuite[] {
+  if (!report.check) return [{ name: "probe", cases: [{ name: "candidate reachable", failure: { message: "the candidate could not be probed at all" } }] }];
+  const expected = new Map(report.expected.map((f) => [f.id, f]));
+  const xfail = (c: JunitCase, id: string, message: string): JunitCase => {
+    if (!expected.has(id) || !c.failure) return c;
+    const { failure: _f, ...rest } = c;
+    return { ...rest, skipped: `expected failure: ${message}` };
+  };
+  const contract = checkSuite(report.check);
+  contract.cases = contract.cases.map((c, i) => {
+    const item = report.check!.items[i]!;
+    return xfail(c, item.id, item.message);
+  });
+  const diffCases = report.failures.filter((f) => f.source === "diff").map((f) =>
+    xfail({ name: f.id, classname: "diff", failure: { message: f.message, type: "diff" } }, f.id, f.message));
+  if (report.diff) diffCases.push({ name: `no other failing change against ${report.diff.baseline}`, classname: "diff" });
+  const recordings = report.recordings.checks.map((chk): JunitCase => {
+    const name = `${chk.call.cassette}#${chk.call.event} ${chk.call.tool}`;
+    if (chk.breaks.length === 0) return chk.checked.length ? { name, classname: "recordings" } : { name, classname: "recordings", skipped: "no schema to check against" };
+    const unexpected = chk.breaks.filter((b) => !expected.has(b.id));
+    const message = chk.breaks.map((b) => b.message).join("; ");
+    if (unexpected.length === 0) return { name, classname: "recordings", skipped: `expected failure: ${message}` };
+    return { name, classname: "recordings", failure: { message, type: "recording", details: chk.breaks.map((b) => `${b.id}: ${b.reason}`).join("\n") } };
+  });
+  const suites: JunitSuite[] = [contract, { name: "diff", cases: diffCases }, { name: "recordings", cases: recordings }];
+  if (report.stale.length) {
+    suites.push({ name: "baseline", cases: report.stale.map((id) => ({ name: id, failure: { message: `stale baseline entry, no longer failing: ${id}`, type: "stale" } })) });
+  }
+  return suites;
+}
