@@ -95,11 +95,12 @@ async function main() {
   if (!cell) fail(`no "Button Boxes" element in snapshot ${state.snapshot_id}`);
   log(`snapshot ${state.snapshot_id}: ${state.element_count} elements; clicking ${cell.element_token}`);
 
+  // Typed before the click: activating the "Button Boxes" row opens that demo's window, which then holds focus.
+  const typed = await call("type_text", { ...target, text: "hello from cua-contract", delivery_mode: "foreground" });
+  log(`type_text: effect ${typed.effect ?? typed.code ?? typed.text}`);
   const click = await call("click", { ...target, element_token: cell.element_token });
   log(`click: effect ${click.effect}, route ${click.route}`);
 
-  const typed = await call("type_text", { ...target, text: "hello from cua-contract", delivery_mode: "foreground" });
-  log(`type_text: effect ${typed.effect ?? typed.code ?? typed.text}`);
 
   const refusal = await call("press_key", { ...target, key: "escape" });
   if (refusal.code !== "background_unavailable") fail(`press_key: expected background_unavailable, got ${JSON.stringify(refusal)}`);
