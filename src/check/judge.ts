@@ -1,12 +1,12 @@
 import type { CheckFailure } from "../schema/check-result.js";
 import type { StepResult } from "../schema/harness-step.js";
-import type { Scenario, StepExpectation } from "../schema/scenario.js";
+import type { StepExpectation } from "../schema/scenario.js";
 import type { InvariantReport } from "../invariants/types.js";
 
 /** Step expectations against the harness's step results; one failure per unmet expectation. */
-export function judgeSteps(options: { scenario: Scenario; steps: readonly StepResult[] }): CheckFailure[] {
+export function judgeSteps(options: { expectations: readonly StepExpectation[]; steps: readonly StepResult[] }): CheckFailure[] {
   const out: CheckFailure[] = [];
-  for (const e of options.scenario.expect.steps) {
+  for (const e of options.expectations) {
     const got = options.steps[e.step - 1];
     if (!got) {
       out.push({ kind: "error", step: e.step, message: `step ${e.step} did not run` });

@@ -1,6 +1,7 @@
 import type { HarnessParts } from "../harness/core/session-parts.js";
 import { createHarnessSession } from "../harness/core/session.js";
 import { runInvariants } from "../invariants/run.js";
+import { BATCH_MARK } from "../invariants/no-input-after-stale.js";
 import type { InvariantReport } from "../invariants/types.js";
 import { createReplayer } from "../replay/replayer.js";
 import { createVirtualClock } from "../replay/virtual-clock.js";
@@ -36,10 +37,13 @@ export async function runReference(options: { scenario: Scenario; cassette: Load
     ...(scenario.timeout_ms !== undefined ? { timeoutMs: scenario.timeout_ms } : {}),
   });
   const steps: StepResult[] = [];
-  for (const action of scenario.steps) steps.push(await session.step(action));
+  for (const action of scenario.steps) {
+    replayer.mark(BATCH_MARK); // each step is one turn of the model: a batch of its own
+    steps.push(await session.step(action));
+  }
   const log = replayer.log();
   const invariants = judgeLog({ scenario, log, cassette });
-  const failures = [...judgeSteps({ scenario, steps }), ...judgeInvariants(invariants), ...unmatchedFailures(log)];
+  const failures = [...judgeSteps({ expectations: scenario.expect.steps, steps }), ...judgeInvariants(invariants), ...unmatchedFailures(log)];
   return { steps, log, invariants, failures };
 }
 

@@ -75,11 +75,13 @@ export function isTimeout(r: RequestEntry): boolean {
   return k === "hang" || k === "timeout_after_effect" || k === "timeout_before_effect";
 }
 
-/** The harness got a usable answer: matched, not broken by a fault (a delay still answers), not an error. */
+/**
+ * The harness got an answer it can use: matched, not lost in transport, not an error. A delayed
+ * answer or one with a corrupt image still arrived.
+ */
 export function isAnswered(r: RequestEntry): boolean {
-  if (r.outcome === "unmatched") return false;
-  if (r.fault && r.fault.kind !== "delay") return false;
-  return r.result?.isError !== true;
+  if (r.outcome === "unmatched" || isTransportFault(r)) return false;
+  return r.result?.isError !== true && r.fault?.kind !== "refusal";
 }
 
 export function isMutation(r: RequestEntry): boolean {
@@ -92,7 +94,8 @@ export function isInput(r: RequestEntry): boolean {
 
 /** A successful, non-empty observation. */
 export function isFreshObservation(r: RequestEntry): boolean {
-  return r.tool !== undefined && OBSERVATION_TOOLS.has(r.tool) && isAnswered(r) && r.result?.empty !== true;
+  if (r.tool === undefined || !OBSERVATION_TOOLS.has(r.tool) || !isAnswered(r)) return false;
+  return r.result?.empty !== true && r.fault?.kind !== "empty";
 }
 
 export function isRebuild(r: RequestEntry): boolean {

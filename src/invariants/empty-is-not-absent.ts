@@ -5,7 +5,7 @@ import type { Invariant, Violation } from "./types.js";
 
 function isEmptyWindowList(r: RequestEntry): boolean {
   if (r.tool !== "list_windows") return false;
-  return !isAnswered(r) || r.result?.empty === true || r.result?.window_ids?.length === 0;
+  return !isAnswered(r) || r.fault?.kind === "empty" || r.result?.empty === true || r.result?.window_ids?.length === 0;
 }
 
 /** Window ids a successful observation showed: listed ids, or the window get_window_state read. */

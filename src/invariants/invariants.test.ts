@@ -121,6 +121,10 @@ describe("no-input-after-stale", () => {
     expect(v[0]?.message).toContain("stale_element_token");
     expect(v[0]?.evidence.requests).toEqual([0, 1]);
   });
+  it("ignores a stale refusal served to a read", () => {
+    const l = log().req("get_window_state", look, { fault: "refusal", code: "stale_element_token" }).req("click", click);
+    expect(violations("no-input-after-stale", l.entries)).toEqual([]);
+  });
   it("recognises an injected stale refusal and configured codes", () => {
     const injected = log().req("click", click, { fault: "refusal", code: "px_frame_mismatch" }).req("click", click);
     expect(violations("no-input-after-stale", injected.entries)).toHaveLength(1);

@@ -18,7 +18,7 @@ function staleCode(r: RequestEntry, extra: readonly string[]): string | undefine
 export const noInputAfterStale: Invariant = {
   id: "no-input-after-stale",
   statement:
-    "After a stale-frame or stale-element-token refusal, no input call follows in the same batch without a new observation.",
+    "After an input is refused as stale (stale frame or element token), no input call follows in the same batch without a new observation.",
   check(entries, options) {
     const out: Violation[] = [];
     let stale: { request: RequestEntry; code: string } | undefined;
@@ -36,7 +36,8 @@ export const noInputAfterStale: Invariant = {
         );
         stale = undefined;
       }
-      const code = staleCode(e, options.staleCodes ?? []);
+      // Only a refused input says the harness aimed at something out of date; a read has no target to be stale.
+      const code = isInput(e) ? staleCode(e, options.staleCodes ?? []) : undefined;
       if (code) stale = { request: e, code };
     }
     return out;

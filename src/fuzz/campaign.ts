@@ -1,0 +1,92 @@
+import fc from "fast-check";
+import type { HarnessParts } from "../harness/core/session-parts.js";
+import { fuzzCaseArb, type FuzzCase } from "./arbitraries/fuzz-case.js";
+import type { LoadedBase } from "./bases.js";
+import { runFuzzCase, type FuzzViolation } from "./run-case.js";
+import { shardRuns, type Shard } from "./shard.js";
+
+/** A failing run, shrunk: the seed and fast-check path that reproduce it, and what it broke. */
+export interface CampaignFailure {
+  /** Seed of the failing run (reproduce with `--seed <seed> --runs 1 --path <path>`). */
+  seed: number;
+  path: string;
+  run: number;
+  violations: FuzzViolation[];
+  /** The shrunk case. */
+  fcase: FuzzCase;
+}
+
+export interface CampaignResult {
+  runs: number;
+  /** Runs that broke at least one check. */
+  violations: number;
+  failures: CampaignFailure[];
+}
+
+export interface CampaignOptions {
+  bases: readonly LoadedBase[];
+  parts?: Partial<HarnessParts>;
+  runs: number;
+  seed: number;
+  shard?: Shard;
+  /** Replay one exact case (from a failure's path); implies the single run at `seed`. */
+  path?: string;
+  /** Stop at the first failing run (mutant hunting). */
+  stopAtFirst?: boolean;
+  /**
+   * Count only checks the reference harness passes on the same case, so a variant is caught for
+   * its own bug and not for something the reference does too.
+   */
+  differential?: boolean;
+  /** Shrink at most this many failures (default 3); the rest are counted. */
+  maxShrunk?: number;
+  onProgress?: (done: number, total: number, violations: number) => void;
+}
+
+/**
+ * Runs `runs` generated cases; run k uses seed `seed + k`, so a shard takes a disjoint slice of
+ * run numbers and any run can be replayed alone. Failing runs are shrunk by fast-check.
+ */
+export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
+  const arb = fuzzCaseArb(options.bases);
+  const ks = options.path !== undefined ? [0] : shardRuns(options.runs, options.shard);
+  const maxShrunk = options.maxShrunk ?? 3;
+  const failures: CampaignFailure[] = [];
+  let violations = 0;
+  let done = 0;
+  for (const k of ks) {
+    const seed = options.seed + k;
+    const shrink = failures.length < maxShrunk;
+    const failure = await runOne({ arb, seed, k, shrink, options });
+    done += 1;
+    if (failure) {
+      violations += 1;
+      if (shrink) failures.push(failure);
+    }
+    options.onProgress?.(done, ks.length, violations);
+    if (failure && options.stopAtFirst) break;
+  }
+  return { runs: done, violations, failures };
+}
+
+async function runOne(o: { arb: fc.Arbitrary<FuzzCase>; seed: number; k: number; shrink: boolean; options: CampaignOptions }): Promise<CampaignFailure | undefined> {
+  const { bases, parts } = o.options;
+  const run = async (fcase: FuzzCase) => {
+    const got = await runFuzzCase({ fcase, bases, ...(parts ? { parts } : {}) });
+    if (!o.options.differential) return got;
+    const reference = await runFuzzCase({ fcase, bases });
+    const known = new Set(reference.violations.map((v) => v.check));
+    return { ...got, violations: got.violations.filter((v) => !known.has(v.check)) };
+  };
+  const property = fc.asyncProperty(o.arb, async (fcase) => (await run(fcase)).violations.length === 0);
+  const details = await fc.check(property, {
+    seed: o.seed,
+    numRuns: 1,
+    ...(o.options.path !== undefined ? { path: o.options.path } : {}),
+    ...(o.shrink ? {} : { endOnFailure: true }),
+  });
+  if (!details.failed || !details.counterexample) return undefined;
+  const fcase = details.counterexample[0];
+  const { violations } = await run(fcase);
+  return { seed: o.seed, path: details.counterexamplePath ?? "0", run: o.k, violations, fcase };
+}
