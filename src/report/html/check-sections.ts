@@ -22,7 +22,7 @@ function stepRows(scenario: ScenarioResult, prefix: string): ReportRow[] {
       tool: s.action,
       args: s.calls.length > 0 ? JSON.stringify(s.calls.map((c) => ({ tool: c.tool, args: c.args })), null, 2) : undefined,
       kind: mutation ? "mutation" : s.calls.length > 0 ? "read" : "other",
-      result: `${s.decision}${s.blockedBy ? ` (blocked by ${s.blockedBy})` : ""}: ${s.note}`,
+      result: `${s.decision}${s.blockedBy ? ` (blocked by ${s.blockedBy})` : ""}${s.verdict && s.verdict.note === s.note ? "" : `: ${s.note}`}`,
       isError: s.decision === "blocked" || s.decision === "escalate",
       ...(s.verdict ? { verdict: { decision: s.verdict.decision, outcome: s.verdict.outcome, note: s.verdict.note } } : {}),
       outcome: "recorded",

@@ -36,7 +36,7 @@ function seconds(ms: number | undefined): string {
 function img(options: RenderOptions, image: string, alt: string, cls = ""): string {
   const size = options.imageSize?.(image);
   const dims = size ? ` width="${size.width}" height="${size.height}"` : "";
-  return `<img${cls ? ` class="${cls}"` : ""} src="${esc(options.imageSrc(image))}" alt="${esc(alt)}"${dims} loading="lazy" decoding="async">`;
+  return `<img${cls ? ` class="${cls}"` : ""} src="${esc(options.imageSrc(image))}" alt="${esc(alt)}"${dims} decoding="async">`;
 }
 
 function shot(options: RenderOptions, row: ReportRow, s: ReportShot, rowLabels: Map<string, string>): string {

@@ -1,0 +1,182 @@
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { tmpDir } from "../helpers/tmp-dir.js";
+import { writeCarelessReplayLog } from "./report-fixtures.js";
+
+// The report is checked in a real browser: Debian's chromium, driven by playwright-core (no download).
+const CHROMIUM = "/usr/bin/chromium";
+const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const outputDir = path.join(repoRoot, "test-output");
+const trajectory = path.join(repoRoot, "test/fixtures/trajectories/gtk3-demo-0.21.0");
+
+let tmp: { path: string } & AsyncDisposable;
+let context: BrowserContext;
+let cassette: string;
+const requests: string[] = [];
+
+async function open(file: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on("request", (r) => requests.push(r.url()));
+  await page.goto(`file://${file}`);
+  await page.waitForLoadState("load");
+  return page;
+}
+
+// Every <img> on the page decodes to real pixels (not a broken-image icon).
+async function decodedImages(page: Page): Promise<{ total: number; decoded: number }> {
+  return page.evaluate(async () => {
+    const imgs = [...document.images];
+    await Promise.all(imgs.map((i) => i.decode().catch(() => undefined)));
+    return { total: imgs.length, decoded: imgs.filter((i) => i.complete && i.naturalWidth > 0).length };
+  });
+}
+
+beforeAll(async () => {
+  tmp = await tmpDir("cua-report-e2e-");
+  cassette = path.join(tmp.path, "cassette");
+  const imported = await runCli(["import", trajectory, "--out", cassette, "--driver-source", "sdk", "--driver-version", "0.21.0"]);
+  expect(imported.exitCode, imported.stderr).toBe(0);
+  mkdirSync(outputDir, { recursive: true });
+  context = await chromium.launchPersistentContext(path.join(tmp.path, "chromium-profile"), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  await tmp?.[Symbol.asyncDispose]();
+});
+
+describe("cua-contract report in Chromium", () => {
+  it("shows a replay log: failures on top linking to their calls, faults, verdicts, decoded screenshots", { timeout: 60_000 }, async () => {
+    const log = path.join(tmp.path, "replay.jsonl");
+    const entries = await writeCarelessReplayLog({ cassetteDir: cassette, logFile: log });
+    const out = path.join(tmp.path, "replay.html");
+    const run = await runCli(["report", log, "--cassette", cassette, "--out", out]);
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/from a replay-log: 15 calls, \d+ failures, 9 screenshots, 8 consecutive pairs compared/);
+
+    const page = await open(out);
+    const requestsInLog = entries.filter((e) => e.type === "request");
+    await expect(page.locator("li.call").count()).resolves.toBe(requestsInLog.length);
+    // one row per request, in order, named by tool
+    const tools = await page.locator("li.call").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-tool")));
+    expect(tools).toEqual(requestsInLog.map((e) => (e.type === "request" ? e.tool : "")));
+
+    // the fault and the verdict on the faulted click
+    const faulted = page.locator("li.call.outcome-faulted");
+    await expect(faulted.count()).resolves.toBe(1);
+    await expect(faulted.locator(".badge.fault").innerText()).resolves.toMatch(/timeout_after_effect/);
+    await expect(faulted.locator(".badge.verdict").innerText()).resolves.toBe("verify_fresh_state");
+    await expect(page.locator("li.call.outcome-unmatched").count()).resolves.toBe(1);
+
+    // failures at the top, before the timeline, and their links land on the calls
+    const problem = page.locator("section.problems li.problem", { hasText: "no-replay-after-unknown" });
+    await expect(problem.count()).resolves.toBe(1);
+    const firstProblemY = await page.locator("section.problems").boundingBox();
+    const firstRowY = await page.locator("li.call").first().boundingBox();
+    expect(firstProblemY!.y).toBeLessThan(firstRowY!.y);
+    const link = problem.locator("a", { hasText: "#2" });
+    await link.click();
+    expect(new URL(page.url()).hash).toBe("#call-2");
+    const target = page.locator("#call-2");
+    await expect(target.getAttribute("class")).resolves.toMatch(/flagged/);
+    const box = await target.boundingBox();
+    expect(box!.y).toBeGreaterThan(-2);
+    expect(box!.y).toBeLessThan(900);
+
+    // screenshots and diff highlights decode; identical ones are not repeated
+    const images = await decodedImages(page);
+    expect(images.total).toBeGreaterThan(0);
+    expect(images.decoded).toBe(images.total);
+    const changes = await page.locator("[data-change]").evaluateAll((els) => els.map((e) => e.getAttribute("data-change")));
+    expect(changes).toHaveLength(8);
+    expect(changes).toContain("identical");
+    expect(changes).toContain("changed");
+    await expect(page.locator("figure.diff img").count()).resolves.toBe(changes.filter((c) => c !== "identical").length);
+    await page.screenshot({ path: path.join(outputDir, "report-replay-log.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("shows a cassette imported from a real trajectory: every call, epochs, change kinds", { timeout: 60_000 }, async () => {
+    const out = path.join(tmp.path, "cassette.html");
+    const run = await runCli(["report", cassette, "--out", out, "--json"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const stats = JSON.parse(run.stdout) as { rows: number; pairs: number; screenshots: number; kind: string };
+    expect(stats).toMatchObject({ kind: "cassette", rows: 14, screenshots: 9, pairs: 8 });
+    const html = readFileSync(out, "utf8");
+    expect(html).not.toMatch(/<script|https?:\/\//);
+    const page = await open(out);
+    await expect(page.locator("li.call").count()).resolves.toBe(14);
+    await expect(page.locator("li.call.kind-mutation").count()).resolves.toBe(5);
+    await expect(page.locator("li.call.kind-mutation .badge.epoch").allInnerTexts()).resolves.toEqual([
+      "epoch 0 → 1",
+      "epoch 1 → 2",
+      "epoch 2 → 3",
+      "epoch 3 → 4",
+      "epoch 4 → 5",
+    ]);
+    // the refused scroll reads as an error with its code
+    await expect(page.locator('li.call[data-tool="scroll"]').getAttribute("class")).resolves.toMatch(/is-error/);
+    await expect(page.locator('li.call[data-tool="scroll"] .result').innerText()).resolves.toMatch(/background_unavailable/);
+    await expect(page.locator("header.top").innerText()).resolves.toMatch(/read-only calls were reconstructed/);
+    const images = await decodedImages(page);
+    expect(images.decoded).toBe(images.total);
+    expect(images.total).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: path.join(outputDir, "report-cassette.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("shows a check result: every failure first, linked to the scenario step", { timeout: 60_000 }, async () => {
+    const check = await runCli(["check", "--harness", "resend-timed-out-click", "--json"]);
+    expect(check.exitCode).toBe(1);
+    const resultFile = path.join(tmp.path, "check.json");
+    writeFileSync(resultFile, check.stdout);
+    const result = JSON.parse(check.stdout) as { failed: number; scenarios: Array<{ passed: boolean; title: string }> };
+    const out = path.join(tmp.path, "check.html");
+    const run = await runCli(["report", resultFile, "--out", out]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const page = await open(out);
+    await expect(page.locator("section.scenario").count()).resolves.toBe(result.scenarios.length);
+    await expect(page.locator("section.scenario h2 .badge.fail").count()).resolves.toBe(result.failed);
+    const stepLink = page.locator("section.problems.all li.problem a", { hasText: /^step \d+$/ }).first();
+    const href = await stepLink.getAttribute("href");
+    await stepLink.click();
+    expect(new URL(page.url()).hash).toBe(href);
+    await expect(page.locator(href!).count()).resolves.toBe(1);
+    await page.screenshot({ path: path.join(outputDir, "report-check.png") });
+    await page.close();
+  });
+
+  it("made no network request: only the file and inline images", () => {
+    expect(requests.length).toBeGreaterThan(0);
+    expect(requests.filter((u) => !u.startsWith("file://") && !u.startsWith("data:"))).toEqual([]);
+  });
+});
+
+describe("cua-contract report: bad input", () => {
+  it("exits 2 naming the file for something that is not a report input", async () => {
+    await using dir = await tmpDir();
+    const bad = path.join(dir.path, "notes.json");
+    writeFileSync(bad, '{"hello": 1}');
+    const run = await runCli(["report", bad, "--out", path.join(dir.path, "r.html")]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/notes\.json: .*not a check result/);
+  });
+
+  it("exits 2 naming file:line for a torn replay log", async () => {
+    await using dir = await tmpDir();
+    const bad = path.join(dir.path, "replay.jsonl");
+    writeFileSync(bad, '{"type":"mark","t_ms":0,"label":"x"}\n{"type":"request","n":0\n');
+    const run = await runCli(["report", bad, "--out", path.join(dir.path, "r.html")]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/replay\.jsonl:2: replay log line is not JSON/);
+  });
+});
