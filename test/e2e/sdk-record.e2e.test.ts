@@ -1,0 +1,71 @@
+// Records from the real runtime on a throwaway X desktop (Xvfb + at-spi + openbox + gtk3-demo),
+// then replays the cassette to the same harness. Skips loudly when the desktop packages are missing.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { missingDesktopPrograms } from "../../src/desktop/programs.js";
+import { startDesktop } from "../../src/desktop/desktop.js";
+import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { tmpDir } from "../helpers/tmp-dir.js";
+
+const missing = await missingDesktopPrograms({ app: ["gtk3-demo"] });
+if (missing.length > 0) {
+  console.warn(
+    `\n!!! SKIPPING the desktop recording tests: ${missing.join(", ")} not found. Install xvfb openbox at-spi2-core gtk-3-examples dbus-x11 xdotool (see docs/desktop.md).\n`,
+  );
+}
+const harness = path.join(repoRoot, "scripts", "record-fixtures.harness.mjs");
+
+describe.skipIf(missing.length > 0)("record --driver sdk --desktop (real runtime under Xvfb)", () => {
+  it("records the gtk3-demo flow over the CLI with source sdk, redaction and a deduplicated frame, and it replays", { timeout: 90_000 }, async () => {
+    await using dir = await tmpDir();
+    const out = path.join(dir.path, "rec");
+    const recorded = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--out", out, "--", process.execPath, harness, "cli"]);
+    expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
+    expect(recorded.stderr).toContain("old token: refused stale_element_token");
+    const lines = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).trim().split("\n");
+    const header = JSON.parse(lines[0]!) as { driver: { source: string; version: string; location: string } };
+    expect(header.driver).toMatchObject({ source: "sdk", version: "0.21.0", location: "sdk:@trycua/cua-driver@0.21.0" });
+    const events = lines.slice(1).map((l) => JSON.parse(l) as { argv: string[]; stdout: string; files?: Record<string, { ref: string }> });
+    const tools = events.map((e) => (e.argv[0] === "call" ? e.argv[1] : e.argv[0]));
+    expect(tools).toEqual(["--version", "manifest", "--version", "list_windows", "get_window_state", "type_text", "click", "press_key", "get_window_state", "click", "verify_state", "set_window_frame", "list_windows"]);
+    expect(events[4]!.files?.["--screenshot-out-file"]?.ref).toMatch(/^frames\/[0-9a-f]{64}\.png$/);
+    expect(events[7]!.stdout).toContain('"code": "background_unavailable"');
+    expect(events[9]!.stdout).toContain('"code": "stale_element_token"');
+    expect(lines.join("\n")).not.toContain("hello from cua-contract");
+    expect(events[5]!.argv[2]).toMatch(/«redacted:text:[0-9a-f]{8}»/);
+
+    const replayed = await runCli(["replay", out, "--ignore", "text", "--fail-on-unused", "--", process.execPath, harness, "cli"]);
+    expect(replayed.exitCode, String(replayed.stderr)).toBe(0);
+    expect(replayed.stderr).toContain("unmatched 0");
+  });
+
+  it("records one MCP stdio session line by line", { timeout: 90_000 }, async () => {
+    await using dir = await tmpDir();
+    const out = path.join(dir.path, "rec");
+    const recorded = await runCli(["record", "--driver", "sdk", "--desktop", "--out", out, "--", process.execPath, harness, "mcp"]);
+    expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
+    const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).trim().split("\n").slice(1).map((l) => JSON.parse(l) as { kind: string; dir?: string; line?: string });
+    expect(events.filter((e) => e.kind === "mcp_open")).toHaveLength(1);
+    expect(events.at(-1)).toMatchObject({ kind: "mcp_close", exit_code: 0 });
+    const replies = events.filter((e) => e.kind === "mcp" && e.dir === "s2c").map((e) => e.line!);
+    expect(replies[0]).toMatch(/^\{"jsonrpc":"2.0","id":1,"result":\{"capabilities":\{"tools":\{\}\},"instructions":/);
+    expect(replies.some((r) => r.includes('\\"code\\":\\"stale_element_token\\"') || r.includes('"code":"stale_element_token"'))).toBe(true);
+  });
+
+  it("desktop start/stop leaves no process behind", { timeout: 30_000 }, async () => {
+    const desktop = await startDesktop();
+    const pids = desktop.processes.map((p) => p.pid);
+    expect(desktop.display).toMatch(/^:9\d$/);
+    await desktop.stop();
+    const alive = pids.filter((pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(alive).toEqual([]);
+  });
+});
