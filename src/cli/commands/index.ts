@@ -10,6 +10,7 @@ import { recordCommand } from "./record.js";
 import { inspectCommand } from "./inspect.js";
 import { checkCommand } from "./check.js";
 import { replayCommand } from "./replay.js";
+import { serveCommand } from "./serve.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, replayCommand];
+export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, replayCommand, serveCommand];

@@ -1,0 +1,117 @@
+import { createInterface } from "node:readline";
+import { UserError } from "../../errors.js";
+import { createReplayBackend } from "../../replay/backend.js";
+import { openReplaySession } from "../../replay/run-replay.js";
+import type { ReplaySession } from "../../replay/session.js";
+import { startShimServer } from "../../shim-server/server.js";
+import { isValidToken, startMcpHttpServer } from "../../transports/http/server.js";
+import { createMcpStdioSession } from "../../transports/mcp/stdio-session.js";
+import type { CliCommand } from "../command.js";
+
+const TRANSPORTS = ["mcp", "cli-socket", "http"] as const;
+type Transport = (typeof TRANSPORTS)[number];
+
+export const serveCommand: CliCommand = {
+  command: "serve <dir>",
+  describe: "Serve a cassette as a cua-driver stand-in: MCP on stdio, a cua-driver shim socket, or MCP over HTTP",
+  builder: (y) =>
+    y
+      .usage("$0 serve DIR --transport mcp|cli-socket|http [--port N] [--faults PLAN.json] [--seed N] [--match …] [--ignore PATH…] [--log FILE]")
+      .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
+      .option("transport", { type: "string", choices: TRANSPORTS, demandOption: true, describe: "How harnesses reach the stand-in" })
+      .option("port", { type: "number", describe: "HTTP port (default: CUA_DRIVER_RS_MCP_HTTP_PORT; 0 picks a free one)" })
+      .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
+      .option("seed", { type: "number", describe: "Seed for the fault plan's random rules" })
+      .option("match", { type: "string", choices: ["per-key", "strict-order"], default: "per-key" })
+      .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable)" })
+      .option("log", { type: "string", describe: "Write the replay log (JSONL) here" }),
+  handler: async (args) => {
+    const transport = args.transport as Transport;
+    const notices = (message: string) => process.stderr.write(`cua-contract serve: UNMATCHED: ${message}\n`);
+    const opened = openReplaySession({
+      dir: String(args.dir),
+      ...(args.faults !== undefined ? { faultsFile: String(args.faults) } : {}),
+      ...(args.seed !== undefined ? { seed: Number(args.seed) } : {}),
+      match: args.match as "per-key" | "strict-order",
+      ignore: ((args.ignore as unknown[] | undefined) ?? []).map(String),
+      ...(args.log !== undefined ? { logFile: String(args.log) } : {}),
+      onNotice: notices,
+    });
+    try {
+      if (transport === "mcp") return await serveStdio(opened.session);
+      if (transport === "cli-socket") return await serveShim(opened.session);
+      return await serveHttp(opened.session, args);
+    } finally {
+      const s = opened.session.finish();
+      process.stderr.write(`cua-contract serve: served ${s.served}, unmatched ${s.unmatched}, faults injected ${s.faults}, unused recorded mutations ${s.unused.length}\n`);
+      opened.close();
+    }
+  },
+};
+
+/** `cua-driver mcp` on this process's stdio; resolves with the exit code the stream ended with. */
+function serveStdio(session: ReplaySession): Promise<number> {
+  return new Promise((resolve) => {
+    const handler = createMcpStdioSession({
+      session,
+      io: {
+        send: (line) => process.stdout.write(`${line}\n`),
+        stderr: (data) => process.stderr.write(data),
+        exit: (code) => {
+          rl.close();
+          process.stdin.pause();
+          process.stdout.end(() => resolve(code ?? 1));
+        },
+      },
+    });
+    const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    rl.on("line", (line) => handler.line(line));
+    rl.on("close", () => handler.end());
+  });
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off("SIGINT", done);
+      process.off("SIGTERM", done);
+      resolve();
+    };
+    process.on("SIGINT", done);
+    process.on("SIGTERM", done);
+  });
+}
+
+async function serveShim(session: ReplaySession): Promise<number> {
+  const server = await startShimServer({ backend: createReplayBackend({ session }) });
+  process.stdout.write(`CUA_DRIVER=${server.shimPath}\nPATH=${server.env.PATH}\n`);
+  process.stderr.write(`cua-contract serve: cua-driver shim ready; put ${server.dir} first on PATH (Ctrl-C to stop)\n`);
+  await untilSignal();
+  await server.close();
+  return 0;
+}
+
+async function serveHttp(session: ReplaySession, args: Record<string, unknown>): Promise<number> {
+  const rawPort = args.port ?? process.env.CUA_DRIVER_RS_MCP_HTTP_PORT;
+  const port = Number(rawPort);
+  if (rawPort === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UserError(`no valid HTTP port (got ${JSON.stringify(rawPort ?? null)})`, {
+      code: "USAGE",
+      field: "--port",
+      fix: "Pass --port N (0 picks a free one) or set CUA_DRIVER_RS_MCP_HTTP_PORT=1..65535, as for `cua-driver serve`.",
+    });
+  }
+  const token = process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN ?? "";
+  if (!isValidToken(token)) {
+    throw new UserError("MCP over HTTP needs a bearer token in CUA_DRIVER_RS_MCP_HTTP_TOKEN (32-4096 characters, no whitespace)", {
+      code: "USAGE",
+      field: "CUA_DRIVER_RS_MCP_HTTP_TOKEN",
+      fix: "Set it, e.g. `export CUA_DRIVER_RS_MCP_HTTP_TOKEN=$(openssl rand -hex 32)`, and send `Authorization: Bearer <token>`.",
+    });
+  }
+  const server = await startMcpHttpServer({ session, port, token });
+  process.stderr.write(`cua-contract serve: MCP over HTTP listening on ${server.url}\n`);
+  await untilSignal();
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,120 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { createEngine } from "../../src/replay/engine/engine.js";
+import { loadReplayCassette } from "../../src/replay/load.js";
+import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { tmpDir } from "../helpers/tmp-dir.js";
+
+const CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk");
+const HARNESS = path.join(repoRoot, "test/e2e/replay/cli-harness.py");
+const TOKEN = JSON.stringify({ pid: 24132, window_id: 4194311, element_token: "s00000004:15" });
+const PRESS = JSON.stringify({ pid: 24132, window_id: 4194311, key: "escape" });
+
+interface Seen {
+  exit?: number;
+  stdout?: string;
+  stderr?: string;
+  timeout?: boolean;
+  elapsed_ms: number;
+  file_b64?: string;
+}
+
+/** The recorded CLI answers, frames put back: what the driver printed when recording. */
+function recorded() {
+  const cassette = loadReplayCassette(CASSETTE);
+  return createEngine({ events: cassette.events, frame: cassette.frame! }).exchanges;
+}
+
+async function replayPython(options: { steps: unknown[]; extra?: string[]; env?: Record<string, string> }) {
+  const result = await runCli(["replay", CASSETTE, ...(options.extra ?? []), "--json", "--", "python3", HARNESS, JSON.stringify(options.steps)], {
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const [seenLine, summaryLine] = result.stdout.trim().split("\n");
+  return { result, seen: JSON.parse(seenLine!) as Seen[], summary: JSON.parse(summaryLine!) as Record<string, unknown> };
+}
+
+describe("cua-contract replay (per-call CLI)", () => {
+  it("serves a Python harness the recorded bytes, exit codes and out-file, never a real driver", async () => {
+    await using dir = await tmpDir();
+    // a cua-driver later on PATH that would leave a mark if replay ever reached it
+    const poison = path.join(dir.path, "bin");
+    const marker = path.join(dir.path, "REAL-DRIVER-WAS-CALLED");
+    await import("node:fs/promises").then((fs) => fs.mkdir(poison));
+    writeFileSync(path.join(poison, "cua-driver"), `#!/bin/sh\ntouch ${marker}\necho real\n`);
+    chmodSync(path.join(poison, "cua-driver"), 0o755);
+    const outFile = path.join(dir.path, "shot.png");
+    const { result, seen, summary } = await replayPython({
+      env: { PATH: `${poison}:${process.env.PATH}` },
+      steps: [
+        { argv: ["--version"] },
+        { argv: ["call", "get_screen_size"] },
+        { argv: ["get_screen_size"] }, // implicit call
+        { argv: ["call", "list_windows"] },
+        { argv: ["call", "click", TOKEN] },
+        { argv: ["call", "press_key", PRESS] },
+        { argv: ["call", "get_desktop_state"] },
+        { argv: ["call", "get_desktop_state", "--screenshot-out-file", outFile], out_file: outFile },
+        { argv: ["call", "get_config", "{not json"] },
+      ],
+    });
+    expect(result.exitCode, result.stderr).toBe(0);
+    const x = recorded();
+    const out = (seq: number) => x.find((e) => e.seq === seq)!.cli!;
+    expect(seen[0]).toMatchObject({ exit: 0, stdout: "cua-driver 0.21.0\n", stderr: "" });
+    expect(seen[1]).toMatchObject({ exit: 0, stdout: out(1).stdout, stderr: "" });
+    expect(seen[1]!.stdout).toBe('{\n  "height": 800,\n  "scale_factor": 1.0,\n  "width": 1280\n}\n');
+    expect(seen[2]!.stdout).toBe(seen[1]!.stdout);
+    expect(seen[3]).toMatchObject({ exit: 0, stdout: out(2).stdout });
+    expect(seen[4]).toMatchObject({ exit: 0, stdout: out(3).stdout });
+    expect(seen[5]).toMatchObject({ exit: 0, stdout: out(4).stdout }); // a refusal exits 0
+    expect(seen[6]).toMatchObject({ exit: 0, stdout: out(5).stdout });
+    expect((seen[6]!.stdout ?? "").length).toBeGreaterThan(60_000);
+    expect(seen[7]).toMatchObject({ exit: 0, stdout: out(6).stdout });
+    const frame = readFileSync(path.join(CASSETTE, x.find((e) => e.seq === 6)!.cli!.files!["--screenshot-out-file"]!.ref));
+    expect(Buffer.from(seen[7]!.file_b64!, "base64").equals(frame)).toBe(true);
+    expect(seen[8]).toMatchObject({ exit: 2, stdout: "", stderr: out(7).stderr });
+    expect(existsSync(marker)).toBe(false);
+    expect(summary).toMatchObject({ served: 9, unmatched: 0, faults: 0, unused: 0, violations: [], exitCode: 0 });
+  });
+
+  it("fails loudly on an unmatched call, names the nearest request and path, and exits 1", async () => {
+    const { result, seen, summary } = await replayPython({
+      steps: [{ argv: ["call", "click", JSON.stringify({ pid: 24132, window_id: 4194311, element_token: "s00000004:99" })] }],
+    });
+    expect(seen[0]).toMatchObject({ exit: 1, stdout: "" });
+    expect(seen[0]!.stderr).toContain("no recorded answer for call #0 (click)");
+    expect(result.stderr).toContain(
+      `cua-contract replay: UNMATCHED: Failed to replay call #0 (click) from ${path.join(CASSETTE, "cassette.jsonl")}: no recorded request matches (nearest: #3 click; differs from #3 (click) at $.element_token: "s00000004:99" ≠ recorded "s00000004:15"). Re-record the cassette with this harness, or ignore the field with --ignore element_token.`,
+    );
+    expect(summary).toMatchObject({ unmatched: 1, exitCode: 1 });
+    expect(result.exitCode).toBe(1);
+    // ignoring the field makes it match
+    const ignored = await replayPython({
+      extra: ["--ignore", "element_token"],
+      steps: [{ argv: ["call", "click", JSON.stringify({ pid: 24132, window_id: 4194311, element_token: "s00000004:99" })] }],
+    });
+    expect(ignored.summary).toMatchObject({ unmatched: 0, exitCode: 0 });
+  });
+
+  it("passes the harness's own failing exit code through, and --fail-on-unused fails on unused mutations", async () => {
+    const failing = await runCli(["replay", CASSETTE, "--", "sh", "-c", "exit 7"]);
+    expect(failing.exitCode).toBe(7);
+    const unused = await runCli(["replay", CASSETTE, "--fail-on-unused", "--json", "--", "sh", "-c", "cua-driver call get_screen_size </dev/null >/dev/null"]);
+    expect(JSON.parse(unused.stdout)).toMatchObject({ unused: 2, exitCode: 1 });
+    expect(unused.exitCode).toBe(1);
+  });
+
+  it("rejects a bad fault plan with exit 2 naming the field and the valid kinds", async () => {
+    await using dir = await tmpDir();
+    const plan = path.join(dir.path, "plan.json");
+    writeFileSync(plan, JSON.stringify({ rules: [{ match: { tool: "click" }, fault: { kind: "meteor" } }] }));
+    const r = await runCli(["replay", CASSETTE, "--faults", plan, "--", "true"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${plan}: rules[0].fault.kind: unknown fault kind "meteor". Valid kinds: hang, delay,`);
+    writeFileSync(plan, JSON.stringify({ rules: [{ match: { nth: 1, when: "now" }, fault: { kind: "hang" } }] }));
+    const r2 = await runCli(["replay", CASSETTE, "--faults", plan, "--", "true"]);
+    expect(r2.exitCode).toBe(2);
+    expect(r2.stderr).toContain('rules[0].match.when: unknown match key "when". Valid match keys: tool, kind, nth, every, probability.');
+  });
+});
