@@ -27,18 +27,19 @@ async function open(file: string): Promise<Page> {
 
 // Every <img> on the page decodes to real pixels (not a broken-image icon).
 async function decodedImages(page: Page): Promise<{ total: number; decoded: number }> {
-  return page.evaluate(async () => {
+  // A string, so the page's DOM types stay out of this Node-typed file.
+  return page.evaluate(`(async () => {
     const imgs = [...document.images];
     await Promise.all(imgs.map((i) => i.decode().catch(() => undefined)));
     return { total: imgs.length, decoded: imgs.filter((i) => i.complete && i.naturalWidth > 0).length };
-  });
+  })()`) as Promise<{ total: number; decoded: number }>;
 }
 
 beforeAll(async () => {
   tmp = await tmpDir("cua-report-e2e-");
   cassette = path.join(tmp.path, "cassette");
   const imported = await runCli(["import", trajectory, "--out", cassette, "--driver-source", "sdk", "--driver-version", "0.21.0"]);
-  expect(imported.exitCode, imported.stderr).toBe(0);
+  expect(imported.exitCode, String(imported.stderr)).toBe(0);
   mkdirSync(outputDir, { recursive: true });
   context = await chromium.launchPersistentContext(path.join(tmp.path, "chromium-profile"), {
     executablePath: CHROMIUM,
@@ -108,8 +109,8 @@ describe("cua-contract report in Chromium", () => {
   it("shows a cassette imported from a real trajectory: every call, epochs, change kinds", { timeout: 60_000 }, async () => {
     const out = path.join(tmp.path, "cassette.html");
     const run = await runCli(["report", cassette, "--out", out, "--json"]);
-    expect(run.exitCode, run.stderr).toBe(0);
-    const stats = JSON.parse(run.stdout) as { rows: number; pairs: number; screenshots: number; kind: string };
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const stats = JSON.parse(String(run.stdout)) as { rows: number; pairs: number; screenshots: number; kind: string };
     expect(stats).toMatchObject({ kind: "cassette", rows: 14, screenshots: 9, pairs: 8 });
     const html = readFileSync(out, "utf8");
     expect(html).not.toMatch(/<script|https?:\/\//);
@@ -138,11 +139,11 @@ describe("cua-contract report in Chromium", () => {
     const check = await runCli(["check", "--harness", "resend-timed-out-click", "--json"]);
     expect(check.exitCode).toBe(1);
     const resultFile = path.join(tmp.path, "check.json");
-    writeFileSync(resultFile, check.stdout);
-    const result = JSON.parse(check.stdout) as { failed: number; scenarios: Array<{ passed: boolean; title: string }> };
+    writeFileSync(resultFile, String(check.stdout));
+    const result = JSON.parse(String(check.stdout)) as { failed: number; scenarios: Array<{ passed: boolean; title: string }> };
     const out = path.join(tmp.path, "check.html");
     const run = await runCli(["report", resultFile, "--out", out]);
-    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
     const page = await open(out);
     await expect(page.locator("section.scenario").count()).resolves.toBe(result.scenarios.length);
     await expect(page.locator("section.scenario h2 .badge.fail").count()).resolves.toBe(result.failed);
