@@ -105,7 +105,7 @@ describe("cua-contract import (broken trajectories)", () => {
       const run = await runCli(["import", path.join(fixtures, name), "--out", out]);
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toMatch(message);
-      expect(run.stderr.trim().split("\n")).toHaveLength(1);
+      expect(String(run.stderr).trim().split("\n")).toHaveLength(1);
       expect(run.stdout).toBe("");
     });
   }
