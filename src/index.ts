@@ -5,3 +5,31 @@ export { isReadOnlyTool, READ_ONLY_TOOLS_0_21 } from "./driver/tool-kinds.js";
 export * from "./schema/cassette.js";
 export * from "./schema/replay-log.js";
 export * from "./cassette/index.js";
+export {
+  classifyActionResult,
+  mostSevereVerdict,
+  checkKeyCombo,
+  checkTypedText,
+  nearestAction,
+  checkInputTarget,
+  checkStaleClick,
+  checkFrameLease,
+  formatObservation,
+  checkLoopGuard,
+  recordLoopStep,
+  screenChange,
+  diffImage,
+  createHarnessSession,
+  createCliDriver,
+  createMcpDriver,
+  createSdkDriver,
+  inProcessDriver,
+  type Verdict,
+  type GuardResult,
+  type HarnessSession,
+  type HarnessSessionOptions,
+  type HarnessParts,
+  type HarnessAction,
+  type StepResult,
+  type ScreenChange,
+} from "./harness/index.js";

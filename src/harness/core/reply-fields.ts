@@ -72,7 +72,9 @@ export function readReplyFields(result: ToolResult): ReplyFields {
   if (verified !== undefined) fields.verified = verified;
   if (recommended !== undefined) fields.recommended = recommended;
   if (code !== undefined) fields.code = code;
-  const message = str(refusal?.message) ?? firstText(result);
+  const text = firstText(result);
+  const textIsJson = text?.trim().startsWith("{") === true;
+  const message = str(refusal?.message) ?? str(s.message) ?? (textIsJson ? undefined : text) ?? str(s.detail);
   if (message !== undefined) fields.message = message;
   const delivery = asRecord(s.delivery);
   const delivered = s.delivered_chars ?? delivery?.delivered_count;

@@ -1,6 +1,7 @@
 import type { Reply, ToolInfo, TransportFailure } from "../../driver/port.js";
 import { isTransportFailure } from "../../driver/port.js";
 import type { Verdict } from "../../schema/harness-step.js";
+import { checkToolsAgainstContract } from "./contract-check.js";
 import { checkFrameLease } from "./frame-lease.js";
 import type { GuardResult } from "./guard-result.js";
 import { checkKeyCombo } from "./key-combo.js";
@@ -62,11 +63,12 @@ export interface HarnessParts {
   rebuild: SessionRebuilder;
   /** Whether the screen visibly changed between two screenshots (base64). Without it, bytes and trees are compared. */
   compareFrames?(previous: { data: string; mimeType: string }, next: { data: string; mimeType: string }): Promise<boolean>;
-  /** Checks the driver's tools against a contract at startup (the prober's check). */
+  /** Checks the driver's tools against a contract at startup (default: the prober's check on tools/list). */
   contractCheck?(options: { contract: unknown; tools: readonly ToolInfo[] }): ContractCheckResult | Promise<ContractCheckResult>;
 }
 
 export const defaultHarnessParts: HarnessParts = {
+  contractCheck: (options) => checkToolsAgainstContract(options),
   classify: classifyActionResult,
   keyCombo: checkKeyCombo,
   typedText: checkTypedText,
