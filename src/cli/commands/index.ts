@@ -9,8 +9,9 @@ import { desktopCommand } from "./desktop.js";
 import { recordCommand } from "./record.js";
 import { inspectCommand } from "./inspect.js";
 import { checkCommand } from "./check.js";
+import { fuzzCommand } from "./fuzz.js";
 import { replayCommand } from "./replay.js";
 import { serveCommand } from "./serve.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, replayCommand, serveCommand];
+export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, fuzzCommand, replayCommand, serveCommand];

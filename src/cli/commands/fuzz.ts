@@ -1,0 +1,104 @@
+import { fileURLToPath } from "node:url";
+import type { CliCommand } from "../command.js";
+import { UserError } from "../../errors.js";
+import { basesFromCassettes, bundledBases, type LoadedBase } from "../../fuzz/bases.js";
+import { runCampaign, type CampaignFailure } from "../../fuzz/campaign.js";
+import { runMutants, type MutantResult } from "../../fuzz/mutant-campaign.js";
+import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
+import { reproduceCommand } from "../../fuzz/reproduce.js";
+import { saveFailure } from "../../fuzz/save.js";
+import { parseShard } from "../../fuzz/shard.js";
+import { progressLine, renderFailure, renderMutants, renderSummary } from "../../fuzz/render.js";
+
+const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
+export const DEFAULT_FUZZ_RUNS = 300;
+
+export const fuzzCommand: CliCommand = {
+  command: "fuzz",
+  describe: "Generate fault plans and step scripts over cassettes, check the harness, shrink and save failures",
+  builder: (y) =>
+    y
+      .option("runs", { type: "number", default: DEFAULT_FUZZ_RUNS, describe: "Generated cases to run (per mutant with --mutants)" })
+      .option("seed", { type: "number", describe: "Base seed (run k uses seed + k); random when not given" })
+      .option("shard", { type: "string", describe: "Run only shard i of n (e.g. 2/4): disjoint slices that together cover all runs" })
+      .option("path", { type: "string", describe: "Replay one shrunk case (from a failure's reproduce command)" })
+      .option("cassette", { type: "string", array: true, describe: "Fuzz these cassettes (their recorded calls are the base flow) instead of the bundled scenarios" })
+      .option("harness", { type: "string", default: "reference", describe: `reference, or a broken variant: ${MUTANT_NAMES.join(", ")}` })
+      .option("mutants", { type: "boolean", default: false, describe: "Hunt every broken variant of the reference harness; exit 1 if one survives" })
+      .option("save", { type: "string", describe: "Write each shrunk failure as a scenario file in this folder" })
+      .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
+  handler: async (args) => {
+    const runs = Number(args.runs);
+    if (!Number.isInteger(runs) || runs < 1) throw new UserError(`--runs must be a positive integer, got ${String(args.runs)}`, { code: "USAGE", field: "--runs", fix: "Pass e.g. --runs 1000." });
+    const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(args.seed);
+    if (!Number.isSafeInteger(seed)) throw new UserError(`--seed must be an integer, got ${String(args.seed)}`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
+    const shard = typeof args.shard === "string" ? parseShard(args.shard) : undefined;
+    const cassettes = (args.cassette as string[] | undefined) ?? [];
+    const bases: LoadedBase[] = cassettes.length > 0 ? basesFromCassettes(cassettes) : bundledBases(BUNDLED);
+    if (bases.every((b) => b.steps.length === 0)) {
+      throw new UserError("the cassettes hold no tool calls to vary", { code: "BAD_CASSETTE", field: "--cassette", fix: "Fuzz a cassette with recorded tools/call requests or CLI calls." });
+    }
+    const json = Boolean(args.json);
+    const tty = !json && process.stderr.isTTY === true;
+    const color = !json && !process.env.NO_COLOR && process.stdout.isTTY === true;
+
+    if (args.mutants) {
+      const mutants = await runMutants({
+        bases,
+        runs,
+        seed,
+        ...(tty ? { onMutant: (m: MutantResult) => process.stderr.write(`${m.name}: ${m.caught ? `caught after ${m.runs} runs` : "not caught"}\n`) } : {}),
+      });
+      const survived = mutants.filter((m) => !m.caught).length;
+      if (json) {
+        const doc = { runs, seed, violations: mutants.filter((m) => m.caught).length, failures: [], mutants: mutants.map(({ failure: _f, ...m }) => ({ ...m, ...(_f ? { seed: _f.seed, path: _f.path } : {}) })) };
+        process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      } else process.stdout.write(renderMutants({ mutants, runs, seed, color }));
+      return survived === 0 ? 0 : 1;
+    }
+
+    const harness = String(args.harness);
+    const mutant = MUTANTS.find((m) => m.name === harness);
+    if (harness !== "reference" && !mutant) {
+      throw new UserError(`unknown harness "${harness}"`, { code: "USAGE", field: "--harness", fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}.` });
+    }
+    const result = await runCampaign({
+      bases,
+      runs,
+      seed,
+      ...(mutant ? { parts: mutant.parts } : {}),
+      ...(shard ? { shard } : {}),
+      ...(typeof args.path === "string" ? { path: args.path } : {}),
+      ...(tty ? { onProgress: (done: number, total: number, v: number) => process.stderr.write(progressLine(done, total, v, done === total)) } : {}),
+    });
+    const reproduce = (f: CampaignFailure) => reproduceCommand({ seed: f.seed, path: f.path, harness, cassettes });
+    const saved: string[] = [];
+    if (typeof args.save === "string") {
+      for (const f of result.failures) saved.push(await saveFailure({ dir: args.save, failure: f, bases, reproduce: reproduce(f) }));
+    }
+    if (json) {
+      const doc = {
+        runs: result.runs,
+        seed,
+        ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}),
+        harness,
+        violations: result.violations,
+        failures: result.failures.map((f, i) => ({
+          seed: f.seed,
+          path: f.path,
+          invariant: f.violations[0]?.check,
+          violations: f.violations,
+          reproduce: reproduce(f),
+          base: bases[f.fcase.base]?.name,
+          case: f.fcase,
+          ...(saved[i] ? { saved: saved[i] } : {}),
+        })),
+      };
+      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+    } else {
+      for (const [i, f] of result.failures.entries()) process.stdout.write(renderFailure({ failure: f, base: bases[f.fcase.base]!, reproduce: reproduce(f), saved: saved[i], color }));
+      process.stdout.write(renderSummary({ result, seed, harness, ...(shard ? { shard } : {}), bases: bases.length, color }));
+    }
+    return result.violations === 0 ? 0 : 1;
+  },
+};

@@ -1,0 +1,42 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { INVARIANT_IDS } from "../invariants/registry.js";
+import type { ScenarioInput, StepExpectation } from "../schema/scenario.js";
+import type { LoadedBase } from "./bases.js";
+import type { CampaignFailure } from "./campaign.js";
+import { runFuzzCase } from "./run-case.js";
+
+/**
+ * Writes a shrunk failure as a scenario file, so a finding becomes a regression test in one step.
+ * Invariant findings are caught by `invariants: "all"`; a decision finding at step k becomes an
+ * expectation of the reference harness's decision there (when the reference gets it right).
+ */
+export async function saveFailure(options: { dir: string; failure: CampaignFailure; bases: readonly LoadedBase[]; reproduce: string }): Promise<string> {
+  const { failure, bases } = options;
+  const base = bases[failure.fcase.base]!;
+  const first = failure.violations[0]?.check ?? "finding";
+  const id = `fuzz-${first}-${failure.seed}`.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
+  const reference = await runFuzzCase({ fcase: failure.fcase, bases });
+  const refChecks = new Set(reference.violations.map((v) => v.check));
+  const expect: StepExpectation[] = [...failure.fcase.expect];
+  for (const v of failure.violations) {
+    if (v.step === undefined || (INVARIANT_IDS as readonly string[]).includes(v.check) || refChecks.has(v.check)) continue;
+    const decision = reference.steps[v.step - 1]?.decision;
+    if (decision && !expect.some((e) => e.step === v.step && e.decision)) expect.push({ step: v.step, decision });
+  }
+  expect.sort((a, b) => a.step - b.step);
+  mkdirSync(options.dir, { recursive: true });
+  const file = path.join(options.dir, `${id}.json`);
+  const scenario: ScenarioInput = {
+    id,
+    title: `Fuzz finding: ${failure.violations.map((v) => v.check).filter((c, i, a) => a.indexOf(c) === i).join(", ")}`,
+    description: failure.violations.map((v) => v.message).join("\n"),
+    cassette: path.relative(options.dir, base.cassetteDir) || ".",
+    faults: { rules: failure.fcase.rules },
+    steps: failure.fcase.steps,
+    expect: { steps: expect, invariants: "all", exit_code: 0 },
+    origin: `${options.reproduce} (base ${base.name})`,
+  };
+  writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
+  return file;
+}
