@@ -18,7 +18,7 @@ export const replayCommand: CliCommand = {
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable), e.g. x or target.pid" })
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
       .option("fail-on-unused", { type: "boolean", default: false, describe: "Exit 1 when a recorded mutation was never requested" })
-      .option("invariants", { type: "string", array: true, describe: "Invariant ids to check (default: all; `none` for none)" })
+      .option("invariants", { type: "string", array: true, describe: "Invariant ids to check, comma-separated (default: all; --no-invariants for none)" })
       .option("json", { type: "boolean", default: false, describe: "Print the summary as one JSON document" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
@@ -28,7 +28,8 @@ export const replayCommand: CliCommand = {
     if (args.seed !== undefined && !Number.isInteger(args.seed)) {
       throw new UserError(`--seed must be an integer (got ${String(args.seed)})`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
     }
-    const invariants = (args.invariants as string[] | undefined)?.flatMap((s) => String(s).split(",")).filter(Boolean);
+    // `--no-invariants` arrives as [false]: check none
+    const invariants = (args.invariants as unknown[] | undefined)?.flatMap((s) => (s === false || s === "false" ? ["none"] : String(s).split(","))).filter(Boolean);
     const summary = await replay({
       dir: String(args.dir),
       command,
