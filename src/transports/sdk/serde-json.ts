@@ -35,23 +35,61 @@ export function parseSerdeJson(text: string): SerdeNode {
 }
 
 /** `serde_json::to_string_pretty` of a parsed value: 2-space indent, sorted keys. */
-export function serdePretty(node: SerdeNode, indent = ""): string {
-  if (node.kind === "scalar") return node.raw;
-  const inner = `${indent}  `;
-  if (node.kind === "array") {
-    if (node.items.length === 0) return "[]";
-    return `[\n${node.items.map((item) => inner + serdePretty(item, inner)).join(",\n")}\n${indent}]`;
-  }
-  const entries = sortedEntries(node.entries);
-  if (entries.length === 0) return "{}";
-  return `{\n${entries.map((e) => `${inner}${e.rawKey}: ${serdePretty(e.value, inner)}`).join(",\n")}\n${indent}}`;
+export function serdePretty(node: SerdeNode): string {
+  const out: string[] = [];
+  writePretty(node, "", out);
+  return out.join("");
 }
 
 /** `serde_json::to_string` of a parsed value: compact, sorted keys. */
 export function serdeCompact(node: SerdeNode): string {
-  if (node.kind === "scalar") return node.raw;
-  if (node.kind === "array") return `[${node.items.map(serdeCompact).join(",")}]`;
-  return `{${sortedEntries(node.entries).map((e) => `${e.rawKey}:${serdeCompact(e.value)}`).join(",")}}`;
+  const out: string[] = [];
+  writeCompact(node, out);
+  return out.join("");
+}
+
+function writePretty(node: SerdeNode, indent: string, out: string[]): void {
+  if (node.kind === "scalar") {
+    out.push(node.raw);
+    return;
+  }
+  const inner = `${indent}  `;
+  if (node.kind === "array") {
+    if (node.items.length === 0) return void out.push("[]");
+    out.push("[\n");
+    node.items.forEach((item, i) => {
+      out.push(i === 0 ? inner : `,\n${inner}`);
+      writePretty(item, inner, out);
+    });
+    out.push(`\n${indent}]`);
+    return;
+  }
+  const entries = sortedEntries(node.entries);
+  if (entries.length === 0) return void out.push("{}");
+  out.push("{\n");
+  entries.forEach((e, i) => {
+    out.push(i === 0 ? inner : `,\n${inner}`, e.rawKey, ": ");
+    writePretty(e.value, inner, out);
+  });
+  out.push(`\n${indent}}`);
+}
+
+function writeCompact(node: SerdeNode, out: string[]): void {
+  if (node.kind === "scalar") return void out.push(node.raw);
+  if (node.kind === "array") {
+    out.push("[");
+    node.items.forEach((item, i) => {
+      if (i > 0) out.push(",");
+      writeCompact(item, out);
+    });
+    return void out.push("]");
+  }
+  out.push("{");
+  sortedEntries(node.entries).forEach((e, i) => {
+    out.push(i > 0 ? "," : "", e.rawKey, ":");
+    writeCompact(e.value, out);
+  });
+  out.push("}");
 }
 
 /** A JSON string literal as serde_json escapes it (only `"`, `\`, and control characters). */
@@ -94,20 +132,38 @@ const CONTROL_ESCAPES: Record<number, string> = { 8: "\\b", 9: "\\t", 10: "\\n",
 
 // BTreeMap<String, _> order: by UTF-8 bytes, which for strings is code point order.
 function sortedEntries(entries: SerdeEntry[]): SerdeEntry[] {
+  let ordered = true;
+  const seen = new Set<string>();
+  for (let i = 0; i < entries.length; i++) {
+    if (seen.has(entries[i]!.key) || (i > 0 && compareCodePoints(entries[i - 1]!.key, entries[i]!.key) >= 0)) ordered = false;
+    seen.add(entries[i]!.key);
+  }
+  if (ordered) return entries; // what serde_json emitted is already sorted and unique
   const last = new Map<string, SerdeEntry>();
   for (const entry of entries) last.set(entry.key, entry);
   return [...last.values()].sort((a, b) => compareCodePoints(a.key, b.key));
 }
 
 function compareCodePoints(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  for (let i = 0; i < Math.min(left.length, right.length); i++) {
-    const diff = (left[i]!.codePointAt(0) ?? 0) - (right[i]!.codePointAt(0) ?? 0);
-    if (diff !== 0) return diff;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // UTF-16 order equals code point order except where a surrogate meets U+E000..U+FFFF.
+    const xs = x >= 0xd800 && x <= 0xdfff;
+    const ys = y >= 0xd800 && y <= 0xdfff;
+    if (xs !== ys) return xs ? 1 : -1;
+    return x - y;
   }
-  return left.length - right.length;
+  return a.length - b.length;
 }
+
+const WORDS = ["true", "false", "null"] as const;
+// Sticky, so a number is matched in place instead of on a copy of the rest of the text.
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// A run of string characters that need no attention: no quote, backslash or control character.
+const PLAIN_RUN = /[^"\\\u0000-\u001f]+/y;
 
 class Parser {
   pos = 0;
@@ -131,7 +187,7 @@ class Parser {
     if (char === "[") return this.array();
     if (char === '"') return { kind: "scalar", raw: this.string() };
     if (char === "-" || (char >= "0" && char <= "9")) return { kind: "scalar", raw: this.number() };
-    for (const word of ["true", "false", "null"]) {
+    for (const word of WORDS) {
       if (this.text.startsWith(word, this.pos)) {
         this.pos += word.length;
         return { kind: "scalar", raw: word };
@@ -210,6 +266,9 @@ class Parser {
     this.pos++;
     let simple = true;
     while (this.pos < this.text.length) {
+      PLAIN_RUN.lastIndex = this.pos;
+      if (PLAIN_RUN.exec(this.text)) this.pos = PLAIN_RUN.lastIndex;
+      if (this.pos >= this.text.length) break;
       const char = this.text[this.pos]!;
       if (char === '"') {
         this.pos++;
@@ -236,7 +295,8 @@ class Parser {
   }
 
   number(): string {
-    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(this.text.slice(this.pos));
+    NUMBER.lastIndex = this.pos;
+    const match = NUMBER.exec(this.text);
     if (!match) this.fail("invalid number");
     this.pos += match[0].length;
     return match[0];
