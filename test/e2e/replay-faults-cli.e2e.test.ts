@@ -113,3 +113,21 @@ describe("fault injection on the per-call CLI", () => {
     expect(entries.at(-1)).toMatchObject({ type: "summary", faults: 12, unmatched: 0 });
   }, 60_000);
 });
+
+describe("determinism through the CLI shim", () => {
+  it("gives identical logs (times aside) for the same plan and seed", async () => {
+    await using dir = await tmpDir();
+    const plan = path.join(dir.path, "plan.json");
+    writeFileSync(plan, JSON.stringify({ rules: [{ match: { kind: "read", probability: 0.5 }, fault: { kind: "empty" } }] }));
+    const steps = Array.from({ length: 6 }, () => ({ argv: ["call", "list_windows"] }));
+    const run = async (seed: number, n: number) => {
+      const log = path.join(dir.path, `log-${n}.jsonl`);
+      await runCli(["replay", CASSETTE, "--faults", plan, "--seed", String(seed), "--log", log, "--invariants", "none", "--", "python3", HARNESS, JSON.stringify(steps)]);
+      return readFileSync(log, "utf8").replace(/"(t_ms|duration_ms)":\d+(\.\d+)?/g, '"$1":0');
+    };
+    const first = await run(7, 1);
+    expect(await run(7, 2)).toBe(first);
+    expect(first).toContain('"fault":{"kind":"empty"');
+    expect(first).toMatch(/"outcome":"replayed"/);
+  }, 30_000);
+});
