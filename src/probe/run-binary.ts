@@ -7,13 +7,14 @@ import {
   DriverManifestSchema,
   PROBE_FORMAT,
   PROBE_VERSION,
+  type DaemonStatus,
   type DriverManifest,
   type ProbeSnapshot,
   type ProbeStep,
 } from "../schema/probe-snapshot.js";
 import { parseVersion } from "./analysis/versions.js";
 import { probeMcp } from "./mcp-session.js";
-import { recordStep, runStep, type StepOutcome } from "./step.js";
+import { recordStep, timeStep, type StepOutcome } from "./step.js";
 
 export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
 
@@ -29,13 +30,13 @@ export async function probeBinary(options: { driver: string; timeoutMs?: number;
   const run = (args: string[]) =>
     execa(driver, args, { env, reject: false, timeout: timeoutMs, forceKillAfterDelay: 1000, stdin: "ignore", stripFinalNewline: false });
 
-  const versionOutput = await runStep("version", steps, async (): Promise<StepOutcome<string>> => {
+  // The CLI steps are independent and read-only: they run side by side, each with its own deadline.
+  const [versionStep, manifestStep, listToolsStep, statusStep] = await Promise.all([timeStep(async (): Promise<StepOutcome<string>> => {
     const r = await run(["--version"]);
     if (r.timedOut) return { status: "failed", timedOut: true, message: `--version did not finish within ${timeoutMs} ms` };
     if (r.exitCode !== 0) return { status: "failed", message: `--version exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
     return { status: "succeeded", value: String(r.stdout) };
-  });
-  const manifest = await runStep("manifest", steps, async (): Promise<StepOutcome<DriverManifest>> => {
+  }), timeStep(async (): Promise<StepOutcome<DriverManifest>> => {
     const r = await run(["manifest"]);
     if (r.timedOut) return { status: "failed", timedOut: true, message: `manifest did not finish within ${timeoutMs} ms` };
     if (r.exitCode !== 0) return { status: "unsupported", message: `manifest exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
@@ -51,19 +52,13 @@ export async function probeBinary(options: { driver: string; timeoutMs?: number;
       return { status: "failed", message: `manifest is not a cua-driver manifest (${issue?.path.join(".") || "root"}: ${issue?.message})` };
     }
     return { status: "succeeded", value: result.data };
-  });
-  const listTools = await runStep("list_tools", steps, async (): Promise<StepOutcome<string[]>> => {
+  }), timeStep(async (): Promise<StepOutcome<string[]>> => {
     const r = await run(["list-tools"]);
     if (r.timedOut) return { status: "failed", timedOut: true, message: `list-tools did not finish within ${timeoutMs} ms` };
     if (r.exitCode !== 0) return { status: "unsupported", message: `list-tools exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
     const names = String(r.stdout).split("\n").map((l) => l.split(":")[0]!.trim()).filter((n) => /^[A-Za-z0-9_.-]+$/.test(n));
     return { status: "succeeded", value: names };
-  });
-  const mcpArgs = manifest?.mcp_invocation?.args?.length ? manifest.mcp_invocation.args : ["mcp"];
-  const mcp = await probeMcp({ driver, args: mcpArgs, timeoutMs, env });
-  const initialize = recordStep("mcp_initialize", steps, mcp.initialize, mcp.durations.initialize);
-  const toolsList = recordStep("mcp_tools_list", steps, mcp.toolsList, mcp.durations.toolsList);
-  const status = await runStep("status", steps, async () => {
+  }), timeStep(async (): Promise<StepOutcome<DaemonStatus>> => {
     const r = await run(["status"]);
     if (r.timedOut) return { status: "failed", timedOut: true, message: `status did not finish within ${timeoutMs} ms` };
     const stdout = String(r.stdout);
@@ -71,7 +66,15 @@ export async function probeBinary(options: { driver: string; timeoutMs?: number;
     if (r.exitCode === 0) return { status: "succeeded", value: { running: true, exit_code: 0, stdout, stderr } };
     if (r.exitCode === 1 && /not running/i.test(stderr)) return { status: "succeeded", value: { running: false, exit_code: 1, stdout, stderr } };
     return { status: "unsupported", message: `status exited ${r.exitCode ?? r.signal}${tail(stderr)}` };
-  });
+  })]);
+  const versionOutput = recordStep("version", steps, versionStep.outcome, versionStep.ms);
+  const manifest = recordStep("manifest", steps, manifestStep.outcome, manifestStep.ms);
+  const listTools = recordStep("list_tools", steps, listToolsStep.outcome, listToolsStep.ms);
+  const mcpArgs = manifest?.mcp_invocation?.args?.length ? manifest.mcp_invocation.args : ["mcp"];
+  const mcp = await probeMcp({ driver, args: mcpArgs, timeoutMs, env });
+  const initialize = recordStep("mcp_initialize", steps, mcp.initialize, mcp.durations.initialize);
+  const toolsList = recordStep("mcp_tools_list", steps, mcp.toolsList, mcp.durations.toolsList);
+  const status = recordStep("status", steps, statusStep.outcome, statusStep.ms);
   steps.push({ step: "metadata", status: "unsupported", duration_ms: 0, message: "the CLI has no metadata command; the daemon socket is not contacted" });
 
   const version = parseVersion(versionOutput ?? "") ?? manifest?.binary_version ?? initialize?.serverInfo?.version ?? null;

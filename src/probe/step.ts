@@ -8,6 +8,12 @@ export type StepOutcome<T> =
 
 /** Runs one probe step, timing it; a thrown error becomes a failed step, never a crash. */
 export async function runStep<T>(step: ProbeStepName, steps: ProbeStep[], body: () => Promise<StepOutcome<T>>): Promise<T | undefined> {
+  const { outcome, ms } = await timeStep(body);
+  return recordStep(step, steps, outcome, ms);
+}
+
+/** Runs a step body, timing it; a thrown error becomes a failed outcome. */
+export async function timeStep<T>(body: () => Promise<StepOutcome<T>>): Promise<{ outcome: StepOutcome<T>; ms: number }> {
   const started = performance.now();
   let outcome: StepOutcome<T>;
   try {
@@ -15,7 +21,7 @@ export async function runStep<T>(step: ProbeStepName, steps: ProbeStep[], body: 
   } catch (error) {
     outcome = { status: "failed", message: error instanceof Error ? error.message.split("\n")[0]! : String(error) };
   }
-  return recordStep(step, steps, outcome, Math.round(performance.now() - started));
+  return { outcome, ms: Math.round(performance.now() - started) };
 }
 
 /** Records a step whose outcome was produced elsewhere (e.g. inside one MCP session). */

@@ -112,6 +112,7 @@ export type DriverMetadata = z.infer<typeof DriverMetadataSchema>;
 export const DaemonStatusSchema = z
   .object({ running: z.boolean(), exit_code: z.number().int().nullable(), stdout: z.string(), stderr: z.string() })
   .strict();
+export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 
 /** A capability snapshot of one driver: what every read-only probe step saw. */
 export const ProbeSnapshotSchema = z

@@ -1,5 +1,5 @@
 import type { RecordedCall } from "./recorded-calls.js";
-import type { ToolValidator } from "./schema-validator.js";
+import type { SchemaProblem, ToolValidator } from "./schema-validator.js";
 
 /** A recorded call that the candidate driver would reject or answer differently. */
 export interface RecordingBreak {
@@ -47,16 +47,27 @@ export function checkRecordedCalls(calls: readonly RecordedCall[], validator: To
       const problems = validator.check(call.tool, "inputSchema", call.args);
       if (problems) {
         checked.push("input");
-        for (const p of problems) add("input", p.path, p.reason);
+        for (const [path, reason] of byPath(problems)) add("input", path, reason);
       }
     }
     if (call.output !== undefined && validator.hasOutputSchema(call.tool)) {
       const problems = validator.check(call.tool, "outputSchema", call.output);
       if (problems) {
         checked.push("output");
-        for (const p of problems) add("output", p.path, p.reason, call.outputEvent ?? call.event);
+        for (const [path, reason] of byPath(problems)) add("output", path, reason, call.outputEvent ?? call.event);
       }
     }
     return { call, breaks, checked };
   });
+}
+
+/** One reason per JSON path: a validator reports several for one value that fails an alternative. */
+function byPath(problems: readonly SchemaProblem[]): Map<string, string> {
+  const out = new Map<string, string[]>();
+  for (const p of problems) {
+    const reasons = out.get(p.path) ?? [];
+    if (!reasons.includes(p.reason)) reasons.push(p.reason);
+    out.set(p.path, reasons);
+  }
+  return new Map([...out].map(([path, reasons]) => [path, reasons.join("; ")]));
 }

@@ -1,0 +1,131 @@
+import { chmod, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { tmpDir } from "../helpers/tmp-dir.js";
+
+const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
+const contract = "contracts/drivers/cua-driver-0.21.json";
+const json = (stdout: unknown) => JSON.parse(String(stdout)) as Record<string, any>;
+
+describe("probe --driver (fake cua-driver 0.21.0)", () => {
+  it("records every read-only step and meets the shipped 0.21 contract", async () => {
+    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.exitCode).toBe(0);
+    const doc = json(r.stdout);
+    expect(doc).toMatchObject({ ok: true, version: "0.21.0", reachable: true, driver: { source: "binary", location: fake } });
+    expect(Object.fromEntries(doc.steps.map((s: any) => [s.step, s.status]))).toEqual({
+      version: "succeeded", manifest: "succeeded", list_tools: "succeeded", mcp_initialize: "succeeded",
+      mcp_tools_list: "succeeded", status: "succeeded", metadata: "unsupported",
+    });
+    expect(doc.tools).toHaveLength(60);
+    expect(doc.tools).toContain("check_for_update");
+    expect(doc.gaps.filter((g: any) => g.blocking)).toEqual([]);
+  });
+
+  it("names the missing flag when the manifest lacks call --screenshot-out-file (exit 1)", async () => {
+    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json"], {
+      env: { FAKE_CUA_DRIVER_MANIFEST: "drop-arg:call:--screenshot-out-file" },
+    });
+    expect(r.exitCode).toBe(1);
+    const doc = json(r.stdout);
+    expect(doc.ok).toBe(false);
+    expect(doc.gaps.filter((g: any) => g.blocking)).toEqual([
+      { kind: "argv", name: "call --screenshot-out-file", blocking: true, message: "driver CLI is missing: call --screenshot-out-file" },
+    ]);
+  });
+
+  it("reports a driver that hangs on manifest as a timed-out step, not a crash", async () => {
+    const r = await runCli(["probe", "--driver", fake, "--timeout-ms", "1500", "--contract", contract], { env: { FAKE_CUA_DRIVER_HANG: "manifest" } });
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toMatch(/FAIL manifest +\d+ ms  timed out: manifest did not finish within 1500 ms/);
+    expect(r.stdout).toMatch(/ok {3}mcp_tools_list/);
+    expect(r.stdout).toContain("FAIL driver CLI could not be checked for call --screenshot-out-file: the manifest step failed (manifest did not finish within 1500 ms)");
+  });
+
+  it("reports a manifest that is not JSON as a failed step", async () => {
+    const r = await runCli(["probe", "--driver", fake, "--json"], { env: { FAKE_CUA_DRIVER_MANIFEST: "non-json" } });
+    expect(r.exitCode).toBe(0);
+    const manifest = json(r.stdout).steps.find((s: any) => s.step === "manifest");
+    expect(manifest.status).toBe("failed");
+    expect(manifest.message).toMatch(/^manifest printed non-JSON: /);
+  });
+
+  it("exits 3 when no step succeeds, 2 for a driver that is not executable or missing", async () => {
+    await using dir = await tmpDir();
+    const dead = path.join(dir.path, "cua-driver");
+    await writeFile(dead, "#!/bin/sh\necho 'broken install' >&2\nexit 1\n");
+    await chmod(dead, 0o755);
+    const r = await runCli(["probe", "--driver", dead, "--timeout-ms", "3000"]);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toContain("FAIL: the driver could not be probed at all");
+    expect(r.stdout).toContain("--version exited 1: broken install");
+
+    await chmod(dead, 0o644);
+    const notExec = await runCli(["probe", "--driver", dead]);
+    expect(notExec.exitCode).toBe(2);
+    expect(notExec.stderr).toBe(`cua-contract: --driver: ${dead} is not executable. Run \`chmod +x ${dead}\` or point --driver at the cua-driver executable.`);
+    const missing = await runCli(["probe", "--driver", path.join(dir.path, "nope")]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(`--driver: ${path.join(dir.path, "nope")} does not exist.`);
+  });
+
+  it("saves a snapshot that --from, diff and contract init read back", async () => {
+    await using dir = await tmpDir();
+    const saved = path.join(dir.path, "probe.json");
+    expect((await runCli(["probe", "--driver", fake, "--save", saved])).exitCode).toBe(0);
+    const again = await runCli(["probe", "--from", dir.path, "--contract", contract, "--json"]);
+    expect(again.exitCode).toBe(0);
+    expect(json(again.stdout).version).toBe("0.21.0");
+    const same = await runCli(["diff", saved, dir.path, "--json"]);
+    expect(json(same.stdout).changes).toEqual([]);
+
+    const out = path.join(dir.path, "contract.json");
+    const init = await runCli(["contract", "init", "--from", saved, "--out", out]);
+    expect(init.exitCode).toBe(0);
+    const written = JSON.parse(await readFile(out, "utf8"));
+    expect(written).toMatchObject({ format: "cua-driver-contract", driver: { versions: "0.21.x", protocol_version: "2025-06-18" }, baseline: "probe.json" });
+    expect(Object.keys(written.tools)).toHaveLength(60);
+    expect((await runCli(["probe", "--from", saved, "--contract", out])).exitCode).toBe(0);
+    const exists = await runCli(["contract", "init", "--from", saved, "--out", out]);
+    expect(exists.exitCode).toBe(2);
+    expect(exists.stderr).toContain("already exists. Choose another path, or pass --force to overwrite it.");
+  });
+});
+
+describe("probe bad input", () => {
+  it("names the contract file, the field and the valid values", async () => {
+    await using dir = await tmpDir();
+    const bad = path.join(dir.path, "bad.json");
+    const good = JSON.parse(await readFile(path.join(repoRoot, contract), "utf8"));
+    await writeFile(bad, JSON.stringify({ ...good, format: "cua-contract" }));
+    const r = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${bad}: format: driver contract is invalid`);
+    expect(r.stderr).toContain('valid values: "cua-driver-contract"');
+
+    good.tools.click.annotations.idempotentHint = "yes";
+    await writeFile(bad, JSON.stringify(good));
+    const hint = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    expect(hint.exitCode).toBe(2);
+    expect(hint.stderr).toContain(`${bad}: tools.click.annotations.idempotentHint: driver contract is invalid: Invalid input: expected boolean, received string.`);
+
+    good.tools.click.annotations.idempotentHint = false;
+    good.driver.versions = "latest";
+    await writeFile(bad, JSON.stringify(good));
+    const range = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    expect(range.stderr).toContain(`${bad}: driver.versions: driver contract is invalid: "latest" is not a version`);
+
+    await writeFile(bad, "{\n  \"format\": \n}");
+    const syntax = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    expect(syntax.exitCode).toBe(2);
+    expect(syntax.stderr).toMatch(/bad\.json(:3)?: driver contract is not valid JSON \(/);
+  });
+
+  it("refuses two sources at once", async () => {
+    const r = await runCli(["probe", "--driver", fake, "--sdk", "0.21.0"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("--sdk: --driver and --sdk were both given. Give exactly one of --driver PATH, --sdk VERSION or --from CASSETTE.");
+  });
+});
