@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { compareShots } from "./compare-shots.js";
+import type { ReportModel, ReportRow, ReportShot } from "./model.js";
+import { renderReport } from "./render-report.js";
+
+const shot = (ref: string): ReportShot => ({ image: `img-${ref}`, source: { cassetteDir: "/c", ref: `frames/${ref.padEnd(64, "0")}.png` }, label: "screenshot" });
+
+function row(n: number, extra: Partial<ReportRow> = {}): ReportRow {
+  return { id: `call-${n}`, label: `#${n}`, method: "call", tool: "get_window_state", kind: "read", result: "ok", outcome: "replayed", shots: [], ...extra };
+}
+
+function model(rows: ReportRow[], problems: ReportModel["sections"][number]["problems"] = []): ReportModel {
+  return { title: "t", input: { kind: "replay-log", file: "x.jsonl" }, facts: [], notes: [], sections: [{ id: "s", title: "S", passed: problems.length === 0, facts: [], problems, rows }] };
+}
+
+const render = (m: ReportModel) => renderReport({ model: m, imageSrc: (id) => `data:image/png;base64,${id}`, generator: "test" });
+
+describe("renderReport", () => {
+  it("escapes everything that came from a recording", () => {
+    const html = render(model([row(0, { tool: "<b>x</b>", args: '{"text":"</pre><script>alert(1)</script>"}', result: "a & b" })]));
+    expect(html).not.toContain("<script>");
+    expect(html).toContain("&lt;/pre&gt;&lt;script&gt;");
+    expect(html).toContain("a &amp; b");
+  });
+
+  it("links each failure to its calls and flags them", () => {
+    const html = render(model([row(0), row(1, { kind: "mutation" })], [{ kind: "invariant", title: "no-replay-after-unknown", message: "m", links: [{ row: "call-1", label: "#1" }] }]));
+    expect(html).toMatch(/<a href="#call-1">#1<\/a>/);
+    expect(html).toMatch(/<li class="call kind-mutation outcome-replayed flagged[^"]*" id="call-1"/);
+    expect(html).not.toMatch(/id="call-0"[^>]*flagged|flagged[^"]*" id="call-0"/);
+    expect(html.indexOf('class="problems"')).toBeLessThan(html.indexOf('class="timeline"'));
+  });
+});
+
+describe("compareShots", () => {
+  it("compares every consecutive pair across rows, without decoding identical refs", async () => {
+    const rows = [row(0, { shots: [shot("a")] }), row(1), row(2, { shots: [shot("a")] }), row(3, { shots: [shot("b"), shot("c")] })];
+    const asked: string[] = [];
+    const pairs = await compareShots({
+      rows,
+      compare: async (prev, next) => {
+        asked.push(`${prev.image}>${next.image}`);
+        return { kind: "changed", diff: `d-${next.image}` };
+      },
+    });
+    expect(pairs).toBe(3);
+    expect(asked).toEqual(["img-a>img-b", "img-b>img-c"]);
+    expect(rows[2]!.shots[0]!.change).toMatchObject({ kind: "identical", previousRow: "call-0" });
+    expect(rows[3]!.shots[1]!.change).toMatchObject({ kind: "changed", previousRow: "call-3", diff: "d-img-c" });
+    const html = render(model(rows));
+    expect(html.match(/src="data:image\/png;base64,img-a"/g)).toHaveLength(1);
+    expect(html).toContain("same image, not repeated");
+  });
+});
