@@ -3,6 +3,7 @@
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startShimServer, type ShimServer } from "../../src/shim-server/index.js";
+import { runCli } from "../helpers/run-cli.js";
 import { createSdkBackend, type SdkBackend } from "../../src/transports/sdk/sdk-backend.js";
 
 let backend: SdkBackend;
@@ -53,5 +54,14 @@ describe("SDK backend through the cua-driver shim", () => {
     expect(out[1]).toBe(`{"jsonrpc":"2.0","id":2,"result":${await backend.driver.listToolsJson()}}`);
     expect(out[2]).toMatch(/^\{"jsonrpc":"2.0","id":3,"result":\{"content":\[\{"text":"cua-driver-rs configuration"/);
     expect(out[3]).toContain('"structuredContent":{"code":"permission_denied"}');
+  });
+
+  it("serve --driver sdk --transport mcp answers live from the runtime on stdio", async () => {
+    const input = ['{"jsonrpc":"2.0","id":1,"method":"initialize"}', '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_config"}}'].join("\n");
+    const served = await runCli(["serve", "--driver", "sdk:0.21.0", "--transport", "mcp"], { input: `${input}\n` });
+    expect(served.exitCode).toBe(0);
+    const [init, config] = String(served.stdout).split("\n");
+    expect(JSON.parse(init!)).toMatchObject({ id: 1, result: { serverInfo: { version: "0.21.0" } } });
+    expect(config).toBe(`{"jsonrpc":"2.0","id":2,"result":${(await backend.driver.callTool("get_config", "{}")).rawJson}}`);
   });
 });

@@ -7,17 +7,19 @@ import { startShimServer } from "../../shim-server/server.js";
 import { isValidToken, startMcpHttpServer } from "../../transports/http/server.js";
 import { createMcpStdioSession } from "../../transports/mcp/stdio-session.js";
 import type { CliCommand } from "../command.js";
+import { serveSdk } from "./serve-sdk.js";
 
 const TRANSPORTS = ["mcp", "cli-socket", "http"] as const;
 type Transport = (typeof TRANSPORTS)[number];
 
 export const serveCommand: CliCommand = {
-  command: "serve <dir>",
+  command: "serve [dir]",
   describe: "Serve a cassette as a cua-driver stand-in: MCP on stdio, a cua-driver shim socket, or MCP over HTTP",
   builder: (y) =>
     y
       .usage("$0 serve DIR --transport mcp|cli-socket|http [--port N] [--faults PLAN.json] [--seed N] [--match …] [--ignore PATH…] [--log FILE]")
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
+      .option("driver", { type: "string", describe: "Instead of a cassette, answer live from the published runtime: sdk or sdk:VERSION (transports mcp, cli-socket)" })
       .option("transport", { type: "string", choices: TRANSPORTS, demandOption: true, describe: "How harnesses reach the stand-in" })
       .option("port", { type: "number", describe: "HTTP port (default: CUA_DRIVER_RS_MCP_HTTP_PORT; 0 picks a free one)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
@@ -27,6 +29,8 @@ export const serveCommand: CliCommand = {
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" }),
   handler: async (args) => {
     const transport = args.transport as Transport;
+    if (args.driver !== undefined) return await serveSdk({ driver: String(args.driver), transport });
+    if (args.dir === undefined) throw new UserError("no cassette to serve", { code: "USAGE", field: "dir", fix: "Run `cua-contract serve DIR --transport …`, or serve the runtime live with --driver sdk." });
     const notices = (message: string) => process.stderr.write(`cua-contract serve: UNMATCHED: ${message}\n`);
     const opened = openReplaySession({
       dir: String(args.dir),
