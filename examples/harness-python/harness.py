@@ -92,6 +92,8 @@ def driver_call_for(step):
     if action == "hotkey":
         keys = step["keys"] if isinstance(step["keys"], list) else step["keys"].split("+")
         return "hotkey", {**target, "keys": keys}
+    if action == "set_window_frame":
+        return "set_window_frame", {k: step[k] for k in ("pid", "window_id", "x", "y", "width", "height")}
     if action == "call":
         return step["tool"], step.get("args", {})
     raise ValueError(f"unknown action {action!r}")
@@ -102,11 +104,20 @@ class Harness:
         self.driver = driver
         self.suspect = False  # an unknown outcome happened: rebuild before the next mutation
         self.unknown = set()  # mutations whose outcome is unknown, until a fresh look
+        self.observed = None  # windows seen since the last empty/failed list (None: no list yet)
+
+    def rebuild(self):
+        rebuilt = self.driver.call("start_session", {"session": SESSION})
+        self.suspect = rebuilt["status"] != "ok"
+        return not self.suspect
 
     def read(self, tool, args):
         reply = self.driver.call(tool, args)
         if reply["status"] == "unknown":
-            reply = self.driver.call(tool, args)  # read-only: safe to ask again, once
+            # The driver may be gone: rebuild the session, then ask again once (reads are safe to repeat).
+            self.suspect = True
+            if self.rebuild():
+                reply = self.driver.call(tool, args)
         result = reply.get("result")
         if reply["status"] == "ok" and isinstance(result, dict) and not refusal_code(result):
             if not (tool == "list_windows" and not result.get("windows")):
@@ -117,11 +128,11 @@ class Harness:
         key = tool + json.dumps(args, sort_keys=True)
         if key in self.unknown:
             return "verify_fresh_state", f"{tool} was not re-sent: its last outcome is unknown. Look first."
-        if self.suspect:
-            rebuilt = self.driver.call("start_session", {"session": SESSION})
-            if rebuilt["status"] != "ok":
-                return "escalate", "The session could not be rebuilt; no input was sent."
-            self.suspect = False
+        window = args.get("window_id")
+        if self.observed is not None and window is not None and window not in self.observed:
+            return "verify_fresh_state", f"Window {window} has not been seen since the window list came back empty; look first. No input was sent."
+        if self.suspect and not self.rebuild():
+            return "escalate", "The session could not be rebuilt; no input was sent."
         reply = self.driver.call(tool, args)
         if reply["status"] == "unknown":
             return self.on_unknown(tool, args, key, reply["why"])
@@ -136,16 +147,30 @@ class Harness:
         self.unknown.add(key)
         return "verify_fresh_state", f"The outcome of {tool} is unknown ({why}); it was not re-sent. Look before acting again."
 
+    def list_windows(self):
+        reply = self.read("list_windows", {})
+        windows = reply.get("result", {}).get("windows") if reply["status"] == "ok" and isinstance(reply.get("result"), dict) else None
+        if not windows:
+            self.observed = set()  # could not see: remember nothing as seen
+            return "verify_fresh_state", "No windows were listed; that means the harness could not see any, not that none exist."
+        self.observed = {w.get("window_id") for w in windows}
+        return "done", "list_windows observed."
+
     def step(self, step):
+        if step.get("action") == "observe":
+            decision, note = self.list_windows()
+            if "window_id" not in step:
+                return decision, note
         tool, args = driver_call_for(step)
+        if tool == "list_windows":
+            return self.list_windows()
         if tool in READ_ONLY:
             reply = self.read(tool, args)
-            if reply["status"] != "ok":
-                return "verify_fresh_state", f"{tool} failed: {reply['why']}"
-            windows = reply["result"].get("windows") if isinstance(reply["result"], dict) else None
-            if tool == "list_windows" and not windows:
-                return "verify_fresh_state", "No windows were listed; that means the harness could not see any, not that none exist."
-            return "done", f"{tool} observed."
+            if reply["status"] != "ok" or refusal_code(reply.get("result")):
+                return "verify_fresh_state", f"{tool} failed: {reply.get('why') or refusal_code(reply.get('result'))}"
+            if tool == "get_window_state" and self.observed is not None and "window_id" in args:
+                self.observed.add(args["window_id"])
+            return ("done" if step.get("action") != "observe" or decision == "done" else decision), f"{tool} observed."
         return self.mutate(tool, args)
 
 

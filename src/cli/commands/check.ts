@@ -7,6 +7,8 @@ import { findScenarioFiles } from "../../check/load-scenario.js";
 import { referenceRunner, runCheck, type ScenarioRunner } from "../../check/run-check.js";
 import { checkJunitSuites, renderCheckSummary, renderScenarioLine } from "../../check/render.js";
 import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
+import { externalRunner } from "../../check/run-external.js";
+import { checkCommandExists } from "../../check/find-command.js";
 import { renderJunit } from "../../report/junit.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
@@ -22,6 +24,7 @@ export const checkCommand: CliCommand = {
         default: "reference",
         describe: `The in-process harness: reference, or a deliberately broken variant (${MUTANT_NAMES.join(", ")})`,
       })
+      .option("cmd", { type: "string", describe: "An external harness command line, run per scenario with a replaying cua-driver on PATH" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document (the check result)" })
       .option("junit", { type: "string", describe: "Write JUnit XML to this file" }),
   handler: async (args) => {
@@ -47,11 +50,16 @@ export const checkCommand: CliCommand = {
 };
 
 function pickRunner(args: Record<string, unknown>, now: () => number): { runner: ScenarioRunner; harness: string } {
+  if (typeof args.cmd === "string") {
+    if (args.harness !== "reference") throw new UserError("--cmd and --harness both name a harness", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
+    checkCommandExists({ command: args.cmd, env: process.env, cwd: process.cwd() });
+    return { runner: externalRunner({ command: args.cmd, now }), harness: `external (${args.cmd})` };
+  }
   const name = String(args.harness);
   if (name === "reference") return { runner: referenceRunner({ now }), harness: "reference" };
   const mutant = MUTANTS.find((m) => m.name === name);
   if (!mutant) {
-    throw new UserError(`unknown harness "${name}"`, { code: "USAGE", field: "--harness", fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}.` });
+    throw new UserError(`unknown harness "${name}"`, { code: "USAGE", field: "--harness", fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}, or --cmd "…" for an external harness.` });
   }
   return { runner: referenceRunner({ parts: mutant.parts, now }), harness: `mutant ${mutant.name}` };
 }
