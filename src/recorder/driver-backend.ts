@@ -31,6 +31,7 @@ export function createDriverRecorderBackend(options: {
   clock: RecordingClock;
 }): ShimBackend {
   let streams = 0;
+  const sessions = new Set<{ stop(): Promise<void> }>();
   return {
     async cli(request): Promise<CliResponse> {
       const started = options.clock();
@@ -77,7 +78,14 @@ export function createDriverRecorderBackend(options: {
       return response;
     },
     mcp(init, io) {
-      return recordMcpSession({ ...options, init, io, stream: streams++ });
+      const session = recordMcpSession({ ...options, init, io, stream: streams++ });
+      sessions.add(session);
+      void session.closed.then(() => sessions.delete(session));
+      return session;
+    },
+    // MCP drivers still running when the harness is gone are stopped, and their close recorded.
+    async close() {
+      await Promise.all([...sessions].map((s) => s.stop()));
     },
   };
 }

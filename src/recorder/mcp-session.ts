@@ -17,7 +17,7 @@ export function recordMcpSession(options: {
   init: { argv: string[]; cwd: string; env: Record<string, string> };
   io: McpIo;
   stream: number;
-}): McpSessionHandler {
+}): McpSessionHandler & { closed: Promise<void>; stop(): Promise<void> } {
   const { sink, redactor, clock, io, stream } = options;
   const toolById = new Map<string, string>();
   sink.append({ kind: "mcp_open", t_ms: ms(clock()), stream, argv: options.init.argv.map((a) => redactor.text(a)), origin: "harness" });
@@ -27,8 +27,11 @@ export function recordMcpSession(options: {
     stdio: ["pipe", "pipe", "pipe"],
   });
   let spawnFailed = false;
+  let markClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (markClosed = resolve));
   child.on("error", (error) => {
     spawnFailed = true;
+    markClosed();
     io.stderr(`cua-contract record: cannot run the driver ${options.driver}: ${error.message}\n`);
     sink.append({ kind: "mcp_close", t_ms: ms(clock()), stream, exit_code: 127, origin: "harness" });
     io.exit(127);
@@ -80,9 +83,20 @@ export function recordMcpSession(options: {
     if (spawnFailed) return;
     sink.append({ kind: "mcp_close", t_ms: ms(clock()), stream, exit_code: code, ...(signal ? { signal } : {}), origin: "harness" });
     io.exit(code, signal ?? undefined);
+    markClosed();
   });
   let killTimer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null && !spawnFailed) {
+      child.kill("SIGTERM");
+      killTimer = setTimeout(() => child.kill("SIGKILL"), 2000);
+      killTimer.unref();
+    }
+    return closed;
+  };
   return {
+    closed,
+    stop,
     line(line) {
       recordLine("c2s", line);
       if (child.stdin.writable) child.stdin.write(`${line}\n`);
@@ -91,10 +105,7 @@ export function recordMcpSession(options: {
       child.stdin.end();
     },
     gone() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill("SIGTERM");
-      killTimer = setTimeout(() => child.kill("SIGKILL"), 2000);
-      killTimer.unref();
+      void stop();
     },
   };
 }

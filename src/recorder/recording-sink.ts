@@ -46,6 +46,7 @@ export function createRecordingSink(options: {
     }
   }
   let writer: CassetteWriter | undefined;
+  let closed = false;
   const early: CassetteEventInput[] = [];
   const seen = new Set<"cli" | "mcp">();
   const open = (transport: CassetteTransport) => {
@@ -59,6 +60,8 @@ export function createRecordingSink(options: {
   return {
     dir: options.dir,
     append(event) {
+      // A call still finishing when the session ends (its shim was cut off) is not recorded.
+      if (closed) return -1;
       const transport = event.kind === "cli" ? "cli" : event.kind.startsWith("mcp") ? "mcp" : undefined;
       if (event.origin === "recorder" && !writer) {
         early.push(event);
@@ -73,6 +76,8 @@ export function createRecordingSink(options: {
     },
     header: () => writer?.header,
     close() {
+      if (closed) return;
+      closed = true;
       if (!writer) open("cli");
       writer!.close();
       if (seen.size > 1 && writer!.header.transport !== "mixed") rewriteTransport(writer!.file, "mixed");

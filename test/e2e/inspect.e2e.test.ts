@@ -12,7 +12,7 @@ describe("inspect", () => {
     expect(human.stdout).toMatch(/^events {5}8 \(cli 8; origin: harness 6, recorder 2\)$/m);
     expect(human.stdout).toMatch(/^frames {5}1 \(49022 bytes\); missing: none; mismatched: none$/m);
     const json = await runCli(["inspect", fixture("golden-cli"), "--json"]);
-    const doc = JSON.parse(json.stdout);
+    const doc = JSON.parse(String(json.stdout));
     expect(doc).toMatchObject({
       header: { format: "cua-cassette", version: 1, transport: "cli" },
       events: 8,
@@ -25,7 +25,7 @@ describe("inspect", () => {
   it("reports a torn last line as a warning naming the line, exit 0", async () => {
     const r = await runCli(["inspect", fixture("torn-last-line"), "--json"]);
     expect(r.exitCode).toBe(0);
-    const doc = JSON.parse(r.stdout);
+    const doc = JSON.parse(String(r.stdout));
     expect(doc.events).toBe(3);
     expect(doc.warnings).toEqual([
       `${fixture("torn-last-line")}/cassette.jsonl:5: torn last line (40 characters, not valid JSON) ignored; the recording was probably killed while writing it`,
@@ -45,7 +45,7 @@ describe("inspect", () => {
       expect([name, r.exitCode, r.stderr]).toEqual([name, 2, `cua-contract: ${fixture(name)}/${message}`]);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
-    const mismatch = JSON.parse((await runCli(["inspect", fixture("frame-mismatch"), "--json"])).stdout);
+    const mismatch = JSON.parse(String((await runCli(["inspect", fixture("frame-mismatch"), "--json"])).stdout));
     expect(mismatch.frames.mismatched).toEqual(["frames/ebc1a12310fa96efae931acb75771ee38856cfb70a921e7fb5bfa34128a9262b.png"]);
     const missing = await runCli(["inspect", "test/fixtures/cassettes/does-not-exist"]);
     expect([missing.exitCode, missing.stderr]).toEqual([

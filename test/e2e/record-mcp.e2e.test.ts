@@ -66,7 +66,7 @@ describe("record: MCP stdio through the shim", () => {
     const raw = readFileSync(path.join(out, "cassette.jsonl"), "utf8");
     expect(raw).not.toContain("mcp secret text");
     expect(c2s.find((l) => l.includes("type_text"))).toMatch(/"text":"«redacted:text:[0-9a-f]{8}»"/);
-    const inspect = JSON.parse((await runCli(["inspect", out, "--json"])).stdout);
+    const inspect = JSON.parse(String((await runCli(["inspect", out, "--json"])).stdout));
     expect(inspect.mcp_streams).toBe(1);
     expect(inspect.by_tool).toEqual({ get_screen_size: 1, get_desktop_state: 1, type_text: 1 });
     expect(inspect.frames.count).toBe(1);

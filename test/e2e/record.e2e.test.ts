@@ -97,7 +97,7 @@ describe("record: per-call CLI", () => {
     expect(cassette.header.redaction).toEqual({ enabled: true });
     const inspect = await runCli(["inspect", out, "--json"]);
     expect(inspect.exitCode).toBe(0);
-    const doc = JSON.parse(inspect.stdout);
+    const doc = JSON.parse(String(inspect.stdout));
     expect(doc.events).toBe(seen.length + 2);
     expect(doc.frames).toEqual({ count: 1, bytes: readFileSync(path.join(work.path, "shot.png")).length, missing: [], mismatched: [] });
     expect(doc.warnings).toEqual([]);
@@ -169,7 +169,7 @@ for i in range(200):
     expect(completed).toBeGreaterThanOrEqual(3);
     const inspect = await runCli(["inspect", out, "--json"]);
     expect(inspect.exitCode).toBe(0);
-    const doc = JSON.parse(inspect.stdout);
+    const doc = JSON.parse(String(inspect.stdout));
     // Every call the harness saw complete was on disk before its answer was sent.
     expect(doc.by_tool.get_desktop_state).toBeGreaterThanOrEqual(completed);
     expect(doc.frames.missing).toEqual([]);
@@ -191,7 +191,7 @@ describe("record: bad input", () => {
       expect([args, r.exitCode, r.stderr]).toEqual([args, 2, message]);
     }
     const unknown = await runCli(["record", "--out", out, "--bogus", "--", "true"]);
-    expect([unknown.exitCode, unknown.stderr.split("\n")[0]]).toEqual([2, "cua-contract: Unknown argument: bogus"]);
+    expect([unknown.exitCode, String(unknown.stderr).split("\n")[0]]).toEqual([2, "cua-contract: Unknown argument: bogus"]);
     const ok = await runCli(["record", "--out", out, "--driver", fake, "--", "true"]);
     expect(ok.exitCode).toBe(0);
     const again = await runCli(["record", "--out", out, "--driver", fake, "--", "true"]);
