@@ -6,3 +6,7 @@ export type { MatchMode } from "./engine/matcher.js";
 export { parseFaultPlan, validateFaultPlan } from "../faults/parse-plan.js";
 export { FaultPlanSchema, type FaultPlan, type Fault, type FaultRule, type FaultMatch } from "../schema/fault-plan.js";
 export { loadReplayCassette } from "./load.js";
+export { createReplaySession, type ReplaySession, type ReplaySessionOptions } from "./session.js";
+export { createReplayBackend } from "./backend.js";
+export { systemClock } from "./system-clock.js";
+export { replay, type ReplayRunOptions, type ReplayRunSummary, readFaultPlan } from "./run-replay.js";
