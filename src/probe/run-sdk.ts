@@ -19,11 +19,18 @@ const NO_CLI = "the published runtime has no CLI; probe a cua-driver binary with
  * Probes the published runtime `@trycua/cua-driver@VERSION` in process: `listToolsJson()` (the
  * same document as MCP `tools/list`, minus the CLI-host tool `check_for_update`) and `metadata()`.
  */
-export async function probeSdk(options: { version: string; timeoutMs?: number; load?: LoadSdkOptions; now?: () => Date }): Promise<ProbeSnapshot> {
+export async function probeSdk(options: {
+  version: string;
+  timeoutMs?: number;
+  load?: LoadSdkOptions;
+  now?: () => Date;
+  /** The flag the version came from, named in errors (default `--sdk`). */
+  flag?: "--sdk" | "--driver";
+}): Promise<ProbeSnapshot> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   const module = await loadSdk(options.version, options.load).catch((error: unknown) => {
-    // The loader names its flag --driver; this command's flag is --sdk.
-    if (isUserError(error) && error.field === "--driver") {
+    // The loader names its flag --driver (as in `--driver sdk:0.21.0`); name the one the user typed.
+    if (isUserError(error) && error.field === "--driver" && (options.flag ?? "--sdk") === "--sdk") {
       throw new UserError(error.message.replace(/^--driver: /, "").replace(/--driver sdk:/g, "--sdk "), { code: error.code, field: "--sdk", exitCode: error.exitCode });
     }
     throw error;

@@ -1,0 +1,39 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import { tmpDir } from "../helpers/tmp-dir.js";
+
+const list = (v: string) => `test/fixtures/tool-lists/tools-list-${v}.json`;
+
+describe("diff", () => {
+  it("exits 0 with no differences between 0.21.0 and 0.22.0, and with only cosmetic ones to 0.22.2", async () => {
+    const none = await runCli(["diff", list("0.21.0"), list("0.22.0"), "--json"]);
+    expect(none.exitCode).toBe(0);
+    expect(JSON.parse(none.stdout)).toMatchObject({ ok: true, changes: [] });
+    const cosmetic = await runCli(["diff", list("0.21.0"), list("0.22.2")]);
+    expect(cosmetic.exitCode).toBe(0);
+    expect(cosmetic.stdout).toContain("0 breaking, 0 behavioural, 0 additive, 2 cosmetic");
+  });
+
+  it("exits 1 on 0.21.0 → 0.28.2 and lists the idempotentHint flip with severity, kind, tool, path, from, to", async () => {
+    const r = await runCli(["diff", list("0.21.0"), list("0.28.2"), "--json"]);
+    expect(r.exitCode).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.changes).toContainEqual({
+      severity: "behavioural", kind: "annotation_changed", tool: "get_window_state", path: "/annotations/idempotentHint",
+      from: true, to: false, message: "get_window_state: idempotentHint changed true → false",
+    });
+  });
+
+  it("compares a snapshot with a tools/list result, and names a file that is neither (exit 2)", async () => {
+    const mixed = await runCli(["diff", "contracts/drivers/cua-driver-0.21.0.probe.json", list("0.21.0")]);
+    expect(mixed.exitCode).toBe(0);
+    await using dir = await tmpDir();
+    const bad = path.join(dir.path, "x.json");
+    await writeFile(bad, JSON.stringify({ tools: [{ description: "no name" }] }));
+    const r = await runCli(["diff", bad, list("0.21.0")]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${bad}: tools.0.name: diff input is not a valid tools/list result`);
+  });
+});
