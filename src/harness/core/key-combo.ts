@@ -53,6 +53,6 @@ export function checkKeyCombo(keys: string | readonly string[]): GuardResult {
   return {
     ok: false,
     code: "blocked_key_combo",
-    note: `Blocked key combo ${hit.join("+")} (in ${canon.join("+")}): it can end or lock the session or destroy data. Destructive system shortcuts are never sent.`,
+    note: `Blocked key combo ${hit.join("+")}${hit.length === canon.length ? "" : ` (in ${canon.join("+")})`}: it can end or lock the session or destroy data. Destructive system shortcuts are never sent.`,
   };
 }

@@ -270,7 +270,8 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
     }
     const win = aimedWindow(action);
     if (win !== undefined && !observed.has(win)) {
-      return blocked(rec, "window_unobserved", `Window ${win} has not been observed since the window list was last incomplete. Observe it first; no input was sent.`);
+      const since = lastList && lastList.status !== "complete" ? " since the window list came back incomplete" : lastList ? " in the latest window list" : " yet";
+      return blocked(rec, "window_unobserved", `Window ${win} has not been observed${since}. Observe it first; no input was sent.`);
     }
     if (action.element_token) {
       const snap = snapshots.get(action.element_token.split(":")[0]!);
