@@ -33,3 +33,6 @@ export {
   type StepResult,
   type ScreenChange,
 } from "./harness/index.js";
+export { loadSdk, locateSdk, publishedSdkVersions, DEFAULT_SDK_VERSION, type LoadSdkOptions, type SdkLocation } from "./transports/sdk/load.js";
+export { createSdkBackend, type SdkBackend } from "./transports/sdk/sdk-backend.js";
+export { startDesktop, stopDesktop, type Desktop, type DesktopOptions } from "./desktop/desktop.js";
