@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { toolsList } from "../../../test/helpers/probe-snapshots.js";
+import { readCassette } from "../../cassette/index.js";
+import { applyBaseline } from "../analysis/baseline.js";
+import { checkRecordedCalls } from "./check-recordings.js";
+import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
+import { createToolValidator } from "./schema-validator.js";
+
+const dir = new URL("../../../test/fixtures/recordings-synthetic/", import.meta.url).pathname;
+
+describe("recorded calls", () => {
+  it("finds CLI calls (positional and stdin JSON) and MCP calls with their structured answers", async () => {
+    const cli = recordedCalls(await readCassette(`${dir}cli-session`, { frames: "skip" }), "cli");
+    expect(cli.map((c) => [c.tool, c.event, c.line])).toEqual([["list_windows", 0, 2], ["click", 1, 3], ["click", 2, 4], ["move_cursor", 3, 5]]);
+    expect(cli[3]!.args).toEqual({ x: 5, y: 5, scope: "desktop" });
+    expect(cli[1]!.output).toEqual({ delivery: { mode: "background" }, effect: "unverifiable", route: "accessibility" });
+    const mcp = recordedCalls(await readCassette(`${dir}mcp-session`, { frames: "skip" }), "mcp");
+    expect(mcp.map((c) => [c.tool, c.event, c.outputEvent])).toEqual([["list_windows", 1, 2], ["get_screen_size", 3, 4], ["screenshot", 5, 6]]);
+  });
+});
+
+describe("checkRecordedCalls", () => {
+  const call = (tool: string, args: unknown, output?: unknown): RecordedCall => ({ cassette: "c", event: 7, line: 8, tool, transport: "cli", args, ...(output ? { output, outputEvent: 7 } : {}) });
+
+  it("accepts what 0.21.0 accepts and names the JSON path and reason of what it rejects", () => {
+    const v = createToolValidator(toolsList("0.21.0").tools);
+    const [ok, badIn, badOut] = checkRecordedCalls([
+      call("click", { pid: 1, window_id: 2, element_token: "s00000001:3" }, { effect: "confirmed", route: "accessibility", evidence: [{ kind: "value_readback" }] }),
+      call("click", { pid: "one", button: "back" }),
+      call("click", { pid: 1 }, { effect: "teleported", route: "accessibility" }),
+    ], v);
+    expect(ok!.breaks).toEqual([]);
+    expect(ok!.checked).toEqual(["input", "output"]);
+    expect(badIn!.breaks.map((b) => [b.part, b.path, b.reason])).toEqual([
+      ["input", "$.button", 'must be equal to one of the allowed values ("left", "right", "middle")'],
+      ["input", "$.pid", "must be integer"],
+    ].sort((a, b) => (a[1]! < b[1]! ? -1 : 1)));
+    expect(badOut!.breaks[0]).toMatchObject({ part: "output", id: expect.stringMatching(/^recording:c#7:click:output:/) });
+  });
+});
+
+describe("applyBaseline", () => {
+  it("splits new, expected and stale failures", () => {
+    const f = (id: string) => ({ id, source: "contract" as const, message: id });
+    expect(applyBaseline([f("a"), f("b")], ["b", "c"])).toEqual({ unexpected: [f("a")], expected: [f("b")], stale: ["c"] });
+    expect(applyBaseline([f("a")], undefined)).toEqual({ unexpected: [f("a")], expected: [], stale: [] });
+  });
+});
