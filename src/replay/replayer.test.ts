@@ -133,7 +133,9 @@ describe("createReplayer over a CLI-only cassette", () => {
   it("rebuilds tool results from recorded stdout (structuredContent, merged image, refusal)", async () => {
     const r = createReplayer({ cassette: loadReplayCassette(CLI) });
     const size = asResult(await r.call("get_screen_size", {}));
-    expect(size.raw).toBe('{"content":[],"structuredContent":{"height":800,"scale_factor":1.0,"width":1280}}');
+    expect(size.raw).toBe(
+      '{"content":[{"text":"{\\n  \\"height\\": 800,\\n  \\"scale_factor\\": 1.0,\\n  \\"width\\": 1280\\n}","type":"text"}],"structuredContent":{"height":800,"scale_factor":1.0,"width":1280}}',
+    );
     // get_desktop_state was recorded after two mutations: it is not served before them
     expect(isTransportFailure(await r.call("get_desktop_state", {}))).toBe(true);
     await r.call("click", TOKEN);
@@ -141,7 +143,7 @@ describe("createReplayer over a CLI-only cassette", () => {
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent?.code).toBe("background_unavailable");
     const desktop = asResult(await r.call("get_desktop_state", {}));
-    expect(desktop.content[0]).toMatchObject({ type: "image", mimeType: "image/png" });
+    expect(desktop.content[1]).toMatchObject({ type: "image", mimeType: "image/png" });
     expect(desktop.structuredContent?.screenshot_png_b64).toBeUndefined();
     expect(r.summary()).toMatchObject({ served: 4, unmatched: 1, unused: [] });
   });

@@ -73,7 +73,7 @@ describe("CLI rendering of tool results (CONTRACT.md §0.1, §0.3)", () => {
 
   it("rebuilds a result from CLI stdout and renders it back to the same bytes", () => {
     const size = cliEvents.find((e) => e.argv[1] === "get_screen_size")!;
-    const raw = resultFromCliStdout(size.stdout);
+    const raw = resultFromCliStdout({ stdout: size.stdout, tool: "get_screen_size" });
     expect(renderCliCall({ raw }).stdout).toBe(size.stdout);
   });
 });

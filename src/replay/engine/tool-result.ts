@@ -1,3 +1,4 @@
+import { looksLikeRefusal, STRUCTURED_ON_SUCCESS } from "../../harness/adapters/cli-output.js";
 import { serdeJson } from "./canonical-json.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { compactRaw, objectSpans, rawMember, removeMembers } from "./raw-json.js";
@@ -12,8 +13,6 @@ export type RecordedOutcome =
   | { type: "cli_failure"; exitCode: number | null; stderr: string; signal?: string }
   /** No answer was recorded (the recording ended mid-call). */
   | { type: "none" };
-
-const REFUSAL_MARKERS = ["refusal", "code"];
 
 /**
  * The outcome of a recorded exchange. From CLI stdout the result is rebuilt as well as the
@@ -39,10 +38,16 @@ export function recordedOutcome(x: RecordedExchange): RecordedOutcome {
   if (x.cli.exitCode !== 0) {
     return { type: "cli_failure", exitCode: x.cli.exitCode, stderr, ...(x.cli.signal ? { signal: x.cli.signal } : {}) };
   }
-  return { type: "result", raw: resultFromCliStdout(stdout), derived: true };
+  return { type: "result", raw: resultFromCliStdout({ stdout, tool: x.request.tool ?? "" }), derived: true };
 }
 
-export function resultFromCliStdout(stdout: string): string {
+/**
+ * A tool result rebuilt from `cua-driver call` stdout, classified as the CLI adapter does
+ * (docs/decisions/0039): a refusal envelope, or text-only output from a tool that always answers
+ * with structuredContent on success, is `isError`.
+ */
+export function resultFromCliStdout(options: { stdout: string; tool: string }): string {
+  const { stdout, tool } = options;
   const trimmed = stdout.replace(/\n$/, "");
   let structured: string | undefined;
   if (trimmed.startsWith("{")) {
@@ -55,7 +60,7 @@ export function resultFromCliStdout(stdout: string): string {
   }
   if (structured === undefined) {
     const content = trimmed === "" ? [] : [{ text: trimmed, type: "text" }];
-    return serdeJson({ content });
+    return serdeJson({ content, ...(trimmed !== "" && STRUCTURED_ON_SUCCESS.has(tool) ? { isError: true } : {}) });
   }
   const spans = objectSpans(structured);
   const blocks: string[] = [];
@@ -65,7 +70,8 @@ export function resultFromCliStdout(stdout: string): string {
     blocks.push(`{"data":${structured.slice(image.start, image.end)},"mimeType":${mime},"type":"image"}`);
     structured = removeMembers(structured, ["screenshot_png_b64"]);
   }
-  const refused = REFUSAL_MARKERS.some((k) => spans.has(k)) || rawMember(structured, "status") === '"refused"';
+  blocks.unshift(serdeJson({ text: trimmed, type: "text" }));
+  const refused = looksLikeRefusal(JSON.parse(structured) as Record<string, unknown>);
   return `{"content":[${blocks.join(",")}]${refused ? ',"isError":true' : ""},"structuredContent":${structured}}`;
 }
 
