@@ -69,3 +69,14 @@ describe.skipIf(missing.length > 0)("record --driver sdk --desktop (real runtime
     expect(alive).toEqual([]);
   });
 });
+
+describe("desktop command errors", () => {
+  it("names a missing program and exits 3; stop without state exits 2", async () => {
+    const start = await runCli(["desktop", "start", "--app", "no-such-program-xyz"]);
+    expect(start.exitCode).toBe(3);
+    expect(start.stderr).toContain("cannot start a desktop: no-such-program-xyz not found");
+    const stop = await runCli(["desktop", "stop", "/nonexistent-desktop-state"]);
+    expect(stop.exitCode).toBe(2);
+    expect(stop.stderr).toContain("no desktop state in /nonexistent-desktop-state");
+  });
+});
