@@ -10,7 +10,7 @@ describe("diff", () => {
   it("exits 0 with no differences between 0.21.0 and 0.22.0, and with only cosmetic ones to 0.22.2", async () => {
     const none = await runCli(["diff", list("0.21.0"), list("0.22.0"), "--json"]);
     expect(none.exitCode).toBe(0);
-    expect(JSON.parse(none.stdout)).toMatchObject({ ok: true, changes: [] });
+    expect(JSON.parse(String(none.stdout))).toMatchObject({ ok: true, changes: [] });
     const cosmetic = await runCli(["diff", list("0.21.0"), list("0.22.2")]);
     expect(cosmetic.exitCode).toBe(0);
     expect(cosmetic.stdout).toContain("0 breaking, 0 behavioural, 0 additive, 2 cosmetic");
@@ -19,7 +19,7 @@ describe("diff", () => {
   it("exits 1 on 0.21.0 → 0.28.2 and lists the idempotentHint flip with severity, kind, tool, path, from, to", async () => {
     const r = await runCli(["diff", list("0.21.0"), list("0.28.2"), "--json"]);
     expect(r.exitCode).toBe(1);
-    const doc = JSON.parse(r.stdout);
+    const doc = JSON.parse(String(r.stdout));
     expect(doc.changes).toContainEqual({
       severity: "behavioural", kind: "annotation_changed", tool: "get_window_state", path: "/annotations/idempotentHint",
       from: true, to: false, message: "get_window_state: idempotentHint changed true → false",

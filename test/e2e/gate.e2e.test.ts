@@ -20,7 +20,7 @@ describe.skipIf(Boolean(skip028))("gate --sdk 0.28.2 (the real published runtime
     const junit = path.join(dir.path, "gate.xml");
     const r = await runCli(["gate", "--contract", contract, "--sdk", "0.28.2", "--recordings", recordings, "--json", "--junit", junit]);
     expect(r.exitCode).toBe(1);
-    const doc = JSON.parse(r.stdout);
+    const doc = JSON.parse(String(r.stdout));
     expect(doc).toMatchObject({ ok: false, version: "0.28.2", reachable: true });
     expect(doc.gaps.filter((g: any) => g.blocking).map((g: any) => g.message)).toEqual([
       "get_window_state: idempotentHint changed true → false (was relied on as repeatable)",
@@ -60,13 +60,13 @@ describe("gate --sdk 0.21.0 and --driver", () => {
     await writeFile(baseline, JSON.stringify(saved));
     const stale = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", recordings, "--expected-failures", baseline, "--json"]);
     expect(stale.exitCode).toBe(1);
-    expect(JSON.parse(stale.stdout)).toMatchObject({ ok: false, unexpected: [], stale: ["contract:tool:invoke_menu"] });
+    expect(JSON.parse(String(stale.stdout))).toMatchObject({ ok: false, unexpected: [], stale: ["contract:tool:invoke_menu"] });
   });
 
   it("gates the fake 0.21.0 binary: CLI argv checked, diffed against the contract's baseline", async () => {
     const r = await runCli(["gate", "--contract", contract, "--driver", fake, "--json"]);
     expect(r.exitCode).toBe(0);
-    const doc = JSON.parse(r.stdout);
+    const doc = JSON.parse(String(r.stdout));
     expect(doc.ok).toBe(true);
     expect(doc.diff.baseline).toBe("contracts/drivers/cua-driver-0.21.0.probe.json");
     // The binary's tools/list also carries the CLI-host tool the runtime does not register.
