@@ -33,7 +33,8 @@ export function viewExchanges(options: { events: readonly CassetteEvent[] }): Ex
     const t_ms = tByseq.get(exchange.seq) ?? 0;
     if (outcome.type === "result") {
       const taken = takeFrameMarkers(outcome.raw);
-      for (const ref of taken.refs) frames.push({ ref, label: "screenshot" });
+      // One image can sit in a result twice (an image block and a merged screenshot_png_b64): show it once.
+      for (const ref of new Set(taken.refs)) frames.push({ ref, label: "screenshot" });
       for (const [flag, file] of Object.entries(exchange.cli?.files ?? {})) frames.push({ ref: file.ref, label: flag });
       let result: ToolResult;
       try {

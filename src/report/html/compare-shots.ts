@@ -8,30 +8,36 @@ export type ShotComparison = (
 
 /**
  * Walks the timeline and compares every screenshot with the one before it (across rows, in
- * order), filling each shot's `change`. Returns how many pairs were compared.
+ * order), filling each shot's `change`. Same frame ref means identical without decoding; the other
+ * pairs are compared `concurrency` at a time (image decoding runs on libvips threads). Returns how
+ * many pairs were compared.
  */
-export async function compareShots(options: { rows: readonly ReportRow[]; compare: ShotComparison }): Promise<number> {
+export async function compareShots(options: { rows: readonly ReportRow[]; compare: ShotComparison; concurrency?: number }): Promise<number> {
+  const pairs: Array<{ prevRow: ReportRow; prev: ReportShot; next: ReportShot }> = [];
   let previous: { row: ReportRow; shot: ReportShot } | undefined;
-  let pairs = 0;
   for (const row of options.rows) {
     for (const shot of row.shots) {
-      if (previous) {
-        const result =
-          previous.shot.source.ref === shot.source.ref && previous.shot.source.cassetteDir === shot.source.cassetteDir
-            ? { kind: "identical" as const, fraction: 0 }
-            : await options.compare(previous.shot, shot);
-        shot.change = {
-          kind: result.kind,
-          previousRow: previous.row.id,
-          previousImage: previous.shot.image,
-          ...(result.diff !== undefined ? { diff: result.diff } : {}),
-          ...(result.fraction !== undefined ? { fraction: result.fraction } : {}),
-          ...(result.note !== undefined ? { note: result.note } : {}),
-        };
-        pairs++;
-      }
+      if (previous) pairs.push({ prevRow: previous.row, prev: previous.shot, next: shot });
       previous = { row, shot };
     }
   }
-  return pairs;
+  const limit = Math.max(1, options.concurrency ?? 4);
+  let cursor = 0;
+  const worker = async () => {
+    while (cursor < pairs.length) {
+      const { prevRow, prev, next } = pairs[cursor++]!;
+      const same = prev.source.ref === next.source.ref && prev.source.cassetteDir === next.source.cassetteDir;
+      const result = same ? { kind: "identical" as const, fraction: 0 } : await options.compare(prev, next);
+      next.change = {
+        kind: result.kind,
+        previousRow: prevRow.id,
+        previousImage: prev.image,
+        ...("diff" in result && result.diff !== undefined ? { diff: result.diff } : {}),
+        ...(result.fraction !== undefined ? { fraction: result.fraction } : {}),
+        ...("note" in result && result.note !== undefined ? { note: result.note } : {}),
+      };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, pairs.length) }, worker));
+  return pairs.length;
 }

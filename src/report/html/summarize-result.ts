@@ -36,6 +36,11 @@ export function summarizeResult(result: ToolResult): { summary: string; isError:
     const title = typeof s.tree_markdown === "string" ? /^- \w[\w ]* = "([^"]*)"/.exec(s.tree_markdown)?.[1] : undefined;
     return { summary: `${s.element_count} elements${size}${title ? `, "${clip(title)}"` : ""}`, isError: false };
   }
+  // MCP results that are not tool results: initialize and tools/list.
+  const whole = result as unknown as Record<string, unknown>;
+  if (Array.isArray(whole.tools)) return { summary: `${whole.tools.length} tools`, isError: false };
+  const server = record(whole.serverInfo);
+  if (server) return { summary: `${String(server.name)} ${String(server.version)}, protocol ${String(whole.protocolVersion)}`, isError: false };
   const keys = Object.keys(s);
   if (keys.length > 0) return { summary: clip(keys.map((k) => `${k}: ${short(s[k])}`).join(", ")), isError: false };
   const text = result.content.find((b) => b.type === "text" && typeof b.text === "string") as { text: string } | undefined;

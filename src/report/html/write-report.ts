@@ -70,7 +70,6 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
   let pairs = 0;
   let changed = 0;
   let screenshots = 0;
-  let diffs = 0;
   for (const section of model.sections) {
     for (const row of section.rows) for (const shot of row.shots) frameBytes(shot), screenshots++;
     pairs += await compareShots({
@@ -91,7 +90,7 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
         if (change.kind === "changed") changed++;
         const diff = await options.screen.diffImage(a, b).catch(() => undefined);
         if (!diff) return { kind: change.kind, ...fraction, note: "no diff: could not be decoded" };
-        const id = `diff-${++diffs}`;
+        const id = `diff-${prev.image.slice(4)}-${next.image.slice(4)}`;
         const size = imageSize(diff.png);
         images.set(id, { bytes: diff.png, mime: "image/png", ...(size ? { size } : {}) });
         return { kind: change.kind, ...fraction, diff: id };

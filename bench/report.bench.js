@@ -1,0 +1,99 @@
+// HTML report generation ÷ reading the same cassette, for the largest bundled recording and for the
+// cassette imported from the bundled real trajectory (the one with the most screenshot pairs).
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { readCassette } from "../dist/cassette/reader.js";
+import { diffImage } from "../dist/harness/screen/diff-image.js";
+import { screenChange } from "../dist/harness/screen/screen-change.js";
+import { importTrajectory } from "../dist/import/import-trajectory.js";
+import { buildReport } from "../dist/report/html/write-report.js";
+import { loadReportInput } from "../dist/report/html/load-input.js";
+import { fmt, median, timeInterleaved } from "./util.js";
+
+export const name = "report";
+export const title = "HTML report generation vs reading the cassette";
+
+const root = new URL("../", import.meta.url).pathname;
+const TARGET = 5;
+
+function bytesUnder(dir) {
+  return readdirSync(dir, { recursive: true })
+    .map((f) => path.join(dir, String(f)))
+    .filter((f) => statSync(f).isFile())
+    .reduce((n, f) => n + statSync(f).size, 0);
+}
+
+function largestBundled() {
+  const dir = path.join(root, "recordings");
+  const cassettes = readdirSync(dir)
+    .map((n) => path.join(dir, n))
+    .filter((d) => existsSync(path.join(d, "cassette.jsonl")))
+    .map((d) => ({ dir: d, bytes: bytesUnder(d) }))
+    .sort((a, b) => b.bytes - a.bytes);
+  return cassettes[0];
+}
+
+// The frames of a cassette in timeline order (what the report compares pair by pair).
+function framesInOrder(dir, cassette) {
+  const refs = [];
+  for (const e of cassette.events) {
+    for (const s of e.frames ?? []) refs.push(s.ref);
+    for (const f of Object.values(e.files ?? {})) refs.push(f.ref);
+  }
+  return refs.map((ref) => ({ ref, bytes: readFileSync(path.join(dir, ref)) }));
+}
+
+async function measure(label, dir) {
+  const screen = { screenChange, diffImage };
+  const frames = framesInOrder(dir, await readCassette(dir));
+  let stats;
+  const times = await timeInterleaved(
+    {
+      read: () => readCassette(dir),
+      report: async () => {
+        const built = await buildReport({ input: await loadReportInput(dir), screen });
+        stats = built.stats;
+      },
+      // The image work alone: screenChange on every consecutive pair of different frames, diffImage where they differ.
+      images: async () => {
+        for (let i = 1; i < frames.length; i++) {
+          if (frames[i].ref === frames[i - 1].ref) continue;
+          const change = await screenChange(frames[i - 1].bytes, frames[i].bytes);
+          if (change.kind !== "identical") await diffImage(frames[i - 1].bytes, frames[i].bytes);
+        }
+      },
+    },
+    { runs: 15, warmup: 3 },
+  );
+  const read = median(times.read);
+  const report = median(times.report);
+  const images = median(times.images);
+  const ratio = report / read;
+  const everyPair = stats.pairs === Math.max(0, stats.screenshots - 1);
+  return `| ${label} | ${fmt(bytesUnder(dir) / 1024, 0)} KiB, ${stats.rows} calls | ${stats.screenshots} / ${stats.pairs} (${stats.changed} changed)${everyPair ? "" : " **not every pair**"} | ${fmt(read, 2)} | ${fmt(report, 2)} | ${fmt(images, 2)} | ${fmt(ratio)} | ≤ ${TARGET} | ${ratio <= TARGET && everyPair ? "pass" : "miss"} |`;
+}
+
+export async function run() {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "cua-report-bench-"));
+  try {
+    const bundled = largestBundled();
+    const imported = path.join(tmp, "imported");
+    importTrajectory({ from: path.join(root, "test/fixtures/trajectories/gtk3-demo-0.21.0"), out: imported, source: "sdk" });
+    const rows = [
+      await measure(`largest bundled recording: \`${path.relative(root, bundled.dir)}\``, bundled.dir),
+      await measure("imported `test/fixtures/trajectories/gtk3-demo-0.21.0` (real 0.21.0 trajectory)", imported),
+    ];
+    return [
+      "Report = `buildReport` on the cassette directory: read and validate the cassette, pair requests with answers, judge mutations, compare every consecutive screenshot pair (`screenChange`, and `diffImage` when they differ), inline the images and render the HTML. Read = `readCassette` (frames hash-checked). Median of 15 interleaved runs.",
+      "",
+      "| cassette | size | screenshots / pairs compared | read ms | report ms | image work alone, ms | report ÷ read | target | result |",
+      "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |",
+      ...rows,
+      "",
+      "\"Image work alone\" runs the harness core's `screenChange` (and `diffImage` for pairs that differ) sequentially on the same frames, outside the report: it is the floor any report that compares every pair pays. Reading a cassette never decodes a PNG, so a cassette whose frames differ cannot meet the ratio with full-resolution diffs; what would: diffs drawn by the browser (stacked images with `mix-blend-mode: difference`) instead of `diffImage`, or `diffImage` on the 32×18 signatures `screenChange` already decodes.",
+    ].join("\n");
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
