@@ -182,6 +182,7 @@ describe("record: bad input", () => {
     const out = path.join(work.path, "rec");
     const cases: Array<[string[], string]> = [
       [["record", "--out", out, "--driver", fake], "cua-contract: --: no harness command after `--`. Run it as `cua-contract record --out DIR -- CMD [ARGS…]`."],
+      [["record", "--out", out, "--driver", fake, "python3", "h.py"], 'cua-contract: --: the harness command must follow `--` (got "python3 h.py" before it). Run it as `cua-contract record --out DIR -- CMD [ARGS…]`.'],
       [["record", "--out", out, "--driver", path.join(work.path, "nope"), "--", "true"], `cua-contract: --driver: driver ${path.join(work.path, "nope")} does not exist. Pass --driver with the path of an executable cua-driver.`],
       [["record", "--out", out, "--driver", path.join(repoRoot, "package.json"), "--", "true"], `cua-contract: --driver: driver ${path.join(repoRoot, "package.json")} is not an executable file. Make it executable (chmod +x ${path.join(repoRoot, "package.json")}) or pass --driver with another path.`],
       [["record", "--out", out, "--driver", fake, "--redact", "(", "--", "true"], expect.stringContaining("cua-contract: --redact: --redact \"(\" is not a valid regular expression") as never],

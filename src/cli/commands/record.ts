@@ -3,11 +3,13 @@ import { UserError } from "../../errors.js";
 import type { CliCommand } from "../command.js";
 
 export const recordCommand: CliCommand = {
-  command: "record",
+  // `[stray..]` only catches a harness command given without `--`, to say so.
+  command: "record [stray..]",
   describe: "Run a harness with a recording cua-driver shim first on PATH and write every driver call to a cassette",
   builder: (y) =>
     y
       .parserConfiguration({ "populate--": true })
+      .positional("stray", { type: "string", array: true, hidden: true, describe: "(the harness command goes after --)" })
       .usage("$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] -- CMD [ARGS…]")
       .option("out", { type: "string", demandOption: true, describe: "Cassette directory to write" })
       .option("driver", { type: "string", describe: "The real cua-driver (default: cua-driver on PATH), or sdk[:VERSION] for the published runtime @trycua/cua-driver in process" })
@@ -18,8 +20,8 @@ export const recordCommand: CliCommand = {
       .option("no-redact", { type: "boolean", default: false, describe: "Store typed text, clipboard text and tokens as they are" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
-    const stray = ((args._ as unknown[]) ?? []).slice(1).map(String);
-    if (command.length === 0) {
+    const stray = ((args.stray as unknown[] | undefined) ?? []).map(String);
+    if (command.length === 0 || stray.length > 0) {
       throw new UserError(
         stray.length ? `the harness command must follow \`--\` (got ${JSON.stringify(stray.join(" "))} before it)` : "no harness command after `--`",
         { code: "USAGE", field: "--", fix: "Run it as `cua-contract record --out DIR -- CMD [ARGS…]`." },
