@@ -85,3 +85,11 @@ describe("stale-click guard", () => {
     expect(checkStaleClick(s, "t").ok).toBe(true);
   });
 });
+
+describe("loop guard and refused steps", () => {
+  it("a refused step that sent nothing neither extends nor breaks the same-action streak", () => {
+    const blockedType: LoopStep = { kind: "mutation", key: "type_text", failed: true, error: "typed_text", sent: false };
+    const s = run([click, blockedType, click, click, click, click, click]);
+    expect(s.paused).toBe("the same action was sent 6 times in a row");
+  });
+});

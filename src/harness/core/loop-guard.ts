@@ -20,6 +20,8 @@ export interface LoopStep {
   failed: boolean;
   /** Identity of the error when it failed (code or guard id). */
   error?: string;
+  /** False when a guard refused the step and nothing was sent: it neither extends nor breaks a same-action streak. */
+  sent?: boolean;
 }
 
 export function initialLoopGuardState(): LoopGuardState {
@@ -35,7 +37,7 @@ export function checkLoopGuard(state: LoopGuardState): GuardResult {
 export function recordLoopStep(state: LoopGuardState, step: LoopStep): LoopGuardState {
   if (step.kind === "observation" || step.kind === "wait") return state;
   const next: LoopGuardState = { ...state };
-  if (step.kind === "mutation") {
+  if (step.kind === "mutation" && step.sent !== false) {
     next.sameAction = state.lastAction === step.key ? state.sameAction + 1 : 1;
     next.lastAction = step.key;
   }

@@ -36,6 +36,8 @@ export interface Frame {
   layout: Layout;
   /** The layout came from a trusted (complete) window list. */
   complete: boolean;
+  /** Set once a lease check found the live layout different: the frame never vouches again. */
+  stale?: string;
   window?: WindowState;
 }
 
@@ -146,7 +148,7 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
         const check = await parts.contractCheck({ contract: options.contract, tools: await listTools() });
         if (!check.ok) unavailable = `the driver does not meet the contract: ${check.gaps.join("; ")}`;
       }
-      if (!unavailable && options.label !== undefined) await call(rec, "start_session", { session: label }, "startup");
+      if (!unavailable && options.label !== undefined) await lifecycle(rec, "startup");
     }
     if (unavailable) return blocked(rec, "session_unavailable", `The session cannot be used: ${unavailable}.`);
     if (suspect && !(await rebuild(rec))) {
@@ -155,9 +157,16 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
     return undefined;
   }
 
+  /** A lifecycle call lost in transport leaves the session in an unknown state: suspect. */
+  async function lifecycle(rec: StepRecorder, purpose: "revive" | "startup"): Promise<boolean> {
+    const reply = await call(rec, "start_session", { session: label }, purpose);
+    if (isTransportFailure(reply)) suspect = true;
+    return replySucceeded(reply);
+  }
+
   async function revive(rec: StepRecorder): Promise<boolean> {
     revivals += 1;
-    return replySucceeded(await call(rec, "start_session", { session: label }, "revive"));
+    return lifecycle(rec, "revive");
   }
 
   async function read(rec: StepRecorder, tool: string, args: Record<string, unknown>, purpose: "observe" | "lease_check" | "refresh" | "action"): Promise<Reply> {
@@ -348,10 +357,14 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
       if (!frame) {
         return blocked(rec, "stale_frame", action.frame ? `No observation ${action.frame} is known. Observe, then aim from it; no input was sent.` : "A coordinate click must name the observation (frame) it was aimed from. No input was sent.");
       }
+      if (frame.stale) {
+        return blocked(rec, "stale_frame", `Observation ${frame.id} is stale (${frame.stale}). No input was sent; aim again from ${latestFrame ?? "a fresh observation"}.`);
+      }
       const live = parts.windowList.assess(await read(rec, "list_windows", {}, "lease_check"));
       noteList(live);
       const lease = parts.frameLease({ aimed: frame.layout, aimedComplete: frame.complete, live });
       if (!lease.ok) {
+        if (live.status === "complete") frame.stale = layoutDifference(frame.layout, layoutOf(live.windows)) ?? "the layout changed";
         const fresh = newFrame(layoutOf(live.windows), live.status === "complete");
         const text = formatObservation({ windows: live }, options.budget);
         return blocked(rec, "stale_frame", lease.note, { frame: fresh.id, text: `${fresh.id}\n${text.text}`, partial: text.partial });
@@ -456,7 +469,9 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
     const result = notReady ?? (await run(rec, action));
     const kind = loopKind(action);
     const error = result.blockedBy ?? (result.verdict && result.verdict.outcome !== "confirmed" && result.verdict.outcome !== "unconfirmed" ? `${result.verdict.outcome}:${result.verdict.note}` : undefined);
-    loop = recordLoopStep(loop, { kind, key: canonicalJson(action), failed: isFailedStep(result), ...(error ? { error } : {}) });
+    const sentCall = result.calls.filter((c) => c.purpose === "action").at(-1);
+    const key = sentCall ? `${sentCall.tool} ${canonicalJson(sentCall.args)}` : canonicalJson(action);
+    loop = recordLoopStep(loop, { kind, key, sent: sentCall !== undefined, failed: isFailedStep(result), ...(error ? { error } : {}) });
     const nowPaused = checkLoopGuard(loop);
     if (!nowPaused.ok && result.decision !== "blocked") return { ...result, note: `${result.note} ${nowPaused.note}` };
     return result;
