@@ -1,17 +1,22 @@
 import type { HarnessParts } from "../harness/core/session-parts.js";
 import type { CheckResult, ScenarioResult } from "../schema/check-result.js";
+import type { ReplayLogEntry } from "../schema/replay-log.js";
 import { loadScenario, type LoadedScenario } from "./load-scenario.js";
 import { loadReplayCassette } from "./replay-cassette.js";
 import { runReference, toScenarioResult } from "./run-reference.js";
 
 export type ScenarioRunner = (loaded: LoadedScenario) => Promise<ScenarioResult>;
 
+/** Receives each scenario's replay log (e.g. for the HTML report). */
+export type LogSink = (loaded: LoadedScenario, log: ReplayLogEntry[]) => void;
+
 /** Runs each scenario with the in-process reference harness (or a variant given by `parts`). */
-export function referenceRunner(options: { parts?: Partial<HarnessParts>; now: () => number }): ScenarioRunner {
+export function referenceRunner(options: { parts?: Partial<HarnessParts>; now: () => number; onLog?: LogSink }): ScenarioRunner {
   return async (loaded) => {
     const started = options.now();
     const cassette = loadReplayCassette(loaded.cassetteDir);
     const run = await runReference({ scenario: loaded.scenario, cassette, ...(options.parts ? { parts: options.parts } : {}) });
+    options.onLog?.(loaded, run.log);
     return toScenarioResult({
       scenario: loaded.scenario,
       file: loaded.file,

@@ -5,7 +5,7 @@ import { createReplaySession } from "../replay/session.js";
 import { systemClock } from "../replay/system-clock.js";
 import { startShimServer } from "../shim-server/server.js";
 import type { CheckFailure } from "../schema/check-result.js";
-import type { ScenarioRunner } from "./run-check.js";
+import type { LogSink, ScenarioRunner } from "./run-check.js";
 import { loadReplayCassette } from "./replay-cassette.js";
 import { judgeInvariants } from "./judge.js";
 import { judgeLog, toScenarioResult, unmatchedFailures } from "./run-reference.js";
@@ -18,7 +18,7 @@ export const EXTERNAL_TIMEOUT_MS = 120_000;
  * The harness gets the scenario file in CUA_CONTRACT_SCENARIO (its `steps` are the task); only the
  * invariants and its exit code are judged.
  */
-export function externalRunner(options: { command: string; now: () => number; timeoutMs?: number }): ScenarioRunner {
+export function externalRunner(options: { command: string; now: () => number; timeoutMs?: number; onLog?: LogSink }): ScenarioRunner {
   return async (loaded) => {
     const started = options.now();
     const { scenario } = loaded;
@@ -52,6 +52,7 @@ export function externalRunner(options: { command: string; now: () => number; ti
       await server.close();
     }
     const log = session.entries();
+    options.onLog?.(loaded, log);
     const invariants = judgeLog({ scenario, log, cassette });
     failures.push(...judgeInvariants(invariants), ...unmatchedFailures(log));
     return toScenarioResult({

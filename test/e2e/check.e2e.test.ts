@@ -38,10 +38,11 @@ describe("cua-contract check", () => {
     expect(r.stdout).toContain("2 of 2 scenarios passed with the reference harness");
   });
 
-  it("fails a broken harness, naming the step, the expectation and the invariant, and writes JUnit", async () => {
+  it("fails a broken harness, naming the step, the expectation and the invariant, and writes JUnit and HTML", async () => {
     await using dir = await tmpDir();
     const junit = path.join(dir.path, "check.xml");
-    const r = await runCli(["check", "--harness", "resend-timed-out-click", "--junit", junit, scenario("click-timeout-after-effect")]);
+    const report = path.join(dir.path, "check.html");
+    const r = await runCli(["check", "--harness", "resend-timed-out-click", "--junit", junit, "--report", report, scenario("click-timeout-after-effect")]);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain("✗ click-timeout-after-effect");
     expect(r.stdout).toMatch(/no-replay-after-unknown: #\d+ click .* re-sends #\d+ click/);
@@ -49,6 +50,9 @@ describe("cua-contract check", () => {
     const xml = readFileSync(junit, "utf8");
     expect(xml).toContain('<testcase name="click-timeout-after-effect" classname="scenarios"');
     expect(xml).toContain("<failure");
+    const html = readFileSync(report, "utf8");
+    expect(html).toContain("click-timeout-after-effect");
+    expect(html).toContain("no-replay-after-unknown");
   });
 
   describe("bad input exits 2 naming file, field and fix", () => {

@@ -9,6 +9,9 @@ import { checkJunitSuites, renderCheckSummary, renderScenarioLine } from "../../
 import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
 import { externalRunner } from "../../check/run-external.js";
 import { checkCommandExists } from "../../check/find-command.js";
+import { writeCheckReport } from "../../check/report.js";
+import type { ReplayLogEntry } from "../../schema/replay-log.js";
+import type { LogSink } from "../../check/run-check.js";
 import { renderJunit } from "../../report/junit.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
@@ -26,14 +29,17 @@ export const checkCommand: CliCommand = {
       })
       .option("cmd", { type: "string", describe: "An external harness command line, run per scenario with a replaying cua-driver on PATH" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document (the check result)" })
-      .option("junit", { type: "string", describe: "Write JUnit XML to this file" }),
+      .option("junit", { type: "string", describe: "Write JUnit XML to this file" })
+      .option("report", { type: "string", describe: "Write a self-contained HTML report to this file" }),
   handler: async (args) => {
     const files = findScenarioFiles({ args: (args.scenarios as string[] | undefined) ?? [], bundledDir: BUNDLED });
     if (files.length === 0) {
       throw new UserError("no scenario files found", { code: "USAGE", field: "scenarios", fix: "Name scenario .json files or a folder holding them." });
     }
     const now = () => performance.now();
-    const { runner, harness } = pickRunner(args, now);
+    const logs = new Map<string, ReplayLogEntry[]>();
+    const onLog: LogSink | undefined = args.report ? (loaded, log) => logs.set(loaded.file, log) : undefined;
+    const { runner, harness } = pickRunner(args, now, onLog);
     const human = !args.json;
     const color = human && !process.env.NO_COLOR && process.stdout.isTTY === true;
     const result = await runCheck({
@@ -44,24 +50,26 @@ export const checkCommand: CliCommand = {
       ...(human ? { onResult: (s) => process.stdout.write(renderScenarioLine(s, color)) } : {}),
     });
     if (args.junit) writeFileSync(String(args.junit), renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }));
+    if (args.report) await writeCheckReport({ file: String(args.report), result, logs });
     process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
     return result.failed === 0 ? 0 : 1;
   },
 };
 
-function pickRunner(args: Record<string, unknown>, now: () => number): { runner: ScenarioRunner; harness: string } {
+function pickRunner(args: Record<string, unknown>, now: () => number, onLog: LogSink | undefined): { runner: ScenarioRunner; harness: string } {
+  const sink = onLog ? { onLog } : {};
   if (typeof args.cmd === "string") {
     if (args.harness !== "reference") throw new UserError("--cmd and --harness both name a harness", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
     checkCommandExists({ command: args.cmd, env: process.env, cwd: process.cwd() });
-    return { runner: externalRunner({ command: args.cmd, now }), harness: `external (${args.cmd})` };
+    return { runner: externalRunner({ command: args.cmd, now, ...sink }), harness: `external (${args.cmd})` };
   }
   const name = String(args.harness);
-  if (name === "reference") return { runner: referenceRunner({ now }), harness: "reference" };
+  if (name === "reference") return { runner: referenceRunner({ now, ...sink }), harness: "reference" };
   const mutant = MUTANTS.find((m) => m.name === name);
   if (!mutant) {
     throw new UserError(`unknown harness "${name}"`, { code: "USAGE", field: "--harness", fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}, or --cmd "…" for an external harness.` });
   }
-  return { runner: referenceRunner({ parts: mutant.parts, now }), harness: `mutant ${mutant.name}` };
+  return { runner: referenceRunner({ parts: mutant.parts, now, ...sink }), harness: `mutant ${mutant.name}` };
 }
 
 function relative(file: string): string {
