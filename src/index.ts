@@ -36,3 +36,7 @@ export {
 export { loadSdk, locateSdk, publishedSdkVersions, DEFAULT_SDK_VERSION, type LoadSdkOptions, type SdkLocation } from "./transports/sdk/load.js";
 export { createSdkBackend, type SdkBackend } from "./transports/sdk/sdk-backend.js";
 export { startDesktop, stopDesktop, type Desktop, type DesktopOptions } from "./desktop/desktop.js";
+export { importTrajectory, type ImportTrajectoryOptions, type ImportSummary } from "./import/import-trajectory.js";
+export { readTrajectory } from "./import/read-trajectory.js";
+export { writeReport, writeCheckReport, buildReport, type ScreenFunctions, type ReportStats } from "./report/html/write-report.js";
+export { renderReport } from "./report/html/render-report.js";

@@ -17,6 +17,9 @@ const PURE = [
   "src/replay/engine",
   "src/probe/analysis",
   "src/fuzz/arbitraries",
+  // the HTML report's renderer and row builders (load-input.ts and write-report.ts are its I/O shell)
+  ...["model", "escape", "report-style", "render-report", "compare-shots", "frame-markers", "summarize-result", "cassette-rows", "replay-log-rows", "check-sections"].map((f) => `src/report/html/${f}.ts`),
+  "src/import/reconstruct-result.ts",
 ];
 
 const FORBIDDEN_IMPORT = /^(node:|fs$|path$|os$|child_process$|net$|execa|msw|@modelcontextprotocol\/|sharp|yargs|playwright)/;

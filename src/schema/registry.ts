@@ -8,6 +8,7 @@ import { ProbeSnapshotSchema } from "./probe-snapshot.js";
 import { DriverContractSchema } from "./driver-contract.js";
 import { ExpectedFailuresSchema } from "./gate-baseline.js";
 import { FaultPlanSchema } from "./fault-plan.js";
+import { TrajectoryActionSchema, TrajectoryEvidenceSchema, TrajectoryStateSchema } from "./trajectory.js";
 
 /**
  * Every persisted or wire schema, by the file name its JSON Schema gets in contracts/schema/.
@@ -25,4 +26,7 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "driver-contract": DriverContractSchema,
   "expected-failures": ExpectedFailuresSchema,
   "fault-plan": FaultPlanSchema,
+  "trajectory-action": TrajectoryActionSchema,
+  "trajectory-state": TrajectoryStateSchema,
+  "trajectory-evidence": TrajectoryEvidenceSchema,
 };
