@@ -140,6 +140,34 @@ describe("cua-contract replay (cua-driver mcp through the shim)", () => {
   });
 });
 
+describe("timeouts across MCP processes", () => {
+  it("timeout_after_effect moves the epoch, timeout_before_effect does not; a new process carries on", async () => {
+    const token = { pid: PID, window_id: WID, element_token: "s00000004:15" };
+    const run = async (kind: string) => {
+      await using dir = await tmpDir();
+      writeFileSync(path.join(dir.path, "plan.json"), JSON.stringify({ rules: [{ match: { tool: "click", nth: 1 }, fault: { kind } }] }));
+      const first = JSON.stringify([INIT, call(2, "click", token)]);
+      const second = JSON.stringify([INIT, call(3, "click", token)]);
+      const r = await runCli([
+        "replay", CASSETTE, "--faults", path.join(dir.path, "plan.json"), "--invariants", "none", "--json", "--",
+        "sh", "-c", `python3 "$0" "$1"; python3 "$0" "$2"`, CLIENT, first, second,
+      ]);
+      const [a, b, summary] = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { lines: (string | null)[] });
+      return { a: a!, b: b!, summary: summary as unknown as Record<string, unknown> };
+    };
+    const after = await run("timeout_after_effect");
+    expect(after.a.lines[1]).toBeNull(); // the click never answers
+    // the click counted: sending it again gets the second recorded click, a stale-token refusal
+    expect(after.b.lines[1]).toContain('"code":"stale_element_token"');
+    expect(after.summary).toMatchObject({ faults: 1, unmatched: 0 });
+    const before = await run("timeout_before_effect");
+    expect(before.a.lines[1]).toBeNull();
+    // the click did not count: sending it again gets the first recorded click's answer
+    expect(before.b.lines[1]).toContain('"effect":"unverifiable"');
+    expect(before.summary).toMatchObject({ faults: 1, unmatched: 0 });
+  });
+});
+
 describe("cua-contract serve --transport mcp", () => {
   it("is an MCP server the official SDK client can use as its command", async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [cliPath, "serve", CASSETTE, "--transport", "mcp"], stderr: "pipe" });

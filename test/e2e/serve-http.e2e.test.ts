@@ -71,6 +71,31 @@ describe("cua-contract serve --transport http", () => {
   });
 });
 
+describe("faults over HTTP", () => {
+  it("hang leaves the request unanswered; truncated cuts the body; refusal and empty are results", async () => {
+    await using dir = await tmpDir();
+    const plan = path.join(dir.path, "plan.json");
+    writeFileSync(plan, JSON.stringify({ rules: [
+      { match: { tool: "list_windows", nth: 1 }, fault: { kind: "hang" } },
+      { match: { tool: "list_windows", nth: 2 }, fault: { kind: "truncated" } },
+      { match: { tool: "list_windows", nth: 3 }, fault: { kind: "empty" } },
+      { match: { tool: "click", nth: 1 }, fault: { kind: "refusal", code: "snapshot_id_required" } },
+    ] }));
+    await using s = await startServe(["--faults", plan]);
+    const hung = fetch(s.url, { method: "POST", body: call(1, "list_windows"), headers: { authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(500) });
+    await expect(hung).rejects.toThrow(/abort|timeout/i);
+    // each connection is its own session: a new one is answered
+    const cut = await (await post(s.url, call(2, "list_windows"))).text();
+    expect(cut.startsWith('{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":"Found 1 windows:')).toBe(true);
+    expect(() => JSON.parse(cut)).toThrow();
+    expect(await (await post(s.url, call(3, "list_windows"))).text()).toBe(
+      '{"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"Found 0 windows:","type":"text"}],"structuredContent":{"windows":[]}}}',
+    );
+    const refused = JSON.parse(await (await post(s.url, call(4, "click", { pid: 24132, window_id: 4194311, element_token: "s00000004:15" }))).text());
+    expect(refused.result).toMatchObject({ isError: true, structuredContent: { refusal: { code: "snapshot_id_required" }, status: "refused" } });
+  });
+});
+
 describe("cassetteHandlers (msw)", () => {
   it("replays the same bytes in process with no port", async () => {
     const handlers = cassetteHandlers(CASSETTE, {
@@ -88,6 +113,26 @@ describe("cassetteHandlers (msw)", () => {
       expect(JSON.parse(await click.text()).result.structuredContent.refusal.code).toBe("stale_element_token");
       expect((await fetch("http://127.0.0.1:8765/mcp", { method: "POST", body: "{}" })).status).toBe(401);
       expect(handlers.summary()).toMatchObject({ served: 2, faults: 1, unmatched: 0 });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("renders daemon death as a network error and delay as a late answer", async () => {
+    const server = setupServer(
+      ...cassetteHandlers(CASSETTE, {
+        faults: { rules: [
+          { match: { tool: "list_windows", nth: 1 }, fault: { kind: "daemon_died_midcall" } },
+          { match: { tool: "list_windows", nth: 2 }, fault: { kind: "delay", ms: 250 } },
+        ] },
+      }),
+    );
+    server.listen({ onUnhandledRequest: "error" });
+    try {
+      await expect(post("http://127.0.0.1:1/mcp", call(1, "list_windows"))).rejects.toThrow();
+      const t = Date.now();
+      expect((await post("http://127.0.0.1:1/mcp", call(2, "list_windows"))).status).toBe(200);
+      expect(Date.now() - t).toBeGreaterThanOrEqual(240);
     } finally {
       server.close();
     }
