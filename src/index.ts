@@ -40,3 +40,16 @@ export { importTrajectory, type ImportTrajectoryOptions, type ImportSummary } fr
 export { readTrajectory } from "./import/read-trajectory.js";
 export { writeReport, writeCheckReport, buildReport, type ScreenFunctions, type ReportStats } from "./report/html/write-report.js";
 export { renderReport } from "./report/html/render-report.js";
+export {
+  runInvariants,
+  formatInvariantReport,
+  INVARIANTS,
+  INVARIANT_IDS,
+  type InvariantId,
+  type InvariantOptions,
+  type InvariantReport,
+  type InvariantResult,
+  type Violation,
+} from "./invariants/index.js";
+export { ScenarioSchema, InvariantIdSchema, type Scenario } from "./schema/scenario.js";
+export { CheckResultSchema, type CheckResult, type ScenarioResult } from "./schema/check-result.js";
