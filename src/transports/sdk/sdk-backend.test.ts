@@ -94,3 +94,32 @@ describe("SDK backend, per-call CLI", () => {
     expect(out.stderr).toContain("does not emulate `cua-driver status`");
   });
 });
+
+describe("SDK backend, MCP startup", () => {
+  function start(argv: string[]) {
+    const out = { stderr: "", exit: undefined as number | null | undefined, sent: [] as string[] };
+    const handler = backend.mcp({ argv, cwd: process.cwd(), env: {} }, {
+      send: (l) => out.sent.push(l),
+      stderr: (d) => (out.stderr += d.toString()),
+      exit: (c) => (out.exit = c),
+    });
+    return { out, handler };
+  }
+
+  it("refuses serve-only authorization flags with exit 64 before any JSON-RPC", () => {
+    const { out } = start(["mcp", "--permission-mode", "unrestricted"]);
+    expect(out.exit).toBe(64);
+    expect(out.stderr.split("\n")[0]).toBe("cua-driver mcp does not accept --permission-mode; authorization flags belong to `cua-driver serve`.");
+    expect(out.sent).toEqual([]);
+  });
+
+  it("refuses --direct with --socket (exit 1) and otherwise answers in direct mode", async () => {
+    expect(start(["mcp", "--direct", "--socket", "/tmp/x.sock"]).out.exit).toBe(1);
+    const { out, handler } = start(["mcp", "--direct"]);
+    handler.line('{"jsonrpc":"2.0","id":7,"method":"ping"}');
+    handler.end();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(out.sent).toEqual(['{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"Unknown method: ping"}}']);
+    expect(out.exit).toBe(0);
+  });
+});

@@ -41,7 +41,7 @@ export function sdkBackendFor(options: { driver: SdkDriver; metadata: SdkMetadat
     location,
     driver,
     cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names }),
-    mcp: (_init, io) => mcpSession({ io, driver, metadata, listToolsJson, names }),
+    mcp: (init, io) => mcpStartupRefusal({ argv: init.argv, io }) ?? mcpSession({ io, driver, metadata, listToolsJson, names }),
     close: async () => {
       await driver.shutdown?.();
     },
@@ -164,6 +164,31 @@ function mcpSession(options: Context & { io: McpIo }): McpSessionHandler {
       gone = true;
     },
   };
+}
+
+const SERVE_ONLY_FLAGS = [
+  "--permission-mode", "--capability-manifest", "--approve-capability-manifest", "--session-policy",
+  "--approve-session-policy", "--dangerously-bypass-approvals", "--no-permissions-gate",
+];
+
+// `cua-driver mcp` refuses serve-only authorization flags (exit 64) and `--direct` with `--socket` (exit 1) before any JSON-RPC.
+function mcpStartupRefusal(options: { argv: string[]; io: McpIo }): McpSessionHandler | undefined {
+  const flag = SERVE_ONLY_FLAGS.find((f) => options.argv.some((a) => a === f || a.startsWith(`${f}=`)));
+  let message: string | undefined;
+  let code = 64;
+  if (flag) {
+    message =
+      `cua-driver mcp does not accept ${flag}; authorization flags belong to \`cua-driver serve\`.\n` +
+      "For direct MCP, use CUA_DRIVER_PERMISSION_MODE and the related CUA_DRIVER_* environment variables.\n" +
+      "Otherwise start a configured daemon and connect with `cua-driver mcp --socket <path>`.\n";
+  } else if (options.argv.includes("--direct") && options.argv.some((a) => a === "--socket" || a.startsWith("--socket="))) {
+    message = "cua-driver-rs: --direct and --socket are mutually exclusive\n";
+    code = 1;
+  }
+  if (message === undefined) return undefined;
+  options.io.stderr(message);
+  options.io.exit(code);
+  return { line: () => {}, end: () => {} };
 }
 
 function response(text: RenderedText): CliResponse {
