@@ -16,9 +16,8 @@ if (files.length === 0) {
   process.exit(2);
 }
 const resultsUrl = new URL("RESULTS.md", dir);
-let results = existsSync(resultsUrl)
-  ? readFileSync(resultsUrl, "utf8")
-  : "# Benchmark results\n\nLatest figures from `npm run bench`. Ratios are measured within one run; absolute times are for orientation only.\n";
+const HEADING =
+  "# Benchmark results\n\nLatest figures from `npm run bench`. Ratios are measured within one run; absolute times are for orientation only.\n";
 const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}, node ${process.version}`;
 for (const file of files) {
   const mod = await import(new URL(file, dir).href);
@@ -26,6 +25,8 @@ for (const file of files) {
   const started = Date.now();
   const body = await mod.run();
   const section = `<!-- bench:${mod.name} -->\n## ${mod.title}\n\n_${new Date().toISOString().slice(0, 10)}, ${machine}, ${((Date.now() - started) / 1000).toFixed(1)} s_\n\n${body.trim()}\n<!-- /bench:${mod.name} -->`;
+  // Re-read before each write so a bench run elsewhere in the meantime keeps its section.
+  let results = existsSync(resultsUrl) ? readFileSync(resultsUrl, "utf8") : HEADING;
   const re = new RegExp(`<!-- bench:${mod.name} -->[\\s\\S]*?<!-- /bench:${mod.name} -->`);
   results = re.test(results) ? results.replace(re, section) : `${results.trimEnd()}\n\n${section}\n`;
   writeFileSync(resultsUrl, results);
