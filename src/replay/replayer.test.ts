@@ -71,6 +71,8 @@ describe("createReplayer over an MCP cassette", () => {
       ["list_windows", "read", 2, 2, "replayed"],
       ["list_windows", "read", 2, 2, "replayed"],
     ]);
+    expect(log[5]).toMatchObject({ fallback_epoch: 0, matched_seq: 6 });
+    expect(log[1]).not.toHaveProperty("fallback_epoch");
     expect(r.summary().unused.map((u) => u.tool)).toEqual(["press_key"]);
   });
 

@@ -84,6 +84,8 @@ export const RequestEntrySchema = z
     outcome: z.enum(["replayed", "faulted", "unmatched"]),
     /** seq of the cassette event that answered it. */
     matched_seq: z.number().int().nonnegative().optional(),
+    /** A read answered from this earlier epoch because the current one recorded no such read. */
+    fallback_epoch: z.number().int().nonnegative().optional(),
     fault: AppliedFaultSchema.optional(),
     result: ServedResultSchema.optional(),
     unmatched: z

@@ -133,6 +133,7 @@ export function createEngine(options: EngineOptions): Engine {
         epoch_after: d.epochAfter,
         outcome: d.outcome,
         ...(d.exchange ? { matched_seq: d.exchange.seq } : {}),
+        ...(d.fallbackEpoch !== undefined ? { fallback_epoch: d.fallbackEpoch } : {}),
         ...(d.fault
           ? { fault: { kind: d.fault.fault.kind, rule: d.fault.rule, ...(paramsOf(d.fault) ? { params: paramsOf(d.fault) } : {}) } }
           : {}),
