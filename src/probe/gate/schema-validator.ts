@@ -1,5 +1,6 @@
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ToolEntry } from "../../schema/probe-snapshot.js";
+import { checkSchema, supportsSchema, type SchemaError } from "../analysis/schema-check.js";
 
 export interface SchemaProblem {
   /** JSON path of the offending value: `$.target`, `$.windows[0].bounds`. */
@@ -7,25 +8,38 @@ export interface SchemaProblem {
   reason: string;
 }
 
+type Check = (value: unknown) => SchemaError[];
+
 /**
- * Validates values against a candidate's tool schemas, compiling each schema once. Formats
- * (`uint32`, `double`…) are annotations here: cua-driver's schemars output uses non-standard ones.
+ * Validates values against a candidate's tool schemas. Schemas in the keyword subset cua-driver
+ * uses are interpreted directly (no compile step); any other schema is compiled once with ajv.
+ * Formats (`uint32`, `double`…) are annotations here: schemars emits non-standard ones.
  */
 export function createToolValidator(tools: readonly ToolEntry[]) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  let ajv: Ajv2020 | undefined;
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const cache = new Map<string, ValidateFunction | null>();
-  const compiled = (tool: string, which: "inputSchema" | "outputSchema"): ValidateFunction | null | undefined => {
+  const cache = new Map<string, Check | null>();
+  const bySource = new Map<string, Check | null>();
+  const build = (schema: Record<string, unknown>): Check | null => {
+    if (supportsSchema(schema)) return (value) => checkSchema(schema, value);
+    ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false, code: { optimize: false } });
+    try {
+      const fn = ajv.compile(schema);
+      return (value) => (fn(value) ? [] : (fn.errors ?? []).map((e) => ({ pointer: e.instancePath, message: `${e.message ?? "is invalid"}${detail(e.params)}` })));
+    } catch {
+      return null;
+    }
+  };
+  const compiled = (tool: string, which: "inputSchema" | "outputSchema"): Check | null | undefined => {
     const key = `${which}:${tool}`;
     if (cache.has(key)) return cache.get(key);
     const schema = byName.get(tool)?.[which];
-    let fn: ValidateFunction | null = null;
+    let fn: Check | null = null;
     if (schema) {
-      try {
-        fn = ajv.compile(schema);
-      } catch {
-        fn = null;
-      }
+      // Many tools share one schema (20 action tools share the ActionResult outputSchema).
+      const source = JSON.stringify(schema);
+      if (!bySource.has(source)) bySource.set(source, build(schema));
+      fn = bySource.get(source)!;
     }
     cache.set(key, fn);
     return fn;
@@ -37,8 +51,7 @@ export function createToolValidator(tools: readonly ToolEntry[]) {
     check(tool: string, which: "inputSchema" | "outputSchema", value: unknown): SchemaProblem[] | undefined {
       const fn = compiled(tool, which);
       if (!fn) return undefined;
-      if (fn(value)) return [];
-      return (fn.errors ?? []).map((e) => ({ path: toJsonPath(e.instancePath), reason: `${e.message ?? "is invalid"}${detail(e.params)}` }));
+      return fn(value).map((e) => ({ path: toJsonPath(e.pointer), reason: e.message }));
     },
   };
 }
