@@ -53,3 +53,16 @@ export {
 } from "./invariants/index.js";
 export { ScenarioSchema, InvariantIdSchema, type Scenario } from "./schema/scenario.js";
 export { CheckResultSchema, type CheckResult, type ScenarioResult } from "./schema/check-result.js";
+export {
+  createReplayer,
+  loadReplayCassette,
+  createVirtualClock,
+  parseFaultPlan,
+  FaultPlanSchema,
+  type Replayer,
+  type ReplayerOptions,
+  type ReplayCassette,
+  type ReplaySummary,
+  type FaultPlan,
+  type Fault,
+} from "./replay/index.js";
