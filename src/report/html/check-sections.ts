@@ -35,7 +35,9 @@ function failureLinks(f: CheckFailure, prefix: string, rows: readonly ReportRow[
   const ids = new Set(rows.map((r) => r.id));
   const links: ReportLink[] = [];
   if (f.step !== undefined) links.push({ row: `${prefix}step-${f.step}`, label: `step ${f.step}` });
-  for (const n of f.evidence?.requests ?? []) links.push({ row: rowId(prefix, n), label: `#${n}` });
+  // Without evidence, a message that names `request #n` still points at that request.
+  const requests = f.evidence?.requests ?? [...f.message.matchAll(/\brequest #(\d+)/g)].map((m) => Number(m[1]));
+  for (const n of requests) links.push({ row: rowId(prefix, n), label: `#${n}` });
   return links.filter((l) => ids.has(l.row));
 }
 
@@ -49,9 +51,9 @@ export function checkSections(options: { result: CheckResult; extras?: (scenario
   return options.result.scenarios.map((scenario, i) => {
     const prefix = `s${i}-`;
     const extras = options.extras?.(scenario);
+    const steps = stepRows(scenario, prefix);
     let rows: ReportRow[];
     if (extras?.log) rows = replayLogRows({ entries: extras.log, ...(extras.cassette ? { cassette: extras.cassette } : {}), idPrefix: prefix });
-    else if (scenario.steps?.length) rows = stepRows(scenario, prefix);
     else if (extras?.cassette) rows = cassetteRows({ events: extras.cassette.events, cassetteDir: extras.cassette.dir, idPrefix: prefix });
     else rows = [];
     // Invariant violations appear in `failures` (kind "invariant") and in `invariants`; show each once.
@@ -66,7 +68,7 @@ export function checkSections(options: { result: CheckResult; extras?: (scenario
     const problems: ReportProblem[] = failures.map((f) => {
       const title = failureTitle(f);
       const message = f.message.startsWith(`${title}: `) ? f.message.slice(title.length + 2) : f.message;
-      return { kind: f.kind, title, message, links: failureLinks(f, prefix, rows) };
+      return { kind: f.kind, title, message, links: failureLinks(f, prefix, [...steps, ...rows]) };
     });
     const facts: Array<[string, string]> = [
       ["scenario", `${scenario.id} (${scenario.file})`],
@@ -75,6 +77,6 @@ export function checkSections(options: { result: CheckResult; extras?: (scenario
       ["duration", `${(scenario.duration_ms / 1000).toFixed(2)} s`],
     ];
     if (scenario.exit_code !== undefined) facts.push(["harness exit code", String(scenario.exit_code)]);
-    return { id: `scenario-${i}`, title: scenario.title, passed: scenario.passed, facts, problems, rows };
+    return { id: `scenario-${i}`, title: scenario.title, passed: scenario.passed, facts, problems, rows, ...(steps.length > 0 ? { steps } : {}) };
   });
 }

@@ -94,6 +94,8 @@ export interface ReportSection {
   facts: Array<[string, string]>;
   problems: ReportProblem[];
   rows: ReportRow[];
+  /** The harness's own steps (in-process check runs), shown before the requests they made. */
+  steps?: ReportRow[];
 }
 
 export interface ReportModel {

@@ -92,15 +92,23 @@ function row(options: RenderOptions, r: ReportRow, rowLabels: Map<string, string
 
 function section(options: RenderOptions, s: ReportSection, single: boolean): string {
   const flagged = new Set(s.problems.flatMap((p) => p.links.map((l) => l.row)));
-  const rows = s.rows.map((r) => (flagged.has(r.id) ? { ...r, flagged: true } : r));
-  const labels = new Map(rows.map((r) => [r.id, r.label]));
+  const mark = (r: ReportRow) => (flagged.has(r.id) ? { ...r, flagged: true } : r);
+  const rows = s.rows.map(mark);
+  const steps = (s.steps ?? []).map(mark);
+  const labels = new Map([...steps, ...rows].map((r) => [r.id, r.label]));
   const badge = s.passed === undefined ? "" : ` <span class="badge ${s.passed ? "pass" : "fail"}">${s.passed ? "passed" : "failed"}</span>`;
   const heading = single ? "" : `<h2>${esc(s.title)}${badge}</h2>`;
+  const stepList =
+    steps.length > 0
+      ? `<h2>Harness steps (${steps.length})</h2><ol class="timeline steps">${steps.map((r) => row(options, r, labels)).join("\n")}</ol>`
+      : "";
   const timeline =
     rows.length > 0
       ? `<h2>Timeline (${rows.length} call${rows.length === 1 ? "" : "s"})</h2><ol class="timeline">${rows.map((r) => row(options, r, labels)).join("\n")}</ol>`
-      : `<p class="note">No calls to show.</p>`;
-  return `<section class="scenario" id="${esc(s.id)}">${heading}${facts(s.facts)}${problems(s)}${timeline}</section>`;
+      : steps.length > 0
+        ? ""
+        : `<p class="note">No calls to show.</p>`;
+  return `<section class="scenario" id="${esc(s.id)}">${heading}${facts(s.facts)}${problems(s)}${stepList}${timeline}</section>`;
 }
 
 // With several sections (a check run), every failure is listed first, each linking to its calls or its section.

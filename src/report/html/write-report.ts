@@ -228,7 +228,7 @@ export async function writeCheckReport(options: {
   scenarioExtras?: (scenario: ScenarioResult) => ScenarioExtras | undefined;
   screen: ScreenFunctions;
 }): Promise<ReportStats & { file: string }> {
-  const file = options.resultFile ?? path.join(process.cwd(), "check-result.json");
+  const file = options.resultFile ?? "this check run";
   const { html, stats } = await buildReport({
     input: { kind: "check-result", file, result: options.result },
     ...(options.scenarioExtras ? { scenarioExtras: options.scenarioExtras } : {}),
