@@ -62,12 +62,7 @@ export const FLOWS = [
     steps: [observe, clickToken],
     answers: [LW, GWS, CLICK_NOOP],
   },
-  {
-    name: "gtk3demo-press-key-refused",
-    about: "Observe, press Escape in the background; X11 has no focus-free keyboard route (background_unavailable).",
-    steps: [observe, { action: "press_key", pid: PID, window_id: WIN, key: "escape" }],
-    answers: [LW, GWS, { tool: "press_key", captured: "X/22_press_key_background_unavailable" }],
-  },
+
   {
     name: "gtk3demo-click-timeout",
     about: "Observe, click (the harness times out after the click landed), rebuild the session, observe again.",
@@ -86,12 +81,7 @@ export const FLOWS = [
     steps: [observe, clickToken],
     answers: [LW, { ...GWS, as: "daemon_died" }, startSession(false), GWS, CLICK_UNVERIFIABLE],
   },
-  {
-    name: "gtk3demo-stale-token",
-    about: "Observe, click with a token from a superseded snapshot (stale_element_token); the harness reads the window again.",
-    steps: [observe, clickToken],
-    answers: [LW, GWS, { tool: "click", captured: "X/15_click_old_token_stale" }, GWS_AGAIN],
-  },
+
   {
     name: "gtk3demo-window-moved",
     about: "Observe, move the window (set_window_frame, confirmed), then a pixel click aimed from the old observation.",

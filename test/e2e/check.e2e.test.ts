@@ -27,8 +27,9 @@ describe("cua-contract check", () => {
     for (const s of result.scenarios) {
       expect(s.failures).toEqual([]);
       expect(s.invariants.map((i) => i.id)).toHaveLength(7);
-      expect(s.source).toBe("synthetic");
+      expect(["synthetic", "sdk"]).toContain(s.source);
     }
+    expect(result.scenarios.filter((s) => s.source === "sdk").map((s) => s.id)).toContain("stale-element-token");
   });
 
   it("prints one line per scenario and a summary", async () => {
