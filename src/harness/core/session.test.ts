@@ -457,3 +457,13 @@ describe("harness session: lifecycle calls lost in transport", () => {
     expect(r.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["start_session:startup", "start_session:rebuild", "list_windows:observe"]);
   });
 });
+
+describe("harness session: lifecycle calls are never revived", () => {
+  it("an end_session refused as ended is final", async () => {
+    const { driver, s } = session(base({ end_session: captured("headless-14_get_session_after_end") }));
+    await s.step(observe);
+    const r = await s.step({ action: "call", tool: "end_session", args: { session: "demo" } });
+    expect(r.calls.map((c) => c.tool)).toEqual(["end_session"]);
+    expect(driver.tools()).not.toContain("start_session");
+  });
+});

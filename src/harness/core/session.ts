@@ -74,6 +74,8 @@ export interface HarnessSession {
 }
 
 export const DEFAULT_LABEL = "cua-contract-harness";
+/** Lifecycle calls are never revived: an end_session result is final. */
+const LIFECYCLE = new Set(["start_session", "end_session"]);
 const INPUT_TOOLS = new Set(["click", "type_text", "press_key", "hotkey", "set_window_frame", "type_text_chars", "list_windows", "get_window_state"]);
 const POINTER_TOOLS = new Set(["double_click", "right_click", "drag", "scroll", "move_cursor", "mouse_drag", "mouse_button_down", "mouse_button_up", "parallel_mouse_drag"]);
 
@@ -176,7 +178,7 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
       if (d.suspect) suspect = true;
       if (d.retry && (!suspect || (await rebuild(rec)))) reply = await call(rec, tool, args, "retry");
       if (isTransportFailure(reply)) suspect = suspect || d.suspect;
-    } else if (isSessionEnded(reply) && (await revive(rec)) && parts.unknownOutcome.replayAfterRevival({ tool, readOnly: true })) {
+    } else if (!LIFECYCLE.has(tool) && isSessionEnded(reply) && (await revive(rec)) && parts.unknownOutcome.replayAfterRevival({ tool, readOnly: true })) {
       reply = await call(rec, tool, args, "retry");
     }
     return reply;
@@ -194,7 +196,7 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
       }
       return { reply, revivedWithoutReplay: false };
     }
-    if (isSessionEnded(reply) && (await revive(rec))) {
+    if (!LIFECYCLE.has(tool) && isSessionEnded(reply) && (await revive(rec))) {
       if (!parts.unknownOutcome.replayAfterRevival({ tool, readOnly: false })) return { reply, revivedWithoutReplay: true };
       reply = await call(rec, tool, args, "retry");
     }

@@ -146,3 +146,26 @@ describe("mostSevereVerdict", () => {
     expect(mostSevereVerdict([])).toBeUndefined();
   });
 });
+
+describe("HARNESS-RULES.md §1 edge cases", () => {
+  it("unverifiable wins over an error flag and a code (hermes rule 2)", () => {
+    expect(classifyActionResult(sc({ effect: "unverifiable", code: "delivery_failed" }, true))).toMatchObject({ decision: "verify_fresh_state", outcome: "unconfirmed" });
+  });
+
+  it("type_text_synthesis_budget_exceeded stays on the driver's own recommendation, not set_value", () => {
+    const v = classifyActionResult(sc({ code: "type_text_synthesis_budget_exceeded", delivered_chars: 0, requested_chars: 9, escalation: { recommended: "chunk" } }, true));
+    expect(v).toMatchObject({ decision: "escalate", outcome: "refused", recommended: "chunk" });
+  });
+
+  it("type_text_incomplete with characters delivered is not the set_value case", () => {
+    expect(classifyActionResult(sc({ code: "type_text_incomplete", delivered_chars: 3, requested_chars: 9 }, true)).recommended).toBeUndefined();
+  });
+
+  it.each(["timeout_outcome_unknown", "transport_outcome_unknown", "remote_transport_outcome_unknown"])(
+    "a hermes fail-closed envelope (%s) is an unknown outcome, not a refusal (decision 0030)",
+    (code) => {
+      const envelope = { content: [{ type: "text", text: "outcome unknown" }], isError: true, structuredContent: { ok: false, code, message: "…", operation: "click", next_step: "fresh_state" } };
+      expect(classifyActionResult(envelope, { tool: "click" })).toMatchObject({ decision: "verify_fresh_state", outcome: "unknown" });
+    },
+  );
+});

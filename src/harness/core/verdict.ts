@@ -33,6 +33,13 @@ function transportNote(kind: string, tool: string | undefined, readOnly: boolean
   return `${subject}. ${readOnly ? NOTE.unknownRead : NOTE.unknownMutation}`;
 }
 
+/** Fail-closed envelopes other harness layers put in a result (hermes: `timeout_outcome_unknown`, `next_step: "fresh_state"`). */
+const UNKNOWN_OUTCOME_CODES = new Set(["timeout_outcome_unknown", "transport_outcome_unknown", "remote_transport_outcome_unknown"]);
+
+function isUnknownOutcomeEnvelope(code: string | undefined, structured: Record<string, unknown> | undefined): boolean {
+  return (code !== undefined && UNKNOWN_OUTCOME_CODES.has(code)) || structured?.next_step === "fresh_state";
+}
+
 function withRecommended(verdict: Verdict, recommended: string | undefined): Verdict {
   return recommended === undefined ? verdict : { ...verdict, recommended };
 }
@@ -46,6 +53,9 @@ export function classifyActionResult(reply: Reply, context: ClassifyContext = {}
     return { decision: "verify_fresh_state", outcome: "unknown", note: transportNote(reply.kind, context.tool ?? reply.tool, context.readOnly) };
   }
   const f = readReplyFields(reply);
+  if (f.effect === undefined && f.verified === undefined && isUnknownOutcomeEnvelope(f.code, reply.structuredContent)) {
+    return { decision: "verify_fresh_state", outcome: "unknown", note: transportNote("transport_error", context.tool, context.readOnly) };
+  }
   if (f.effect === "confirmed" || f.verified === true) {
     return { decision: "done", outcome: "confirmed", note: NOTE.confirmed };
   }
