@@ -1,0 +1,57 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../../../test/helpers/run-cli.js";
+import { loadReplayCassette } from "../load.js";
+import { createVirtualClock } from "../virtual-clock.js";
+import { createReplaySession } from "../session.js";
+import { answerCli } from "./answer-cli.js";
+import { answerMcpCall } from "../../transports/mcp/answer.js";
+import { cliRequest, mcpRequest } from "./request.js";
+
+const MCP = loadReplayCassette(path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk"));
+const CLI = loadReplayCassette(path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk"));
+const session = (cassette: typeof MCP, match?: "strict-order") =>
+  createReplaySession({ cassette, clock: createVirtualClock(), ...(match ? { match } : {}) });
+
+describe("one recording answers every transport", () => {
+  it("answers `cua-driver call` from an MCP recording, as the CLI prints it", () => {
+    const s = session(MCP);
+    const windows = answerCli({ decision: s.decide(cliRequest({ argv: ["call", "list_windows"] })), frame: MCP.frame! });
+    expect(windows).toMatchObject({ type: "output", exitCode: 0, files: [] });
+    expect((windows as { stdout: string }).stdout).toMatch(/^\{\n {2}"windows": \[\n {4}\{\n {6}"app_name": "Gtk3-demo",/);
+    const shot = answerCli({
+      decision: s.decide(cliRequest({ argv: ["get_window_state", '{"pid":24132,"window_id":4194311,"max_elements":40}', "--screenshot-out-file", "w.png"] })),
+      frame: MCP.frame!,
+    });
+    if (shot.type !== "output") throw new Error("expected output");
+    expect(shot.stdout).not.toContain("screenshot_png_b64");
+    expect(shot.files).toHaveLength(1);
+    expect(Buffer.from(shot.files[0]!.base64, "base64").subarray(1, 4).toString()).toBe("PNG");
+  });
+
+  it("answers MCP tools/call from a CLI recording with the structured result rebuilt", () => {
+    const s = session(CLI);
+    const d = s.decide(mcpRequest({ message: { idRaw: "9", method: "tools/call", params: { name: "get_screen_size", arguments: {} } } }));
+    const answer = answerMcpCall({ decision: d, idRaw: "9", transport: "mcp" });
+    expect(answer).toMatchObject({ type: "line" });
+    const line = (answer as { line: string }).line;
+    expect(line.startsWith('{"jsonrpc":"2.0","id":9,"result":{"content":[{"text":')).toBe(true);
+    expect(line.endsWith(',"structuredContent":{"height":800,"scale_factor":1.0,"width":1280}}}')).toBe(true);
+  });
+});
+
+describe("--match strict-order", () => {
+  it("serves tool calls only in the recorded order", () => {
+    const s = session(MCP, "strict-order");
+    const read = (tool: string) => s.decide({ transport: "inprocess", method: "call", tool, args: {} });
+    expect(read("list_windows").outcome).toBe("replayed");
+    // get_window_state was recorded next; list_windows again is out of order
+    const again = read("list_windows");
+    expect(again.outcome).toBe("unmatched");
+    expect(again.miss?.reason).toMatch(/out of the recorded order/);
+    // per-key mode would repeat the read
+    const perKey = session(MCP);
+    perKey.decide({ transport: "inprocess", method: "call", tool: "list_windows", args: {} });
+    expect(perKey.decide({ transport: "inprocess", method: "call", tool: "list_windows", args: {} }).outcome).toBe("replayed");
+  });
+});
