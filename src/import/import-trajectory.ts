@@ -30,6 +30,8 @@ export interface ImportSummary {
   observations: number;
   mutations: number;
   notes: string[];
+  /** What could not be rebuilt (an unknown escalation kind, a missing action_truth). */
+  unmapped: string[];
 }
 
 /** Reads a cua-driver trajectory folder and writes it as a per-call CLI cassette. */
@@ -72,6 +74,7 @@ export function importTrajectory(options: ImportTrajectoryOptions): ImportSummar
     observations: built.observations,
     mutations: built.mutations,
     notes: built.notes,
+    unmapped: built.unmapped,
   };
 }
 

@@ -17,6 +17,8 @@ export interface TrajectoryEvents {
   events: CassetteEventInput[];
   /** Facts for the cassette header: what was rebuilt, and what could not be. */
   notes: string[];
+  /** The parts of the trajectory that could not be rebuilt (also in `notes`). */
+  unmapped: string[];
   observations: number;
   mutations: number;
 }
@@ -67,7 +69,7 @@ export function trajectoryEvents(options: TrajectoryEventsOptions): TrajectoryEv
     "mutation results were reconstructed from action.json: the text block is exact, structuredContent is rebuilt from action_truth (or from the refusal text), and stdout is rendered as `cua-driver call` prints it",
     ...[...unmapped].sort(),
   ];
-  return { events, notes, observations, mutations };
+  return { events, notes, unmapped: [...unmapped].sort(), observations, mutations };
 }
 
 function sameObservation(a: TurnObservation, b: TurnObservation): boolean {

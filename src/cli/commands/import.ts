@@ -33,7 +33,7 @@ export const importCommand: CliCommand = {
     process.stdout.write(
       `Imported ${summary.turns} turns into ${summary.cassette}: ${summary.mutations} mutations, ${summary.observations} reconstructed get_window_state observations (${summary.events} events).\n`,
     );
-    for (const note of summary.notes.slice(3)) process.stdout.write(`  note: ${note}\n`);
+    for (const part of summary.unmapped) process.stdout.write(`  not rebuilt: ${part}\n`);
     return 0;
   },
 };
