@@ -66,3 +66,7 @@ export {
   type FaultPlan,
   type Fault,
 } from "./replay/index.js";
+export * from "./probe/index.js";
+export * from "./schema/probe-snapshot.js";
+export * from "./schema/driver-contract.js";
+export * from "./schema/gate-baseline.js";

@@ -1,0 +1,16 @@
+// The prober, driver contracts, diff and bump gate.
+export { probeBinary, resolveExecutable, DEFAULT_STEP_TIMEOUT_MS } from "./run-binary.js";
+export { probeSdk } from "./run-sdk.js";
+export { acquireSnapshot, type SnapshotSource } from "./acquire.js";
+export { readSnapshot } from "./read-snapshot.js";
+export { readContract } from "./read-contract.js";
+export { loadSurface } from "./load-surface.js";
+export { checkContract, probeFailed, type CheckReport, type CheckItem, type Gap } from "./analysis/check.js";
+export { contractFromSnapshot } from "./analysis/contract-init.js";
+export { diffSurfaces, type DriverDiff } from "./analysis/diff.js";
+export { surfaceOfSnapshot, surfaceOfToolsList, surfaceOfDocument, type DriverSurface } from "./analysis/surface.js";
+export { isFailing, type Change, type ChangeKind, type Severity } from "./analysis/change.js";
+export { satisfies, parseVersion } from "./analysis/versions.js";
+export { checkSchema, supportsSchema } from "./analysis/schema-check.js";
+export { runGate, type GateOptions, type GateReport } from "./gate/run-gate.js";
+export { renderJunit, type JunitCase, type JunitSuite } from "../report/junit.js";
