@@ -9,6 +9,7 @@ export const frameMarker = (ref: string): string => `@@frame:${ref}@@`;
 /** The frame refs in a text, in order, and the text with each marker replaced by `<image>`. */
 export function takeFrameMarkers(text: string): { refs: string[]; text: string } {
   const refs: string[] = [];
+  if (!text.includes("@@frame:")) return { refs, text };
   const out = text.replace(MARKER, (_m, ref: string) => {
     refs.push(ref);
     return "<image>";
