@@ -11,7 +11,7 @@ import { parseShard } from "../../fuzz/shard.js";
 import { progressLine, renderFailure, renderMutants, renderSummary } from "../../fuzz/render.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
-export const DEFAULT_FUZZ_RUNS = 300;
+export const DEFAULT_FUZZ_RUNS = 500;
 
 export const fuzzCommand: CliCommand = {
   command: "fuzz",
