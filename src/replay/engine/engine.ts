@@ -1,6 +1,6 @@
 import type { CassetteEvent } from "../../schema/cassette.js";
 import type { FaultPlan } from "../../schema/fault-plan.js";
-import type { ReplayLogEntry, RequestEntry, SummaryEntry, ToolKind } from "../../schema/replay-log.js";
+import type { RequestEntry, SummaryEntry, ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
 import { createFaultSelector, type SelectedFault } from "../../faults/select.js";
@@ -11,7 +11,6 @@ import { createMatcher, type MatchMode } from "./matcher.js";
 import type { Miss } from "./nearest.js";
 import { rawMember } from "./raw-json.js";
 import type { ReplayRequest } from "./request.js";
-import { recordedOutcome } from "./tool-result.js";
 
 export interface EngineOptions {
   events: readonly CassetteEvent[];
@@ -193,4 +192,3 @@ export function summariseResult(raw: string): NonNullable<RequestEntry["result"]
   return out;
 }
 
-export type { ReplayLogEntry };

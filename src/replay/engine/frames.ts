@@ -1,4 +1,4 @@
-import type { FrameSplice, StoredBytes } from "../../schema/bytes.js";
+import type { FrameSplice } from "../../schema/bytes.js";
 
 /** Looks up a frame's bytes, as base64, by its ref (`frames/<sha256>.png`). */
 export type FrameLookup = (ref: string) => string;
@@ -13,9 +13,4 @@ export function restoreField(options: { text: string; field: string; splices?: r
     text = text.slice(0, splice.at) + frame(splice.ref) + text.slice(splice.at);
   }
   return text;
-}
-
-/** Text of stored bytes (base64-stored bytes are decoded as Latin-1-safe only by the shell). */
-export function storedText(bytes: StoredBytes): string | undefined {
-  return typeof bytes === "string" ? bytes : undefined;
 }
