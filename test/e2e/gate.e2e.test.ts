@@ -64,7 +64,7 @@ describe("gate --sdk 0.21.0 and --driver", () => {
   });
 
   it("gates the fake 0.21.0 binary: CLI argv checked, diffed against the contract's baseline", async () => {
-    const r = await runCli(["gate", "--contract", contract, "--driver", fake, "--json"]);
+    const r = await runCli(["gate", "--contract", contract, "--driver", fake, "--json", "--timeout-ms", "30000"]);
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.ok).toBe(true);

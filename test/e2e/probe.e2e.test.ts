@@ -7,10 +7,12 @@ import { tmpDir } from "../helpers/tmp-dir.js";
 const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
 const contract = "contracts/drivers/cua-driver-0.21.json";
 const json = (stdout: unknown) => JSON.parse(String(stdout)) as Record<string, any>;
+// Generous step deadlines: a loaded CI machine can take seconds to start the fake's node process.
+const slow = ["--timeout-ms", "30000"];
 
 describe("probe --driver (fake cua-driver 0.21.0)", () => {
   it("records every read-only step and meets the shipped 0.21 contract", async () => {
-    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json"]);
+    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     const doc = json(r.stdout);
@@ -25,7 +27,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   });
 
   it("names the missing flag when the manifest lacks call --screenshot-out-file (exit 1)", async () => {
-    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json"], {
+    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], {
       env: { FAKE_CUA_DRIVER_MANIFEST: "drop-arg:call:--screenshot-out-file" },
     });
     expect(r.exitCode).toBe(1);
@@ -45,7 +47,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   });
 
   it("reports a manifest that is not JSON as a failed step", async () => {
-    const r = await runCli(["probe", "--driver", fake, "--json"], { env: { FAKE_CUA_DRIVER_MANIFEST: "non-json" } });
+    const r = await runCli(["probe", "--driver", fake, "--json", ...slow], { env: { FAKE_CUA_DRIVER_MANIFEST: "non-json" } });
     expect(r.exitCode).toBe(0);
     const manifest = json(r.stdout).steps.find((s: any) => s.step === "manifest");
     expect(manifest.status).toBe("failed");
@@ -74,7 +76,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   it("saves a snapshot that --from, diff and contract init read back", async () => {
     await using dir = await tmpDir();
     const saved = path.join(dir.path, "probe.json");
-    expect((await runCli(["probe", "--driver", fake, "--save", saved])).exitCode).toBe(0);
+    expect((await runCli(["probe", "--driver", fake, "--save", saved, ...slow])).exitCode).toBe(0);
     const again = await runCli(["probe", "--from", dir.path, "--contract", contract, "--json"]);
     expect(again.exitCode).toBe(0);
     expect(json(again.stdout).version).toBe("0.21.0");
