@@ -27,10 +27,15 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   });
 
   it("names the missing flag when the manifest lacks call --screenshot-out-file (exit 1)", async () => {
-    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], {
+    await using dir = await tmpDir();
+    const junit = path.join(dir.path, "probe.xml");
+    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", "--junit", junit, ...slow], {
       env: { FAKE_CUA_DRIVER_MANIFEST: "drop-arg:call:--screenshot-out-file" },
     });
     expect(r.exitCode).toBe(1);
+    const xml = await readFile(junit, "utf8");
+    expect(xml).toMatch(/<testsuite name="contract" tests="\d+" failures="1" errors="0" skipped="1">/);
+    expect(xml).toContain('<testcase name="argv call --screenshot-out-file" classname="contract.argv">\n      <failure message="driver CLI is missing: call --screenshot-out-file" type="argv">');
     const doc = json(r.stdout);
     expect(doc.ok).toBe(false);
     expect(doc.gaps.filter((g: any) => g.blocking)).toEqual([
