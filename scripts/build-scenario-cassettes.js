@@ -16,7 +16,7 @@ import { createVirtualClock } from "../dist/replay/virtual-clock.js";
 import { FLOWS } from "./scenario-flows.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const captured = process.argv[2] ?? "/work/shared/reference/cua-driver/captured/sdk-tool-calls-0.21.0-linux-x64";
+const captured = process.argv[2] ?? new URL("../test/fixtures/reference/cua-driver/captured/sdk-tool-calls-0.21.0-linux-x64", import.meta.url).pathname;
 const outRoot = path.join(root, "contracts/scenarios/cassettes");
 
 /** The exact bytes of one captured result (`X/11_click_element_token` or `H/15_…`). */

@@ -7,7 +7,7 @@ import { repoRoot } from "../helpers/run-cli.js";
 
 // The fake 0.21.0 driver must print what the reference says the real one prints.
 const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
-const ref = path.resolve(repoRoot, "../shared/reference/cua-driver");
+const ref = path.resolve(repoRoot, "test/fixtures/reference/cua-driver");
 const refText = (p: string) => readFileSync(path.join(ref, p), "utf8");
 const run = (args: string[], env: Record<string, string> = {}, input?: string) =>
   execa(fake, args, { reject: false, env, stripFinalNewline: false, ...(input !== undefined ? { input } : { stdin: "ignore" }) });

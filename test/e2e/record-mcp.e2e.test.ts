@@ -55,7 +55,7 @@ describe("record: MCP stdio through the shim", () => {
     // The recorded server lines are exactly what the driver answers to the recorded client lines.
     const direct = await execa(fake, ["mcp"], { input: `${c2s.join("\n")}\n`, stripFinalNewline: false });
     expect(s2c.map((l) => `${l}\n`).join("")).toBe(direct.stdout);
-    const reference = path.resolve(repoRoot, "../shared/reference/cua-driver");
+    const reference = path.resolve(repoRoot, "test/fixtures/reference/cua-driver");
     const init = readFileSync(path.join(reference, "reconstructed/mcp/initialize.linux.response.jsonl"), "utf8").trim();
     expect(s2c[0]).toBe(init.replace('"id":1,', `"id":${JSON.parse(c2s[0]!).id},`));
     // The get_desktop_state image is a frame, not inline base64.

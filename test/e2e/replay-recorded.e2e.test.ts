@@ -5,7 +5,7 @@ import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 // The fake 0.21.0 driver answers from the shared reference data beside the repository.
-const REFERENCE = path.resolve(repoRoot, "../shared/reference/cua-driver");
+const REFERENCE = path.resolve(repoRoot, "test/fixtures/reference/cua-driver");
 const CLI_HARNESS = path.join(repoRoot, "test/e2e/replay/cli-harness.py");
 const MCP_LINES = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
 const SDK_CLIENT = path.join(repoRoot, "test/e2e/replay/sdk-client.mjs");
