@@ -59,6 +59,35 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     expect(manifest.message).toMatch(/^manifest printed non-JSON: /);
   });
 
+  it("records an older driver without manifest or MCP as findings, and checks tools by their list-tools names", async () => {
+    await using dir = await tmpDir();
+    const old = path.join(dir.path, "cua-driver");
+    // An imitation of a pre-manifest driver: `manifest` is an implicit `call` that needs a daemon.
+    await writeFile(old, [
+      "#!/bin/sh",
+      'case "$1" in',
+      '  --version) echo "cua-driver 0.12.6" ;;',
+      '  list-tools) printf "click: Click.\\nlist_windows: List windows.\\n" ;;',
+      '  mcp) echo "cua-driver-rs: no Cua Driver daemon listening" >&2; exit 1 ;;',
+      '  *) echo "Cua Driver daemon is not running on /tmp/x.sock." >&2; exit 1 ;;',
+      "esac",
+      "",
+    ].join("\n"));
+    await chmod(old, 0o755);
+    const r = await runCli(["probe", "--driver", old, "--contract", contract, "--json", ...slow]);
+    expect(r.exitCode).toBe(1);
+    const doc = json(r.stdout);
+    expect(doc.version).toBe("0.12.6");
+    expect(Object.fromEntries(doc.steps.map((s: any) => [s.step, s.status]))).toMatchObject({
+      version: "succeeded", manifest: "unsupported", list_tools: "succeeded", mcp_initialize: "failed", status: "succeeded",
+    });
+    const blocking = doc.gaps.filter((g: any) => g.blocking).map((g: any) => g.message);
+    expect(blocking).toContain("driver CLI could not be checked for call --screenshot-out-file: the manifest step is unsupported (manifest exited 1: Cua Driver daemon is not running on /tmp/x.sock.)");
+    expect(blocking).toContain("driver tools are missing: get_window_state");
+    expect(blocking).not.toContain("driver tools are missing: click");
+    expect(doc.gaps.find((g: any) => g.name === "click:element_token")).toMatchObject({ blocking: false });
+  });
+
   it("exits 3 when no step succeeds, 2 for a driver that is not executable or missing", async () => {
     await using dir = await tmpDir();
     const dead = path.join(dir.path, "cua-driver");
