@@ -46,7 +46,9 @@ throwaway desktop (Xvfb 1280x800, openbox, at-spi, \`gtk3-demo\`; see docs/deskt
 redaction on (typed text is stored as \`«redacted:text:…»\`) and images stored once under
 \`frames/<sha256>\`. Every cassette header says \`driver.source: "sdk"\`; what the SDK backend renders
 differently from a \`cua-driver\` binary is listed in docs/discoveries/sdk-backend.md.
-Re-record them all with \`npm run record:fixtures\`.
+Re-record them all with \`npm run record:fixtures\`. Replay one to the same harness with
+\`node bin/cua-contract.js replay recordings/gtk3-demo-cli --ignore text -- node scripts/record-fixtures.harness.mjs cli\`
+(\`--ignore text\`: the typed text is stored redacted, so the live text cannot match it byte for byte).
 
 | recording | transport | how it was made |
 | --- | --- | --- |
