@@ -5,6 +5,7 @@ import { fromStoredBytes } from "../cassette/stored-bytes.js";
 import { createMcpStdioSession } from "../transports/mcp/stdio-session.js";
 import { answerCli } from "./engine/answer-cli.js";
 import { cliRequest } from "./engine/request.js";
+import { staticCliAnswer } from "./engine/static-answers.js";
 import type { ReplaySession } from "./session.js";
 
 /**
@@ -23,6 +24,15 @@ async function answerCliRequest(options: { session: ReplaySession; request: CliR
   const { session, request } = options;
   const replayRequest = cliRequest({ argv: request.argv, stdin: request.stdin.toString("utf8"), env: request.env });
   const tMs = session.t();
+  const fixed = staticCliAnswer({
+    request: replayRequest,
+    exchanges: session.engine.exchanges,
+    ...(session.versionOutput !== undefined ? { versionOutput: session.versionOutput } : {}),
+  });
+  if (fixed) {
+    session.record(session.synthesized(replayRequest), { tMs, exitCode: fixed.exitCode });
+    return { stdout: Buffer.from(fixed.stdout), stderr: Buffer.from(fixed.stderr), exitCode: fixed.exitCode };
+  }
   const decision = session.decide(replayRequest);
   const answer = answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) });
   if (answer.type === "hang") {

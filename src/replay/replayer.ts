@@ -15,6 +15,8 @@ export interface ReplayCassette {
   events: readonly CassetteEvent[];
   /** Base64 of a frame by ref; needed when events cut images out into frames. */
   frame?: FrameLookup;
+  /** Tool annotations from the cassette's probe.json, when it has one. */
+  tools?: readonly ToolInfo[];
 }
 
 export interface ReplayerOptions {
@@ -57,7 +59,7 @@ export function createReplayer(options: ReplayerOptions): Replayer {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.match ? { match: options.match } : {}),
     ...(options.ignore ? { ignore: options.ignore } : {}),
-    ...(options.tools ? { tools: options.tools } : {}),
+    ...((options.tools ?? options.cassette.tools) ? { tools: options.tools ?? options.cassette.tools } : {}),
   });
   const entries: ReplayLogEntry[] = [];
   const push = (entry: ReplayLogEntry) => {

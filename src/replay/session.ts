@@ -29,9 +29,12 @@ export interface ReplaySession {
   readonly clock: Clock;
   /** The recorded driver's version (from the cassette header), for synthesized answers. */
   readonly driverVersion: string;
+  /** `cua-driver --version` output: recorded in the header, else built from its version, else unknown. */
+  readonly versionOutput: string | undefined;
   /** Milliseconds since the session started. */
   t(): number;
   decide: Engine["decide"];
+  synthesized: Engine["synthesized"];
   record(decision: Decision, extra: { tMs: number; served?: string; exitCode?: number | null }): RequestEntry;
   /** A new stream number (MCP process or HTTP connection), logged as opened. */
   openStream(transport: ReplayTransport): number;
@@ -51,7 +54,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.match ? { match: options.match } : {}),
     ...(options.ignore ? { ignore: options.ignore } : {}),
-    ...(options.tools ? { tools: options.tools } : {}),
+    ...((options.tools ?? options.cassette.tools) ? { tools: options.tools ?? options.cassette.tools } : {}),
   });
   const log: ReplayLogEntry[] = [];
   const push = (entry: ReplayLogEntry) => {
@@ -66,12 +69,14 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     frame: options.cassette.frame,
     clock,
     driverVersion: options.cassette.header?.driver.version ?? "0.21.0",
+    versionOutput: options.cassette.header?.driver.version_output ?? (options.cassette.header?.driver.version ? `cua-driver ${options.cassette.header.driver.version}\n` : undefined),
     t,
     decide(request) {
       const decision = engine.decide(request);
       if (decision.outcome === "unmatched") options.onUnmatched?.(unmatchedMessage(decision, source), decision);
       return decision;
     },
+    synthesized: (request) => engine.synthesized(request),
     record(decision, extra) {
       const entry = engine.entry(decision, {
         tMs: extra.tMs,

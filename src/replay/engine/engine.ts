@@ -47,6 +47,8 @@ export interface Engine {
   readonly epoch: number;
   kindOf(request: ReplayRequest): ToolKind;
   decide(request: ReplayRequest): Decision;
+  /** A request answered without a recorded exchange (e.g. `--version` rebuilt from the header). */
+  synthesized(request: ReplayRequest): Decision;
   /** The replay log entry for a decision, once the transport knows what it served. */
   entry(decision: Decision, extra: { tMs: number; durationMs?: number; served?: string; exitCode?: number | null }): RequestEntry;
   summary(tMs: number): SummaryEntry;
@@ -114,6 +116,10 @@ export function createEngine(options: EngineOptions): Engine {
         ...(fault ? { fault } : {}),
         ...(result.fallbackEpoch !== undefined ? { fallbackEpoch: result.fallbackEpoch } : {}),
       };
+    },
+    synthesized(request) {
+      served++;
+      return { n: n++, request, kind: kindOf(request), epochBefore: matcher.epoch, epochAfter: matcher.epoch, outcome: "replayed" };
     },
     entry(d, extra) {
       const served = extra.served !== undefined ? summariseResult(extra.served) : undefined;

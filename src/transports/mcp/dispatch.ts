@@ -37,6 +37,7 @@ export async function dispatchMcpLine(options: {
   if (method !== "tools/call" && !session.engine.exchanges.some((x) => x.request.method === method && x.rpc?.response)) {
     // the cassette has no such exchange (e.g. CLI-only): answer as the recorded driver version would
     const raw = method === "initialize" ? synthesizedInitialize(session) : synthesizedToolsList(session);
+    session.record(session.synthesized(request), { tMs });
     return { type: "line", delayMs: 0, line: resultLine(idRaw, raw) };
   }
   const decision = session.decide(request);
