@@ -41,6 +41,8 @@ export interface CampaignOptions {
   /** Shrink at most this many failures (default 3); the rest are counted. */
   maxShrunk?: number;
   onProgress?: (done: number, total: number, violations: number) => void;
+  /** Runs a case another way (an external harness); replaces `parts` and `differential`. */
+  runCase?: (fcase: FuzzCase) => Promise<{ violations: FuzzViolation[] }>;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
 async function runOne(o: { arb: fc.Arbitrary<FuzzCase>; seed: number; k: number; shrink: boolean; options: CampaignOptions }): Promise<CampaignFailure | undefined> {
   const { bases, parts } = o.options;
   const run = async (fcase: FuzzCase) => {
+    if (o.options.runCase) return o.options.runCase(fcase);
     const got = await runFuzzCase({ fcase, bases, ...(parts ? { parts } : {}) });
     if (!o.options.differential) return got;
     const reference = await runFuzzCase({ fcase, bases });

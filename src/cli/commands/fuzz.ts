@@ -8,6 +8,11 @@ import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
 import { reproduceCommand } from "../../fuzz/reproduce.js";
 import { saveFailure } from "../../fuzz/save.js";
 import { parseShard } from "../../fuzz/shard.js";
+import { externalCaseRunner } from "../../fuzz/run-external-case.js";
+import { checkCommandExists } from "../../check/find-command.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { progressLine, renderFailure, renderMutants, renderSummary } from "../../fuzz/render.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
@@ -24,6 +29,7 @@ export const fuzzCommand: CliCommand = {
       .option("path", { type: "string", describe: "Replay one shrunk case (from a failure's reproduce command)" })
       .option("cassette", { type: "string", array: true, describe: "Fuzz these cassettes (their recorded calls are the base flow) instead of the bundled scenarios" })
       .option("harness", { type: "string", default: "reference", describe: `reference, or a broken variant: ${MUTANT_NAMES.join(", ")}` })
+      .option("cmd", { type: "string", describe: "Fuzz an external harness command line instead (each case through the replaying shim; slow: one process per run)" })
       .option("mutants", { type: "boolean", default: false, describe: "Hunt every broken variant of the reference harness; exit 1 if one survives" })
       .option("save", { type: "string", describe: "Write each shrunk failure as a scenario file in this folder" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
@@ -57,13 +63,20 @@ export const fuzzCommand: CliCommand = {
       return survived === 0 ? 0 : 1;
     }
 
-    const harness = String(args.harness);
+    const external = typeof args.cmd === "string" ? args.cmd : undefined;
+    if (external !== undefined) {
+      if (args.harness !== "reference" || args.mutants) throw new UserError("--cmd names the harness; it cannot be combined with --harness or --mutants", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
+      checkCommandExists({ command: external, env: process.env, cwd: process.cwd() });
+    }
+    const harness = external !== undefined ? "external" : String(args.harness);
     const mutant = MUTANTS.find((m) => m.name === harness);
-    if (harness !== "reference" && !mutant) {
+    if (harness !== "reference" && harness !== "external" && !mutant) {
       throw new UserError(`unknown harness "${harness}"`, { code: "USAGE", field: "--harness", fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}.` });
     }
+    await using scratch = await privateDir();
     const result = await runCampaign({
       bases,
+      ...(external !== undefined ? { runCase: externalCaseRunner({ command: external, bases, dir: scratch.path }) } : {}),
       runs,
       seed,
       ...(mutant ? { parts: mutant.parts } : {}),
@@ -71,7 +84,7 @@ export const fuzzCommand: CliCommand = {
       ...(typeof args.path === "string" ? { path: args.path } : {}),
       ...(tty ? { onProgress: (done: number, total: number, v: number) => process.stderr.write(progressLine(done, total, v, done === total)) } : {}),
     });
-    const reproduce = (f: CampaignFailure) => reproduceCommand({ seed: f.seed, path: f.path, harness, cassettes });
+    const reproduce = (f: CampaignFailure) => reproduceCommand({ seed: f.seed, path: f.path, harness, cassettes, ...(external !== undefined ? { cmd: external } : {}) });
     const saved: string[] = [];
     if (typeof args.save === "string") {
       for (const f of result.failures) saved.push(await saveFailure({ dir: args.save, failure: f, bases, reproduce: reproduce(f) }));
@@ -102,3 +115,9 @@ export const fuzzCommand: CliCommand = {
     return result.violations === 0 ? 0 : 1;
   },
 };
+
+/** A 0700 scratch directory for case files, removed when the command ends. */
+async function privateDir(): Promise<{ path: string } & AsyncDisposable> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "cua-contract-fuzz-"));
+  return { path: dir, [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true }) };
+}
