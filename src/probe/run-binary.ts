@@ -9,12 +9,14 @@ import {
   PROBE_VERSION,
   type DaemonStatus,
   type DriverManifest,
+  type DriverMetadata,
   type ProbeSnapshot,
   type ProbeStep,
 } from "../schema/probe-snapshot.js";
 import { parseVersion } from "./analysis/versions.js";
 import { probeMcp } from "./mcp-session.js";
-import { recordStep, timeStep, type StepOutcome } from "./step.js";
+import { daemonMetadata, socketFromStatus } from "./daemon-metadata.js";
+import { recordStep, runStep, timeStep, type StepOutcome } from "./step.js";
 
 export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
 
@@ -75,9 +77,12 @@ export async function probeBinary(options: { driver: string; timeoutMs?: number;
   const initialize = recordStep("mcp_initialize", steps, mcp.initialize, mcp.durations.initialize);
   const toolsList = recordStep("mcp_tools_list", steps, mcp.toolsList, mcp.durations.toolsList);
   const status = recordStep("status", steps, statusStep.outcome, statusStep.ms);
-  steps.push({ step: "metadata", status: "unsupported", duration_ms: 0, message: "the CLI has no metadata command; the daemon socket is not contacted" });
+  const socket = socketFromStatus(status);
+  const metadata = socket
+    ? await runStep("metadata", steps, () => daemonMetadata({ socket, timeoutMs }))
+    : recordStep<DriverMetadata>("metadata", steps, { status: "unsupported", message: "no daemon is running to ask (the CLI has no metadata command)" }, 0);
 
-  const version = parseVersion(versionOutput ?? "") ?? manifest?.binary_version ?? initialize?.serverInfo?.version ?? null;
+  const version = parseVersion(versionOutput ?? "") ?? manifest?.binary_version ?? initialize?.serverInfo?.version ?? metadata?.driverVersion ?? null;
   const snapshot: ProbeSnapshot = {
     format: PROBE_FORMAT,
     version: PROBE_VERSION,
@@ -91,6 +96,7 @@ export async function probeBinary(options: { driver: string; timeoutMs?: number;
   if (initialize) snapshot.initialize = initialize;
   if (toolsList) snapshot.tools_list = toolsList;
   if (status) snapshot.status = status;
+  if (metadata) snapshot.metadata = metadata;
   return snapshot;
 }
 

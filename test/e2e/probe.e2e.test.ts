@@ -1,4 +1,5 @@
-import { chmod, readFile, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
+import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
@@ -12,18 +13,43 @@ const slow = ["--timeout-ms", "30000"];
 
 describe("probe --driver (fake cua-driver 0.21.0)", () => {
   it("records every read-only step and meets the shipped 0.21 contract", async () => {
-    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow]);
+    // The fake's `status` says a daemon runs on $HOME/.cache/cua-driver/cua-driver.sock; here none answers there.
+    await using home = await tmpDir();
+    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], { env: { HOME: home.path } });
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     const doc = json(r.stdout);
     expect(doc).toMatchObject({ ok: true, version: "0.21.0", reachable: true, driver: { source: "binary", location: fake } });
     expect(Object.fromEntries(doc.steps.map((s: any) => [s.step, s.status]))).toEqual({
       version: "succeeded", manifest: "succeeded", list_tools: "succeeded", mcp_initialize: "succeeded",
-      mcp_tools_list: "succeeded", status: "succeeded", metadata: "unsupported",
+      mcp_tools_list: "succeeded", status: "succeeded", metadata: "failed",
     });
+    expect(doc.steps.find((s: any) => s.step === "metadata").message).toMatch(/^cannot reach the daemon on .*cua-driver\.sock \(connect ENOENT/);
     expect(doc.tools).toHaveLength(60);
     expect(doc.tools).toContain("check_for_update");
     expect(doc.gaps.filter((g: any) => g.blocking)).toEqual([]);
+  });
+
+  it("asks a running daemon for its metadata, so the contract version is checked too", async () => {
+    await using home = await tmpDir();
+    const sockDir = path.join(home.path, ".cache/cua-driver");
+    await mkdir(sockDir, { recursive: true });
+    // A stand-in daemon answering the metadata handshake with the bytes CONTRACT.md §1.8 gives for 0.21.0.
+    const answer = '{"ok":true,"result":{"capability_version":"1","contract_version":"0.7.0","driver_version":"0.21.0","embedded":false,"mcp_protocol_version":"2025-06-18","pid":4242,"tools_list_schema_version":"1"}}';
+    const requests: string[] = [];
+    const server = net.createServer((c) => c.on("data", (d) => { requests.push(String(d)); c.end(`${answer}\n`); }));
+    await new Promise<void>((resolve) => server.listen(path.join(sockDir, "cua-driver.sock"), resolve));
+    try {
+      const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], { env: { HOME: home.path } });
+      expect(r.exitCode).toBe(0);
+      const doc = json(r.stdout);
+      expect(doc.steps.find((s: any) => s.step === "metadata")).toMatchObject({ status: "succeeded" });
+      expect(doc.gaps).toEqual([]);
+      expect(doc.items.find((i: any) => i.kind === "contract_version")).toMatchObject({ status: "passed", message: "driver contract version is 0.7.0" });
+      expect(requests).toEqual(['{"method":"metadata"}\n']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("names the missing flag when the manifest lacks call --screenshot-out-file (exit 1)", async () => {

@@ -1,0 +1,62 @@
+import net from "node:net";
+import { DriverMetadataSchema, type DaemonStatus, type DriverMetadata } from "../schema/probe-snapshot.js";
+import type { StepOutcome } from "./step.js";
+
+/** The socket `cua-driver status` names (`  socket: <path>`), if any. */
+export function socketFromStatus(status: DaemonStatus | undefined): string | undefined {
+  return status?.running ? /^\s*socket:\s*(.+?)\s*$/m.exec(status.stdout)?.[1] : undefined;
+}
+
+/**
+ * Asks a running daemon for its metadata (`{"method":"metadata"}`, CONTRACT.md §1.8): read-only,
+ * and the only place a binary tells its contract version.
+ */
+export function daemonMetadata(options: { socket: string; timeoutMs: number }): Promise<StepOutcome<DriverMetadata>> {
+  return new Promise((resolve) => {
+    let buffered = "";
+    let settled = false;
+    const finish = (outcome: StepOutcome<DriverMetadata>) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      conn.destroy();
+      resolve(outcome);
+    };
+    const conn = net.createConnection(options.socket);
+    const timer = setTimeout(() => finish({ status: "failed", timedOut: true, message: `the daemon on ${options.socket} did not answer metadata within ${options.timeoutMs} ms` }), options.timeoutMs);
+    conn.setEncoding("utf8");
+    conn.on("connect", () => conn.write(`${JSON.stringify({ method: "metadata" })}\n`));
+    conn.on("error", (error) => finish({ status: "failed", message: `cannot reach the daemon on ${options.socket} (${error.message})` }));
+    conn.on("close", () => finish({ status: "failed", message: `the daemon on ${options.socket} closed the connection without an answer` }));
+    conn.on("data", (chunk: string) => {
+      buffered += chunk;
+      const nl = buffered.indexOf("\n");
+      if (nl < 0) return;
+      finish(parseAnswer(buffered.slice(0, nl)));
+    });
+  });
+}
+
+function parseAnswer(line: string): StepOutcome<DriverMetadata> {
+  let answer: { ok?: unknown; result?: Record<string, unknown>; error?: unknown };
+  try {
+    answer = JSON.parse(line) as typeof answer;
+  } catch {
+    return { status: "failed", message: `the daemon answered metadata with non-JSON: ${JSON.stringify(line.slice(0, 80))}` };
+  }
+  if (answer.ok !== true || !answer.result) return { status: "failed", message: `the daemon refused metadata: ${JSON.stringify(answer.error ?? answer)}` };
+  const r = answer.result;
+  const pick = (key: string) => (typeof r[key] === "string" ? { [key]: r[key] } : {});
+  const rename = (from: string, to: string) => (typeof r[from] === "string" ? { [to]: r[from] } : {});
+  return {
+    status: "succeeded",
+    value: DriverMetadataSchema.parse({
+      ...rename("driver_version", "driverVersion"),
+      ...rename("contract_version", "contractVersion"),
+      ...rename("tools_list_schema_version", "toolsListSchemaVersion"),
+      ...rename("capability_version", "capabilityVersion"),
+      ...rename("mcp_protocol_version", "mcpProtocolVersion"),
+      ...pick("embedded"),
+    }),
+  };
+}
