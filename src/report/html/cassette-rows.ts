@@ -1,8 +1,8 @@
 import type { Reply, ToolResult } from "../../driver/port.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
 import { assignEpochs, buildExchanges, type RecordedExchange } from "../../replay/engine/exchanges.js";
-import { recordedOutcome } from "../../replay/engine/tool-result.js";
-import { frameMarker, takeFrameMarkers } from "./frame-markers.js";
+import { recordedOutcome, type RecordedOutcome } from "../../replay/engine/tool-result.js";
+import { frameMarker, takeFrameMarkers, takeFrameMarkersFromValue } from "./frame-markers.js";
 import type { ReportRow, ReportShot } from "./model.js";
 import { summarizeResult, verdictOf } from "./summarize-result.js";
 
@@ -21,30 +21,58 @@ export interface ExchangeView {
   t_ms: number;
 }
 
+// The report needs values, not bytes: a JSON-RPC response is parsed natively (large tools/list and
+// image responses make the byte-exact scanner the slowest step); CLI output goes through the engine.
+type Outcome = Exclude<RecordedOutcome, { type: "result" }> | { type: "value"; value: unknown; text: string } | { type: "text"; text: string };
+
+function outcomeOf(exchange: RecordedExchange): Outcome {
+  const response = exchange.rpc?.response;
+  if (response !== undefined) {
+    try {
+      const message = JSON.parse(response) as { result?: unknown; error?: { code?: number; message?: string } };
+      if (message.result !== undefined) return { type: "value", value: message.result, text: response };
+      if (message.error) return { type: "rpc_error", code: message.error.code ?? -32603, message: message.error.message ?? "" };
+    } catch {
+      // not one JSON document (an SSE body, a torn line): let the engine read it
+    }
+  }
+  const outcome = recordedOutcome(exchange);
+  if (outcome.type !== "result") return outcome;
+  try {
+    return { type: "value", value: JSON.parse(outcome.raw), text: outcome.raw };
+  } catch {
+    return { type: "text", text: outcome.raw };
+  }
+}
+
 /** Pairs requests with answers (replay engine's own pairing) and reads each answer once. */
 export function viewExchanges(options: { events: readonly CassetteEvent[] }): ExchangeView[] {
   const exchanges = buildExchanges({ events: options.events, frame: frameMarker });
   assignEpochs(exchanges);
   const tByseq = new Map(options.events.map((e) => [e.seq, e.t_ms]));
   return exchanges.map((exchange) => {
-    const outcome = recordedOutcome(exchange);
+    const outcome = outcomeOf(exchange);
     const tool = exchange.request.tool ?? exchange.request.method;
     const frames: ExchangeView["frames"] = [];
     const t_ms = tByseq.get(exchange.seq) ?? 0;
-    if (outcome.type === "result") {
-      const taken = takeFrameMarkers(outcome.raw);
-      // One image can sit in a result twice (an image block and a merged screenshot_png_b64): show it once.
-      for (const ref of new Set(taken.refs)) frames.push({ ref, label: "screenshot" });
-      for (const [flag, file] of Object.entries(exchange.cli?.files ?? {})) frames.push({ ref: file.ref, label: flag });
+    if (outcome.type === "value" || outcome.type === "text") {
+      const refs: string[] = [];
       let result: ToolResult;
-      try {
-        const parsed = JSON.parse(taken.text) as ToolResult;
-        result = { ...parsed, content: parsed.content ?? [] };
-      } catch {
+      if (outcome.type === "value") {
+        // Walking a large answer (tools/list) only pays when it holds images.
+        const value = (outcome.text.includes("@@frame:") ? takeFrameMarkersFromValue(outcome.value, refs) : outcome.value) as ToolResult;
+        result = value && typeof value === "object" ? { ...value, content: Array.isArray(value.content) ? value.content : [] } : { content: [] };
+      } else {
+        const taken = takeFrameMarkers(outcome.text);
+        refs.push(...taken.refs);
         result = { content: [{ type: "text", text: taken.text }] };
       }
+      // One image can sit in a result twice (an image block and a merged screenshot_png_b64): show it once.
+      for (const ref of new Set(refs)) frames.push({ ref, label: "screenshot" });
+      for (const [flag, file] of Object.entries(exchange.cli?.files ?? {})) frames.push({ ref: file.ref, label: flag });
       const { summary, isError } = summarizeResult(result);
-      return { exchange, result, resultText: taken.text, reply: result, summary, isError, frames, t_ms };
+      const resultText = outcome.type === "value" ? detailText(outcome.text) : outcome.text;
+      return { exchange, result, resultText, reply: result, summary, isError, frames, t_ms };
     }
     for (const [flag, file] of Object.entries(exchange.cli?.files ?? {})) frames.push({ ref: file.ref, label: flag });
     if (outcome.type === "rpc_error") {
@@ -57,6 +85,16 @@ export function viewExchanges(options: { events: readonly CassetteEvent[] }): Ex
     }
     return { exchange, reply: { kind: "timeout", tool }, summary: "no answer recorded", isError: true, frames, t_ms };
   });
+}
+
+/** The full result is shown up to this many characters (tools/list answers run to 150 000). */
+const DETAIL_MAX = 8_000;
+
+// The answer as recorded (images as `<image>`), cut to what the report shows.
+function detailText(text: string): string {
+  if (text.length <= DETAIL_MAX) return takeFrameMarkers(text).text;
+  const head = takeFrameMarkers(text.slice(0, DETAIL_MAX)).text.replace(/@@frame:[^@]*$/, "<image>");
+  return `${head}… (${text.length} characters)`;
 }
 
 export function prettyArgs(args: unknown): string | undefined {
@@ -76,7 +114,7 @@ export function imageId(ref: string): string {
 export function cassetteRows(options: { events: readonly CassetteEvent[]; cassetteDir: string; idPrefix: string }): ReportRow[] {
   return viewExchanges(options).map((view) => {
     const x = view.exchange;
-    const detail = view.resultText && view.resultText.length < 20_000 ? view.resultText : view.resultText?.slice(0, 20_000);
+    const detail = view.resultText && view.resultText.length > DETAIL_MAX ? `${view.resultText.slice(0, DETAIL_MAX)}… (${view.resultText.length} characters)` : view.resultText;
     return {
       id: `${options.idPrefix}seq-${x.seq}`,
       label: `seq ${x.seq}`,

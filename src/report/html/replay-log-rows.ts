@@ -63,7 +63,7 @@ export function replayLogRows(options: {
       ...(entry.args !== undefined ? { args: prettyArgs(entry.args) } : {}),
       kind: entry.kind,
       result: summary + (recorded && entry.outcome === "replayed" ? ` — recorded: ${recorded.summary}` : ""),
-      ...(recorded?.resultText ? { resultDetail: recorded.resultText.slice(0, 20_000) } : {}),
+      ...(recorded?.resultText ? { resultDetail: recorded.resultText.length > 8_000 ? `${recorded.resultText.slice(0, 8_000)}… (${recorded.resultText.length} characters)` : recorded.resultText } : {}),
       isError,
       ...(entry.kind === "mutation" && entry.outcome !== "unmatched" ? { verdict: verdictOf(servedReply(entry), entry.tool) } : {}),
       outcome: entry.outcome,
