@@ -7,6 +7,7 @@ import { answerInprocess } from "./engine/answer-inprocess.js";
 import { createEngine, type Engine } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
 import type { MatchMode } from "./engine/matcher.js";
+import { requestRedactor } from "./redact-request.js";
 import { createVirtualClock } from "./virtual-clock.js";
 
 /** A cassette in memory: its events and a way to read its frames. */
@@ -61,6 +62,7 @@ export function createReplayer(options: ReplayerOptions): Replayer {
     ...(options.ignore ? { ignore: options.ignore } : {}),
     ...((options.tools ?? options.cassette.tools) ? { tools: options.tools ?? options.cassette.tools } : {}),
   });
+  const redact = requestRedactor(options.cassette.header);
   const entries: ReplayLogEntry[] = [];
   const push = (entry: ReplayLogEntry) => {
     entries.push(entry);
@@ -71,7 +73,7 @@ export function createReplayer(options: ReplayerOptions): Replayer {
   return {
     engine,
     async call(tool: string, args: Record<string, unknown>, callOptions: CallOptions = {}): Promise<Reply> {
-      const decision = engine.decide({ transport: "inprocess", method: "call", tool, args });
+      const decision = engine.decide(redact({ transport: "inprocess", method: "call", tool, args }));
       const tMs = t();
       const answer = answerInprocess(decision);
       const timeout = callOptions.timeoutMs;

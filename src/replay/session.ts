@@ -5,6 +5,7 @@ import type { ToolInfo } from "../driver/port.js";
 import { createEngine, type Decision, type Engine } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
 import type { MatchMode } from "./engine/matcher.js";
+import { requestRedactor } from "./redact-request.js";
 import type { ReplayCassette } from "./replayer.js";
 
 export interface ReplaySessionOptions {
@@ -63,6 +64,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   };
   const t = () => Math.max(0, Math.round(clock.now() - started));
   let streams = 0;
+  const redact = requestRedactor(options.cassette.header);
   const source = options.source ?? "the cassette";
   return {
     engine,
@@ -72,7 +74,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     versionOutput: options.cassette.header?.driver.version_output ?? (options.cassette.header?.driver.version ? `cua-driver ${options.cassette.header.driver.version}\n` : undefined),
     t,
     decide(request) {
-      const decision = engine.decide(request);
+      const decision = engine.decide(redact(request));
       if (decision.outcome === "unmatched") options.onUnmatched?.(unmatchedMessage(decision, source), decision);
       return decision;
     },
