@@ -1,5 +1,4 @@
 import type { JunitCase, JunitSuite } from "../../report/junit.js";
-import { isFailing } from "../analysis/change.js";
 import { checkSuite } from "../render.js";
 import type { GateReport } from "./run-gate.js";
 
@@ -21,8 +20,7 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
     for (const ch of report.diff.changes) counts[ch.severity]++;
     lines.push(`diff against ${report.diff.baseline} (${report.diff.from ?? "?"}): ${counts.breaking} breaking, ${counts.behavioural} behavioural, ${counts.additive} additive, ${counts.cosmetic} cosmetic`);
     for (const f of report.failures.filter((x) => x.source === "diff")) lines.push(`  ${tag(f.id).padEnd(8)} ${f.message}  [${f.id}]`);
-    const outside = report.diff.changes.filter((ch) => isFailing(ch) && ch.tool !== undefined && !report.failures.some((f) => f.message.endsWith(ch.message)));
-    if (outside.length) lines.push(`  note     ${outside.length} breaking/behavioural change(s) in tools this contract does not use (see diff)`);
+    if (report.diff.outside) lines.push(`  note     ${report.diff.outside} breaking/behavioural change(s) in tools this contract does not use (see \`cua-contract diff\`)`);
   } else if (report.diffNote) lines.push(`diff: ${report.diffNote}`);
   const rec = report.recordings;
   if (rec.cassettes.length) {

@@ -36,7 +36,8 @@ export interface GateReport {
   contract: { file: string; name: string };
   check?: CheckReport;
   gaps: CheckReport["gaps"];
-  diff?: { baseline: string; from: string | null; changes: Change[] };
+  /** `outside`: breaking or behavioural changes to tools the contract does not list (reported, not failing). */
+  diff?: { baseline: string; from: string | null; changes: Change[]; outside: number };
   /** Why there is no diff, when there is none. */
   diffNote?: string;
   recordings: { cassettes: string[]; calls: number; checks: CallCheck[]; breaks: RecordingBreak[] };
@@ -76,10 +77,14 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   const baseline = await baselineSnapshot(options.contract, contract, cassettes);
   if ("snapshot" in baseline) {
     const diff = diffSurfaces(surfaceOfSnapshot(baseline.snapshot), surfaceOfSnapshot(snapshot));
-    report.diff = { baseline: baseline.from, from: baseline.snapshot.driver.version, changes: diff.changes };
+    report.diff = { baseline: baseline.from, from: baseline.snapshot.driver.version, changes: diff.changes, outside: 0 };
     for (const change of diff.changes) {
       // A change fails the gate when it is breaking or behavioural and touches what the contract uses.
-      if (!isFailing(change) || (change.tool !== undefined && !(change.tool in contract.tools))) continue;
+      if (!isFailing(change)) continue;
+      if (change.tool !== undefined && !(change.tool in contract.tools)) {
+        report.diff.outside++;
+        continue;
+      }
       failures.push({ id: `diff:${change.kind}:${change.tool ?? "-"}:${change.path ?? "-"}`, source: "diff", message: `${change.severity}: ${change.message}` });
     }
   } else report.diffNote = baseline.note;
