@@ -116,5 +116,11 @@ describe("cua-contract replay (per-call CLI)", () => {
     const r2 = await runCli(["replay", CASSETTE, "--faults", plan, "--", "true"]);
     expect(r2.exitCode).toBe(2);
     expect(r2.stderr).toContain('rules[0].match.when: unknown match key "when". Valid match keys: tool, kind, nth, every, probability.');
+    const missing = await runCli(["replay", path.join(dir.path, "nope"), "--", "true"]);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toContain(`no cassette directory at ${path.join(dir.path, "nope")}`);
+    const noCommand = await runCli(["replay", CASSETTE]);
+    expect(noCommand.exitCode).toBe(2);
+    expect(noCommand.stderr).toContain("no harness command after `--`");
   });
 });
