@@ -106,14 +106,13 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   };
 }
 
-/** `Failed to replay call #12 (click) from …: no recorded request matches (nearest: #11, …). Fix…` */
+/** `Failed to replay call #12 (click) from …: no recorded request matches (differs from #11 (click) at $.x: …). Fix…` */
 export function unmatchedMessage(d: Decision, source: string): string {
   const what = d.request.method === "call" ? `call #${d.n} (${d.request.tool ?? "?"})` : `request #${d.n} (${d.request.method})`;
   const m = d.miss;
-  const nearest = m?.nearestSeq !== undefined ? `nearest: #${m.nearestSeq}${m.nearestTool ? ` ${m.nearestTool}` : ""}; ` : "";
   const field = m?.path && m.path !== "$.tool" ? m.path.replace(/^\$\.?/, "") : undefined;
   const fix = field
     ? `Re-record the cassette with this harness, or ignore the field with --ignore ${field}.`
     : "Re-record the cassette with this harness.";
-  return `Failed to replay ${what} from ${source}: no recorded request matches (${nearest}${m?.reason ?? "unmatched"}). ${fix}`;
+  return `Failed to replay ${what} from ${source}: no recorded request matches (${m?.reason ?? "unmatched"}). ${fix}`;
 }

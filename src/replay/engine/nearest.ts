@@ -55,7 +55,7 @@ export function nearestRecorded(options: {
     return { ...base, reason: `same request as ${label(x)}, recorded in epoch ${x.epoch} but the replay is in epoch ${epoch}${next}` };
   }
   if (x.request.tool !== request.tool) {
-    return { ...base, path: "$.tool", expected: x.request.tool, actual: request.tool, reason: `no recorded call of ${request.tool ?? "(no tool)"}` };
+    return { ...base, path: "$.tool", expected: x.request.tool, actual: request.tool, reason: `no recorded call of ${request.tool ?? "(no tool)"}; nearest: ${label(x)}` };
   }
   const first = diffs[0];
   if (!first) return { ...base, reason: `flags differ from ${label(x)}: ${show(x.request.flags)} ≠ ${show(request.flags)}` };
