@@ -48,6 +48,11 @@ export const fuzzCommand: CliCommand = {
     const tty = !json && process.stderr.isTTY === true;
     const color = !json && !process.env.NO_COLOR && process.stdout.isTTY === true;
 
+    const external = typeof args.cmd === "string" ? args.cmd : undefined;
+    if (external !== undefined) {
+      if (args.harness !== "reference" || args.mutants) throw new UserError("--cmd names the harness; it cannot be combined with --harness or --mutants", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
+      checkCommandExists({ command: external, env: process.env, cwd: process.cwd() });
+    }
     if (args.mutants) {
       const mutants = await runMutants({
         bases,
@@ -63,11 +68,6 @@ export const fuzzCommand: CliCommand = {
       return survived === 0 ? 0 : 1;
     }
 
-    const external = typeof args.cmd === "string" ? args.cmd : undefined;
-    if (external !== undefined) {
-      if (args.harness !== "reference" || args.mutants) throw new UserError("--cmd names the harness; it cannot be combined with --harness or --mutants", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
-      checkCommandExists({ command: external, env: process.env, cwd: process.cwd() });
-    }
     const harness = external !== undefined ? "external" : String(args.harness);
     const mutant = MUTANTS.find((m) => m.name === harness);
     if (harness !== "reference" && harness !== "external" && !mutant) {
