@@ -92,6 +92,27 @@ describe("cua-contract import (real 0.21.0 trajectory)", () => {
   });
 });
 
+describe("an imported trajectory replays offline", () => {
+  it("answers a per-call CLI harness from the imported cassette, then reports the run", async () => {
+    await using tmp = await tmpDir();
+    const out = path.join(tmp.path, "cassette");
+    expect((await runCli(["import", real, "--out", out])).exitCode).toBe(0);
+    const log = path.join(tmp.path, "replay.jsonl");
+    const click = JSON.stringify(oracle[0]!.arguments);
+    const { pid, window_id } = oracle[0]!.arguments;
+    const harness = `cua-driver call get_window_state '${JSON.stringify({ pid, window_id })}' && cua-driver call click '${click}'`;
+    const run = await runCli(["replay", out, "--log", log, "--", "sh", "-c", harness]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const stdout = String(run.stdout);
+    expect(stdout).toContain('"element_count": 171');
+    // execa strips the final newline of the harness output
+    expect(stdout.endsWith(renderCallResult({ rawJson: JSON.stringify(oracle[0]!.result) }).stdout.trimEnd())).toBe(true);
+    const report = await runCli(["report", log, "--cassette", out, "--out", path.join(tmp.path, "replay.html")]);
+    expect(report.exitCode, String(report.stderr)).toBe(0);
+    expect(String(report.stdout)).toMatch(/from a replay-log: 2 calls, 1 failures, 1 screenshots/);
+  });
+});
+
 describe("cua-contract import (broken trajectories)", () => {
   const cases: Array<[string, RegExp]> = [
     ["broken-missing-action", /broken-missing-action\/turn-00002\/action\.json: turn-00002 has no action\.json\./],
