@@ -72,3 +72,15 @@ describe("finite subcommands a cassette did not record", () => {
     expect(staticCliAnswer({ request: cliRequest({ argv: ["--version"] }), exchanges: session(CLI).engine.exchanges, versionOutput: "x" })).toBeUndefined();
   });
 });
+
+describe("--screenshot-out-file shape", () => {
+  it("prefers the recorded call that used the out-file the same way", () => {
+    const s = session(CLI);
+    for (const argv of [["call", "click", '{"pid":24132,"window_id":4194311,"element_token":"s00000004:15"}'], ["call", "press_key", '{"pid":24132,"window_id":4194311,"key":"escape"}']]) {
+      s.decide(cliRequest({ argv }));
+    }
+    const toFile = s.decide(cliRequest({ argv: ["call", "get_desktop_state", "--screenshot-out-file", "a.png"] }));
+    const inline = s.decide(cliRequest({ argv: ["call", "get_desktop_state"] }));
+    expect([toFile.exchange?.seq, inline.exchange?.seq]).toEqual([6, 5]);
+  });
+});

@@ -24,14 +24,21 @@ const PREFERENCE: Record<ReplayTransport, readonly string[]> = {
   inprocess: ["mcp", "http", "cli"],
 };
 
-/** Prefer exchanges recorded on the request's own transport (its bytes are exact). */
-function preferred(group: readonly RecordedExchange[], transport: ReplayTransport): RecordedExchange[] {
-  for (const t of PREFERENCE[transport]) {
+/**
+ * Prefer exchanges recorded on the request's own transport (its bytes are exact) and, on the CLI,
+ * with the same use of `--screenshot-out-file` (so stdout and the file both come back as recorded).
+ */
+function preferred(group: readonly RecordedExchange[], request: ReplayRequest): RecordedExchange[] {
+  for (const t of PREFERENCE[request.transport]) {
     const same = group.filter((x) => x.transport === t);
-    if (same.length > 0) return same;
+    if (same.length === 0) continue;
+    const shaped = same.filter((x) => (x.request.outFile !== undefined) === (request.outFile !== undefined));
+    return shaped.length > 0 ? shaped : same;
   }
   return [];
 }
+
+const shapeOf = (request: ReplayRequest) => `${request.transport}:${request.outFile !== undefined ? "file" : "inline"}`;
 
 /**
  * Epoch-aware matching (DESIGN.md §4). Reads are answered from the current epoch (per key, in
@@ -73,8 +80,8 @@ export function createMatcher(options: { exchanges: readonly RecordedExchange[];
       const key = matchKey(request, keys);
       const group = byKey.get(key) ?? [];
       if (kind === "other") {
-        const list = preferred(group, request.transport);
-        return list.length > 0 ? { exchange: take(`other:${key}`, list) } : miss(request);
+        const list = preferred(group, request);
+        return list.length > 0 ? { exchange: take(`other:${shapeOf(request)}:${key}`, list) } : miss(request);
       }
       if (mode === "strict-order") {
         const next = ordered[strictPos];
@@ -89,12 +96,12 @@ export function createMatcher(options: { exchanges: readonly RecordedExchange[];
         if (expected && !consumed.has(expected.seq) && matchKey(expected.request, keys) === key) return { exchange: expected };
         return miss(request);
       }
-      const inEpoch = preferred(group.filter((x) => x.epoch === epoch && x.kind === "read"), request.transport);
-      if (inEpoch.length > 0) return { exchange: take(`read:${epoch}:${key}`, inEpoch) };
+      const inEpoch = preferred(group.filter((x) => x.epoch === epoch && x.kind === "read"), request);
+      if (inEpoch.length > 0) return { exchange: take(`read:${epoch}:${shapeOf(request)}:${key}`, inEpoch) };
       const earlier = group.filter((x) => x.epoch < epoch && x.kind === "read");
       if (earlier.length > 0) {
         const latest = Math.max(...earlier.map((x) => x.epoch));
-        const list = preferred(earlier.filter((x) => x.epoch === latest), request.transport);
+        const list = preferred(earlier.filter((x) => x.epoch === latest), request);
         return { exchange: list.at(-1)!, fallbackEpoch: latest };
       }
       return miss(request);
