@@ -78,20 +78,21 @@ def driver_call_for(step):
     """The driver call a step asks for, as (tool, args)."""
     action = step.get("action")
     target = {k: step[k] for k in ("pid", "window_id") if k in step}
+    delivery = {"delivery_mode": step["delivery_mode"]} if "delivery_mode" in step else {}
     if action == "list_windows":
         return "list_windows", {}
     if action in ("get_window_state", "observe"):
         return "get_window_state", {**target, **({"query": step["query"]} if "query" in step else {})}
     if action == "click":
         keys = ("element_token",) if "element_token" in step else ("x", "y")
-        return "click", {**target, **{k: step[k] for k in keys}}
+        return "click", {**target, **{k: step[k] for k in keys}, **delivery}
     if action == "type_text":
-        return "type_text", {**target, "text": step["text"]}
+        return "type_text", {**target, "text": step["text"], **delivery}
     if action == "press_key":
-        return "press_key", {**target, "key": step["key"]}
+        return "press_key", {**target, "key": step["key"], **delivery}
     if action == "hotkey":
         keys = step["keys"] if isinstance(step["keys"], list) else step["keys"].split("+")
-        return "hotkey", {**target, "keys": keys}
+        return "hotkey", {**target, "keys": keys, **delivery}
     if action == "set_window_frame":
         return "set_window_frame", {k: step[k] for k in ("pid", "window_id", "x", "y", "width", "height")}
     if action == "call":
