@@ -9,11 +9,20 @@ import type { FaultPlan } from "../../src/schema/fault-plan.js";
  * then sends each recorded action; the first click times out after taking effect and the harness
  * sends it again without looking (what the no-replay-after-unknown invariant forbids).
  */
-export async function writeCarelessReplayLog(options: { cassetteDir: string; logFile: string }): Promise<ReplayLogEntry[]> {
+export async function writeCarelessReplayLog(options: {
+  cassetteDir: string;
+  logFile: string;
+  /** What the harness types (the cassette holds only its redacted placeholder). */
+  typed: string;
+}): Promise<ReplayLogEntry[]> {
   const replay = loadReplayCassette(options.cassetteDir);
   const faults: FaultPlan = { rules: [{ match: { tool: "click", nth: 1 }, fault: { kind: "timeout_after_effect" } }] };
   const replayer = createReplayer({ cassette: replay, faults, seed: 1 });
-  const calls = replay.events.flatMap((e) => (e.kind === "cli" ? [{ tool: e.argv[1]!, args: JSON.parse(e.argv[2]!) as Record<string, unknown> }] : []));
+  const calls = replay.events.flatMap((e) => {
+    if (e.kind !== "cli") return [];
+    const args = JSON.parse(e.argv[2]!) as Record<string, unknown>;
+    return [{ tool: e.argv[1]!, args: e.argv[1] === "type_text" ? { ...args, text: options.typed } : args }];
+  });
   let resent = false;
   for (const call of calls) {
     const reply = await replayer.call(call.tool, call.args, { timeoutMs: 5_000 });

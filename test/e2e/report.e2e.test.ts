@@ -57,7 +57,7 @@ afterAll(async () => {
 describe("cua-contract report in Chromium", () => {
   it("shows a replay log: failures on top linking to their calls, faults, verdicts, decoded screenshots", { timeout: 60_000 }, async () => {
     const log = path.join(tmp.path, "replay.jsonl");
-    const entries = await writeCarelessReplayLog({ cassetteDir: cassette, logFile: log });
+    const entries = await writeCarelessReplayLog({ cassetteDir: cassette, logFile: log, typed: "hello" });
     const out = path.join(tmp.path, "replay.html");
     const run = await runCli(["report", log, "--cassette", cassette, "--out", out]);
     expect(run.stderr).toBe("");

@@ -13,21 +13,23 @@ export type ShotComparison = (
  * many pairs were compared.
  */
 export async function compareShots(options: { rows: readonly ReportRow[]; compare: ShotComparison; concurrency?: number }): Promise<number> {
-  const pairs: Array<{ prevRow: ReportRow; prev: ReportShot; next: ReportShot }> = [];
-  let previous: { row: ReportRow; shot: ReportShot } | undefined;
+  const pairs: Array<{ prevRow: ReportRow; prev: ReportShot; next: ReportShot; shownIn: string }> = [];
+  let previous: { row: ReportRow; shot: ReportShot; shownIn: string } | undefined;
   for (const row of options.rows) {
     for (const shot of row.shots) {
-      if (previous) pairs.push({ prevRow: previous.row, prev: previous.shot, next: shot });
-      previous = { row, shot };
+      const same = previous !== undefined && previous.shot.source.ref === shot.source.ref && previous.shot.source.cassetteDir === shot.source.cassetteDir;
+      const shownIn = same ? previous!.shownIn : row.id;
+      if (previous) pairs.push({ prevRow: previous.row, prev: previous.shot, next: shot, shownIn });
+      previous = { row, shot, shownIn };
     }
   }
   const limit = Math.max(1, options.concurrency ?? 4);
   let cursor = 0;
   const worker = async () => {
     while (cursor < pairs.length) {
-      const { prevRow, prev, next } = pairs[cursor++]!;
+      const { prevRow, prev, next, shownIn } = pairs[cursor++]!;
       const same = prev.source.ref === next.source.ref && prev.source.cassetteDir === next.source.cassetteDir;
-      const result = same ? { kind: "identical" as const, fraction: 0 } : await options.compare(prev, next);
+      const result = same ? { kind: "identical" as const, fraction: 0, shownIn } : await options.compare(prev, next);
       next.change = {
         kind: result.kind,
         previousRow: prevRow.id,
@@ -35,6 +37,7 @@ export async function compareShots(options: { rows: readonly ReportRow[]; compar
         ...("diff" in result && result.diff !== undefined ? { diff: result.diff } : {}),
         ...(result.fraction !== undefined ? { fraction: result.fraction } : {}),
         ...("note" in result && result.note !== undefined ? { note: result.note } : {}),
+        ...("shownIn" in result ? { shownIn: result.shownIn } : {}),
       };
     }
   };

@@ -35,6 +35,8 @@ export interface ReportShot {
     fraction?: number;
     /** Why there is no diff, when there is none. */
     note?: string;
+    /** For `identical`: the row where this image is actually shown (the start of the run of identical shots). */
+    shownIn?: string;
   };
 }
 

@@ -48,7 +48,9 @@ function shot(options: RenderOptions, row: ReportRow, s: ReportShot, rowLabels: 
     ? `<span class="badge change-${change.kind}" data-change="${change.kind}">${esc(change.kind)}</span>${esc(pct)} vs <a href="#${esc(change.previousRow)}">${esc(prevLabel)}</a>${esc(note)}`
     : "first screenshot";
   if (change?.kind === "identical") {
-    return `<div class="same" data-image="${esc(s.image)}">${esc(s.label)}: ${badge} (same image, not repeated)</div>`;
+    const shown = change.shownIn && change.shownIn !== change.previousRow ? change.shownIn : undefined;
+    const where = shown ? `; shown at <a href="#${esc(shown)}">${esc(rowLabels.get(shown) ?? shown)}</a>` : "";
+    return `<div class="same" data-image="${esc(s.image)}">${esc(s.label)}: ${badge} (same image, not repeated${where})</div>`;
   }
   const main = `<figure class="shot" data-image="${esc(s.image)}">${img(options, s.image, `${s.label} of ${row.label}`)}<figcaption>${esc(s.label)} · ${badge}</figcaption></figure>`;
   if (!change?.diff) return main;
