@@ -2,6 +2,7 @@ import { execa } from "execa";
 import { createReplayBackend } from "../replay/backend.js";
 import { createReplaySession } from "../replay/session.js";
 import { systemClock } from "../replay/system-clock.js";
+import type { ToolInfo } from "../driver/port.js";
 import type { FaultPlan } from "../schema/fault-plan.js";
 import type { ReplayLogEntry } from "../schema/replay-log.js";
 import { startShimServer } from "../shim-server/server.js";
@@ -17,6 +18,8 @@ export interface ExternalRun {
   /** stdout and stderr, interleaved. */
   output: string;
   log: ReplayLogEntry[];
+  /** The tools/list the cassette recorded, if it recorded one. */
+  recordedTools?: readonly ToolInfo[];
 }
 
 /**
@@ -56,6 +59,7 @@ export async function runExternalHarness(options: {
       timedOut: run.timedOut === true,
       output: String(run.all ?? ""),
       log: session.entries(),
+      ...(session.engine.tools ? { recordedTools: session.engine.tools } : {}),
     };
   } finally {
     await server.close();

@@ -32,7 +32,7 @@ export function externalRunner(options: { command: string; now: () => number; ti
       const tail = run.output.trim().split("\n").slice(-3).join(" | ");
       failures.push({ kind: "exit_code", message: `the harness exited ${run.exitCode ?? run.signal}, expected ${scenario.expect.exit_code}${tail ? ` (last output: ${tail})` : ""}` });
     }
-    const invariants = judgeLog({ scenario, log: run.log, cassette });
+    const invariants = judgeLog({ scenario, log: run.log, cassette, recordedTools: run.recordedTools });
     failures.push(...judgeInvariants(invariants), ...unmatchedFailures(run.log));
     return toScenarioResult({
       scenario,

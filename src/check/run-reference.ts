@@ -1,3 +1,4 @@
+import type { ToolInfo } from "../driver/port.js";
 import type { HarnessParts } from "../harness/core/session-parts.js";
 import { createHarnessSession } from "../harness/core/session.js";
 import { runInvariants } from "../invariants/run.js";
@@ -42,18 +43,25 @@ export async function runReference(options: { scenario: Scenario; cassette: Load
     steps.push(await session.step(action));
   }
   const log = replayer.log();
-  const invariants = judgeLog({ scenario, log, cassette });
+  const invariants = judgeLog({ scenario, log, cassette, recordedTools: replayer.engine.tools });
   const failures = [...judgeSteps({ expectations: scenario.expect.steps, steps }), ...judgeInvariants(invariants), ...unmatchedFailures(log)];
   return { steps, log, invariants, failures };
 }
 
-export function judgeLog(options: { scenario: Scenario; log: readonly ReplayLogEntry[]; cassette: LoadedCassette }): InvariantReport {
+/** The scenario's invariants over a log; the tools the driver offers come from the probe, else the recorded tools/list. */
+export function judgeLog(options: {
+  scenario: Scenario;
+  log: readonly ReplayLogEntry[];
+  cassette: LoadedCassette;
+  recordedTools?: readonly ToolInfo[] | undefined;
+}): InvariantReport {
   const { scenario } = options;
   const o = scenario.invariant_options;
+  const known = options.cassette.probeTools ?? options.recordedTools?.map((t) => t.name);
   return runInvariants(options.log, {
     ...(scenario.expect.invariants === "all" ? {} : { only: scenario.expect.invariants }),
     options: {
-      ...(options.cassette.probeTools ? { knownTools: options.cassette.probeTools } : {}),
+      ...(known ? { knownTools: known } : {}),
       ...(o?.max_repeats !== undefined ? { maxRepeats: o.max_repeats } : {}),
       ...(o?.stale_codes ? { staleCodes: o.stale_codes } : {}),
     },

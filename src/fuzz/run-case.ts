@@ -51,7 +51,8 @@ export async function runFuzzCase(options: { fcase: FuzzCase; bases: readonly Lo
   }
   const log = replayer.log();
   const judged = judgedPrefix({ log, steps });
-  const report = runInvariants(judged.log, { options: base.cassette.probeTools ? { knownTools: base.cassette.probeTools } : {} });
+  const known = base.cassette.probeTools ?? replayer.engine.tools?.map((t) => t.name);
+  const report = runInvariants(judged.log, { options: known ? { knownTools: known } : {} });
   const violations: FuzzViolation[] = [
     ...report.results.flatMap((r) => r.violations.map((v) => ({ check: r.id, message: v.message }))),
     ...checkOracles({ actions: fcase.steps.slice(0, judged.steps), steps: steps.slice(0, judged.steps), log: judged.log }).map((o) => ({ check: o.id, message: o.message, step: o.step })),

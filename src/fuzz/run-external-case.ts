@@ -24,7 +24,8 @@ export function externalCaseRunner(options: { command: string; bases: readonly L
       scenarioFile: file,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
-    const report = runInvariants(upToFirstUnmatched(run.log), { options: base.cassette.probeTools ? { knownTools: base.cassette.probeTools } : {} });
+    const known = base.cassette.probeTools ?? run.recordedTools?.map((t) => t.name);
+    const report = runInvariants(upToFirstUnmatched(run.log), { options: known ? { knownTools: known } : {} });
     const violations: FuzzViolation[] = report.results.flatMap((r) => r.violations.map((v) => ({ check: r.id, message: v.message })));
     if (run.timedOut || run.exitCode !== 0) {
       const tail = run.output.trim().split("\n").slice(-2).join(" | ");
