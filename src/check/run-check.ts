@@ -1,3 +1,4 @@
+import { UserError } from "../errors.js";
 import type { HarnessParts } from "../harness/core/session-parts.js";
 import type { CheckResult, ScenarioResult } from "../schema/check-result.js";
 import type { ReplayLogEntry } from "../schema/replay-log.js";
@@ -44,6 +45,14 @@ export async function runCheck(options: {
 }): Promise<CheckResult> {
   const started = options.now();
   const loaded = options.files.map((f) => loadScenario(f));
+  const seen = new Map<string, string>();
+  for (const l of loaded) {
+    const other = seen.get(l.scenario.id);
+    if (other) {
+      throw new UserError(`scenario id "${l.scenario.id}" is also the id of ${other}`, { code: "BAD_SCENARIO", file: l.file, field: "id", fix: "Give every scenario its own id." });
+    }
+    seen.set(l.scenario.id, l.file);
+  }
   const scenarios: ScenarioResult[] = [];
   for (const l of loaded) {
     const result = await options.runner(l);
