@@ -1,20 +1,15 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { readCassette, readCassetteSync } from "../../cassette/reader.js";
 import { loadFrame } from "../../cassette/frame-store.js";
-import type { Cassette } from "../../cassette/cassette.js";
 import { UserError } from "../../errors.js";
-import { runInvariants } from "../../invariants/run.js";
 import type { CheckResult, ScenarioResult } from "../../schema/check-result.js";
-import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import { version } from "../../version.js";
-import { cassetteRows } from "./cassette-rows.js";
-import { checkSections, type ScenarioExtras } from "./check-sections.js";
+import type { ScenarioExtras } from "./check-sections.js";
 import { compareShots } from "./compare-shots.js";
-import { loadReportInput, resolveCassette, type ReportInput } from "./load-input.js";
-import type { ReportModel, ReportRow, ReportShot, ScreenChangeKind } from "./model.js";
+import { loadReportInput, type ReportInput } from "./load-input.js";
+import type { ReportRow, ReportShot, ScreenChangeKind } from "./model.js";
 import { renderReport } from "./render-report.js";
-import { replayLogProblems, replayLogRows } from "./replay-log-rows.js";
+import { reportModel } from "./report-model.js";
 
 /** The two screen functions of the harness core the report needs (harness/screen), on PNG or JPEG bytes. */
 export interface ScreenFunctions {
@@ -56,7 +51,7 @@ function imageSize(bytes: Uint8Array): { width: number; height: number } | undef
 
 /** Builds the report HTML for a cassette, replay log or check result; screenshots are compared pair by pair. */
 export async function buildReport(options: BuildReportOptions): Promise<{ html: string; stats: ReportStats }> {
-  const model = await modelOf(options);
+  const model = await reportModel(options);
   const images = new Map<string, ImageEntry>();
   const frameBytes = (shot: ReportShot): Uint8Array => {
     const known = images.get(shot.image);
@@ -116,84 +111,6 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
       changed,
       bytes: Buffer.byteLength(html),
     },
-  };
-}
-
-async function modelOf(options: BuildReportOptions): Promise<ReportModel> {
-  const { input } = options;
-  if (input.kind === "cassette") return cassetteModel(input.file, input.cassette);
-  if (input.kind === "replay-log") return replayLogModel(input.file, input.entries, options.cassetteDir ? await readCassette(options.cassetteDir) : undefined);
-  return checkModel(input.file, input.result, options.scenarioExtras);
-}
-
-function cassetteModel(file: string, cassette: Cassette): ReportModel {
-  const h = cassette.header;
-  const rows = cassetteRows({ events: cassette.events, cassetteDir: cassette.dir, idPrefix: "" });
-  const mutations = rows.filter((r) => r.kind === "mutation").length;
-  return {
-    title: `Cassette ${path.basename(path.resolve(file))}`,
-    input: { kind: "cassette", file },
-    facts: [
-      ["driver", `${h.driver.version ?? "unknown version"} on ${h.driver.platform} (source: ${h.driver.source})`],
-      ["transport", h.transport],
-      ["recorded", `${h.recorded_at} by ${h.recorder.name} ${h.recorder.version}`],
-      ["calls", `${rows.length} (${mutations} mutations, ${rows.length - mutations} others; epochs 0–${mutations})`],
-    ],
-    notes: [...(h.notes ?? []), ...cassette.warnings],
-    sections: [{ id: "recording", title: "Recording", facts: [], problems: [], rows }],
-  };
-}
-
-function replayLogModel(file: string, entries: ReplayLogEntry[], cassette: Cassette | undefined): ReportModel {
-  const invariants = runInvariants(entries);
-  const problems = replayLogProblems({ entries, invariants, idPrefix: "" });
-  const rows = replayLogRows({ entries, ...(cassette ? { cassette: { events: cassette.events, dir: cassette.dir } } : {}), idPrefix: "" });
-  const summary = entries.find((e) => e.type === "summary");
-  const faults = rows.filter((r) => r.fault).length;
-  return {
-    title: `Replay log ${path.basename(file)}`,
-    input: { kind: "replay-log", file },
-    facts: [
-      ["requests", `${rows.length} (${faults} faulted, ${rows.filter((r) => r.outcome === "unmatched").length} unmatched)`],
-      ["invariants", `${invariants.results.filter((r) => r.passed).length} of ${invariants.results.length} hold`],
-      ["cassette", cassette ? `${cassette.dir} (source: ${cassette.header.driver.source})` : "not given (pass --cassette DIR to see the screenshots)"],
-      ...(summary && summary.type === "summary" ? ([["unused recorded calls", String(summary.unused.length)]] as Array<[string, string]>) : []),
-    ],
-    notes: [],
-    sections: [{ id: "replay", title: "Replay", passed: problems.length === 0, facts: [], problems, rows }],
-  };
-}
-
-function checkModel(file: string, result: CheckResult, extras: BuildReportOptions["scenarioExtras"]): ReportModel {
-  const cassettes = new Map<string, ScenarioExtras["cassette"]>();
-  const sections = checkSections({
-    result,
-    extras: (scenario) => {
-      const given = extras?.(scenario);
-      if (given?.cassette) return given;
-      const dir = resolveCassette(file, scenario.cassette);
-      if (!dir) return given;
-      if (!cassettes.has(dir)) {
-        try {
-          const c = readCassetteSync(dir);
-          cassettes.set(dir, { events: c.events, dir: c.dir });
-        } catch {
-          cassettes.set(dir, undefined);
-        }
-      }
-      const cassette = cassettes.get(dir);
-      return { ...given, ...(cassette ? { cassette } : {}) };
-    },
-  });
-  return {
-    title: `Check of ${result.harness}`,
-    input: { kind: "check-result", file },
-    facts: [
-      ["scenarios", `${result.passed + result.failed} (${result.passed} passed, ${result.failed} failed)`],
-      ["duration", `${(result.duration_ms / 1000).toFixed(2)} s`],
-    ],
-    notes: [],
-    sections,
   };
 }
 
