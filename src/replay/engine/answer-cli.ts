@@ -3,7 +3,7 @@ import { applyResultFault, CLI_DAEMON_DEADLINE_MS, isResultFault, truncateText }
 import { corruptBase64 } from "../../faults/corrupt-image.js";
 import type { Decision } from "./engine.js";
 import type { FrameLookup } from "./frames.js";
-import { objectSpans, rawMember, setSortedMember } from "./raw-json.js";
+import { arrayItems, objectSpans, rawMember, setSortedMember } from "./raw-json.js";
 import { renderCliCall } from "./render-cli.js";
 import { recordedOutcome } from "./tool-result.js";
 
@@ -105,6 +105,11 @@ function normalOutput(options: { decision: Decision; frame?: FrameLookup }): Cli
     };
   }
   const outcome = recordedOutcome(x);
+  if (outcome.type === "result" && recordedOutFile && frame && request.outFile === undefined) {
+    // recorded with --screenshot-out-file, asked without: the image comes back merged into stdout
+    const raw = withImageBlock(outcome.raw, frame(recordedOutFile.ref), recordedOutFile.ref.endsWith(".jpg") ? "image/jpeg" : "image/png");
+    return { ...renderCliCall({ raw }), served: raw };
+  }
   if (outcome.type === "result") {
     return { ...renderCliCall({ raw: outcome.raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) }), served: outcome.raw };
   }
@@ -127,4 +132,11 @@ function corruptStdout(stdout: string): string {
   } catch {
     return stdout;
   }
+}
+
+function withImageBlock(raw: string, base64: string, mimeType: string): string {
+  const content = rawMember(raw, "content") ?? "[]";
+  const items = arrayItems(content);
+  items.push(`{"data":${JSON.stringify(base64)},"mimeType":${JSON.stringify(mimeType)},"type":"image"}`);
+  return setSortedMember(raw, "content", `[${items.join(",")}]`);
 }

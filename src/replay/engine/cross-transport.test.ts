@@ -84,3 +84,17 @@ describe("--screenshot-out-file shape", () => {
     expect([toFile.exchange?.seq, inline.exchange?.seq]).toEqual([6, 5]);
   });
 });
+
+describe("recorded with --screenshot-out-file, asked without", () => {
+  it("merges the recorded file back into stdout as the CLI does", () => {
+    const events = CLI.events.filter((e) => e.seq !== 5); // keep only the out-file get_desktop_state
+    const s = createReplaySession({ cassette: { ...CLI, events }, clock: createVirtualClock() });
+    s.decide(cliRequest({ argv: ["call", "click", '{"pid":24132,"window_id":4194311,"element_token":"s00000004:15"}'] }));
+    s.decide(cliRequest({ argv: ["call", "press_key", '{"pid":24132,"window_id":4194311,"key":"escape"}'] }));
+    const answer = answerCli({ decision: s.decide(cliRequest({ argv: ["call", "get_desktop_state"] })), frame: CLI.frame! });
+    if (answer.type !== "output") throw new Error("expected output");
+    const inline = CLI.events.find((e) => e.seq === 5) as { stdout: string; frames?: { at: number; ref: string }[] };
+    const expected = inline.stdout.slice(0, inline.frames![0]!.at) + CLI.frame!(inline.frames![0]!.ref) + inline.stdout.slice(inline.frames![0]!.at);
+    expect(answer.stdout).toBe(expected);
+  });
+});
