@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { loadFrame } from "../../cassette/frame-store.js";
 import { UserError } from "../../errors.js";
@@ -132,6 +132,7 @@ export async function writeReport(options: WriteReportOptions): Promise<ReportSt
     throw new UserError("--cassette only applies to a replay log", { code: "USAGE", field: "--cassette", fix: "Drop --cassette: a cassette or check result names its own recording." });
   }
   const { html, stats } = await buildReport({ input, ...(options.cassetteDir ? { cassetteDir: options.cassetteDir } : {}), screen: options.screen });
+  mkdirSync(path.dirname(path.resolve(options.out)), { recursive: true });
   writeFileSync(options.out, html);
   return { ...stats, file: path.resolve(options.out), kind: input.kind };
 }
@@ -151,6 +152,7 @@ export async function writeCheckReport(options: {
     ...(options.scenarioExtras ? { scenarioExtras: options.scenarioExtras } : {}),
     screen: options.screen,
   });
+  mkdirSync(path.dirname(path.resolve(options.out)), { recursive: true });
   writeFileSync(options.out, html);
   return { ...stats, file: path.resolve(options.out) };
 }
