@@ -1,6 +1,7 @@
 import type { StoredBytes } from "../../schema/bytes.js";
 import { applyResultFault, CLI_DAEMON_DEADLINE_MS, isResultFault, truncateText } from "../../faults/result-faults.js";
 import { corruptBase64 } from "../../faults/corrupt-image.js";
+import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed } from "../../faults/driver-messages.js";
 import type { Decision } from "./engine.js";
 import type { FrameLookup } from "./frames.js";
 import { arrayItems, objectSpans, rawMember, setSortedMember } from "./raw-json.js";
@@ -43,16 +44,16 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup; re
       return {
         type: "hang",
         afterMs: CLI_DAEMON_DEADLINE_MS,
-        then: failure(`Cua Driver daemon request on ${sock} failed: timed out after 120s waiting for daemon response (received 0 bytes so far)\n`),
+        then: failure(daemonRequestFailed(sock, DAEMON_TIMED_OUT)),
       };
     case "delay":
       return { type: "output", delayMs: f.ms, ...normal() };
     case "daemon_down": {
       const s = f.socket ?? sock;
-      return { type: "output", delayMs: 0, ...failure(`Cua Driver daemon is not running on ${s}.\nStart it first with: cua-driver serve --socket ${s}\n`) };
+      return { type: "output", delayMs: 0, ...failure(daemonNotRunning(s)) };
     }
     case "daemon_died_midcall":
-      return { type: "output", delayMs: 0, ...failure(`Cua Driver daemon request on ${f.socket ?? sock} failed: daemon closed connection without response\n`) };
+      return { type: "output", delayMs: 0, ...failure(daemonRequestFailed(f.socket ?? sock, DAEMON_CLOSED)) };
     case "exit":
       return { type: "output", delayMs: 0, ...failure(f.stderr ?? "", f.code) };
     case "truncated": {

@@ -1,4 +1,5 @@
 import type { Reply, ToolResult } from "../../driver/port.js";
+import { DAEMON_CLOSED } from "../../faults/driver-messages.js";
 import { applyResultFault, CLI_DAEMON_DEADLINE_MS, isResultFault } from "../../faults/result-faults.js";
 import type { Decision } from "./engine.js";
 import { recordedOutcome, type RecordedOutcome } from "./tool-result.js";
@@ -62,7 +63,7 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
     case "daemon_down":
       return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "Cua Driver daemon is not running" } };
     case "daemon_died_midcall":
-      return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: "daemon closed connection without response" } };
+      return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: DAEMON_CLOSED } };
     case "exit":
       return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: f.stderr ?? `driver exited with code ${f.code}` } };
     case "truncated":

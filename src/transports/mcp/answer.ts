@@ -1,3 +1,4 @@
+import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "../../faults/driver-messages.js";
 import { applyResultFault, isResultFault, truncateText } from "../../faults/result-faults.js";
 import type { Decision } from "../../replay/engine/engine.js";
 import { recordedOutcome } from "../../replay/engine/tool-result.js";
@@ -51,13 +52,13 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
       return {
         type: "line",
         delayMs: 0,
-        line: errorLine(idRaw, -32603, `daemon transport error forwarding \`${tool}\`: connect to ${f.socket ?? "/home/user/.cache/cua-driver/cua-driver.sock"}: Connection refused (os error 111)`),
+        line: errorLine(idRaw, -32603, proxyForwardingError(tool, connectRefused(f.socket ?? EXAMPLE_SOCKET))),
       };
     case "daemon_died_midcall":
       if (f.mode === "proxy") {
-        return { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, `daemon transport error forwarding \`${tool}\`: daemon closed connection without response`) };
+        return { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, proxyForwardingError(tool, DAEMON_CLOSED)) };
       }
-      return options.transport === "http" ? { type: "drop" } : { type: "exit", code: 101 };
+      return options.transport === "http" ? { type: "drop" } : { type: "exit", code: PANIC_EXIT_CODE };
     case "exit":
       return options.transport === "http" ? { type: "drop" } : { type: "exit", code: f.code, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}) };
     case "truncated":
