@@ -28,7 +28,7 @@ describe("an external harness (examples/harness-python)", () => {
     );
   });
 
-  it("replay -- python3 harness_buggy.py exits 1 with the violation and its evidence", async () => {
+  it("replay -- python3 harness_buggy.py exits 1 with the violation and its evidence; --invariants picks, --no-invariants skips", async () => {
     const cassette = path.join(repoRoot, "contracts/scenarios/cassettes/gtk3demo-click-timeout");
     const plan = path.join(example, "timeout-after-click.json");
     const good = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness.py", scenario("click-timeout-after-effect")], { cwd: example, env });
@@ -36,5 +36,10 @@ describe("an external harness (examples/harness-python)", () => {
     const bad = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], { cwd: example, env });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(/violation no-replay-after-unknown: #\d+ click .* re-sends #\d+ click .*timeout_after_effect/);
+    const chosen = await runCli(["replay", cassette, "--faults", plan, "--invariants", "bounded-retries,retry-read-only-only", "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], { cwd: example, env });
+    expect(chosen.stderr).toMatch(/violation retry-read-only-only:/);
+    expect(chosen.stderr).not.toMatch(/violation no-replay-after-unknown/);
+    const none = await runCli(["replay", cassette, "--faults", plan, "--no-invariants", "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], { cwd: example, env });
+    expect(none.stderr).not.toMatch(/violation /);
   });
 });
