@@ -146,6 +146,15 @@ describe("retry-read-only-only", () => {
     expect(v[0]?.message).toContain("type_text is not read-only");
     expect(v[0]?.evidence.faults).toEqual(["daemon_down (rule 0)"]);
   });
+  it("sees a retry across a reconnect (initialize and tools/list on a new stream)", () => {
+    const l = log()
+      .req("click", click, { fault: "daemon_died_midcall", stream: 0 })
+      .open(1)
+      .req("initialize", {}, { kind: "other", stream: 1 })
+      .req("tools/list", {}, { kind: "other", stream: 1 })
+      .req("click", click, { stream: 1 });
+    expect(violations("retry-read-only-only", l.entries)).toHaveLength(1);
+  });
   it("does not treat a refusal as a transport error", () => {
     const l = log().req("click", click, { fault: "refusal", code: "input_busy" }).req("click", click);
     expect(violations("retry-read-only-only", l.entries)).toEqual([]);

@@ -12,7 +12,8 @@ export const retryReadOnlyOnly: Invariant = {
     const out: Violation[] = [];
     let failed: RequestEntry | undefined;
     for (const r of requestsOf(entries)) {
-      if (failed && LIFECYCLE_TOOLS.has(r.tool ?? "")) continue;
+      // reconnecting (initialize, tools/list on a new stream) or re-declaring the session is not a different call
+      if (failed && (r.kind === "other" || LIFECYCLE_TOOLS.has(r.tool ?? ""))) continue;
       if (failed && r.kind !== "read" && callKey(r.tool, r.args) === callKey(failed.tool, failed.args)) {
         out.push(
           violation(
