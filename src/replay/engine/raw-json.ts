@@ -15,16 +15,17 @@ function skipWs(text: string, i: number): number {
   return i;
 }
 
+// text[i] is the opening quote; jumps from quote to quote (long base64 strings are the norm here)
 function stringEnd(text: string, i: number): number {
-  // text[i] is the opening quote
-  i++;
-  while (i < text.length) {
-    const c = text[i];
-    if (c === "\\") i += 2;
-    else if (c === '"') return i + 1;
-    else i++;
+  let from = i + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) throw new SyntaxError("unterminated string in JSON text");
+    let backslashes = 0;
+    for (let k = q - 1; k > i && text.charCodeAt(k) === 92; k--) backslashes++;
+    if (backslashes % 2 === 0) return q + 1;
+    from = q + 1;
   }
-  throw new SyntaxError("unterminated string in JSON text");
 }
 
 /** Index just past the JSON value starting at or after `i` (leading whitespace skipped). */

@@ -21,6 +21,15 @@ export type RecordedOutcome =
  * block, and a refusal envelope marks `isError`.
  */
 export function recordedOutcome(x: RecordedExchange): RecordedOutcome {
+  let outcome = outcomes.get(x);
+  if (!outcome) outcomes.set(x, (outcome = outcomeOf(x)));
+  return outcome;
+}
+
+// an exchange never changes once built: its outcome is worked out once
+const outcomes = new WeakMap<RecordedExchange, RecordedOutcome>();
+
+function outcomeOf(x: RecordedExchange): RecordedOutcome {
   if (x.rpc) {
     if (x.rpc.response === undefined) return { type: "none" };
     const result = safe(() => rawMember(x.rpc!.response!, "result"));

@@ -1,4 +1,4 @@
-import { objectSpans, spliceSpan } from "../../replay/engine/raw-json.js";
+import { objectSpans, spliceSpan, valueEnd } from "../../replay/engine/raw-json.js";
 
 /** cua-driver's JSON-RPC envelope: struct order `jsonrpc, id, result|error` (CONTRACT.md §0.4). */
 export function resultLine(idRaw: string, rawResult: string): string {
@@ -11,8 +11,15 @@ export function errorLine(idRaw: string | undefined, code: number, message: stri
 
 /** A recorded response line with its id swapped for this request's, every other byte kept. */
 export function withId(line: string, idRaw: string): string {
+  // fast path: cua-driver's own envelope order puts the id right after "jsonrpc"
+  if (line.startsWith(ENVELOPE_START)) {
+    const end = valueEnd(line, ENVELOPE_START.length);
+    return ENVELOPE_START + idRaw + line.slice(end);
+  }
   const span = objectSpans(line).get("id");
   return span ? spliceSpan(line, span, idRaw) : line;
 }
+
+const ENVELOPE_START = '{"jsonrpc":"2.0","id":';
 
 export const PARSE_ERROR_LINE = errorLine(undefined, -32700, "Parse error");
