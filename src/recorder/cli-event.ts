@@ -5,6 +5,7 @@ import type { CassetteEventInput } from "../cassette/writer.js";
 import { parseDriverArgv } from "../cassette/driver-argv.js";
 import type { Redactor } from "../cassette/redact.js";
 import { storeText } from "../cassette/store-text.js";
+import { eventTime } from "./recording-parts.js";
 
 export interface RecordedCliCall {
   argv: string[];
@@ -43,8 +44,8 @@ export function buildCliEvent(options: {
   };
   const event: CassetteEventInput = {
     kind: "cli",
-    t_ms: round(call.t_ms),
-    duration_ms: round(call.duration_ms),
+    t_ms: eventTime(call.t_ms),
+    duration_ms: eventTime(call.duration_ms),
     argv: call.argv.map((a) => redactor.text(a)),
     stdout: field("stdout", call.stdout),
     stderr: field("stderr", call.stderr),
@@ -62,5 +63,3 @@ export function buildCliEvent(options: {
   if (frames.length > 0) event.frames = frames;
   return event;
 }
-
-const round = (ms: number) => Math.max(0, Math.round(ms * 1000) / 1000);

@@ -1,7 +1,7 @@
 import { sha256Hex } from "../cassette/frame-ref.js";
 import type { Redactor } from "../cassette/redact.js";
 import { buildCliEvent } from "./cli-event.js";
-import type { RecordingClock } from "./driver-backend.js";
+import type { RecordingClock } from "./recording-parts.js";
 import type { RecordingSink } from "./recording-sink.js";
 import { runDriverOnce } from "./run-driver.js";
 

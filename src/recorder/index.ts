@@ -1,9 +1,13 @@
 // The recorder: runs a harness against a real driver behind the shim and writes a cassette.
 export { record, type RecordOptions, type RecordResult } from "./record-session.js";
-export { createDriverRecorderBackend, startClock, type RecordingClock } from "./driver-backend.js";
+export { createDriverRecorderBackend } from "./driver-backend.js";
+export { startClock, type RecordingClock, type RecordingParts } from "./recording-parts.js";
+export { recordCliCall, type CliAnswer } from "./cli-recording.js";
+export { openMcpStreamRecording, type McpStreamRecording } from "./mcp-stream-recording.js";
 export { createRecordingSink, type RecordingSink } from "./recording-sink.js";
 export { buildCliEvent, type RecordedCliCall } from "./cli-event.js";
 export { recordMcpSession } from "./mcp-session.js";
 export { captureIdentity, type DriverIdentity } from "./identity.js";
 export { findDriver } from "./find-driver.js";
 export { runDriverOnce, type DriverRun } from "./run-driver.js";
+export { runHarness } from "./run-harness.js";

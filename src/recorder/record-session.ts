@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import os from "node:os";
 import { createRedactor } from "../cassette/redact.js";
 import { UserError } from "../errors.js";
@@ -6,9 +5,11 @@ import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader } from "../schem
 import { startShimServer, type ShimServer } from "../shim-server/server.js";
 import type { ShimKind } from "../shim-server/shim-files.js";
 import { version as recorderVersion } from "../version.js";
-import { createDriverRecorderBackend, startClock } from "./driver-backend.js";
+import { createDriverRecorderBackend } from "./driver-backend.js";
+import { startClock } from "./recording-parts.js";
 import { findDriver } from "./find-driver.js";
 import { captureIdentity } from "./identity.js";
+import { runHarness } from "./run-harness.js";
 import { createRecordingSink } from "./recording-sink.js";
 import { sdkRecordingDriver } from "../transports/sdk/recording-driver.js";
 import { startRecordingDesktop } from "../desktop/recording-desktop.js";
@@ -105,31 +106,4 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     await server.close();
     sink.close();
   }
-}
-
-function runHarness(options: { command: string[]; env: Record<string, string> }): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const [cmd, ...args] = options.command as [string, ...string[]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: "inherit", env: options.env });
-    const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
-    const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => [sig, forward(sig)] as const);
-    for (const [sig, fn] of handlers) process.on(sig, fn);
-    const cleanup = () => {
-      for (const [sig, fn] of handlers) process.off(sig, fn);
-    };
-    child.on("error", (error) => {
-      cleanup();
-      reject(
-        new UserError(`cannot run the harness command ${JSON.stringify(cmd)}: ${error.message}`, {
-          code: "BAD_INPUT",
-          field: "--",
-          fix: "Check the command after `--` (it must be an executable on PATH or a path to one).",
-        }),
-      );
-    });
-    child.on("close", (code, signal) => {
-      cleanup();
-      resolve({ code, signal });
-    });
-  });
 }

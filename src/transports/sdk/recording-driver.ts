@@ -2,21 +2,15 @@
  * `record --driver sdk[:VERSION]`: what the recorder needs to record from the published runtime
  * instead of a binary — the header's `driver` (source "sdk"), the identity calls, the backend.
  */
-import type { Redactor } from "../../cassette/redact.js";
-import type { RecordingClock } from "../../recorder/driver-backend.js";
 import type { DriverIdentity } from "../../recorder/identity.js";
-import type { RecordingSink } from "../../recorder/recording-sink.js";
+import type { RecordingParts } from "../../recorder/recording-parts.js";
 import type { CassetteHeader } from "../../schema/cassette.js";
 import type { ShimBackend } from "../../shim-server/backend.js";
 import { DEFAULT_SDK_VERSION } from "./load.js";
 import { createSdkBackend } from "./sdk-backend.js";
 import { captureSdkIdentity, createSdkRecorderBackend, sdkDriverInfo } from "./sdk-recorder.js";
 
-export interface RecordingParts {
-  sink: RecordingSink;
-  redactor: Redactor;
-  clock: RecordingClock;
-}
+export type { RecordingParts };
 
 export interface SdkRecordingDriver {
   info: CassetteHeader["driver"];

@@ -1,0 +1,56 @@
+import { storeText } from "../cassette/store-text.js";
+import { eventTime, type RecordingParts } from "./recording-parts.js";
+
+/** The cassette side of one MCP stream: open on creation, then lines, stderr and one close. */
+export interface McpStreamRecording {
+  line(dir: "c2s" | "s2c", line: string): void;
+  stderr(data: Buffer | string): void;
+  /** Records the end of the stream; only the first call counts. */
+  close(exitCode: number | null, signal?: string): void;
+}
+
+/**
+ * Records one `cua-driver mcp` stream whatever answers it (a binary or the runtime): every line
+ * exactly as sent (redacted, images moved to frames), secrets learned from a request before its
+ * answer is stored.
+ */
+export function openMcpStreamRecording(options: RecordingParts & { stream: number; argv: string[] }): McpStreamRecording {
+  const { sink, redactor, clock, stream } = options;
+  const toolById = new Map<string, string>();
+  let closed = false;
+  sink.append({ kind: "mcp_open", t_ms: eventTime(clock()), stream, argv: options.argv.map((a) => redactor.text(a)), origin: "harness" });
+  return {
+    line(dir, line) {
+      learn({ redactor, toolById, dir, line });
+      const s = storeText({ bytes: line, field: "line", redactor, putFrame: sink.putFrame });
+      sink.append({ kind: "mcp", t_ms: eventTime(clock()), stream, dir, line: s.stored, ...(s.splices.length ? { frames: s.splices } : {}), origin: "harness" });
+    },
+    stderr(data) {
+      const s = storeText({ bytes: data, field: "data", redactor, putFrame: sink.putFrame });
+      sink.append({ kind: "mcp_stderr", t_ms: eventTime(clock()), stream, data: s.stored, origin: "harness" });
+    },
+    close(exitCode, signal) {
+      if (closed) return;
+      closed = true;
+      sink.append({ kind: "mcp_close", t_ms: eventTime(clock()), stream, exit_code: exitCode, ...(signal ? { signal } : {}), origin: "harness" });
+    },
+  };
+}
+
+function learn(options: { redactor: RecordingParts["redactor"]; toolById: Map<string, string>; dir: "c2s" | "s2c"; line: string }): void {
+  if (!options.redactor.enabled) return;
+  let message: { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown }; result?: { structuredContent?: unknown } };
+  try {
+    message = JSON.parse(options.line) as typeof message;
+  } catch {
+    return;
+  }
+  if (!message || typeof message !== "object") return;
+  const id = JSON.stringify(message.id ?? null);
+  if (options.dir === "c2s" && message.method === "tools/call" && typeof message.params?.name === "string") {
+    options.toolById.set(id, message.params.name);
+    options.redactor.learnFromCall(message.params.name, message.params.arguments);
+  } else if (options.dir === "s2c" && message.result) {
+    options.redactor.learnFromResult(options.toolById.get(id), message.result.structuredContent);
+  }
+}

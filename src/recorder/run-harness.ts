@@ -1,0 +1,33 @@
+import { spawn } from "node:child_process";
+import { UserError } from "../errors.js";
+
+/**
+ * Runs the harness command with inherited stdio, forwarding SIGINT/SIGTERM/SIGHUP to it, so the
+ * harness behaves as it would outside the recorder; its exit or signal is the result.
+ */
+export function runHarness(options: { command: string[]; env: Record<string, string> }): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const [cmd, ...args] = options.command as [string, ...string[]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: "inherit", env: options.env });
+    const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
+    const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => [sig, forward(sig)] as const);
+    for (const [sig, fn] of handlers) process.on(sig, fn);
+    const cleanup = () => {
+      for (const [sig, fn] of handlers) process.off(sig, fn);
+    };
+    child.on("error", (error) => {
+      cleanup();
+      reject(
+        new UserError(`cannot run the harness command ${JSON.stringify(cmd)}: ${error.message}`, {
+          code: "BAD_INPUT",
+          field: "--",
+          fix: "Check the command after `--` (it must be an executable on PATH or a path to one).",
+        }),
+      );
+    });
+    child.on("close", (code, signal) => {
+      cleanup();
+      resolve({ code, signal });
+    });
+  });
+}
