@@ -26,7 +26,7 @@ export type CliAnswer =
 const failure = (stderr: string, exitCode = 1): CliOutputAnswer => ({ stdout: "", stderr, exitCode, files: [] });
 
 /** What `cua-driver <argv>` prints for a decision: the recorded bytes, or the fault as the CLI shows it. */
-export function answerCli(options: { decision: Decision; frame?: FrameLookup; replayName?: string }): CliAnswer {
+export function answerCli(options: { decision: Decision; frame?: FrameLookup }): CliAnswer {
   const { decision, frame } = options;
   const { request, exchange, fault } = decision;
   const sock = request.socket ?? "";
