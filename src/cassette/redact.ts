@@ -27,6 +27,14 @@ const MIN_SUBSTRING = 4;
 const BASE64_LITERAL = /^[A-Za-z0-9+/]{64,}={0,2}$/;
 const STRING_LITERAL = /"(?:[^"\\\n]|\\.)*"/g;
 const BEARER = /(Bearer\s+)([A-Za-z0-9\-._~+/]+=*)/g;
+/** A placeholder this redactor (or the recorder) already wrote: never learned as a secret nor redacted again. */
+const PLACEHOLDER = /(«redacted:[a-z]+:[0-9a-f]{8}»)/;
+
+const WHOLE_PLACEHOLDER = new RegExp(`^${PLACEHOLDER.source}$`);
+
+export function isPlaceholder(text: string): boolean {
+  return WHOLE_PLACEHOLDER.test(text);
+}
 
 /**
  * Redaction state for one cassette. Secrets are learned from requests (typed text, set_value values,
@@ -46,18 +54,18 @@ export function createRedactor(settings: RedactionSettings): Redactor {
   const secrets = new Map<string, RedactionKind>();
   const patterns = (settings.patterns ?? []).map((p) => new RegExp(p, "g"));
   const learn = (value: unknown, kind: RedactionKind) => {
-    if (typeof value === "string" && value.length > 0 && !secrets.has(value)) secrets.set(value, kind);
+    if (typeof value === "string" && value.length > 0 && !secrets.has(value) && !isPlaceholder(value)) secrets.set(value, kind);
   };
   const redactPlain = (s: string): string => {
-    if (s.length === 0) return s;
+    if (s.length === 0 || isPlaceholder(s)) return s;
     const whole = secrets.get(s);
     if (whole) return placeholderFor(whole, s);
     let out = s;
     for (const [secret, kind] of secrets) {
-      if (secret.length >= MIN_SUBSTRING && out.includes(secret)) out = out.split(secret).join(placeholderFor(kind, secret));
+      if (secret.length >= MIN_SUBSTRING && out.includes(secret)) out = outside(out, (t) => t.split(secret).join(placeholderFor(kind, secret)));
     }
-    out = out.replace(BEARER, (_m, prefix: string, token: string) => `${prefix}${placeholderFor("bearer", token)}`);
-    for (const re of patterns) out = out.replace(re, (m) => (m.length === 0 ? m : placeholderFor("pattern", m)));
+    out = outside(out, (t) => t.replace(BEARER, (_m, prefix: string, token: string) => `${prefix}${placeholderFor("bearer", token)}`));
+    for (const re of patterns) out = outside(out, (t) => t.replace(re, (m) => (m.length === 0 ? m : placeholderFor("pattern", m))));
     return out;
   };
   return {
@@ -87,6 +95,15 @@ export function createRedactor(settings: RedactionSettings): Redactor {
       });
     },
   };
+}
+
+/** Applies a rewrite to the text between placeholders only, so a placeholder is never redacted again. */
+function outside(text: string, rewrite: (part: string) => string): string {
+  if (!text.includes("«redacted:")) return rewrite(text);
+  return text
+    .split(PLACEHOLDER)
+    .map((part, i) => (i % 2 === 1 ? part : rewrite(part)))
+    .join("");
 }
 
 function safeParse(text: string): unknown {
