@@ -44,7 +44,8 @@ const readme = `# Bundled real recordings
 Recorded from the published cua-driver runtime (\`@trycua/cua-driver\`, Linux x64, in process) on a
 throwaway desktop (Xvfb 1280x800, openbox, at-spi, \`gtk3-demo\`; see docs/desktop.md), with
 redaction on (typed text is stored as \`«redacted:text:…»\`) and images stored once under
-\`frames/<sha256>\`. Every cassette header says \`driver.source: "sdk"\`; what the SDK backend renders
+\`frames/<sha256>\`. Each cassette holds \`probe.json\`, the capability snapshot of the runtime taken
+while recording (its sha256 is the header's \`driver.probe_sha256\`). Every cassette header says \`driver.source: "sdk"\`; what the SDK backend renders
 differently from a \`cua-driver\` binary is listed in docs/discoveries/sdk-backend.md.
 Re-record them all with \`npm run record:fixtures\`. Replay one to the same harness with
 \`node bin/cua-contract.js replay recordings/gtk3-demo-cli --ignore text -- node scripts/record-fixtures.harness.mjs cli\`

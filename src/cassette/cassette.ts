@@ -26,6 +26,8 @@ export interface Cassette {
   lines: number[];
   warnings: string[];
   probe?: unknown;
+  /** sha256 of probe.json's bytes, when there is one (the header's `driver.probe_sha256` should match). */
+  probeSha256?: string;
   frameStats: FrameStats;
 }
 

@@ -10,4 +10,5 @@ export { createRedactor, placeholderFor, type Redactor, type RedactionKind, type
 export { parseDriverArgv, callReadsStdin, type DriverArgv } from "./driver-argv.js";
 export { frameRefsOf } from "./event-frames.js";
 export { storeText, type StoredText } from "./store-text.js";
-export { summarizeCassette, type CassetteSummary } from "./summary.js";
+export { summarizeCassette, type CassetteSummary, type ProbeFacts } from "./summary.js";
+export { writeProbeFile } from "./probe-file.js";

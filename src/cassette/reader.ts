@@ -72,7 +72,10 @@ export function readCassetteSync(dir: string, options: ReadCassetteOptions = {})
   const probe = readProbe(dir);
   const frameStats = collectFrameStats({ dir, events, mode: options.frames ?? "verify", file });
   const cassette: Cassette = { dir, file, header, events, lines: eventLines, warnings, frameStats };
-  if (probe !== undefined) cassette.probe = probe;
+  if (probe !== undefined) {
+    cassette.probe = probe.json;
+    cassette.probeSha256 = probe.sha256;
+  }
   return cassette;
 }
 
@@ -153,11 +156,12 @@ function checkFrameRefs(file: string, line: number, json: unknown): void {
   }
 }
 
-function readProbe(dir: string): unknown {
+function readProbe(dir: string): { json: unknown; sha256: string } | undefined {
   const file = path.join(dir, PROBE_FILE);
   if (!existsSync(file)) return undefined;
+  const bytes = readFileSync(file);
   try {
-    return JSON.parse(readFileSync(file, "utf8"));
+    return { json: JSON.parse(bytes.toString("utf8")), sha256: sha256Hex(bytes) };
   } catch {
     throw new UserError("probe.json is not valid JSON", {
       code: "BAD_CASSETTE",

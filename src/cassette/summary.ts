@@ -17,7 +17,20 @@ export interface CassetteSummary {
   by_exit_code: Record<string, number>;
   mcp_streams: number;
   frames: FrameStats;
+  probe: ProbeFacts;
   warnings: string[];
+}
+
+/**
+ * probe.json against the header: `matches` (its sha256 is `driver.probe_sha256`), `mismatched`
+ * (altered since recording), `missing` (the header names one, the file is gone), `unpinned` (a file
+ * the header does not name), `absent` (neither).
+ */
+export interface ProbeFacts {
+  present: boolean;
+  status: "matches" | "mismatched" | "missing" | "unpinned" | "absent";
+  sha256?: string;
+  header_sha256?: string;
 }
 
 const bump = (m: Record<string, number>, k: string) => {
@@ -36,6 +49,7 @@ export function summarizeCassette(cassette: Cassette): CassetteSummary {
     by_exit_code: {},
     mcp_streams: 0,
     frames: cassette.frameStats,
+    probe: probeFacts(cassette),
     warnings: cassette.warnings,
   };
   for (const e of cassette.events) {
@@ -70,4 +84,14 @@ function toolOfLine(line: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function probeFacts(cassette: Cassette): ProbeFacts {
+  const actual = cassette.probeSha256;
+  const pinned = cassette.header.driver.probe_sha256;
+  const status = actual === undefined ? (pinned === undefined ? "absent" : "missing") : pinned === undefined ? "unpinned" : actual === pinned ? "matches" : "mismatched";
+  const facts: ProbeFacts = { present: actual !== undefined, status };
+  if (actual !== undefined) facts.sha256 = actual;
+  if (pinned !== undefined) facts.header_sha256 = pinned;
+  return facts;
 }

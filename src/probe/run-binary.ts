@@ -23,14 +23,38 @@ export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
 /** Quiet, side-effect-free children: no telemetry workers, no update check. */
 const DRIVER_ENV = { CUA_DRIVER_RS_TELEMETRY_ENABLED: "false", CUA_DRIVER_RS_UPDATE_CHECK: "0" };
 
+/** One run of a driver CLI step, as the probe reads it. */
+export interface ProbeCliRun {
+  exitCode: number | undefined;
+  signal?: string | undefined;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Runs one CLI step; the recorder passes its own so the identity calls it records are the probe's. */
+export type ProbeCliRunner = (options: { driver: string; args: string[]; env: NodeJS.ProcessEnv; timeoutMs: number }) => Promise<ProbeCliRun>;
+
+/** The default step runner: the driver as a child process with the step's deadline. */
+export const runProbeCli: ProbeCliRunner = async ({ driver, args, env, timeoutMs }) => {
+  const r = await execa(driver, args, { env, reject: false, timeout: timeoutMs, forceKillAfterDelay: 1000, stdin: "ignore", stripFinalNewline: false });
+  return { exitCode: r.exitCode, signal: r.signal, stdout: String(r.stdout), stderr: String(r.stderr), timedOut: Boolean(r.timedOut) };
+};
+
 /** Probes a cua-driver executable with read-only steps only, each with its own deadline. */
-export async function probeBinary(options: { driver: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; now?: () => Date }): Promise<ProbeSnapshot> {
+export async function probeBinary(options: {
+  driver: string;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  now?: () => Date;
+  runCli?: ProbeCliRunner;
+}): Promise<ProbeSnapshot> {
   const driver = await resolveExecutable(options.driver);
   const timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   const env = { ...process.env, ...options.env, ...DRIVER_ENV };
   const steps: ProbeStep[] = [];
-  const run = (args: string[]) =>
-    execa(driver, args, { env, reject: false, timeout: timeoutMs, forceKillAfterDelay: 1000, stdin: "ignore", stripFinalNewline: false });
+  const runCli = options.runCli ?? runProbeCli;
+  const run = (args: string[]) => runCli({ driver, args, env, timeoutMs });
 
   // The CLI steps are independent and read-only: they run side by side, each with its own deadline.
   const [versionStep, manifestStep, listToolsStep, statusStep] = await Promise.all([timeStep(async (): Promise<StepOutcome<string>> => {

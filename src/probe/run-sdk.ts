@@ -26,6 +26,8 @@ export async function probeSdk(options: {
   now?: () => Date;
   /** The flag the version came from, named in errors (default `--sdk`). */
   flag?: "--sdk" | "--driver";
+  /** A runtime instance already created at `version` (the recorder's), asked instead of a new one. */
+  driver?: SdkDriver;
 }): Promise<ProbeSnapshot> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   const module = await loadSdk(options.version, options.load).catch((error: unknown) => {
@@ -37,7 +39,7 @@ export async function probeSdk(options: {
   });
   const steps: ProbeStep[] = [];
   for (const step of ["version", "manifest", "list_tools"] as const) steps.push({ step, status: "unsupported", duration_ms: 0, message: NO_CLI });
-  let driver: SdkDriver | undefined;
+  let driver: SdkDriver | undefined = options.driver;
   const withDeadline = async <T>(what: string, call: (signal: AbortSignal) => Promise<T>): Promise<StepOutcome<T>> => {
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
@@ -55,7 +57,7 @@ export async function probeSdk(options: {
   };
   steps.push({ step: "mcp_initialize", status: "unsupported", duration_ms: 0, message: "the runtime is called in process; its metadata() carries the MCP protocol version" });
   const toolsList = await runStep("mcp_tools_list", steps, async (): Promise<StepOutcome<ToolsListResult>> => {
-    driver = await CuaDriverCreate(module);
+    driver ??= await CuaDriverCreate(module);
     const outcome = await withDeadline("listToolsJson()", (signal) => driver!.listToolsJson({ signal }));
     if (outcome.status !== "succeeded") return outcome;
     return { status: "succeeded", value: ToolsListResultSchema.parse(JSON.parse(outcome.value)) };

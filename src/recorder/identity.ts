@@ -1,8 +1,7 @@
 import { sha256Hex } from "../cassette/frame-ref.js";
-import type { Redactor } from "../cassette/redact.js";
-import { buildCliEvent } from "./cli-event.js";
-import type { RecordingClock } from "./recording-parts.js";
-import type { RecordingSink } from "./recording-sink.js";
+import type { ProbeCliRun } from "../probe/run-binary.js";
+import { recordCliCall } from "./cli-recording.js";
+import type { RecordingParts } from "./recording-parts.js";
 import { runDriverOnce } from "./run-driver.js";
 
 export interface DriverIdentity {
@@ -14,55 +13,61 @@ export interface DriverIdentity {
   warnings: string[];
 }
 
-const IDENTITY_TIMEOUT_MS = 15_000;
+export const IDENTITY_TIMEOUT_MS = 15_000;
+
+/** The two calls that say which driver spoke; recorded as events with origin "recorder". */
+export const IDENTITY_ARGV = [["--version"], ["manifest"]] as const;
+
+type IdentityParts = RecordingParts & { driver: string; env: Record<string, string> };
 
 /**
  * Asks the driver who it is (`--version`, `manifest`) and records both calls as events with
  * origin "recorder", so a replay or a diff can tell exactly which driver spoke.
  */
-export async function captureIdentity(options: {
-  driver: string;
-  env: Record<string, string>;
-  sink: RecordingSink;
-  redactor: Redactor;
-  clock: RecordingClock;
-}): Promise<DriverIdentity> {
-  const identity: DriverIdentity = { version: null, warnings: [] };
-  const ask = async (argv: string[]) => {
-    const started = options.clock();
-    const signal = AbortSignal.timeout(IDENTITY_TIMEOUT_MS);
-    const run = await runDriverOnce({ driver: options.driver, argv, stdin: Buffer.alloc(0), cwd: process.cwd(), env: options.env, signal });
-    if (run.spawnError) {
-      identity.warnings.push(`could not run \`${options.driver} ${argv.join(" ")}\`: ${run.spawnError.message}`);
-      return undefined;
-    }
-    if (signal.aborted) identity.warnings.push(`\`${options.driver} ${argv.join(" ")}\` did not answer within ${IDENTITY_TIMEOUT_MS / 1000} s and was stopped`);
-    else if (run.exitCode !== 0) identity.warnings.push(`\`${options.driver} ${argv.join(" ")}\` exited ${run.exitCode ?? run.signal}`);
-    options.sink.append(
-      buildCliEvent({
-        call: {
-          argv,
-          stdin: Buffer.alloc(0),
-          stdout: run.stdout,
-          stderr: run.stderr,
-          exitCode: run.exitCode,
-          ...(run.signal ? { signal: run.signal } : {}),
-          t_ms: started,
-          duration_ms: options.clock() - started,
-          origin: "recorder",
-        },
-        redactor: options.redactor,
-        putFrame: options.sink.putFrame,
-      }),
-    );
-    return run.exitCode === 0 ? run : undefined;
-  };
-  const version = await ask(["--version"]);
-  if (version) {
-    identity.versionOutput = version.stdout.toString("utf8");
-    identity.version = /\b(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)\b/.exec(identity.versionOutput)?.[1] ?? null;
-  }
-  const manifest = await ask(["manifest"]);
-  if (manifest) identity.manifestSha256 = sha256Hex(manifest.stdout);
+export async function captureIdentity(options: IdentityParts): Promise<DriverIdentity> {
+  const identity = startIdentity();
+  for (const argv of IDENTITY_ARGV) await recordIdentityCall({ ...options, identity, argv: [...argv], timeoutMs: IDENTITY_TIMEOUT_MS });
   return identity;
+}
+
+export function startIdentity(): DriverIdentity {
+  return { version: null, warnings: [] };
+}
+
+/**
+ * Runs one identity call (`--version` or `manifest`) as the recorder, records it, fills in what
+ * it says about the driver and returns the run as the prober reads it, so a probe taken at
+ * recording time uses these calls instead of making its own.
+ */
+export async function recordIdentityCall(options: IdentityParts & { identity: DriverIdentity; argv: string[]; timeoutMs: number }): Promise<ProbeCliRun> {
+  const { identity, argv, driver } = options;
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let spawnError: Error | undefined;
+  const response = await recordCliCall({
+    ...options,
+    origin: "recorder",
+    request: { argv, stdin: Buffer.alloc(0), cwd: process.cwd(), env: options.env, signal },
+    answer: async (request) => {
+      const run = await runDriverOnce({ driver, ...request });
+      spawnError = run.spawnError;
+      return { response: { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, ...(run.signal ? { signal: run.signal } : {}) }, recorded: !run.spawnError };
+    },
+  });
+  const shown = `\`${driver} ${argv.join(" ")}\``;
+  if (spawnError) identity.warnings.push(`could not run ${shown}: ${spawnError.message}`);
+  else if (signal.aborted) identity.warnings.push(`${shown} did not answer within ${options.timeoutMs / 1000} s and was stopped`);
+  else if (response.exitCode !== 0) identity.warnings.push(`${shown} exited ${response.exitCode ?? response.signal}`);
+  else if (argv[0] === "--version") {
+    identity.versionOutput = response.stdout.toString("utf8");
+    identity.version = /\b(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)\b/.exec(identity.versionOutput)?.[1] ?? null;
+  } else if (argv[0] === "manifest") {
+    identity.manifestSha256 = sha256Hex(response.stdout);
+  }
+  return {
+    exitCode: response.exitCode ?? undefined,
+    signal: response.signal,
+    stdout: response.stdout.toString("utf8"),
+    stderr: spawnError ? spawnError.message : response.stderr.toString("utf8"),
+    timedOut: signal.aborted,
+  };
 }

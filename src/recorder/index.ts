@@ -8,6 +8,7 @@ export { createRecordingSink, type RecordingSink } from "./recording-sink.js";
 export { buildCliEvent, type RecordedCliCall } from "./cli-event.js";
 export { recordMcpSession } from "./mcp-session.js";
 export { captureIdentity, type DriverIdentity } from "./identity.js";
+export { probeAndIdentify } from "./probe-capture.js";
 export { findDriver } from "./find-driver.js";
 export { runDriverOnce, type DriverRun } from "./run-driver.js";
 export { runHarness } from "./run-harness.js";

@@ -1,4 +1,8 @@
+import { existsSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { CASSETTE_FILE } from "../cassette/cassette.js";
+import { writeProbeFile } from "../cassette/probe-file.js";
 import { createRedactor } from "../cassette/redact.js";
 import { UserError } from "../errors.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader } from "../schema/cassette.js";
@@ -9,6 +13,7 @@ import { createDriverRecorderBackend } from "./driver-backend.js";
 import { startClock } from "./recording-parts.js";
 import { findDriver } from "./find-driver.js";
 import { captureIdentity } from "./identity.js";
+import { probeAndIdentify } from "./probe-capture.js";
 import { runHarness } from "./run-harness.js";
 import { createRecordingSink } from "./recording-sink.js";
 import { sdkRecordingDriver } from "../transports/sdk/recording-driver.js";
@@ -26,6 +31,8 @@ export interface RecordOptions {
   force?: boolean;
   redact?: boolean;
   redactPatterns?: string[];
+  /** Take a capability probe of the driver and store it as probe.json (default true; skipped when appending). */
+  probe?: boolean;
   shim?: ShimKind | "auto";
   /** Called once the shim is ready (before the harness starts), e.g. for logs. */
   onReady?: (server: ShimServer) => void;
@@ -83,13 +90,21 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     recorder: { name: "cua-contract", version: recorderVersion },
     redaction,
   };
+  // Appending keeps the cassette's header, so its probe.json stays the one taken with it.
+  const probe = (options.probe ?? true) && !(options.append && existsSync(path.join(options.out, CASSETTE_FILE)));
   const sink = createRecordingSink({ dir: options.out, header: headerDraft, append: options.append ?? false, force: options.force ?? false });
-  const identity = sdk ? await sdk.identify({ sink, redactor, clock }) : await captureIdentity({ driver, env, sink, redactor, clock });
+  const parts = { sink, redactor, clock };
+  const { identity, snapshot } = sdk
+    ? { identity: await sdk.identify(parts), snapshot: probe ? await sdk.probe() : undefined }
+    : probe
+      ? await probeAndIdentify({ ...parts, driver, env })
+      : { identity: await captureIdentity({ ...parts, driver, env }), snapshot: undefined };
+  if (snapshot) driverInfo.probe_sha256 = writeProbeFile({ dir: options.out, snapshot });
   driverInfo.version = identity.version;
   if (identity.versionOutput !== undefined) driverInfo.version_output = identity.versionOutput;
   if (identity.manifestSha256 !== undefined) driverInfo.manifest_sha256 = identity.manifestSha256;
   const server = await startShimServer({
-    backend: sdk ? sdk.backend({ sink, redactor, clock }) : createDriverRecorderBackend({ driver, sink, redactor, clock }),
+    backend: sdk ? sdk.backend(parts) : createDriverRecorderBackend({ ...parts, driver }),
     shim: options.shim ?? "auto",
   });
   try {

@@ -1,5 +1,6 @@
 // Records from the real runtime on a throwaway X desktop (Xvfb + at-spi + openbox + gtk3-demo),
 // then replays the cassette to the same harness. Skips loudly when the desktop packages are missing.
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -24,8 +25,14 @@ describe.skipIf(missing.length > 0)("record --driver sdk --desktop (real runtime
     expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
     expect(recorded.stderr).toContain("old token: refused stale_element_token");
     const lines = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).trim().split("\n");
-    const header = JSON.parse(lines[0]!) as { driver: { source: string; version: string; location: string } };
+    const header = JSON.parse(lines[0]!) as { driver: { source: string; version: string; location: string; probe_sha256: string } };
     expect(header.driver).toMatchObject({ source: "sdk", version: "0.21.0", location: "sdk:@trycua/cua-driver@0.21.0" });
+    // The probe is taken on the recording's own runtime instance and pinned by the header.
+    const probeBytes = await readFile(path.join(out, "probe.json"));
+    expect(header.driver.probe_sha256).toBe(createHash("sha256").update(probeBytes).digest("hex"));
+    const probe = JSON.parse(probeBytes.toString("utf8")) as { driver: unknown; tools_list: { tools: unknown[] }; metadata: { driverVersion: string } };
+    expect(probe.driver).toMatchObject({ source: "sdk", location: "sdk:@trycua/cua-driver@0.21.0", version: "0.21.0" });
+    expect([probe.tools_list.tools.length, probe.metadata.driverVersion]).toEqual([59, "0.21.0"]);
     const events = lines.slice(1).map((l) => JSON.parse(l) as { argv: string[]; stdout: string; files?: Record<string, { ref: string }> });
     const tools = events.map((e) => (e.argv[0] === "call" ? e.argv[1] : e.argv[0]));
     expect(tools).toEqual(["--version", "manifest", "--version", "list_windows", "get_window_state", "type_text", "click", "press_key", "get_window_state", "click", "verify_state", "set_window_frame", "list_windows"]);

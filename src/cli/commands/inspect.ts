@@ -1,6 +1,13 @@
 import { readCassette } from "../../cassette/reader.js";
 import { summarizeCassette, type CassetteSummary } from "../../cassette/summary.js";
 import type { CliCommand } from "../command.js";
+import path from "node:path";
+import { PROBE_FILE } from "../../cassette/cassette.js";
+
+const PROBE_PROBLEMS: Partial<Record<CassetteSummary["probe"]["status"], string>> = {
+  mismatched: "does not match driver.probe_sha256 in the header (field driver.probe_sha256). Restore probe.json from the original recording, or re-record the cassette.",
+  missing: "is missing but the header names one (field driver.probe_sha256). Restore probe.json from the original recording, or re-record the cassette.",
+};
 
 export const inspectCommand: CliCommand = {
   command: "inspect <dir>",
@@ -18,9 +25,10 @@ export const inspectCommand: CliCommand = {
       process.stderr.write(
         `cua-contract: ${cassette.file}: frames: ${bad.join("; ")}. Restore the frames from the original recording, or re-record the cassette.\n`,
       );
-      return 2;
     }
-    return 0;
+    const probe = PROBE_PROBLEMS[summary.probe.status];
+    if (probe) process.stderr.write(`cua-contract: ${path.join(cassette.dir, PROBE_FILE)}: ${probe}\n`);
+    return bad.length > 0 || probe ? 2 : 0;
   },
 };
 
@@ -41,9 +49,26 @@ function renderSummary(s: CassetteSummary): string {
     `tools      ${counts(s.by_tool)}`,
     `exit codes ${counts(s.by_exit_code)}`,
     ...(s.mcp_streams ? [`mcp        ${s.mcp_streams} stream(s)`] : []),
+    `probe      ${renderProbe(s.probe)}`,
     `frames     ${s.frames.count} (${s.frames.bytes} bytes); missing: ${s.frames.missing.join(", ") || "none"}; mismatched: ${s.frames.mismatched.join(", ") || "none"}`,
     `warnings   ${s.warnings.length ? "" : "none"}`,
     ...s.warnings.map((w) => `  - ${w}`),
   ];
   return `${lines.join("\n")}\n`;
+}
+
+function renderProbe(p: CassetteSummary["probe"]): string {
+  const short = (h: string | undefined) => (h ? `${h.slice(0, 12)}…` : "");
+  switch (p.status) {
+    case "matches":
+      return `probe.json, sha256 ${short(p.sha256)} matches the header`;
+    case "mismatched":
+      return `probe.json, sha256 ${short(p.sha256)} does NOT match the header's ${short(p.header_sha256)}`;
+    case "missing":
+      return `missing (the header names sha256 ${short(p.header_sha256)})`;
+    case "unpinned":
+      return `probe.json, sha256 ${short(p.sha256)} (the header names none)`;
+    case "absent":
+      return "none";
+  }
 }

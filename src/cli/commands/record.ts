@@ -10,14 +10,15 @@ export const recordCommand: CliCommand = {
     y
       .parserConfiguration({ "populate--": true })
       .positional("stray", { type: "string", array: true, hidden: true, describe: "(the harness command goes after --)" })
-      .usage("$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] -- CMD [ARGS…]")
+      .usage("$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] [--no-probe] -- CMD [ARGS…]")
       .option("out", { type: "string", demandOption: true, describe: "Cassette directory to write" })
       .option("driver", { type: "string", describe: "The real cua-driver (default: cua-driver on PATH), or sdk[:VERSION] for the published runtime @trycua/cua-driver in process" })
       .option("desktop", { type: "boolean", default: false, describe: "Run on a throwaway X desktop (Xvfb, at-spi, openbox, gtk3-demo; see docs/desktop.md)" })
       .option("append", { type: "boolean", default: false, describe: "Add to an existing cassette in --out" })
       .option("force", { type: "boolean", default: false, describe: "Replace an existing cassette in --out" })
       .option("redact", { type: "string", array: true, describe: "Also redact every match of this regular expression (repeatable)" })
-      .option("no-redact", { type: "boolean", default: false, describe: "Store typed text, clipboard text and tokens as they are" }),
+      .option("no-redact", { type: "boolean", default: false, describe: "Store typed text, clipboard text and tokens as they are" })
+      .option("probe", { type: "boolean", default: true, describe: "Store a capability probe of the driver as probe.json (--no-probe skips it; never taken when appending)" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
     const stray = ((args.stray as unknown[] | undefined) ?? []).map(String);
@@ -44,6 +45,7 @@ export const recordCommand: CliCommand = {
       force: Boolean(args.force),
       redact: !args["no-redact"],
       redactPatterns: patterns,
+      probe: args.probe !== false,
     });
     for (const w of result.warnings) process.stderr.write(`cua-contract record: warning: ${w}\n`);
     if (process.stderr.isTTY) process.stderr.write(`cua-contract record: cassette written to ${result.cassetteDir} (check it with \`cua-contract inspect ${result.cassetteDir}\`)\n`);

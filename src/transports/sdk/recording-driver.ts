@@ -4,7 +4,9 @@
  */
 import type { DriverIdentity } from "../../recorder/identity.js";
 import type { RecordingParts } from "../../recorder/recording-parts.js";
+import { probeSdk } from "../../probe/run-sdk.js";
 import type { CassetteHeader } from "../../schema/cassette.js";
+import type { ProbeSnapshot } from "../../schema/probe-snapshot.js";
 import type { ShimBackend } from "../../shim-server/backend.js";
 import { DEFAULT_SDK_VERSION } from "./load.js";
 import { createSdkBackend } from "./sdk-backend.js";
@@ -16,6 +18,8 @@ export interface SdkRecordingDriver {
   info: CassetteHeader["driver"];
   identify(parts: RecordingParts): Promise<DriverIdentity>;
   backend(parts: RecordingParts): ShimBackend;
+  /** The capability snapshot of this runtime, taken with the prober on the recording's own instance. */
+  probe(): Promise<ProbeSnapshot>;
 }
 
 /** The version in `sdk` / `sdk:VERSION`, or undefined when `driver` names a binary. */
@@ -37,5 +41,6 @@ export async function sdkRecordingDriver(driver: string | undefined): Promise<Sd
       return { version: sdk.metadata.driverVersion, versionOutput: identity.versionOutput, manifestSha256: identity.manifestSha256, warnings: [] };
     },
     backend: (parts) => createSdkRecorderBackend({ sdk, ...parts }),
+    probe: () => probeSdk({ version, driver: sdk.driver, flag: "--driver" }),
   };
 }
