@@ -25,6 +25,8 @@ export async function saveFailure(options: { dir: string; failure: CampaignFailu
     if (decision && !expect.some((e) => e.step === v.step && e.decision)) expect.push({ step: v.step, decision });
   }
   expect.sort((a, b) => a.step - b.step);
+  // steps past what the cassette answers for the reference harness would fail `check` on an unmatched request
+  const keep = Math.max(answeredSteps(reference), ...failure.violations.map((v) => v.step ?? 0), ...expect.map((e) => e.step));
   mkdirSync(options.dir, { recursive: true });
   const file = path.join(options.dir, `${id}.json`);
   const scenario: ScenarioInput = {
@@ -33,10 +35,23 @@ export async function saveFailure(options: { dir: string; failure: CampaignFailu
     description: failure.violations.map((v) => v.message).join("\n"),
     cassette: path.relative(options.dir, base.cassetteDir) || ".",
     faults: { rules: failure.fcase.rules },
-    steps: failure.fcase.steps,
-    expect: { steps: expect, invariants: "all", exit_code: 0 },
+    steps: failure.fcase.steps.slice(0, keep),
+    expect: { steps: expect.filter((e) => e.step <= keep), invariants: "all", exit_code: 0 },
     origin: `${options.reproduce} (base ${base.name})`,
   };
   writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
   return file;
+}
+
+/** How many leading steps of a run made only requests the cassette answered. */
+function answeredSteps(run: { steps: readonly { calls: readonly unknown[] }[]; log: readonly { type: string; outcome?: string }[] }): number {
+  const requests = run.log.filter((e) => e.type === "request");
+  const first = requests.findIndex((e) => e.outcome === "unmatched");
+  if (first < 0) return run.steps.length;
+  let calls = 0;
+  for (const [i, step] of run.steps.entries()) {
+    calls += step.calls.length;
+    if (calls > first) return i;
+  }
+  return run.steps.length;
 }

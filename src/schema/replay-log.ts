@@ -86,6 +86,10 @@ export const RequestEntrySchema = z
     matched_seq: z.number().int().nonnegative().optional(),
     /** A read answered from this earlier epoch because the current one recorded no such read. */
     fallback_epoch: z.number().int().nonnegative().optional(),
+    /** A session-lifecycle call answered from this epoch, out of the recorded order: nothing consumed, the epoch stays. */
+    lifecycle_epoch: z.number().int().nonnegative().optional(),
+    /** An answer the driver gives by rule, built by the replay (no recorded exchange): `session_ended`, `permission_denied`. */
+    synthesized: z.enum(["session_ended", "permission_denied"]).optional(),
     fault: AppliedFaultSchema.optional(),
     result: ServedResultSchema.optional(),
     unmatched: z

@@ -2,6 +2,7 @@ import type { Reply, ToolResult } from "../../driver/port.js";
 import { DAEMON_CLOSED } from "../../faults/driver-messages.js";
 import { applyResultFault, CLI_DAEMON_DEADLINE_MS, isResultFault } from "../../faults/result-faults.js";
 import type { Decision } from "./engine.js";
+import { syntheticResult } from "./synthetic-answer.js";
 import { recordedOutcome, type RecordedOutcome } from "./tool-result.js";
 
 export type InprocessAnswer =
@@ -43,6 +44,10 @@ function fromOutcome(tool: string, outcome: RecordedOutcome): { reply: Reply; se
 export function answerInprocess(decision: Decision): InprocessAnswer {
   const tool = decision.request.tool ?? "";
   const { exchange, fault } = decision;
+  if (decision.synthetic) {
+    const raw = syntheticResult({ synthetic: decision.synthetic, decision });
+    return { type: "reply", delayMs: 0, reply: toolResultFromRaw(raw), served: raw };
+  }
   if (!exchange) {
     return {
       type: "reply",

@@ -11,6 +11,7 @@ import { createMatcher, type MatchMode } from "./matcher.js";
 import type { Miss } from "./nearest.js";
 import { rawMember } from "./raw-json.js";
 import type { ReplayRequest } from "./request.js";
+import { recordsSessionEnded, sessionLabel } from "./session-lifecycle.js";
 
 export interface EngineOptions {
   events: readonly CassetteEvent[];
@@ -36,7 +37,16 @@ export interface Decision {
   miss?: Miss;
   /** The read was answered from an earlier epoch (nothing recorded in the current one). */
   fallbackEpoch?: number;
+  /** A session-lifecycle call answered from this epoch out of the recorded order (nothing consumed). */
+  lifecycleEpoch?: number;
+  /** The driver's own answer built by the replay, not recorded (transports render it per transport). */
+  synthetic?: SyntheticAnswer;
 }
+
+/** Answers the driver gives by rule, which the replay can give without a recording of them. */
+export type SyntheticAnswer =
+  /** The call names a session that `end_session` ended (CONTRACT.md §3.4). */
+  | { kind: "session_ended" };
 
 /** Faults after which the recorded mutation counts as done (the epoch advances). */
 const ADVANCES: ReadonlySet<string> = new Set(["delay", "timeout_after_effect", "truncated", "corrupt_image", "empty"]);
@@ -84,6 +94,8 @@ export function createEngine(options: EngineOptions): Engine {
   let served = 0;
   let unmatched = 0;
   let faults = 0;
+  /** Sessions the harness ended with end_session and has not started again. */
+  const ended = new Set<string>();
   const kindOf = (request: ReplayRequest): ToolKind =>
     request.method !== "call" || request.tool === undefined ? "other" : isReadOnlyTool(request.tool, tools) ? "read" : "mutation";
 
@@ -97,15 +109,25 @@ export function createEngine(options: EngineOptions): Engine {
     decide(request) {
       const kind = kindOf(request);
       const epochBefore = matcher.epoch;
-      const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
-      const result = matcher.match(request, kind);
       const base = { n: n++, request, kind, epochBefore };
+      const label = kind === "other" ? undefined : sessionLabel(request.args);
+      const result0 = label !== undefined && ended.has(label) && request.tool !== "start_session" ? matcher.match(request, kind) : undefined;
+      if (result0 && !("exchange" in result0 && recordsSessionEnded(result0.exchange))) {
+        // the driver refuses any call on an ended session before the tool runs: nothing to match
+        served++;
+        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended" } };
+      }
+      const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
+      const result = result0 ?? matcher.match(request, kind);
       if ("miss" in result) {
         unmatched++;
         return { ...base, epochAfter: epochBefore, outcome: "unmatched", miss: result.miss };
       }
       const { exchange } = result;
-      matcher.commit(exchange, { advance: fault ? ADVANCES.has(fault.fault.kind) : true });
+      const tookEffect = fault ? ADVANCES.has(fault.fault.kind) : true;
+      matcher.commit(exchange, { advance: tookEffect, outOfOrder: result.lifecycleEpoch !== undefined });
+      if (label !== undefined && tookEffect && request.tool === "end_session") ended.add(label);
+      if (label !== undefined && tookEffect && request.tool === "start_session") ended.delete(label);
       if (fault) faults++;
       else served++;
       return {
@@ -115,6 +137,7 @@ export function createEngine(options: EngineOptions): Engine {
         exchange,
         ...(fault ? { fault } : {}),
         ...(result.fallbackEpoch !== undefined ? { fallbackEpoch: result.fallbackEpoch } : {}),
+        ...(result.lifecycleEpoch !== undefined ? { lifecycleEpoch: result.lifecycleEpoch } : {}),
       };
     },
     synthesized(request) {
@@ -139,6 +162,8 @@ export function createEngine(options: EngineOptions): Engine {
         outcome: d.outcome,
         ...(d.exchange ? { matched_seq: d.exchange.seq } : {}),
         ...(d.fallbackEpoch !== undefined ? { fallback_epoch: d.fallbackEpoch } : {}),
+        ...(d.lifecycleEpoch !== undefined ? { lifecycle_epoch: d.lifecycleEpoch } : {}),
+        ...(d.synthetic ? { synthesized: d.synthetic.kind } : {}),
         ...(d.fault
           ? { fault: { kind: d.fault.fault.kind, rule: d.fault.rule, ...(paramsOf(d.fault) ? { params: paramsOf(d.fault) } : {}) } }
           : {}),

@@ -3,16 +3,27 @@ import type { RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import { nearestRecorded, type Miss } from "./nearest.js";
 import type { ReplayRequest } from "./request.js";
+import { isLifecycleTool, lifecycleAnswer } from "./session-lifecycle.js";
 
 export type MatchMode = "per-key" | "strict-order";
 
-export type MatchResult = { exchange: RecordedExchange; fallbackEpoch?: number } | { miss: Miss };
+export type MatchResult =
+  | {
+      exchange: RecordedExchange;
+      fallbackEpoch?: number;
+      /** A lifecycle call answered from this epoch out of the recorded order: not consumed, the epoch stays. */
+      lifecycleEpoch?: number;
+    }
+  | { miss: Miss };
 
 export interface Matcher {
   readonly epoch: number;
   match(request: ReplayRequest, kind: ToolKind): MatchResult;
-  /** Consume a mutation and move to the next epoch (or leave the epoch, for faults before effect). */
-  commit(exchange: RecordedExchange, options: { advance: boolean }): void;
+  /**
+   * Consume a mutation and move to the next epoch (or leave the epoch, for faults before effect).
+   * A lifecycle answer out of order (`outOfOrder`) is only marked as used.
+   */
+  commit(exchange: RecordedExchange, options: { advance: boolean; outOfOrder?: boolean }): void;
   /** Harness mutations never consumed. */
   unused(): RecordedExchange[];
 }
@@ -44,7 +55,8 @@ const shapeOf = (request: ReplayRequest) => `${request.transport}:${request.outF
  * Epoch-aware matching (DESIGN.md §4). Reads are answered from the current epoch (per key, in
  * order, repeating the last), falling back to the latest earlier epoch; a mutation must be the
  * one that ended the current epoch and is consumed once. `strict-order` also pins reads to the
- * recorded order. Non-tool requests (initialize, --version, …) are answered from any epoch.
+ * recorded order. Non-tool requests (initialize, --version, …) are answered from any epoch, and so
+ * are session-lifecycle calls out of the recorded order (per-key mode only; never consumed).
  */
 export function createMatcher(options: { exchanges: readonly RecordedExchange[]; mode: MatchMode; keys: KeyOptions }): Matcher {
   const { exchanges, mode, keys } = options;
@@ -58,6 +70,7 @@ export function createMatcher(options: { exchanges: readonly RecordedExchange[];
   const mutations = exchanges.filter((x) => x.kind === "mutation" && x.origin === "harness");
   const ordered = exchanges.filter((x) => x.kind !== "other" && x.origin === "harness");
   const consumed = new Set<number>();
+  const answeredOutOfOrder = new Set<number>();
   const cursors = new Map<string, number>();
   let epoch = 0;
   let strictPos = 0;
@@ -71,6 +84,15 @@ export function createMatcher(options: { exchanges: readonly RecordedExchange[];
   const miss = (request: ReplayRequest): MatchResult => ({
     miss: nearestRecorded({ request, exchanges, keys, epoch, consumed, nextMutation: mutations[epoch], mode }),
   });
+
+  /** A lifecycle call the current epoch cannot answer in order: the same request recorded at any epoch. */
+  const outOfOrder = (request: ReplayRequest, group: readonly RecordedExchange[]): MatchResult | undefined => {
+    if (!isLifecycleTool(request.tool)) return undefined;
+    const chosen = lifecycleAnswer(group, epoch);
+    if (!chosen) return undefined;
+    const list = preferred(group.filter((x) => x.epoch === chosen.epoch && x.kind !== "other"), request);
+    return { exchange: list[0] ?? chosen, lifecycleEpoch: chosen.epoch };
+  };
 
   return {
     get epoch() {
@@ -94,7 +116,7 @@ export function createMatcher(options: { exchanges: readonly RecordedExchange[];
       if (kind === "mutation") {
         const expected = mutations[epoch];
         if (expected && !consumed.has(expected.seq) && matchKey(expected.request, keys) === key) return { exchange: expected };
-        return miss(request);
+        return outOfOrder(request, group) ?? miss(request);
       }
       const inEpoch = preferred(group.filter((x) => x.epoch === epoch && x.kind === "read"), request);
       if (inEpoch.length > 0) return { exchange: take(`read:${epoch}:${shapeOf(request)}:${key}`, inEpoch) };
@@ -104,16 +126,20 @@ export function createMatcher(options: { exchanges: readonly RecordedExchange[];
         const list = preferred(earlier.filter((x) => x.epoch === latest), request);
         return { exchange: list.at(-1)!, fallbackEpoch: latest };
       }
-      return miss(request);
+      return outOfOrder(request, group) ?? miss(request);
     },
-    commit(exchange, { advance }) {
+    commit(exchange, { advance, outOfOrder }) {
+      if (outOfOrder) {
+        answeredOutOfOrder.add(exchange.seq);
+        return;
+      }
       if (exchange.kind !== "mutation" || !advance) return;
       consumed.add(exchange.seq);
       const index = mutations.indexOf(exchange);
       if (index >= 0) epoch = index + 1;
     },
     unused() {
-      return mutations.filter((x) => !consumed.has(x.seq));
+      return mutations.filter((x) => !consumed.has(x.seq) && !answeredOutOfOrder.has(x.seq));
     },
   };
 }

@@ -1,6 +1,7 @@
 import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "../../faults/driver-messages.js";
 import { applyResultFault, isResultFault, truncateText } from "../../faults/result-faults.js";
 import type { Decision } from "../../replay/engine/engine.js";
+import { syntheticResult } from "../../replay/engine/synthetic-answer.js";
 import { recordedOutcome } from "../../replay/engine/tool-result.js";
 import { errorLine, resultLine, withId } from "./jsonrpc.js";
 
@@ -22,6 +23,10 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
   const { decision, idRaw } = options;
   const { exchange, fault, request } = decision;
   const tool = request.tool ?? "";
+  if (decision.synthetic) {
+    const raw = syntheticResult({ synthetic: decision.synthetic, decision });
+    return { type: "line", delayMs: 0, line: resultLine(idRaw, raw), served: raw };
+  }
   if (!exchange) {
     return { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, `cua-contract replay: no recorded answer for call #${decision.n} (${tool}): ${decision.miss?.reason ?? "unmatched"}`) };
   }
