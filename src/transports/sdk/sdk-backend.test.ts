@@ -89,9 +89,55 @@ describe("SDK backend, per-call CLI", () => {
   });
 
   it("subcommands it does not emulate exit 64 and say so", async () => {
-    const out = await run(["status"]);
+    const out = await run(["sessions", "list"]);
     expect(out.exitCode).toBe(64);
-    expect(out.stderr).toContain("does not emulate `cua-driver status`");
+    expect(out.stderr).toContain("does not emulate `cua-driver sessions`");
+  });
+});
+
+// CONTRACT.md §1.7: the texts and exit codes of cua-driver 0.21.0's daemon lifecycle.
+describe("SDK backend, serve / status / stop", () => {
+  const notRunning = { stdout: "", stderr: "Cua Driver daemon is not running\n", exitCode: 1 };
+
+  it("serve runs until stop names its socket; status reports it running with the runtime's pid", async () => {
+    await using dir = await tmpDir();
+    const sock = path.join(dir.path, "d.sock");
+    expect(await run(["status", "--socket", sock])).toEqual(notRunning);
+    expect(await run(["stop", "--socket", sock])).toEqual(notRunning);
+    const serving = backend.cli(request(["serve", "--embedded", "--socket", sock, "--no-permissions-gate", "--permission-mode", "bounded"]));
+    let ended = false;
+    void serving.then(() => (ended = true));
+    expect(await run(["status", "--socket", sock])).toEqual({ stdout: `Cua Driver daemon is running\n  socket: ${sock}\n  pid: ${process.pid}\n`, stderr: "", exitCode: 0 });
+    expect(await run(["status", "--socket", path.join(dir.path, "other.sock")])).toEqual(notRunning);
+    expect(await run(["serve", "--socket", sock])).toEqual({
+      stdout: "",
+      stderr: `Cua Driver daemon is already running on ${sock} (pid ${process.pid}). Run \`cua-driver stop\` first.\n`,
+      exitCode: 1,
+    });
+    expect(ended).toBe(false);
+    expect(await run(["stop", "--socket", sock])).toEqual({ stdout: "", stderr: "", exitCode: 0 });
+    const served = await serving;
+    expect([served.stdout.toString(), served.stderr.toString(), served.exitCode]).toEqual(["", `Cua Driver daemon listening on ${sock}\nCua Driver daemon shutting down.\n`, 0]);
+    expect(await run(["status", "--socket", sock])).toEqual(notRunning);
+  });
+
+  it("without --socket uses $HOME/.cache/cua-driver/cua-driver.sock; a killed serve shim ends its daemon", async () => {
+    const env = { PATH: "", HOME: "/home/someone" };
+    const killer = new AbortController();
+    const serving = backend.cli(request(["serve"], { env, signal: killer.signal }));
+    const status = await run(["status"], { env });
+    expect([status.stdout, status.exitCode]).toEqual([`Cua Driver daemon is running\n  socket: /home/someone/.cache/cua-driver/cua-driver.sock\n  pid: ${process.pid}\n`, 0]);
+    expect(await run(["status", "--socket", "/home/someone/.cache/cua-driver/cua-driver.sock"], { env })).toMatchObject({ exitCode: 0 });
+    killer.abort();
+    expect(await serving).toMatchObject({ exitCode: null, signal: "SIGTERM" });
+    expect(await run(["status"], { env })).toEqual(notRunning);
+  });
+
+  it("ends a serve still running when the backend closes", async () => {
+    const own = await createSdkBackend({ version: "0.21.0" });
+    const serving = own.cli(request(["serve", "--socket", "/tmp/x.sock"]));
+    await own.close?.();
+    expect((await serving).exitCode).toBe(0);
   });
 });
 

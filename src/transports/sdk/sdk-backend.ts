@@ -16,6 +16,7 @@ import type { SdkDriver, SdkMetadata } from "./sdk-types.js";
 import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "./serde-json.js";
 import { driverErrorText, permissionDeniedText, toolNames, type ToolNames } from "./tool-names.js";
 import { resolveBinaryPath } from "./binary-path.js";
+import { createDaemonLifecycle, LIFECYCLE_COMMANDS, type DaemonLifecycle, type LifecycleCommand } from "./daemon-lifecycle.js";
 
 export interface SdkBackend extends ShimBackend {
   readonly metadata: SdkMetadata;
@@ -36,13 +37,15 @@ export async function createSdkBackend(options: { version?: string } & LoadSdkOp
 export function sdkBackendFor(options: { driver: SdkDriver; metadata: SdkMetadata; listToolsJson: string; location: SdkLocation }): SdkBackend {
   const { driver, metadata, listToolsJson, location } = options;
   const names = toolNames(listToolsJson);
+  const daemons = createDaemonLifecycle({ pid: process.pid });
   return {
     metadata,
     location,
     driver,
-    cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names }),
+    cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, daemons }),
     mcp: (init, io) => mcpStartupRefusal({ argv: init.argv, io }) ?? mcpSession({ io, driver, metadata, listToolsJson, names }),
     close: async () => {
+      daemons.close();
       await driver.shutdown?.();
     },
   };
@@ -55,7 +58,7 @@ interface Context {
   names: ToolNames;
 }
 
-async function answerCli(options: Context & { request: CliRequest }): Promise<CliResponse> {
+async function answerCli(options: Context & { request: CliRequest; daemons: DaemonLifecycle }): Promise<CliResponse> {
   const { request, metadata, listToolsJson } = options;
   const parsed = parseDriverArgv(request.argv);
   switch (parsed.command) {
@@ -76,8 +79,9 @@ async function answerCli(options: Context & { request: CliRequest }): Promise<Cl
     case "mcp":
       return failure("cua-contract: `cua-driver mcp` is a stream and cannot be answered as a single call", 1);
     case "other":
+      if (LIFECYCLE_COMMANDS.has(parsed.name)) return options.daemons.answer({ command: parsed.name as LifecycleCommand, request });
       return failure(
-        `cua-contract: the sdk backend does not emulate \`cua-driver ${parsed.name}\` (it answers --version, --help, list-tools, describe, manifest, call and mcp)`,
+        `cua-contract: the sdk backend does not emulate \`cua-driver ${parsed.name}\` (it answers --version, --help, list-tools, describe, manifest, call, mcp, serve, status and stop)`,
         64,
       );
   }
