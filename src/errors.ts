@@ -62,3 +62,34 @@ export function formatUserError(problem: string, options: Omit<UserErrorOptions,
 export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }
+
+const SYSTEM_PROBLEMS: Record<string, { problem: string; fix: string }> = {
+  ENOENT: { problem: "no such file or directory", fix: "Check the path; the folder it names must exist." },
+  EISDIR: { problem: "is a directory, not a file", fix: "Name a file (inside the directory, if you meant that)." },
+  ENOTDIR: { problem: "a part of the path is a file, not a directory", fix: "Check the path." },
+  EEXIST: { problem: "already exists and is in the way", fix: "Choose another path, or move the existing one aside." },
+  EACCES: { problem: "permission denied", fix: "Choose a path you may read or write, or fix its permissions." },
+  EPERM: { problem: "operation not permitted", fix: "Choose a path you may read or write, or fix its permissions." },
+  EROFS: { problem: "read-only file system", fix: "Choose a writable path." },
+  ENOSPC: { problem: "no space left on the device", fix: "Free some space or choose another disk." },
+};
+
+/** What a file-system failure means for the user: its path, the problem and the fix; undefined for other errors. */
+export function describeSystemError(error: unknown): { path: string; problem: string; fix: string } | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, path, syscall } = error as Error & { code?: unknown; path?: unknown; syscall?: unknown };
+  const known = typeof code === "string" ? SYSTEM_PROBLEMS[code] : undefined;
+  if (!known || typeof path !== "string") return undefined;
+  const operation = typeof syscall === "string" ? ` (${syscall})` : "";
+  return { path, problem: `${known.problem}${operation}`, fix: known.fix };
+}
+
+/**
+ * A file-system failure that escaped a command (an output path that is a directory, a missing
+ * parent folder) as a UserError naming the path, so the CLI prints one line instead of a stack.
+ */
+export function userErrorFromSystemError(error: unknown): UserError | undefined {
+  const described = describeSystemError(error);
+  if (!described) return undefined;
+  return new UserError(described.problem, { code: "BAD_INPUT", file: described.path, fix: described.fix, cause: error });
+}
