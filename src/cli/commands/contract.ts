@@ -1,9 +1,10 @@
-import { access, writeFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import path from "node:path";
 import type { CliCommand } from "../command.js";
 import { UserError } from "../../errors.js";
 import { contractFromSnapshot } from "../../probe/analysis/contract-init.js";
 import { readSnapshot, snapshotFile } from "../../probe/read-snapshot.js";
+import { writeOutputFile } from "../../report/write-output.js";
 
 export const contractCommand: CliCommand = {
   command: "contract <action>",
@@ -11,12 +12,19 @@ export const contractCommand: CliCommand = {
   builder: (y) =>
     y
       .positional("action", { type: "string", choices: ["init"], describe: "init: write a starting contract" })
-      .option("from", { type: "string", demandOption: true, describe: "Probe snapshot file, or cassette directory with probe.json" })
+      .option("from", { type: "string", describe: "Probe snapshot file, or cassette directory with probe.json" })
       .option("out", { type: "string", describe: "Write the contract here instead of stdout" })
       .option("name", { type: "string", describe: "Contract name" })
       .option("force", { type: "boolean", default: false, describe: "Overwrite --out if it exists" }),
   handler: async (args) => {
-    const from = String(args.from);
+    if (typeof args.from !== "string" || args.from === "") {
+      throw new UserError("contract init needs a probe snapshot to start from", {
+        code: "USAGE",
+        field: "--from",
+        fix: "Pass --from SNAPSHOT (written by `cua-contract probe --save FILE`, e.g. contracts/drivers/cua-driver-0.21.0.probe.json) or a cassette directory with probe.json.",
+      });
+    }
+    const from = args.from;
     const snapshot = await readSnapshot(from);
     const out = args.out ? String(args.out) : undefined;
     if (out && !args.force && (await access(out).then(() => true, () => false))) {
@@ -26,7 +34,7 @@ export const contractCommand: CliCommand = {
     const contract = contractFromSnapshot({ snapshot, ...(args.name ? { name: String(args.name) } : {}), ...(baseline ? { baseline } : {}) });
     const text = `${JSON.stringify(contract, null, 2)}\n`;
     if (out) {
-      await writeFile(out, text);
+      writeOutputFile({ file: out, flag: "--out", text });
       process.stderr.write(`wrote ${out}: ${Object.keys(contract.tools).length} tools, ${Object.keys(contract.argv ?? {}).length} subcommands; trim it to what your harness uses\n`);
     } else process.stdout.write(text);
     return 0;

@@ -1,9 +1,9 @@
-import { writeFile } from "node:fs/promises";
 import type { CliCommand } from "../command.js";
 import { EXPECTED_FAILURES_FORMAT } from "../../schema/gate-baseline.js";
 import { gateSuites, renderGate } from "../../probe/gate/render-gate.js";
 import { runGate } from "../../probe/gate/run-gate.js";
 import { renderJunit } from "../../report/junit.js";
+import { writeOutputFile } from "../../report/write-output.js";
 
 export const gateCommand: CliCommand = {
   command: "gate",
@@ -28,10 +28,10 @@ export const gateCommand: CliCommand = {
       expectedFailures: args.expectedFailures as string | undefined,
       timeoutMs: args.timeoutMs as number,
     });
-    if (args.junit) await writeFile(String(args.junit), renderJunit({ name: "cua-contract gate", suites: gateSuites(report) }));
+    if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract gate", suites: gateSuites(report) }) });
     if (args.saveExpectedFailures) {
       const doc = { format: EXPECTED_FAILURES_FORMAT, version: 1, failures: report.failures.map((f) => ({ id: f.id, reason: f.message })) };
-      await writeFile(String(args.saveExpectedFailures), `${JSON.stringify(doc, null, 2)}\n`);
+      writeOutputFile({ file: String(args.saveExpectedFailures), flag: "--save-expected-failures", text: `${JSON.stringify(doc, null, 2)}\n` });
     }
     if (args.json) {
       const { check: _check, recordings, ...rest } = report;

@@ -1,10 +1,11 @@
-import { writeFile } from "node:fs/promises";
 import type { CliCommand } from "../command.js";
 import { checkContract, probeFailed, type CheckReport } from "../../probe/analysis/check.js";
 import { acquireSnapshot } from "../../probe/acquire.js";
 import { readContract } from "../../probe/read-contract.js";
 import { checkSuite, renderCheck, renderSnapshot } from "../../probe/render.js";
 import { renderJunit } from "../../report/junit.js";
+import { writeOutputFile } from "../../report/write-output.js";
+import { UserError } from "../../errors.js";
 
 export const probeCommand: CliCommand = {
   command: "probe",
@@ -20,6 +21,13 @@ export const probeCommand: CliCommand = {
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" })
       .option("junit", { type: "string", describe: "Write JUnit XML (one case per contract item) to FILE" }),
   handler: async (args) => {
+    if (args.junit && !args.contract) {
+      throw new UserError("JUnit output has one test case per contract item, and no --contract was given", {
+        code: "USAGE",
+        field: "--junit",
+        fix: "Add --contract FILE (e.g. contracts/drivers/cua-driver-0.21.json), or drop --junit.",
+      });
+    }
     const contract = args.contract ? await readContract(String(args.contract)) : undefined;
     const snapshot = await acquireSnapshot({
       driver: args.driver as string | undefined,
@@ -27,10 +35,10 @@ export const probeCommand: CliCommand = {
       from: args.from as string | undefined,
       timeoutMs: args.timeoutMs as number,
     });
-    if (args.save) await writeFile(String(args.save), `${JSON.stringify(snapshot, null, 2)}\n`);
+    if (args.save) writeOutputFile({ file: String(args.save), flag: "--save", text: `${JSON.stringify(snapshot, null, 2)}\n` });
     const unreachable = probeFailed(snapshot);
     const report: CheckReport | undefined = contract && !unreachable ? checkContract({ snapshot, contract }) : undefined;
-    if (args.junit && report) await writeFile(String(args.junit), renderJunit({ name: "cua-contract probe", suites: [checkSuite(report)] }));
+    if (args.junit && report) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract probe", suites: [checkSuite(report)] }) });
     const ok = !unreachable && (report?.ok ?? true);
     if (args.json) {
       const doc = {

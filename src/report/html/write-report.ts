@@ -1,5 +1,3 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { loadFrame } from "../../cassette/frame-store.js";
 import { UserError } from "../../errors.js";
 import type { CheckResult, ScenarioResult } from "../../schema/check-result.js";
@@ -10,6 +8,7 @@ import { loadReportInput, type ReportInput } from "./load-input.js";
 import type { ReportRow, ReportShot, ScreenChangeKind } from "./model.js";
 import { renderReport } from "./render-report.js";
 import { reportModel } from "./report-model.js";
+import { writeOutputFile } from "../write-output.js";
 
 /** The two screen functions of the harness core the report needs (harness/screen), on PNG or JPEG bytes. */
 export interface ScreenFunctions {
@@ -132,9 +131,8 @@ export async function writeReport(options: WriteReportOptions): Promise<ReportSt
     throw new UserError("--cassette only applies to a replay log", { code: "USAGE", field: "--cassette", fix: "Drop --cassette: a cassette or check result names its own recording." });
   }
   const { html, stats } = await buildReport({ input, ...(options.cassetteDir ? { cassetteDir: options.cassetteDir } : {}), screen: options.screen });
-  mkdirSync(path.dirname(path.resolve(options.out)), { recursive: true });
-  writeFileSync(options.out, html);
-  return { ...stats, file: path.resolve(options.out), kind: input.kind };
+  const file = writeOutputFile({ file: options.out, flag: "--out", text: html });
+  return { ...stats, file, kind: input.kind };
 }
 
 /** For `check --report FILE.html`: the report of a check run, with each scenario's replay log when the caller kept it. */
@@ -145,6 +143,8 @@ export async function writeCheckReport(options: {
   resultFile?: string;
   scenarioExtras?: (scenario: ScenarioResult) => ScenarioExtras | undefined;
   screen: ScreenFunctions;
+  /** The flag that named `out`, for errors (default `--report`). */
+  flag?: string;
 }): Promise<ReportStats & { file: string }> {
   const file = options.resultFile ?? "this check run";
   const { html, stats } = await buildReport({
@@ -152,7 +152,6 @@ export async function writeCheckReport(options: {
     ...(options.scenarioExtras ? { scenarioExtras: options.scenarioExtras } : {}),
     screen: options.screen,
   });
-  mkdirSync(path.dirname(path.resolve(options.out)), { recursive: true });
-  writeFileSync(options.out, html);
-  return { ...stats, file: path.resolve(options.out) };
+  const written = writeOutputFile({ file: options.out, flag: options.flag ?? "--report", text: html });
+  return { ...stats, file: written };
 }
