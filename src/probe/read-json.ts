@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
 import { UserError, type UserErrorCode } from "../errors.js";
+import { jsonErrorLine } from "./json-error-line.js";
 
 /** Reads and parses a JSON file; a missing file or bad JSON is a UserError naming file and line. */
 export async function readJsonFile(options: { file: string; code: UserErrorCode; what: string; fix: string }): Promise<unknown> {
@@ -8,15 +9,17 @@ export async function readJsonFile(options: { file: string; code: UserErrorCode;
   try {
     text = await readFile(options.file, "utf8");
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "does not exist" : `cannot be read (${(error as Error).message})`;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "does not exist" : code === "EISDIR" ? "is a directory, not a JSON file" : `cannot be read (${(error as Error).message})`;
     throw new UserError(`${options.what} ${reason}`, { code: options.code, file: options.file, fix: options.fix });
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // JSON.parse quotes the text it choked on, newlines included: keep the message on one line.
+    const message = (error instanceof Error ? error.message : String(error)).replace(/\r?\n/g, "\\n");
     const at = /position (\d+)/.exec(message);
-    const line = at ? text.slice(0, Number(at[1])).split("\n").length : undefined;
+    const line = at ? text.slice(0, Number(at[1])).split("\n").length : jsonErrorLine(text);
     throw new UserError(`${options.what} is not valid JSON (${message})`, { code: options.code, file: options.file, ...(line ? { line } : {}), fix: options.fix });
   }
 }

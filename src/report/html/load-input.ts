@@ -3,6 +3,7 @@ import path from "node:path";
 import { readCassette } from "../../cassette/reader.js";
 import type { Cassette } from "../../cassette/cassette.js";
 import { UserError } from "../../errors.js";
+import { jsonErrorLine } from "../../probe/json-error-line.js";
 import { CheckResultSchema, type CheckResult } from "../../schema/check-result.js";
 import { ReplayLogEntrySchema, type ReplayLogEntry } from "../../schema/replay-log.js";
 
@@ -26,11 +27,20 @@ export async function loadReportInput(file: string): Promise<ReportInput> {
     firstJson = undefined;
   }
   if (firstJson && typeof firstJson === "object" && "type" in firstJson) return { kind: "replay-log", file, entries: parseReplayLog(file, text) };
+  if (firstJson && typeof firstJson === "object" && (firstJson as { format?: unknown }).format === "cua-cassette") {
+    throw new UserError("this is a cassette's event file", { code: "BAD_INPUT", file, fix: `Pass the cassette directory instead: cua-contract report ${path.dirname(file)} --out FILE.html.` });
+  }
   let whole: unknown;
   try {
     whole = JSON.parse(text);
-  } catch {
-    throw new UserError("neither a replay log nor a check result (not JSON)", { code: "BAD_INPUT", file, line: 1, fix: WHAT });
+  } catch (error) {
+    const at = /position (\d+)/.exec(error instanceof Error ? error.message : "");
+    const line = at ? text.slice(0, Number(at[1])).split("\n").length : (jsonErrorLine(text) ?? 1);
+    throw new UserError("neither a replay log nor a check result (not JSON)", { code: "BAD_INPUT", file, line, fix: WHAT });
+  }
+  if (!whole || typeof whole !== "object" || Array.isArray(whole) || !("scenarios" in whole)) {
+    const shape = whole && typeof whole === "object" && !Array.isArray(whole) ? `a JSON object with keys ${Object.keys(whole).slice(0, 5).map((k) => JSON.stringify(k)).join(", ") || "(none)"}` : `JSON ${Array.isArray(whole) ? "array" : typeof whole}`;
+    throw new UserError(`neither a cassette, a replay log nor a check result (${shape}; a check result has "scenarios", a replay log one {"type": …} entry per line)`, { code: "BAD_INPUT", file, fix: WHAT });
   }
   const parsed = CheckResultSchema.safeParse(whole);
   if (!parsed.success) {
