@@ -1,9 +1,12 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
 import { frameRefFor, type FrameExt } from "../cassette/frame-ref.js";
 import { openCassetteWriter } from "../cassette/writer.js";
 import type { FrameRef } from "../schema/bytes.js";
 import { createRedactor } from "../cassette/redact.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader, type DriverSource } from "../schema/cassette.js";
 import { version } from "../version.js";
+import { UserError } from "../errors.js";
 import { readTrajectory } from "./read-trajectory.js";
 import { trajectoryEvents } from "./trajectory-events.js";
 import type { Trajectory } from "./trajectory.js";
@@ -37,6 +40,7 @@ export interface ImportSummary {
 /** Reads a cua-driver trajectory folder and writes it as a per-call CLI cassette. */
 export function importTrajectory(options: ImportTrajectoryOptions): ImportSummary {
   const trajectory = readTrajectory({ dir: options.from });
+  checkOut({ out: options.out, force: options.force ?? false });
   const redaction = options.redact ?? true;
   const redactor = createRedactor({ enabled: redaction });
   const header: CassetteHeader = {
@@ -97,4 +101,15 @@ function recordedAt(trajectory: Trajectory, now: () => Date): string {
   }
   const iso = first?.timestamp ? new Date(first.timestamp) : undefined;
   return iso && !Number.isNaN(iso.getTime()) ? iso.toISOString() : now().toISOString();
+}
+
+/** `--out` must be a folder (new, or one that holds no cassette unless --force); the writer's own message names flags import lacks. */
+function checkOut(options: { out: string; force: boolean }): void {
+  const stat = statSync(options.out, { throwIfNoEntry: false });
+  if (stat && !stat.isDirectory()) {
+    throw new UserError(`${options.out} is a file`, { code: "OUTPUT_EXISTS", field: "--out", fix: "Name a new folder for the cassette (import writes cassette.jsonl and frames/ into it)." });
+  }
+  if (!options.force && existsSync(path.join(options.out, "cassette.jsonl"))) {
+    throw new UserError(`${options.out} already holds a cassette`, { code: "OUTPUT_EXISTS", field: "--out", fix: "Pass --force to replace it, or choose another --out folder." });
+  }
 }

@@ -19,7 +19,14 @@ const FIX_RERECORD = "Re-record the trajectory with `start_recording` (or `cua-d
  */
 export function readTrajectory(options: { dir: string }): Trajectory {
   const dir = options.dir;
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new UserError("is a file, not a trajectory folder", {
+      code: "BAD_TRAJECTORY",
+      file: dir,
+      fix: "Pass the folder given to start_recording as output_dir (it holds turn-00001/, turn-00002/, …), not a file inside it.",
+    });
+  }
+  if (!existsSync(dir)) {
     throw new UserError("no such trajectory folder", {
       code: "BAD_TRAJECTORY",
       file: options.dir,
