@@ -1,4 +1,6 @@
 import path from "node:path";
+import { stat } from "node:fs/promises";
+import { UserError } from "../../errors.js";
 import { readCassette } from "../../cassette/index.js";
 import { ExpectedFailuresSchema } from "../../schema/gate-baseline.js";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "../../schema/probe-snapshot.js";
@@ -123,6 +125,14 @@ async function baselineSnapshot(
 ): Promise<{ snapshot: ProbeSnapshot; from: string } | { note: string }> {
   if (contract.baseline) {
     const file = path.resolve(path.dirname(contractFile), contract.baseline);
+    if (!(await stat(file).catch(() => undefined))) {
+      throw new UserError(`the baseline snapshot ${JSON.stringify(contract.baseline)} (${file}) does not exist`, {
+        code: "BAD_CONTRACT",
+        file: contractFile,
+        field: "baseline",
+        fix: "Point baseline at a probe snapshot (relative to the contract file), e.g. one written by `cua-contract probe --sdk VERSION --save FILE`, or remove the field.",
+      });
+    }
     return { snapshot: await readSnapshot(file), from: label(file) };
   }
   for (const cassette of cassettes) {
