@@ -80,7 +80,7 @@ export interface ReportLink {
 }
 
 export interface ReportProblem {
-  /** `invariant`, `expectation`, `unmatched`, `unused`, `exit_code`, `error`. */
+  /** `invariant`, `expectation`, `unmatched`, `exit_code`, `error`. */
   kind: string;
   /** e.g. the invariant id. */
   title: string;

@@ -76,7 +76,10 @@ export function replayLogRows(options: {
   return rows;
 }
 
-/** Failed invariants, unmatched requests and unused recorded mutations, each linking to its rows. */
+/**
+ * Failed invariants and unmatched requests, each linking to its rows. Unused recorded mutations are
+ * not failures here: replay passes with them unless run with --fail-on-unused (see replayLogNotes).
+ */
 export function replayLogProblems(options: { entries: readonly ReplayLogEntry[]; invariants?: InvariantReport; idPrefix: string }): ReportProblem[] {
   const problems: ReportProblem[] = [];
   for (const result of options.invariants?.results ?? []) {
@@ -98,15 +101,16 @@ export function replayLogProblems(options: { entries: readonly ReplayLogEntry[];
         links: [{ row: rowId(options.idPrefix, entry.n), label: `#${entry.n}` }],
       });
     }
-    if (entry.type === "summary" && entry.unused.some((u) => u.kind === "mutation")) {
-      const unused = entry.unused.filter((u) => u.kind === "mutation");
-      problems.push({
-        kind: "unused",
-        title: "recorded mutations never replayed",
-        message: unused.map((u) => `seq ${u.seq}${u.tool ? ` (${u.tool})` : ""}`).join(", "),
-        links: [],
-      });
-    }
   }
   return problems;
+}
+
+/** What a replay log reports that is not a failure by default: recorded mutations the harness never sent. */
+export function replayLogNotes(entries: readonly ReplayLogEntry[]): string[] {
+  const summary = entries.find((e) => e.type === "summary");
+  if (!summary || summary.type !== "summary") return [];
+  const unused = summary.unused.filter((u) => u.kind === "mutation");
+  if (unused.length === 0) return [];
+  const list = unused.map((u) => `seq ${u.seq}${u.tool ? ` (${u.tool})` : ""}`).join(", ");
+  return [`${unused.length} recorded mutation(s) never replayed: ${list}. Replay fails on these only with --fail-on-unused.`];
 }

@@ -8,7 +8,7 @@ import { cassetteRows } from "./cassette-rows.js";
 import { checkSections, type ScenarioExtras } from "./check-sections.js";
 import { resolveCassette, type ReportInput } from "./load-input.js";
 import type { ReportModel } from "./model.js";
-import { replayLogProblems, replayLogRows } from "./replay-log-rows.js";
+import { replayLogNotes, replayLogProblems, replayLogRows } from "./replay-log-rows.js";
 
 /** The report model of an input: its facts, notes, failures and timeline rows (no images yet). */
 export async function reportModel(options: {
@@ -55,7 +55,7 @@ function replayLogModel(file: string, entries: ReplayLogEntry[], cassette: Casse
       ["cassette", cassette ? `${cassette.dir} (source: ${cassette.header.driver.source})` : "not given (pass --cassette DIR to see the screenshots)"],
       ...(summary && summary.type === "summary" ? ([["unused recorded calls", String(summary.unused.length)]] as Array<[string, string]>) : []),
     ],
-    notes: [],
+    notes: replayLogNotes(entries),
     sections: [{ id: "replay", title: "Replay", passed: problems.length === 0, facts: [], problems, rows }],
   };
 }
