@@ -1,0 +1,131 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/run-cli.js";
+import { tmpDir } from "../helpers/tmp-dir.js";
+
+const SNAPSHOT = "recordings/probe-sdk-0.21.0.json";
+const CONTRACT = "contracts/drivers/cua-driver-0.21.json";
+
+/** Bad input exits 2 with one message line (plus, for usage errors, one `Run … --help` line) and no stack. */
+async function badInput(args: string[]): Promise<string[]> {
+  const r = await runCli(args);
+  const lines = String(r.stderr).trimEnd().split("\n");
+  expect({ exit: r.exitCode, stdout: String(r.stdout), stack: lines.filter((l) => /^\s+at /.test(l)) }).toEqual({ exit: 2, stdout: "", stack: [] });
+  expect(lines.length).toBeLessThanOrEqual(2);
+  expect(lines[0]).toMatch(/^cua-contract: /);
+  return lines;
+}
+
+describe("CLI usage errors", () => {
+  it("names an unknown command, with a suggestion when one is close", async () => {
+    expect((await badInput(["bogus"]))[0]).toBe(
+      "cua-contract: Unknown command: bogus. Commands: import, report, probe, diff, contract, gate, desktop, record, inspect, check, fuzz, replay, serve.",
+    );
+    expect((await badInput(["chek"]))[0]).toBe("cua-contract: Unknown command: chek. Did you mean check?");
+  });
+
+  it("puts an invalid choice on one line and points at the command's own help", async () => {
+    expect(await badInput(["import", "x", "--out", "y", "--driver-source", "synthetic"])).toEqual([
+      'cua-contract: driver-source: "synthetic" is not a valid value; choose one of "binary", "sdk".',
+      "Run `cua-contract import --help` for usage.",
+    ]);
+    expect(await badInput(["contract", "bogus"])).toEqual([
+      'cua-contract: action: "bogus" is not a valid value; choose one of "init".',
+      "Run `cua-contract contract --help` for usage.",
+    ]);
+  });
+
+  it("names a missing option and missing positionals", async () => {
+    expect((await badInput(["gate"]))[0]).toBe("cua-contract: Missing required option: --contract.");
+    expect((await badInput(["diff", "a"]))[0]).toBe("cua-contract: Missing arguments: got 1, need at least 2.");
+    expect((await badInput(["contract", "init"]))[0]).toMatch(/^cua-contract: --from: contract init needs a probe snapshot to start from\. Pass --from SNAPSHOT/);
+  });
+});
+
+describe("output files", () => {
+  it("probe --save, probe --junit and report --out name the flag when the path is a directory", async () => {
+    await using dir = await tmpDir();
+    expect((await badInput(["probe", "--from", SNAPSHOT, "--save", dir.path]))[0]).toBe(
+      `cua-contract: --save: ${dir.path} is a directory. Name a file to write, e.g. --save ${path.join(dir.path, "out.json")}.`,
+    );
+    expect((await badInput(["probe", "--from", SNAPSHOT, "--contract", CONTRACT, "--junit", dir.path]))[0]).toMatch(/^cua-contract: --junit: .* is a directory\./);
+    await mkdir(path.join(dir.path, "r.html"));
+    expect((await badInput(["report", "recordings/gtk3-demo-cli", "--out", path.join(dir.path, "r.html")]))[0]).toMatch(/^cua-contract: --out: .*r\.html is a directory\./);
+  });
+
+  it("creates the folder of probe --save and --junit, and writes what it says", async () => {
+    await using dir = await tmpDir();
+    const save = path.join(dir.path, "new", "snap.json");
+    const junit = path.join(dir.path, "new", "probe.xml");
+    const r = await runCli(["probe", "--from", SNAPSHOT, "--contract", CONTRACT, "--save", save, "--junit", junit]);
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(await readFile(save, "utf8"))).toEqual(JSON.parse(await readFile(SNAPSHOT, "utf8")));
+    expect(await readFile(junit, "utf8")).toMatch(/<testsuites name="cua-contract probe" tests="\d+" failures="0"/);
+  });
+
+  it("a path under a file names that file instead of a stack trace", async () => {
+    await using dir = await tmpDir();
+    const file = path.join(dir.path, "plain.json");
+    await writeFile(file, "{}");
+    expect((await badInput(["probe", "--from", SNAPSHOT, "--save", path.join(file, "x.json")]))[0]).toBe(
+      `cua-contract: --save: cannot write ${path.join(file, "x.json")}: ${file} already exists and is in the way (mkdir). Choose another path, or move the existing one aside.`,
+    );
+  });
+
+  it("probe --junit without --contract is refused before probing", async () => {
+    expect((await badInput(["probe", "--from", SNAPSHOT, "--junit", "x.xml"]))[0]).toBe(
+      "cua-contract: --junit: JUnit output has one test case per contract item, and no --contract was given. Add --contract FILE (e.g. contracts/drivers/cua-driver-0.21.json), or drop --junit.",
+    );
+  });
+});
+
+describe("bad input files", () => {
+  it("a contract with a syntax error names its line; one whose baseline is missing names the field", async () => {
+    await using dir = await tmpDir();
+    const text = await readFile(CONTRACT, "utf8");
+    const broken = path.join(dir.path, "broken.json");
+    // Drop the comma after the first readOnlyHint: JSON.parse reports no position for some such errors.
+    const at = text.indexOf('"readOnlyHint": true,');
+    await writeFile(broken, `${text.slice(0, at)}"readOnlyHint": true${text.slice(at + '"readOnlyHint": true,'.length)}`);
+    const line = text.slice(0, at).split("\n").length + 1;
+    expect((await badInput(["probe", "--from", SNAPSHOT, "--contract", broken]))[0]).toMatch(new RegExp(`^cua-contract: ${broken}:${line}: driver contract is not valid JSON`));
+    const noBaseline = path.join(dir.path, "c.json");
+    await writeFile(noBaseline, JSON.stringify({ ...JSON.parse(text), baseline: "nope.json" }));
+    expect((await badInput(["gate", "--contract", noBaseline, "--sdk", "0.21.0"]))[0]).toBe(
+      `cua-contract: ${noBaseline}: baseline: the baseline snapshot "nope.json" (${path.join(dir.path, "nope.json")}) does not exist. Point baseline at a probe snapshot (relative to the contract file), e.g. one written by \`cua-contract probe --sdk VERSION --save FILE\`, or remove the field.`,
+    );
+  });
+
+  it("report names what a random JSON file and a cassette's own jsonl are, and the line of a syntax error", async () => {
+    await using dir = await tmpDir();
+    const random = path.join(dir.path, "random.json");
+    await writeFile(random, JSON.stringify({ a: 1 }));
+    expect((await badInput(["report", random, "--out", path.join(dir.path, "r.html")]))[0]).toBe(
+      `cua-contract: ${random}: neither a cassette, a replay log nor a check result (a JSON object with keys "a"; a check result has "scenarios", a replay log one {"type": …} entry per line). Pass a cassette directory, a replay log (.jsonl, one entry per line) or a check result (.json from \`check --json\`).`,
+    );
+    expect((await badInput(["report", "recordings/gtk3-demo-cli/cassette.jsonl", "--out", path.join(dir.path, "r.html")]))[0]).toBe(
+      "cua-contract: recordings/gtk3-demo-cli/cassette.jsonl: this is a cassette's event file. Pass the cassette directory instead: cua-contract report recordings/gtk3-demo-cli --out FILE.html.",
+    );
+    const torn = path.join(dir.path, "check.json");
+    await writeFile(torn, '{\n  "scenarios": [\n,]}\n');
+    expect((await badInput(["report", torn, "--out", path.join(dir.path, "r.html")]))[0]).toMatch(new RegExp(`^cua-contract: ${torn}:3: neither a replay log nor a check result \\(not JSON\\)`));
+  });
+
+  it("import refuses an --out that is a file or already holds a cassette, naming --force (it has no --append)", async () => {
+    await using dir = await tmpDir();
+    const trajectory = "test/fixtures/trajectories/gtk3-demo-0.21.0";
+    const file = path.join(dir.path, "plain.txt");
+    await writeFile(file, "x");
+    expect((await badInput(["import", trajectory, "--out", file]))[0]).toBe(
+      `cua-contract: --out: ${file} is a file. Name a new folder for the cassette (import writes cassette.jsonl and frames/ into it).`,
+    );
+    expect((await badInput(["import", file, "--out", path.join(dir.path, "c")]))[0]).toMatch(/is a file, not a trajectory folder/);
+    const out = path.join(dir.path, "cassette");
+    expect((await runCli(["import", trajectory, "--out", out])).exitCode).toBe(0);
+    expect((await badInput(["import", trajectory, "--out", out]))[0]).toBe(
+      `cua-contract: --out: ${out} already holds a cassette. Pass --force to replace it, or choose another --out folder.`,
+    );
+    expect((await runCli(["import", trajectory, "--out", out, "--force"])).exitCode).toBe(0);
+  });
+});
