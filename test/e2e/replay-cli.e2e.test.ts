@@ -97,6 +97,17 @@ describe("cua-contract replay (per-call CLI)", () => {
     expect(ignored.summary).toMatchObject({ unmatched: 0, exitCode: 0 });
   });
 
+  it("refuses a tool the driver does not list as the driver does (permission denied, exit 1) and no-unknown-tools fails the run", async () => {
+    const { result, seen, summary } = await replayPython({ steps: [{ argv: ["call", "frobnicate", "{}"] }, { argv: ["frobnicate", "{}"] }] });
+    for (const s of seen) {
+      expect(s).toMatchObject({ exit: 1, stdout: "", stderr: "Permission denied: tool 'frobnicate' has no reviewed risk classification\n" });
+    }
+    expect(result.stderr).not.toContain("UNMATCHED");
+    expect(summary).toMatchObject({ unmatched: 0, exitCode: 1 });
+    expect((summary.violations as { id: string }[]).map((v) => v.id)).toEqual(["no-unknown-tools"]);
+    expect(result.exitCode).toBe(1);
+  });
+
   it("passes the harness's own failing exit code through, and --fail-on-unused fails on unused mutations", async () => {
     const failing = await runCli(["replay", CASSETTE, "--", "sh", "-c", "exit 7"]);
     expect(failing.exitCode).toBe(7);

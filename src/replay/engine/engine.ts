@@ -12,6 +12,8 @@ import type { Miss } from "./nearest.js";
 import { rawMember } from "./raw-json.js";
 import type { ReplayRequest } from "./request.js";
 import { recordsSessionEnded, sessionLabel } from "./session-lifecycle.js";
+import { KNOWN_TOOLS_0_21 } from "../../invariants/known-tools.js";
+import { toolNames } from "../../transports/sdk/tool-names.js";
 
 export interface EngineOptions {
   events: readonly CassetteEvent[];
@@ -46,7 +48,9 @@ export interface Decision {
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
 export type SyntheticAnswer =
   /** The call names a session that `end_session` ended (CONTRACT.md §3.4). */
-  | { kind: "session_ended" };
+  | { kind: "session_ended" }
+  /** The tool is not in the driver's tool list: refused before any lookup (CONTRACT.md §0.5). */
+  | { kind: "permission_denied" };
 
 /** Faults after which the recorded mutation counts as done (the epoch advances). */
 const ADVANCES: ReadonlySet<string> = new Set(["delay", "timeout_after_effect", "truncated", "corrupt_image", "empty"]);
@@ -94,6 +98,13 @@ export function createEngine(options: EngineOptions): Engine {
   let served = 0;
   let unmatched = 0;
   let faults = 0;
+  // tool names the driver would authorize: its tool list (probe, recorded tools/list, else 0.21) plus
+  // the names it classifies without listing, and any tool the cassette itself answered
+  const listed = tools ? tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
+  const classified = new Set([
+    ...toolNames(JSON.stringify({ tools: listed.map((name) => ({ name })) })).classified,
+    ...exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])),
+  ]);
   /** Sessions the harness ended with end_session and has not started again. */
   const ended = new Set<string>();
   const kindOf = (request: ReplayRequest): ToolKind =>
@@ -110,6 +121,11 @@ export function createEngine(options: EngineOptions): Engine {
       const kind = kindOf(request);
       const epochBefore = matcher.epoch;
       const base = { n: n++, request, kind, epochBefore };
+      if (kind !== "other" && request.tool !== undefined && !classified.has(request.tool)) {
+        // the driver authorizes before it looks a tool up: no fault, nothing consumed
+        served++;
+        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "permission_denied" } };
+      }
       const label = kind === "other" ? undefined : sessionLabel(request.args);
       const result0 = label !== undefined && ended.has(label) && request.tool !== "start_session" ? matcher.match(request, kind) : undefined;
       if (result0 && !("exchange" in result0 && recordsSessionEnded(result0.exchange))) {
