@@ -19,7 +19,7 @@ export const serveCommand: CliCommand = {
     y
       .usage("$0 serve DIR --transport mcp|cli-socket|http [--port N] [--faults PLAN.json] [--seed N] [--match …] [--ignore PATH…] [--log FILE]")
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
-      .option("driver", { type: "string", describe: "Instead of a cassette, answer live from the published runtime: sdk or sdk:VERSION (transports mcp, cli-socket)" })
+      .option("driver", { type: "string", describe: "Instead of a cassette, answer live from the published runtime: sdk or sdk:VERSION (any transport)" })
       .option("transport", { type: "string", choices: TRANSPORTS, demandOption: true, describe: "How harnesses reach the stand-in" })
       .option("port", { type: "number", describe: "HTTP port (default: CUA_DRIVER_RS_MCP_HTTP_PORT; 0 picks a free one)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
@@ -29,7 +29,7 @@ export const serveCommand: CliCommand = {
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" }),
   handler: async (args) => {
     const transport = args.transport as Transport;
-    if (args.driver !== undefined) return await serveSdk({ driver: String(args.driver), transport });
+    if (args.driver !== undefined) return await serveSdk({ driver: String(args.driver), transport, port: args.port });
     if (args.dir === undefined) throw new UserError("no cassette to serve", { code: "USAGE", field: "dir", fix: "Run `cua-contract serve DIR --transport …`, or serve the runtime live with --driver sdk." });
     const notices = (message: string) => process.stderr.write(`cua-contract serve: UNMATCHED: ${message}\n`);
     const opened = openReplaySession({
