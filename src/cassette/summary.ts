@@ -64,6 +64,8 @@ export function summarizeCassette(cassette: Cassette): CassetteSummary {
       bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
     } else if (e.kind === "http") {
       bump(s.by_transport, "http");
+      const tool = e.origin !== "recorder" && typeof e.request.body === "string" ? toolOfLine(e.request.body) : undefined;
+      if (tool) bump(s.by_tool, tool);
     } else {
       bump(s.by_transport, "mcp");
       if (e.kind === "mcp_open") s.mcp_streams++;

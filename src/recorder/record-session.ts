@@ -18,8 +18,9 @@ import { runHarness } from "./run-harness.js";
 import { createRecordingSink } from "./recording-sink.js";
 import { sdkRecordingDriver } from "../transports/sdk/recording-driver.js";
 import { startRecordingDesktop } from "../desktop/recording-desktop.js";
+import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } from "./http/index.js";
 
-export interface RecordOptions {
+export interface RecordOptions extends HttpRecordingOptions {
   out: string;
   /** The harness command and its arguments. */
   command: string[];
@@ -74,6 +75,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       });
     }
   }
+  const http = checkHttpRecording(options);
   const sdk = await sdkRecordingDriver(options.driver);
   const driver = sdk ? (sdk.info.location ?? "sdk") : findDriver({ ...(options.driver !== undefined ? { driver: options.driver } : {}) });
   const redaction = { enabled: options.redact ?? true, ...(patterns.length ? { patterns } : {}) };
@@ -107,17 +109,21 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     backend: sdk ? sdk.backend(parts) : createDriverRecorderBackend({ ...parts, driver }),
     shim: options.shim ?? "auto",
   });
+  const httpWarnings: string[] = [];
+  const proxy = http ? await startHttpRecording({ ...parts, http, env, warnings: httpWarnings }).catch(async (e: unknown) => { await server.close(); throw e; }) : undefined;
   try {
     options.onReady?.(server);
-    const outcome = await runHarness({ command: options.command, env: { ...env, ...server.env } });
+    const outcome = await runHarness({ command: options.command, env: { ...env, ...server.env, ...proxy?.env } });
     const result: RecordResult = {
       exitCode: outcome.signal ? 128 + (os.constants.signals[outcome.signal] ?? 0) : (outcome.code ?? 1),
       cassetteDir: sink.dir,
       warnings: identity.warnings,
     };
+    if (proxy) await proxy.close().then(() => result.warnings.push(...httpWarnings));
     if (outcome.signal) result.signal = outcome.signal;
     return result;
   } finally {
+    await proxy?.close();
     await server.close();
     sink.close();
   }

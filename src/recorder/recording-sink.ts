@@ -48,7 +48,7 @@ export function createRecordingSink(options: {
   let writer: CassetteWriter | undefined;
   let closed = false;
   const early: CassetteEventInput[] = [];
-  const seen = new Set<"cli" | "mcp">();
+  const seen = new Set<"cli" | "mcp" | "http">();
   const open = (transport: CassetteTransport) => {
     writer = openCassetteWriter({
       dir: options.dir,
@@ -62,7 +62,7 @@ export function createRecordingSink(options: {
     append(event) {
       // A call still finishing when the session ends (its shim was cut off) is not recorded.
       if (closed) return -1;
-      const transport = event.kind === "cli" ? "cli" : event.kind.startsWith("mcp") ? "mcp" : undefined;
+      const transport = event.kind === "cli" ? "cli" : event.kind.startsWith("mcp") ? "mcp" : event.kind === "http" ? "http" : undefined;
       if (event.origin === "recorder" && !writer) {
         early.push(event);
         return -1;
