@@ -1,0 +1,192 @@
+// Records MCP over HTTP through the recording proxy in front of the real runtime served as
+// `cua-driver serve` serves it (serve --driver sdk --transport http), then replays the cassette to
+// the same clients (serve DIR --transport http, and msw cassetteHandlers in process).
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { execa } from "execa";
+import { setupServer } from "msw/node";
+import { describe, expect, it } from "vitest";
+import { readCassetteSync, restoreText } from "../../src/cassette/index.js";
+import type { HttpEvent } from "../../src/schema/cassette.js";
+import { cassetteHandlers } from "../../src/transports/http/msw.js";
+import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
+import { sdkUnavailable } from "../helpers/sdk-available.js";
+import { tmpDir } from "../helpers/tmp-dir.js";
+
+const TOKEN = "rec-http-token-0123456789abcdefghijklmnopqrstuvwxyz";
+const HARNESS = path.join(repoRoot, "test/fixtures/harnesses/mcp-http-harness.mjs");
+const PNG = path.join(repoRoot, "test/fixtures/frames/dialog-before.png");
+const skip = await sdkUnavailable("0.21.0");
+if (skip) console.warn(`\n!!! ${skip}\n`);
+
+/** `serve … --transport http --port 0` until it prints its address; killed by its disposer. */
+async function startServe(args: string[]) {
+  const child = execa(process.execPath, [cliPath, "serve", ...args, "--transport", "http", "--port", "0"], {
+    env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
+    reject: false,
+  });
+  let err = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
+  });
+  return { url, stderr: () => err, [Symbol.asyncDispose]: async () => { child.kill("SIGTERM"); await child; } };
+}
+
+const harnessEnv = (url: string) => ({ CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN, CUA_CONTRACT_MCP_HTTP_URL: url });
+const recordArgs = (out: string, upstream: string, ...rest: string[]) =>
+  ["record", "--driver", "sdk:0.21.0", "--no-probe", "--out", out, "--http-upstream", upstream, ...rest, "--", process.execPath, HARNESS];
+
+function httpEvents(dir: string) {
+  const cassette = readCassetteSync(dir);
+  return { cassette, events: cassette.events.filter((e): e is HttpEvent => e.kind === "http") };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name));
+}
+
+describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real runtime)", () => {
+  it("records plain JSON-RPC posts byte for byte, keeps the token off disk, and serve --transport http replays the same bytes", { timeout: 60_000 }, async () => {
+    await using dir = await tmpDir();
+    const out = path.join(dir.path, "rec");
+    let recorded: string;
+    {
+      await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
+      const r = await runCli([...recordArgs(out, upstream.url), "fetch", PNG], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN } });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      recorded = String(r.stdout);
+    }
+    const seen = recorded.trim().split("\n").map((l) => JSON.parse(l) as { status: number; body: string });
+    expect(seen.map((s) => s.status)).toEqual([200, 202, 200, 200, 200, 200]);
+    expect(seen[0]!.body).toMatch(/^\{"jsonrpc":"2.0","id":1,"result":\{"capabilities":\{"tools":\{\}\},"instructions":"cua-driver:/);
+    expect(seen[5]!.body).toContain("has no reviewed risk classification");
+
+    const { cassette, events } = httpEvents(out);
+    expect(cassette.header.transport).toBe("http");
+    expect(cassette.header.driver).toMatchObject({ source: "sdk", version: "0.21.0" });
+    expect(events.map((e) => [e.request.method, e.request.path, e.response.status])).toEqual([
+      ["POST", "/mcp", 200], ["POST", "/mcp", 202], ["POST", "/mcp", 200], ["POST", "/mcp", 200], ["POST", "/mcp", 200], ["POST", "/mcp", 200],
+    ]);
+    // Exact bytes: every response body restores to what the harness received.
+    expect(events.map((e) => restoreText(cassette, e, "response.body"))).toEqual(seen.map((s) => s.body));
+    expect(events[1]!.response.body).toBe("");
+    expect(events[0]!.response.content_type).toBe("application/json");
+    // The image the harness sent is a frame, byte-identical to the file, and restores into the request.
+    const splice = events[5]!.frames?.[0];
+    expect(splice?.field).toBe("request.body");
+    expect(readFileSync(path.join(out, splice!.ref)).equals(readFileSync(PNG))).toBe(true);
+    expect(restoreText(cassette, events[5]!, "request.body")).toContain(readFileSync(PNG).toString("base64"));
+    expect(typeof events[5]!.request.body === "string" && events[5]!.request.body.length).toBeLessThan(400);
+    // Redaction as on the other transports; the bearer token is in no file at all.
+    expect(events[4]!.request.body).toMatch(/"text":"«redacted:text:[0-9a-f]{8}»"/);
+    for (const file of filesUnder(out)) {
+      const bytes = readFileSync(file);
+      expect(bytes.includes(TOKEN), file).toBe(false);
+      expect(bytes.includes("correct horse battery staple"), file).toBe(false);
+    }
+
+    const inspected = await runCli(["inspect", out, "--json"]);
+    expect(inspected.exitCode, String(inspected.stderr)).toBe(0);
+    const summary = JSON.parse(String(inspected.stdout)) as { events: number; by_kind: Record<string, number>; by_transport: Record<string, number>; by_tool: Record<string, number>; frames: { count: number; missing: unknown[] } };
+    expect(summary.by_kind).toEqual({ cli: 2, http: 6 });
+    expect(summary.by_transport.http).toBe(6);
+    expect(summary.by_tool).toMatchObject({ get_screen_size: 1, type_text: 1, annotate_image: 1 });
+    expect([summary.events, summary.frames.count, summary.frames.missing]).toEqual([8, 1, []]);
+
+    // Replay: the same client, the same bytes, no driver behind it.
+    await using replay = await startServe([out]);
+    const again = await execa(process.execPath, [HARNESS, "fetch", PNG], { env: harnessEnv(replay.url), reject: false });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout.trim()).toBe(recorded.trim());
+  });
+
+  it("records the official MCP SDK Streamable HTTP client and replays it through serve and msw", { timeout: 60_000 }, async () => {
+    await using dir = await tmpDir();
+    const out = path.join(dir.path, "rec");
+    let recorded: string;
+    {
+      await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
+      const r = await runCli([...recordArgs(out, upstream.url), "sdk"], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN } });
+      expect(r.exitCode, String(r.stderr)).toBe(0);
+      recorded = String(r.stdout);
+      // The client's GET for an SSE stream is refused by the driver (405): forwarded, not recorded.
+      expect(r.stderr).toContain("MCP over HTTP: 1 request(s) the driver refused (401, 403, 405, …) were forwarded but not recorded");
+    }
+    const result = JSON.parse(recorded) as { server: { name: string; version: string }; tools: number; typed: { isError?: boolean } };
+    expect([result.server.version, result.tools]).toEqual(["0.21.0", 59]);
+    const { cassette, events } = httpEvents(out);
+    const methods = events.map((e) => (JSON.parse(restoreText(cassette, e, "request.body")) as { method: string }).method);
+    expect(methods).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call", "tools/call"]);
+    for (const file of filesUnder(out)) expect(readFileSync(file).includes(TOKEN), file).toBe(false);
+
+    await using replay = await startServe([out]);
+    const again = await execa(process.execPath, [HARNESS, "sdk"], { env: harnessEnv(replay.url), reject: false });
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stdout.trim()).toBe(recorded.trim());
+
+    // In process: msw answers the same requests with the recorded bodies, no port at all.
+    const handlers = cassetteHandlers(out, { token: TOKEN });
+    const server = setupServer(...handlers);
+    server.listen({ onUnhandledRequest: "error" });
+    try {
+      for (const e of events) {
+        const body = restoreText(cassette, e, "request.body");
+        const r = await fetch("http://127.0.0.1:1/mcp", { method: "POST", body, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" } });
+        expect(r.status).toBe(e.response.status);
+        expect(await r.text()).toBe(restoreText(cassette, e, "response.body"));
+      }
+      expect(handlers.summary()).toMatchObject({ unmatched: 0 });
+    } finally {
+      server.close();
+    }
+  });
+
+  it("forwards a refused request with the driver's bytes, does not record it, and keeps a token in a body off disk with --no-redact", { timeout: 60_000 }, async () => {
+    await using dir = await tmpDir();
+    const out = path.join(dir.path, "rec");
+    const script = path.join(dir.path, "h.mjs");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(script, `
+const url = process.env.CUA_CONTRACT_MCP_HTTP_URL;
+const token = process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN;
+const post = (body, auth) => fetch(url, { method: "POST", body, headers: { authorization: "Bearer " + auth, "content-type": "application/json" } });
+const bad = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}', "x".repeat(40));
+console.log(bad.status, await bad.text());
+const typed = await post(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "type_text", arguments: { text: token, pid: 1, window_id: 1 } } }), token);
+console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(url).port);
+`);
+    await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
+    const r = await runCli(["record", "--driver", "sdk:0.21.0", "--no-probe", "--no-redact", "--out", out, "--http-upstream", upstream.url, "--", process.execPath, script], {
+      env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
+    });
+    expect(r.exitCode, String(r.stderr)).toBe(0);
+    expect(String(r.stdout).trim().split("\n")).toEqual(['401 {"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Authentication required"}}', "200 true"]);
+    expect(r.stderr).toContain("1 request(s) the driver refused");
+    const { events } = httpEvents(out);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.request.body).toMatch(/"text":"«redacted:bearer:[0-9a-f]{8}»"/);
+    for (const file of filesUnder(out)) {
+      expect(readFileSync(file).includes(TOKEN), file).toBe(false);
+      expect(readFileSync(file).includes("x".repeat(40)), file).toBe(false);
+    }
+  });
+});
+
+describe("record --http-upstream: bad input", () => {
+  it.each([
+    [["--http-upstream", "https://example.com/mcp"], "--http-upstream: --http-upstream \"https://example.com/mcp\" is not an http:// address on loopback"],
+    [["--http-upstream", "not a url"], "--http-upstream: --http-upstream \"not a url\" is not a URL"],
+    [["--http-port", "8080"], "--http-port: --http-port needs --http-upstream"],
+    [["--http-upstream", "http://127.0.0.1:9/mcp", "--http-port", "70000"], "--http-port: --http-port 70000 is not a port"],
+  ])("%j exits 2", async (flags, message) => {
+    await using dir = await tmpDir();
+    const r = await runCli(["record", "--driver", "sdk:0.21.0", "--no-probe", "--out", path.join(dir.path, "rec"), ...flags, "--", "true"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
