@@ -63,9 +63,14 @@ describe("cua-contract report in Chromium", () => {
     const run = await runCli(["report", log, "--cassette", cassette, "--out", out]);
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
-    expect(run.stdout).toMatch(/from a replay-log: 15 calls, \d+ failures, 9 screenshots, 8 consecutive pairs compared/);
+    const failures = Number(/from a replay-log: 15 calls, (\d+) failures, 9 screenshots, 8 consecutive pairs compared/.exec(String(run.stdout))?.[1]);
 
     const page = await open(out);
+    // the summary line counts exactly the failures the page lists
+    const titles = await page.locator("section.problems li.problem").evaluateAll((items) => items.map((i) => i.querySelector("strong, .title, b")?.textContent ?? i.textContent ?? ""));
+    expect(titles).toHaveLength(failures);
+    // the resent click breaks three invariants; the resend itself is unmatched (the cassette has one click there)
+    expect(titles).toEqual(["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only", "unmatched request"]);
     const requestsInLog = entries.filter((e) => e.type === "request");
     await expect(page.locator("li.call").count()).resolves.toBe(requestsInLog.length);
     // one row per request, in order, named by tool
@@ -170,7 +175,9 @@ describe("cua-contract report: bad input", () => {
     writeFileSync(bad, '{"hello": 1}');
     const run = await runCli(["report", bad, "--out", path.join(dir.path, "r.html")]);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toMatch(/notes\.json: .*not a check result/);
+    expect(run.stderr).toBe(
+      `cua-contract: ${bad}: neither a cassette, a replay log nor a check result (a JSON object with keys "hello"; a check result has "scenarios", a replay log one {"type": …} entry per line). Pass a cassette directory, a replay log (.jsonl, one entry per line) or a check result (.json from \`check --json\`).`,
+    );
   });
 
   it("exits 2 naming file:line for a torn replay log", async () => {
