@@ -83,7 +83,8 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     expect(restoreText(cassette, events[5]!, "request.body")).toContain(readFileSync(PNG).toString("base64"));
     expect(typeof events[5]!.request.body === "string" && events[5]!.request.body.length).toBeLessThan(400);
     // Redaction as on the other transports; the bearer token is in no file at all.
-    expect(events[4]!.request.body).toMatch(/"text":"«redacted:text:[0-9a-f]{8}»"/);
+    expect(events[4]!.request.body).toMatch(/"value":"«redacted:value:[0-9a-f]{8}»"/);
+    expect(seen[4]!.body).toContain("invalid_element_token");
     for (const file of filesUnder(out)) {
       const bytes = readFileSync(file);
       expect(bytes.includes(TOKEN), file).toBe(false);
@@ -95,7 +96,7 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     const summary = JSON.parse(String(inspected.stdout)) as { events: number; by_kind: Record<string, number>; by_transport: Record<string, number>; by_tool: Record<string, number>; frames: { count: number; missing: unknown[] } };
     expect(summary.by_kind).toEqual({ cli: 2, http: 6 });
     expect(summary.by_transport.http).toBe(6);
-    expect(summary.by_tool).toMatchObject({ get_screen_size: 1, type_text: 1, annotate_image: 1 });
+    expect(summary.by_tool).toMatchObject({ get_screen_size: 1, set_value: 1, annotate_image: 1 });
     expect([summary.events, summary.frames.count, summary.frames.missing]).toEqual([8, 1, []]);
 
     // Replay: the same client, the same bytes, no driver behind it.
@@ -157,7 +158,7 @@ const token = process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN;
 const post = (body, auth) => fetch(url, { method: "POST", body, headers: { authorization: "Bearer " + auth, "content-type": "application/json" } });
 const bad = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}', "x".repeat(40));
 console.log(bad.status, await bad.text());
-const typed = await post(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "type_text", arguments: { text: token, pid: 1, window_id: 1 } } }), token);
+const typed = await post(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "set_value", arguments: { pid: 1, window_id: 1, element_token: "bogus", value: token } } }), token);
 console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(url).port);
 `);
     await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
@@ -169,7 +170,7 @@ console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(ur
     expect(r.stderr).toContain("1 request(s) the driver refused");
     const { events } = httpEvents(out);
     expect(events).toHaveLength(1);
-    expect(events[0]!.request.body).toMatch(/"text":"«redacted:bearer:[0-9a-f]{8}»"/);
+    expect(events[0]!.request.body).toMatch(/"value":"«redacted:bearer:[0-9a-f]{8}»"/);
     for (const file of filesUnder(out)) {
       expect(readFileSync(file).includes(TOKEN), file).toBe(false);
       expect(readFileSync(file).includes("x".repeat(40)), file).toBe(false);
