@@ -47,7 +47,7 @@ describe("readTrajectory", () => {
     );
     const t = readTrajectory({ dir });
     expect(t.turns[1]!.after.png).toBeUndefined();
-    expect(t.turns[1]!.after.state).toBeDefined();
+    expect(t.turns[1]!.after.state).toMatchObject({ element_count: 159, pid: 16165, window_id: 4194311 });
   });
 
   it("names the field when action.json lacks one", () => {

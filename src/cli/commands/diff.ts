@@ -8,7 +8,7 @@ export const diffCommand: CliCommand = {
   describe: "Classify every difference between two drivers (snapshots, tools/list results or cassettes)",
   builder: (y) =>
     y
-      .positional("a", { type: "string", describe: "The driver you have: snapshot, tools/list JSON, or cassette directory" })
+      .positional("a", { type: "string", describe: "The driver you have: snapshot, tools/list JSON, or cassette directory holding probe.json" })
       .positional("b", { type: "string", describe: "The candidate" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {

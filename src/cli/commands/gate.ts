@@ -11,7 +11,7 @@ export const gateCommand: CliCommand = {
   builder: (y) =>
     y
       .option("contract", { type: "string", demandOption: true, describe: "Driver contract (contracts/drivers/*.json)" })
-      .option("driver", { type: "string", describe: "Candidate cua-driver executable" })
+      .option("driver", { type: "string", describe: "Candidate cua-driver executable, or sdk[:VERSION] for the published runtime" })
       .option("sdk", { type: "string", describe: "Candidate published runtime @trycua/cua-driver@VERSION" })
       .option("recordings", { type: "string", array: true, describe: "Directories of cassettes whose calls must still validate" })
       .option("expected-failures", { type: "string", describe: "Baseline of known failures (ids); new and stale ones fail" })

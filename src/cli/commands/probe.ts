@@ -12,7 +12,7 @@ export const probeCommand: CliCommand = {
   describe: "Probe a cua-driver (read-only) and, with --contract, name every gap",
   builder: (y) =>
     y
-      .option("driver", { type: "string", describe: "Path (or PATH name) of a cua-driver executable" })
+      .option("driver", { type: "string", describe: "Path (or PATH name) of a cua-driver executable, or sdk[:VERSION] for the published runtime" })
       .option("sdk", { type: "string", describe: "Probe the published runtime @trycua/cua-driver@VERSION" })
       .option("from", { type: "string", describe: "Read the snapshot stored in a cassette (or a snapshot file)" })
       .option("contract", { type: "string", describe: "Check the probe against this driver contract" })
