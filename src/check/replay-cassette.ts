@@ -1,11 +1,12 @@
 import type { Cassette } from "../cassette/cassette.js";
 import type { ToolInfo } from "../driver/port.js";
 import { loadReplayCassette as readForReplay } from "../replay/load.js";
-import type { ReplayCassette } from "../replay/replayer.js";
+import { prepareReplayCassette, type PreparedReplayCassette } from "../replay/replayer.js";
 
 export interface LoadedCassette {
   cassette: Cassette;
-  replay: ReplayCassette;
+  /** Parsed into exchanges once; every replayer over it (scenario, fuzz run) reuses them. */
+  replay: PreparedReplayCassette;
   /** Tool names the cassette's probe found, when it has a probe. */
   probeTools?: string[];
   /** Tool entries (with annotations) from the probe, when it has them. */
@@ -18,8 +19,9 @@ const cache = new Map<string, LoadedCassette>();
 export function loadReplayCassette(dir: string): LoadedCassette {
   const hit = cache.get(dir);
   if (hit) return hit;
-  const { cassette, ...replay } = readForReplay(dir);
-  const loaded: LoadedCassette = { cassette, replay, ...probeToolsOf(cassette.probe) };
+  const { cassette, ...raw } = readForReplay(dir);
+  const probe = probeToolsOf(cassette.probe);
+  const loaded: LoadedCassette = { cassette, replay: prepareReplayCassette(raw, probe.tools ? { tools: probe.tools } : {}), ...probe };
   cache.set(dir, loaded);
   return loaded;
 }

@@ -40,7 +40,7 @@ export function basesFromCassettes(dirs: readonly string[]): LoadedBase[] {
   return dirs.map((dir) => {
     const cassetteDir = path.resolve(dir);
     const cassette = loadReplayCassette(cassetteDir);
-    const engine = createEngine({ events: cassette.replay.events, ...(cassette.replay.frame ? { frame: cassette.replay.frame } : {}) });
+    const engine = createEngine({ prepared: cassette.replay.prepared });
     const steps = engine.exchanges
       .filter((x) => x.origin === "harness" && x.request.method === "call" && x.request.tool)
       .map((x) => actionFor(x.request.tool!, (x.request.args ?? {}) as Record<string, unknown>));
@@ -49,7 +49,7 @@ export function basesFromCassettes(dirs: readonly string[]): LoadedBase[] {
 }
 
 function toolsOf(cassette: LoadedCassette): string[] {
-  const engine = createEngine({ events: cassette.replay.events, ...(cassette.replay.frame ? { frame: cassette.replay.frame } : {}) });
+  const engine = createEngine({ prepared: cassette.replay.prepared });
   return [...new Set(engine.exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])))].sort();
 }
 

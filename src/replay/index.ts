@@ -1,5 +1,13 @@
 // The replay part's public surface (`cua-contract/replay`).
-export { createReplayer, type Replayer, type ReplayerOptions, type ReplayCassette, type ReplaySummary } from "./replayer.js";
+export {
+  createReplayer,
+  prepareReplayCassette,
+  type Replayer,
+  type ReplayerOptions,
+  type ReplayCassette,
+  type PreparedReplayCassette,
+  type ReplaySummary,
+} from "./replayer.js";
 export { createVirtualClock, type VirtualClock } from "./virtual-clock.js";
 export { createEngine, type Engine, type EngineOptions, type Decision, summariseResult } from "./engine/engine.js";
 export type { MatchMode } from "./engine/matcher.js";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { isTransportFailure, type ToolResult } from "../driver/port.js";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { loadReplayCassette } from "./load.js";
-import { createReplayer } from "./replayer.js";
+import { createReplayer, prepareReplayCassette } from "./replayer.js";
 import { createVirtualClock } from "./virtual-clock.js";
 
 const MCP = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
@@ -173,5 +173,37 @@ describe("redacted cassettes", () => {
     expect(reply.raw).toBe(result);
     expect(JSON.stringify(r.log())).not.toContain("hunter2");
     expect(r.log()[0]).toMatchObject({ outcome: "replayed", args: { text: placeholder } });
+  });
+});
+
+describe("a cassette prepared once for many replays", () => {
+  const flow = async (r: ReturnType<typeof createReplayer>) => {
+    await r.call("list_windows", {});
+    await r.call("get_window_state", { pid: PID, window_id: WID, max_elements: 40 });
+    await r.call("click", TOKEN);
+    await r.call("click", TOKEN);
+    await r.call("click", TOKEN);
+    return r.log();
+  };
+
+  it("replays exactly as the raw cassette does, and replayers over it share no state", async () => {
+    const raw = loadReplayCassette(MCP);
+    const prepared = prepareReplayCassette(raw);
+    const plan = { rules: [{ match: { tool: "click", nth: 1 }, fault: { kind: "timeout_before_effect" as const } }] };
+    const expected = await flow(createReplayer({ cassette: raw, faults: plan }));
+    const first = createReplayer({ cassette: prepared, faults: plan });
+    expect(first.engine.exchanges).toBe(prepared.prepared.exchanges);
+    expect(await flow(first)).toEqual(expected);
+    // a second replayer starts at epoch 0 with nothing consumed
+    const second = createReplayer({ cassette: prepared, faults: plan });
+    expect(second.summary().epoch).toBe(0);
+    expect(await flow(second)).toEqual(expected);
+  });
+
+  it("a replayer given other tool annotations than the preparation builds its own exchanges", () => {
+    const prepared = prepareReplayCassette(loadReplayCassette(MCP));
+    const r = createReplayer({ cassette: prepared, tools: [{ name: "click", annotations: { readOnlyHint: true } }] });
+    expect(r.engine.exchanges).not.toBe(prepared.prepared.exchanges);
+    expect(r.engine.kindOf({ transport: "inprocess", method: "call", tool: "click", args: {} })).toBe("read");
   });
 });

@@ -4,7 +4,8 @@ import type { FaultPlan } from "../schema/fault-plan.js";
 import type { MarkEntry, ReplayLogEntry, SummaryEntry } from "../schema/replay-log.js";
 import { READ_ONLY_TOOLS_0_21 } from "../driver/tool-kinds.js";
 import { answerInprocess } from "./engine/answer-inprocess.js";
-import { createEngine, type Engine } from "./engine/engine.js";
+import { createEngine, type Engine, type EngineSource } from "./engine/engine.js";
+import { prepareCassette, type PreparedCassette } from "./engine/prepared.js";
 import type { FrameLookup } from "./engine/frames.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
@@ -20,8 +21,30 @@ export interface ReplayCassette {
   tools?: readonly ToolInfo[];
 }
 
+/**
+ * A cassette parsed into exchanges once, to be replayed many times (each fuzz run, each scenario
+ * over it): `createReplayer` then builds no exchanges, epochs or match indexes of its own.
+ */
+export interface PreparedReplayCassette extends ReplayCassette {
+  readonly prepared: PreparedCassette;
+  /** The tool annotations the preparation used (a replayer given other tools prepares afresh). */
+  readonly preparedTools: readonly ToolInfo[] | undefined;
+}
+
+export function prepareReplayCassette(cassette: ReplayCassette, options: { tools?: readonly ToolInfo[] } = {}): PreparedReplayCassette {
+  const tools = options.tools ?? cassette.tools;
+  const prepared = prepareCassette({ events: cassette.events, ...(cassette.frame ? { frame: cassette.frame } : {}), ...(tools ? { tools } : {}) });
+  return { ...cassette, prepared, preparedTools: tools };
+}
+
+function engineSource(cassette: ReplayCassette | PreparedReplayCassette, tools: readonly ToolInfo[] | undefined): EngineSource {
+  if ("prepared" in cassette && cassette.preparedTools === tools) return { prepared: cassette.prepared };
+  return { events: cassette.events, ...(cassette.frame ? { frame: cassette.frame } : {}), ...(tools ? { tools } : {}) };
+}
+
 export interface ReplayerOptions {
-  cassette: ReplayCassette;
+  /** The cassette, as loaded (`loadReplayCassette`) or prepared once for many replays (`prepareReplayCassette`). */
+  cassette: ReplayCassette | PreparedReplayCassette;
   faults?: FaultPlan;
   seed?: number;
   /** Defaults to a virtual clock: `delay` and `hang` resolve at once, in virtual time. */
@@ -54,13 +77,11 @@ export function createReplayer(options: ReplayerOptions): Replayer {
   const clock = options.clock ?? createVirtualClock();
   const started = clock.now();
   const engine = createEngine({
-    events: options.cassette.events,
-    ...(options.cassette.frame ? { frame: options.cassette.frame } : {}),
+    ...engineSource(options.cassette, options.tools ?? options.cassette.tools),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.match ? { match: options.match } : {}),
     ...(options.ignore ? { ignore: options.ignore } : {}),
-    ...((options.tools ?? options.cassette.tools) ? { tools: options.tools ?? options.cassette.tools } : {}),
   });
   const redact = requestRedactor(options.cassette.header);
   const entries: ReplayLogEntry[] = [];

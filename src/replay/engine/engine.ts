@@ -4,7 +4,7 @@ import type { RequestEntry, SummaryEntry, ToolKind } from "../../schema/replay-l
 import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
 import { createFaultSelector, type SelectedFault } from "../../faults/select.js";
-import { assignEpochs, buildExchanges, type RecordedExchange } from "./exchanges.js";
+import type { RecordedExchange } from "./exchanges.js";
 import type { FrameLookup } from "./frames.js";
 import { keyOptions } from "./match-key.js";
 import { createMatcher, type MatchMode } from "./matcher.js";
@@ -12,19 +12,17 @@ import type { Miss } from "./nearest.js";
 import { rawMember } from "./raw-json.js";
 import type { ReplayRequest } from "./request.js";
 import { recordsSessionEnded, sessionLabel } from "./session-lifecycle.js";
-import { KNOWN_TOOLS_0_21 } from "../../invariants/known-tools.js";
-import { toolNames } from "../../transports/sdk/tool-names.js";
+import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
 
-export interface EngineOptions {
-  events: readonly CassetteEvent[];
-  frame?: FrameLookup;
+/** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
+export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
+
+export type EngineOptions = EngineSource & {
   faults?: FaultPlan;
   seed?: number;
   match?: MatchMode;
   ignore?: readonly string[];
-  /** Tool annotations (from a probe); otherwise taken from a recorded tools/list, else the 0.21 list. */
-  tools?: readonly ToolInfo[];
-}
+};
 
 /** What the engine decided for one request; transports turn it into bytes. */
 export interface Decision {
@@ -68,28 +66,12 @@ export interface Engine {
   summary(tMs: number): SummaryEntry;
 }
 
-/** Tools from a recorded `tools/list` response, if the cassette has one. */
-export function recordedTools(exchanges: readonly RecordedExchange[]): ToolInfo[] | undefined {
-  for (const x of exchanges) {
-    if (x.request.method !== "tools/list" || !x.rpc?.response) continue;
-    try {
-      const result = rawMember(x.rpc.response, "result");
-      if (result) return (JSON.parse(result) as { tools: ToolInfo[] }).tools;
-    } catch {
-      // a broken tools/list answer is simply not used for annotations
-    }
-  }
-  return undefined;
-}
-
 /** The pure replay engine: cassette events in, decisions and log entries out. */
 export function createEngine(options: EngineOptions): Engine {
-  const first = buildExchanges({ events: options.events, ...(options.frame ? { frame: options.frame } : {}) });
-  const tools = options.tools ?? recordedTools(first);
-  const exchanges = tools ? buildExchanges({ events: options.events, ...(options.frame ? { frame: options.frame } : {}), tools }) : first;
-  assignEpochs(exchanges);
+  const prepared = "prepared" in options ? options.prepared : prepareCassette(options);
+  const { exchanges, tools, classified } = prepared;
   const keys = keyOptions({ ...(options.ignore ? { ignore: options.ignore } : {}) });
-  const matcher = createMatcher({ exchanges, mode: options.match ?? "per-key", keys });
+  const matcher = createMatcher({ exchanges, mode: options.match ?? "per-key", keys, index: prepared.keyIndex(keys) });
   const selector = createFaultSelector({
     ...(options.faults ? { plan: options.faults } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
@@ -98,13 +80,6 @@ export function createEngine(options: EngineOptions): Engine {
   let served = 0;
   let unmatched = 0;
   let faults = 0;
-  // tool names the driver would authorize: its tool list (probe, recorded tools/list, else 0.21) plus
-  // the names it classifies without listing, and any tool the cassette itself answered
-  const listed = tools ? tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
-  const classified = new Set([
-    ...toolNames(JSON.stringify({ tools: listed.map((name) => ({ name })) })).classified,
-    ...exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])),
-  ]);
   /** Sessions the harness ended with end_session and has not started again. */
   const ended = new Set<string>();
   const kindOf = (request: ReplayRequest): ToolKind =>

@@ -58,15 +58,15 @@ const shapeOf = (request: ReplayRequest) => `${request.transport}:${request.outF
  * recorded order. Non-tool requests (initialize, --version, …) are answered from any epoch, and so
  * are session-lifecycle calls out of the recorded order (per-key mode only; never consumed).
  */
-export function createMatcher(options: { exchanges: readonly RecordedExchange[]; mode: MatchMode; keys: KeyOptions }): Matcher {
+export function createMatcher(options: {
+  exchanges: readonly RecordedExchange[];
+  mode: MatchMode;
+  keys: KeyOptions;
+  /** Exchanges by match key (shared between engines over one prepared cassette); built here when absent. */
+  index?: ReadonlyMap<string, readonly RecordedExchange[]>;
+}): Matcher {
   const { exchanges, mode, keys } = options;
-  const byKey = new Map<string, RecordedExchange[]>();
-  for (const x of exchanges) {
-    const k = matchKey(x.request, keys);
-    const list = byKey.get(k) ?? [];
-    list.push(x);
-    byKey.set(k, list);
-  }
+  const byKey = options.index ?? indexByKey(exchanges, keys);
   const mutations = exchanges.filter((x) => x.kind === "mutation" && x.origin === "harness");
   const ordered = exchanges.filter((x) => x.kind !== "other" && x.origin === "harness");
   const consumed = new Set<number>();
@@ -142,4 +142,15 @@ export function createMatcher(options: { exchanges: readonly RecordedExchange[];
       return mutations.filter((x) => !consumed.has(x.seq) && !answeredOutOfOrder.has(x.seq));
     },
   };
+}
+
+function indexByKey(exchanges: readonly RecordedExchange[], keys: KeyOptions): Map<string, RecordedExchange[]> {
+  const byKey = new Map<string, RecordedExchange[]>();
+  for (const x of exchanges) {
+    const k = matchKey(x.request, keys);
+    const list = byKey.get(k) ?? [];
+    list.push(x);
+    byKey.set(k, list);
+  }
+  return byKey;
 }

@@ -1,0 +1,77 @@
+import type { CassetteEvent } from "../../schema/cassette.js";
+import type { ToolInfo } from "../../driver/port.js";
+import { KNOWN_TOOLS_0_21 } from "../../invariants/known-tools.js";
+import { toolNames } from "../../transports/sdk/tool-names.js";
+import { assignEpochs, buildExchanges, type RecordedExchange } from "./exchanges.js";
+import type { FrameLookup } from "./frames.js";
+import { matchKey, type KeyOptions } from "./match-key.js";
+import { rawMember } from "./raw-json.js";
+
+export interface PrepareOptions {
+  events: readonly CassetteEvent[];
+  frame?: FrameLookup;
+  /** Tool annotations (from a probe); otherwise taken from a recorded tools/list, else the 0.21 list. */
+  tools?: readonly ToolInfo[];
+}
+
+/**
+ * A cassette turned into what the engine matches against: exchanges with epochs, tool
+ * annotations, the tool names the driver would authorize, and match-key indexes. Nothing in it
+ * changes during a replay, so one preparation serves any number of engines (fuzz runs, scenarios).
+ */
+export interface PreparedCassette {
+  readonly exchanges: readonly RecordedExchange[];
+  readonly tools: readonly ToolInfo[] | undefined;
+  /** Names the driver would authorize: its tool list plus names it classifies without listing, and any tool the cassette answered. */
+  readonly classified: ReadonlySet<string>;
+  /** Exchanges by match key for these key options (built on first use, then shared). */
+  keyIndex(keys: KeyOptions): ReadonlyMap<string, readonly RecordedExchange[]>;
+}
+
+/** Tools from a recorded `tools/list` response, if the cassette has one. */
+export function recordedTools(exchanges: readonly RecordedExchange[]): ToolInfo[] | undefined {
+  for (const x of exchanges) {
+    if (x.request.method !== "tools/list" || !x.rpc?.response) continue;
+    try {
+      const result = rawMember(x.rpc.response, "result");
+      if (result) return (JSON.parse(result) as { tools: ToolInfo[] }).tools;
+    } catch {
+      // a broken tools/list answer is simply not used for annotations
+    }
+  }
+  return undefined;
+}
+
+export function prepareCassette(options: PrepareOptions): PreparedCassette {
+  const frame = options.frame ? { frame: options.frame } : {};
+  const first = buildExchanges({ events: options.events, ...frame });
+  const tools = options.tools ?? recordedTools(first);
+  const exchanges = tools ? buildExchanges({ events: options.events, ...frame, tools }) : first;
+  assignEpochs(exchanges);
+  const listed = tools ? tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
+  const classified = new Set([
+    ...toolNames(JSON.stringify({ tools: listed.map((name) => ({ name })) })).classified,
+    ...exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])),
+  ]);
+  const indexes = new Map<string, Map<string, RecordedExchange[]>>();
+  return {
+    exchanges,
+    tools,
+    classified,
+    keyIndex(keys) {
+      const id = JSON.stringify(keys);
+      let index = indexes.get(id);
+      if (!index) {
+        index = new Map();
+        for (const x of exchanges) {
+          const k = matchKey(x.request, keys);
+          const list = index.get(k) ?? [];
+          list.push(x);
+          index.set(k, list);
+        }
+        indexes.set(id, index);
+      }
+      return index;
+    },
+  };
+}
