@@ -36,4 +36,18 @@ describe("diff", () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${bad}: tools.0.name: diff input is not a valid tools/list result`);
   });
+
+  it("diffs a cassette without probe.json by the tools/list answer it recorded, and names a cassette that has neither (exit 2)", async () => {
+    const r = await runCli(["diff", "test/fixtures/cassettes/replay-mcp-gtk", list("0.21.0"), "--json"]);
+    expect(r.exitCode).toBe(1);
+    const doc = JSON.parse(String(r.stdout));
+    expect(doc.from).toEqual({ version: "0.21.0", source: "synthetic (tools/list recorded in test/fixtures/cassettes/replay-mcp-gtk)" });
+    // The binary's tools/list (recorded) carries the CLI-host tool the runtime's list lacks.
+    expect(doc.changes.map((c: { message: string }) => c.message)).toEqual(["check_for_update: tool is gone"]);
+    const none = await runCli(["diff", "test/fixtures/cassettes/replay-cli-gtk", list("0.21.0")]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toBe(
+      "cua-contract: test/fixtures/cassettes/replay-cli-gtk: the cassette has no probe.json and no recorded tools/list answer to compare. Record it again with a current cua-contract (record stores probe.json unless --no-probe), or probe the driver that made it: `cua-contract probe --driver … --save FILE`, and diff that.",
+    );
+  });
 });
