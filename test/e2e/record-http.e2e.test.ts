@@ -1,7 +1,7 @@
 // Records MCP over HTTP through the recording proxy in front of the real runtime served as
 // `cua-driver serve` serves it (serve --driver sdk --transport http), then replays the cassette to
 // the same clients (serve DIR --transport http, and msw cassetteHandlers in process).
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { setupServer } from "msw/node";
@@ -151,7 +151,6 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     await using dir = await tmpDir();
     const out = path.join(dir.path, "rec");
     const script = path.join(dir.path, "h.mjs");
-    const { writeFileSync } = await import("node:fs");
     writeFileSync(script, `
 const url = process.env.CUA_CONTRACT_MCP_HTTP_URL;
 const token = process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN;
@@ -175,6 +174,39 @@ console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(ur
       expect(readFileSync(file).includes(TOKEN), file).toBe(false);
       expect(readFileSync(file).includes("x".repeat(40)), file).toBe(false);
     }
+  });
+
+  it("loses at most the exchange in flight when record is SIGKILLed", { timeout: 60_000 }, async () => {
+    await using dir = await tmpDir();
+    const out = path.join(dir.path, "rec");
+    const script = path.join(dir.path, "loop.mjs");
+    const donePath = path.join(dir.path, "done");
+    writeFileSync(script, `
+import { writeFileSync } from "node:fs";
+const headers = { authorization: "Bearer " + process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN, "content-type": "application/json" };
+for (let i = 1; i <= 2000; i++) {
+  try {
+    const r = await fetch(process.env.CUA_CONTRACT_MCP_HTTP_URL, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "get_screen_size", arguments: {} } }) });
+    await r.text();
+  } catch { break; }
+  writeFileSync(${JSON.stringify(donePath)}, String(i));
+}
+`);
+    await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
+    const rec = execa(process.execPath, [cliPath, ...recordArgs(out, upstream.url).slice(0, -2), process.execPath, script], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN }, reject: false });
+    const done = () => { try { return Number(readFileSync(donePath, "utf8")); } catch { return 0; } };
+    for (let i = 0; i < 400 && done() < 5; i++) await new Promise((r) => setTimeout(r, 25));
+    rec.kill("SIGKILL");
+    await rec;
+    await new Promise((r) => setTimeout(r, 500)); // the orphaned harness sees its connection fail and stops
+    const completed = done();
+    expect(completed).toBeGreaterThanOrEqual(5);
+    const inspected = await runCli(["inspect", out, "--json"]);
+    expect(inspected.exitCode, String(inspected.stderr)).toBe(0);
+    // Every exchange the harness saw complete was on disk before its answer was sent.
+    const summary = JSON.parse(String(inspected.stdout)) as { by_tool: Record<string, number> };
+    expect(summary.by_tool.get_screen_size).toBeGreaterThanOrEqual(completed);
+    expect(summary.by_tool.get_screen_size).toBeLessThanOrEqual(completed + 1);
   });
 });
 
