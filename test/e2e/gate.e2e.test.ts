@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
@@ -83,5 +83,20 @@ describe("gate --sdk 0.21.0 and --driver", () => {
     const badBaseline = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--expected-failures", bad]);
     expect(badBaseline.exitCode).toBe(2);
     expect(badBaseline.stderr).toContain(`${bad}: failures.0.id: expected-failures file is invalid`);
+  });
+
+  it("names a torn last line it dropped from a recording, so the unchecked call is not silently missing", async () => {
+    await using dir = await tmpDir();
+    const copy = path.join(dir.path, "cli-session");
+    await cp(`${recordings}/cli-session`, copy, { recursive: true });
+    const file = path.join(copy, "cassette.jsonl");
+    const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
+    await writeFile(file, `${lines.slice(0, -1).join("\n")}\n${lines.at(-1)!.slice(0, 20)}`);
+    const r = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", copy, "--json"]);
+    const doc = JSON.parse(String(r.stdout));
+    expect(doc.recordings.calls).toBe(3);
+    expect(doc.recordings.warnings).toEqual([expect.stringMatching(new RegExp(`^${file}:${lines.length}: torn last line \\(20 characters, not valid JSON\\) ignored`))]);
+    const text = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", copy]);
+    expect(text.stdout).toContain(`  note     ${file}:${lines.length}: torn last line (20 characters`);
   });
 });

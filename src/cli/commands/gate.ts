@@ -35,7 +35,7 @@ export const gateCommand: CliCommand = {
     }
     if (args.json) {
       const { check: _check, recordings, ...rest } = report;
-      const doc = { ...rest, recordings: { cassettes: recordings.cassettes, calls: recordings.calls, breaks: recordings.breaks } };
+      const doc = { ...rest, recordings: { cassettes: recordings.cassettes, calls: recordings.calls, breaks: recordings.breaks, warnings: recordings.warnings } };
       process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     } else process.stdout.write(renderGate(report, { expectedFile: args.expectedFailures as string | undefined }));
     if (!report.reachable) return 3;

@@ -27,6 +27,7 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
     const broken = rec.checks.filter((x) => x.breaks.length).length;
     lines.push(`recordings: ${rec.cassettes.length} cassette(s), ${rec.calls} recorded call(s) checked, ${broken} would break`);
     for (const b of rec.breaks) lines.push(`  ${tag(b.id).padEnd(8)} ${b.message}  [${b.id}]`);
+    for (const w of rec.warnings) lines.push(`  note     ${w}`);
   }
   if (report.expected.length) lines.push(`expected failures (listed in ${options.expectedFile ?? "the baseline"}): ${report.expected.length}`);
   for (const id of report.stale) lines.push(`  FAIL     stale baseline entry, no longer failing: ${id}`);

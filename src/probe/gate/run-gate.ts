@@ -42,7 +42,8 @@ export interface GateReport {
   diff?: { baseline: string; from: string | null; changes: Change[]; outside: number };
   /** Why there is no diff, when there is none. */
   diffNote?: string;
-  recordings: { cassettes: string[]; calls: number; checks: CallCheck[]; breaks: RecordingBreak[] };
+  /** `warnings`: what reading the cassettes dropped (a torn last line), so a user knows a call went unchecked. */
+  recordings: { cassettes: string[]; calls: number; checks: CallCheck[]; breaks: RecordingBreak[]; warnings: string[] };
   failures: GateFailure[];
   expected: GateFailure[];
   unexpected: GateFailure[];
@@ -63,7 +64,7 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
     candidate: snapshot.driver,
     contract: { file: options.contract, name: contract.name },
     gaps: [],
-    recordings: { cassettes: cassetteDirs.map(label), calls: 0, checks: [], breaks: [] },
+    recordings: { cassettes: cassetteDirs.map(label), calls: 0, checks: [], breaks: [], warnings: cassettes.flatMap((c) => c.warnings) },
     failures: [],
     expected: [],
     unexpected: [],
