@@ -147,7 +147,7 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     }
   });
 
-  it("forwards a refused request with the driver's bytes, does not record it, and keeps a token in a body off disk with --no-redact", { timeout: 60_000 }, async () => {
+  it("forwards refused requests (bad token, Origin) with the driver's bytes, records neither, and keeps a token in a body off disk with --no-redact", { timeout: 60_000 }, async () => {
     await using dir = await tmpDir();
     const out = path.join(dir.path, "rec");
     const script = path.join(dir.path, "h.mjs");
@@ -157,6 +157,8 @@ const token = process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN;
 const post = (body, auth) => fetch(url, { method: "POST", body, headers: { authorization: "Bearer " + auth, "content-type": "application/json" } });
 const bad = await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}', "x".repeat(40));
 console.log(bad.status, await bad.text());
+const browser = await fetch(url, { method: "POST", body: "{}", headers: { authorization: "Bearer " + token, origin: "http://evil.example" } });
+console.log(browser.status, await browser.text());
 const typed = await post(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "set_value", arguments: { pid: 1, window_id: 1, element_token: "bogus", value: token } } }), token);
 console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(url).port);
 `);
@@ -165,8 +167,12 @@ console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(ur
       env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
     });
     expect(r.exitCode, String(r.stderr)).toBe(0);
-    expect(String(r.stdout).trim().split("\n")).toEqual(['401 {"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Authentication required"}}', "200 true"]);
-    expect(r.stderr).toContain("1 request(s) the driver refused");
+    expect(String(r.stdout).trim().split("\n")).toEqual([
+      '401 {"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Authentication required"}}',
+      '403 {"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Browser-origin requests are forbidden"}}',
+      "200 true",
+    ]);
+    expect(r.stderr).toContain("2 request(s) the driver refused");
     const { events } = httpEvents(out);
     expect(events).toHaveLength(1);
     expect(events[0]!.request.body).toMatch(/"value":"«redacted:bearer:[0-9a-f]{8}»"/);
