@@ -6,7 +6,7 @@ import type { Decision } from "./engine.js";
 import type { FrameLookup } from "./frames.js";
 import { arrayItems, objectSpans, rawMember, setSortedMember } from "./raw-json.js";
 import { renderCliCall } from "./render-cli.js";
-import { permissionDeniedCli, syntheticResult } from "./synthetic-answer.js";
+import { cliRuleFailure } from "./synthetic-answer.js";
 import { recordedOutcome } from "./tool-result.js";
 
 export interface CliOutputAnswer {
@@ -31,14 +31,9 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
   const { decision, frame } = options;
   const { request, exchange, fault } = decision;
   const sock = request.socket ?? "";
-  if (decision.synthetic?.kind === "permission_denied") {
-    const denied = permissionDeniedCli(request.tool ?? "");
-    return { type: "output", delayMs: 0, ...failure(denied.stderr, denied.exitCode) };
-  }
   if (decision.synthetic) {
-    const raw = syntheticResult({ synthetic: decision.synthetic, decision });
-    const rendered = renderCliCall({ raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) });
-    return { type: "output", delayMs: 0, ...rendered, served: raw };
+    const denied = cliRuleFailure({ synthetic: decision.synthetic, tool: request.tool ?? "" });
+    return { type: "output", delayMs: 0, ...failure(denied.stderr, denied.exitCode) };
   }
   if (!exchange) {
     const m = decision.miss;

@@ -46,7 +46,7 @@ export interface Decision {
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
 export type SyntheticAnswer =
   /** The call names a session that `end_session` ended (CONTRACT.md §3.4). */
-  | { kind: "session_ended" }
+  | { kind: "session_ended"; label: string }
   /** The tool is not in the driver's tool list: refused before any lookup (CONTRACT.md §0.5). */
   | { kind: "permission_denied" };
 
@@ -101,12 +101,12 @@ export function createEngine(options: EngineOptions): Engine {
         served++;
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "permission_denied" } };
       }
-      const label = kind === "other" ? undefined : sessionLabel(request.args);
+      const label = kind === "other" || request.tool === undefined ? undefined : sessionLabel(request.args);
       const result0 = label !== undefined && ended.has(label) && request.tool !== "start_session" ? matcher.match(request, kind) : undefined;
-      if (result0 && !("exchange" in result0 && recordsSessionEnded(result0.exchange))) {
+      if (label !== undefined && result0 && !("exchange" in result0 && recordsSessionEnded(result0.exchange))) {
         // the driver refuses any call on an ended session before the tool runs: nothing to match
         served++;
-        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended" } };
+        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
       }
       const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
       const result = result0 ?? matcher.match(request, kind);

@@ -30,6 +30,7 @@ function cassette(calls: readonly (readonly [string, Record<string, unknown>])[]
 const call = (tool: string, args: Record<string, unknown> = {}): ReplayRequest => ({ transport: "inprocess", method: "call", tool, args });
 const row = (d: Decision) => [d.request.tool, d.outcome, d.epochBefore, d.epochAfter, d.lifecycleEpoch ?? null, d.synthetic?.kind ?? null];
 
+
 // click (epoch 0 → 1), then the recording's own rebuild, then typing
 const FLOW = cassette([
   ["list_windows", {}],
@@ -134,9 +135,22 @@ describe("an ended session", () => {
     expect(mcp.type === "line" && mcp.line).toBe(
       '{"jsonrpc":"2.0","id":9,"result":{"content":[{"text":"this session has ended; call start_session explicitly to reuse its label","type":"text"}],"isError":true,"structuredContent":{"refusal":{"code":"session_ended","message":"this session has ended; call start_session explicitly to reuse its label"},"status":"refused"}}}',
     );
-    const cli = answerCli({ decision: { ...d, request: { ...d.request, transport: "cli" } } });
-    expect(cli).toMatchObject({ type: "output", exitCode: 0 });
-    expect(cli.type === "output" && String(cli.stdout)).toContain('"code": "session_ended"');
+    // per-call CLI calls go through the daemon, whose guard stops them first
+    expect(answerCli({ decision: { ...d, request: { ...d.request, transport: "cli" } } })).toMatchObject({
+      type: "output",
+      stdout: "",
+      exitCode: 1,
+      stderr:
+        "session 'mine' has ended; tool call 'click' was rejected. Call start_session with this id to revive it before issuing further actions, or use a new session id.\n",
+    });
+  });
+
+  it("only an explicit label is tracked: the implicit session (no label, or default) is never refused", () => {
+    const engine = createEngine({ events: ENDED });
+    engine.decide(call("end_session"));
+    expect(engine.decide(call("list_windows")).synthetic).toBeUndefined();
+    engine.decide(call("end_session", { session: "default" }));
+    expect(engine.decide(call("list_windows", { session: "default" })).synthetic).toBeUndefined();
   });
 
   it("an end_session that did not take effect (timeout before effect) leaves the session open", () => {

@@ -10,10 +10,18 @@ export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(["start_session", "e
 
 export const isLifecycleTool = (tool: string | undefined): boolean => tool !== undefined && LIFECYCLE_TOOLS.has(tool);
 
-/** The session a call names: its `session` argument, or "" for the transport's implicit session. */
-export function sessionLabel(args: unknown): string {
+/**
+ * The explicit session a call names (its `session` argument), or undefined for the implicit one:
+ * per-call CLI calls get a fresh disposable session each time, so only a label persists.
+ */
+export function sessionLabel(args: unknown): string | undefined {
   const s = args && typeof args === "object" ? (args as { session?: unknown }).session : undefined;
-  return typeof s === "string" && s !== "default" ? s : "";
+  return typeof s === "string" && s !== "" && s !== "default" ? s : undefined;
+}
+
+/** The daemon's guard for a call on an ended session, as `cua-driver call` prints it (stderr, exit 1). */
+export function sessionEndedGuardText(label: string, tool: string): string {
+  return `session '${label}' has ended; tool call '${tool}' was rejected. Call start_session with this id to revive it before issuing further actions, or use a new session id.`;
 }
 
 /**

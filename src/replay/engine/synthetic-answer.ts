@@ -1,6 +1,7 @@
 import { refusalResult } from "../../faults/refusal.js";
 import { permissionDeniedText } from "../../transports/sdk/tool-names.js";
 import { serdeJson } from "./canonical-json.js";
+import { sessionEndedGuardText } from "./session-lifecycle.js";
 import type { Decision, SyntheticAnswer } from "./engine.js";
 
 /** The raw tool result (`{"content":…,"isError":true,"structuredContent":…}`) of an answer the driver gives by rule. */
@@ -15,7 +16,12 @@ export function syntheticResult(options: { synthetic: SyntheticAnswer; decision:
   return refusalResult({ code: "session_ended", tool, args });
 }
 
-/** What `cua-driver call` prints for an unclassified tool: stderr and exit 1, nothing on stdout. */
-export function permissionDeniedCli(tool: string): { stderr: string; exitCode: number } {
-  return { stderr: `${permissionDeniedText(tool)}\n`, exitCode: 1 };
+/**
+ * What `cua-driver call` prints for an answer by rule: the daemon's `ok:false` as stderr and exit 1
+ * (an unclassified tool; a call on an ended session is stopped by the daemon's guard first).
+ */
+export function cliRuleFailure(options: { synthetic: SyntheticAnswer; tool: string }): { stderr: string; exitCode: number } {
+  const { synthetic, tool } = options;
+  const text = synthetic.kind === "permission_denied" ? permissionDeniedText(tool) : sessionEndedGuardText(synthetic.label, tool);
+  return { stderr: `${text}\n`, exitCode: 1 };
 }
