@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonErrorLine } from "./json-error-line.js";
+import { jsonErrorLine, jsonPathLine } from "./json-error-line.js";
 
 describe("jsonErrorLine", () => {
   it("finds the line of errors JSON.parse gives no position for", () => {
@@ -42,5 +42,22 @@ describe("jsonErrorLine", () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("jsonPathLine", () => {
+  const text = ['{', '  "tools": {', '    "click": {', '      "input": ["pid",', '        "x"],', '      "annotations": { "readOnlyHint": "yes" }', "    }", "  },", '  "a\\"b": 1', "}"].join("\n");
+
+  it("finds the line a field's value starts on, through objects, arrays and escaped keys", () => {
+    expect(JSON.parse(text)).toBeTruthy();
+    expect(jsonPathLine(text, ["tools", "click", "annotations", "readOnlyHint"])).toBe(6);
+    expect(jsonPathLine(text, ["tools", "click", "input", 1])).toBe(5);
+    expect(jsonPathLine(text, ["a\"b"])).toBe(9);
+    expect(jsonPathLine(text, [])).toBe(1);
+  });
+
+  it("for a missing key, names the line of the nearest object that lacks it", () => {
+    expect(jsonPathLine(text, ["tools", "click", "output_schema"])).toBe(3);
+    expect(jsonPathLine(text, ["driver"])).toBe(1);
   });
 });

@@ -4,7 +4,28 @@
  * a hand-edited contract needs the line.
  */
 export function jsonErrorLine(text: string): number | undefined {
+  return scanJson(text).errorLine;
+}
+
+/**
+ * The 1-based line where the value at `path` (object keys and array indexes, as zod reports an
+ * issue's path) starts in a valid JSON `text`: a field's line for a validation message.
+ * For a missing key, the line of the object that lacks it.
+ */
+export function jsonPathLine(text: string, path: readonly PropertyKey[]): number | undefined {
+  const want = path.map(String).join("\u0000");
+  let best: { depth: number; at: number } | undefined;
+  scanJson(text, (at, valuePath) => {
+    const joined = valuePath.join("\u0000");
+    const prefix = valuePath.length === 0 || want === joined || want.startsWith(`${joined}\u0000`);
+    if (prefix && (!best || valuePath.length > best.depth)) best = { depth: valuePath.length, at };
+  });
+  return best ? text.slice(0, best.at).split("\n").length : undefined;
+}
+
+function scanJson(text: string, onValue?: (at: number, path: string[]) => void): { errorLine?: number } {
   let i = 0;
+  const path: string[] = [];
   const fail = (): never => {
     throw new SyntaxAt(i);
   };
@@ -32,6 +53,7 @@ export function jsonErrorLine(text: string): number | undefined {
   };
   const value = (): void => {
     space();
+    onValue?.(i, [...path]);
     const c = text[i];
     if (c === "{") return container("}", true);
     if (c === "[") return container("]", false);
@@ -45,16 +67,21 @@ export function jsonErrorLine(text: string): number | undefined {
     i++;
     space();
     if (text[i] === close) return void i++;
-    for (;;) {
+    for (let index = 0; ; index++) {
+      let key = String(index);
       if (keyed) {
         space();
         if (text[i] !== '"') fail();
+        const start = i;
         string();
+        key = onValue ? String(JSON.parse(text.slice(start, i))) : "";
         space();
         if (text[i] !== ":") fail();
         i++;
       }
+      path.push(key);
       value();
+      path.pop();
       space();
       if (text[i] === ",") {
         i++;
@@ -68,11 +95,11 @@ export function jsonErrorLine(text: string): number | undefined {
     value();
     space();
     if (i < text.length) fail();
-    return undefined;
+    return {};
   } catch (error) {
-    if (error instanceof RangeError) return undefined; // nested too deep to scan: no line rather than a crash
+    if (error instanceof RangeError) return {}; // nested too deep to scan: no line rather than a crash
     if (!(error instanceof SyntaxAt)) throw error;
-    return text.slice(0, Math.min(error.at, text.length)).split("\n").length;
+    return { errorLine: text.slice(0, Math.min(error.at, text.length)).split("\n").length };
   }
 }
 

@@ -1,10 +1,15 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
 import { UserError, type UserErrorCode } from "../errors.js";
-import { jsonErrorLine } from "./json-error-line.js";
+import { jsonErrorLine, jsonPathLine } from "./json-error-line.js";
 
 /** Reads and parses a JSON file; a missing file or bad JSON is a UserError naming file and line. */
 export async function readJsonFile(options: { file: string; code: UserErrorCode; what: string; fix: string }): Promise<unknown> {
+  return (await readJsonDocument(options)).value;
+}
+
+/** readJsonFile, keeping the text so a validation problem can name its line (parseWith's `text`). */
+export async function readJsonDocument(options: { file: string; code: UserErrorCode; what: string; fix: string }): Promise<{ value: unknown; text: string }> {
   let text: string;
   try {
     text = await readFile(options.file, "utf8");
@@ -14,7 +19,7 @@ export async function readJsonFile(options: { file: string; code: UserErrorCode;
     throw new UserError(`${options.what} ${reason}`, { code: options.code, file: options.file, fix: options.fix });
   }
   try {
-    return JSON.parse(text);
+    return { value: JSON.parse(text), text };
   } catch (error) {
     // JSON.parse quotes the text it choked on, newlines included: keep the message on one line.
     const message = (error instanceof Error ? error.message : String(error)).replace(/\r?\n/g, "\\n");
@@ -25,12 +30,15 @@ export async function readJsonFile(options: { file: string; code: UserErrorCode;
 }
 
 /** Validates parsed JSON with a zod schema; the first problem names its field and the valid values. */
-export function parseWith<T>(options: { schema: z.ZodType<T>; value: unknown; file: string; code: UserErrorCode; what: string; fix: string }): T {
+export function parseWith<T>(options: { schema: z.ZodType<T>; value: unknown; file: string; code: UserErrorCode; what: string; fix: string; text?: string }): T {
   const result = options.schema.safeParse(options.value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.length ? issue.path.map(String).join(".") : "(root)";
-  throw new UserError(`${options.what} is invalid: ${describeIssue(issue)}`, { code: options.code, file: options.file, field, fix: options.fix });
+  // An unknown key is on its own line, not its object's.
+  const at = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
+  const line = options.text !== undefined ? jsonPathLine(options.text, at) : undefined;
+  throw new UserError(`${options.what} is invalid: ${describeIssue(issue)}`, { code: options.code, file: options.file, ...(line ? { line } : {}), field, fix: options.fix });
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "../schema/probe-snapshot.js";
-import { parseWith, readJsonFile } from "./read-json.js";
+import { parseWith, readJsonDocument } from "./read-json.js";
 import { UserError } from "../errors.js";
 
 const FIX = "Write a snapshot with `cua-contract probe --save FILE`.";
@@ -9,8 +9,8 @@ const FIX = "Write a snapshot with `cua-contract probe --save FILE`.";
 /** A probe snapshot from a file, or the `probe.json` of a cassette directory. */
 export async function readSnapshot(location: string): Promise<ProbeSnapshot> {
   const file = await snapshotFile(location);
-  const value = await readJsonFile({ file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX });
-  return parseWith({ schema: ProbeSnapshotSchema, value, file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX });
+  const { value, text } = await readJsonDocument({ file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX });
+  return parseWith({ schema: ProbeSnapshotSchema, value, text, file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX });
 }
 
 /** `dir/probe.json` for a cassette directory, else the path itself. */

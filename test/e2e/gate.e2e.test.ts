@@ -79,10 +79,11 @@ describe("gate --sdk 0.21.0 and --driver", () => {
     expect(noRec.stderr).toContain("--recordings: no cassette under docs.");
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "expected.json");
-    await writeFile(bad, JSON.stringify({ format: "cua-expected-failures", version: 1, failures: [{ reason: "x" }] }));
+    await writeFile(bad, JSON.stringify({ format: "cua-expected-failures", version: 1, failures: [{ reason: "x" }] }, null, 2));
     const badBaseline = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--expected-failures", bad]);
     expect(badBaseline.exitCode).toBe(2);
-    expect(badBaseline.stderr).toContain(`${bad}: failures.0.id: expected-failures file is invalid`);
+    // line 5: the failures[0] object that lacks "id"
+    expect(badBaseline.stderr).toContain(`${bad}:5: failures.0.id: expected-failures file is invalid`);
   });
 
   it("names a torn last line it dropped from a recording, so the unchecked call is not silently missing", async () => {

@@ -161,23 +161,29 @@ describe("probe bad input", () => {
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "bad.json");
     const good = JSON.parse(await readFile(path.join(repoRoot, contract), "utf8"));
-    await writeFile(bad, JSON.stringify({ ...good, format: "cua-contract" }));
+    await writeFile(bad, JSON.stringify({ ...good, format: "cua-contract" }, null, 2));
     const r = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`${bad}: format: driver contract is invalid`);
+    // line 3: "$schema" is on line 2
+    expect(r.stderr).toContain(`${bad}:3: format: driver contract is invalid`);
     expect(r.stderr).toContain('valid values: "cua-driver-contract"');
 
     good.tools.click.annotations.idempotentHint = "yes";
-    await writeFile(bad, JSON.stringify(good));
+    const hintText = JSON.stringify(good, null, 2);
+    await writeFile(bad, hintText);
     const hint = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
     expect(hint.exitCode).toBe(2);
-    expect(hint.stderr).toContain(`${bad}: tools.click.annotations.idempotentHint: driver contract is invalid: Invalid input: expected boolean, received string.`);
+    const hintLine = hintText.split("\n").indexOf('        "idempotentHint": "yes",') + 1;
+    expect(hintLine).toBeGreaterThan(1);
+    expect(hint.stderr).toContain(`${bad}:${hintLine}: tools.click.annotations.idempotentHint: driver contract is invalid: Invalid input: expected boolean, received string.`);
 
     good.tools.click.annotations.idempotentHint = false;
     good.driver.versions = "latest";
-    await writeFile(bad, JSON.stringify(good));
+    const rangeText = JSON.stringify(good, null, 2);
+    await writeFile(bad, rangeText);
     const range = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
-    expect(range.stderr).toContain(`${bad}: driver.versions: driver contract is invalid: "latest" is not a version`);
+    const rangeLine = rangeText.split("\n").indexOf('    "versions": "latest",') + 1;
+    expect(range.stderr).toContain(`${bad}:${rangeLine}: driver.versions: driver contract is invalid: "latest" is not a version`);
 
     await writeFile(bad, "{\n  \"format\": \n}");
     const syntax = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);

@@ -13,7 +13,7 @@ import { diffSurfaces } from "../analysis/diff.js";
 import { surfaceOfSnapshot } from "../analysis/surface.js";
 import { acquireSnapshot } from "../acquire.js";
 import { readContract } from "../read-contract.js";
-import { parseWith, readJsonFile } from "../read-json.js";
+import { parseWith, readJsonDocument } from "../read-json.js";
 import { readSnapshot } from "../read-snapshot.js";
 import { checkRecordedCalls, type CallCheck, type RecordingBreak } from "./check-recordings.js";
 import { findCassettes } from "./find-cassettes.js";
@@ -115,8 +115,8 @@ function label(dir: string): string {
 
 async function readExpected(file: string): Promise<string[]> {
   const fix = "See docs/gate.md: { \"format\": \"cua-expected-failures\", \"version\": 1, \"failures\": [{ \"id\": \"…\" }] }, or write one with --save-expected-failures.";
-  const value = await readJsonFile({ file, code: "BAD_INPUT", what: "expected-failures file", fix });
-  return parseWith({ schema: ExpectedFailuresSchema, value, file, code: "BAD_INPUT", what: "expected-failures file", fix }).failures.map((f) => f.id);
+  const { value, text } = await readJsonDocument({ file, code: "BAD_INPUT", what: "expected-failures file", fix });
+  return parseWith({ schema: ExpectedFailuresSchema, value, text, file, code: "BAD_INPUT", what: "expected-failures file", fix }).failures.map((f) => f.id);
 }
 
 async function baselineSnapshot(
