@@ -71,6 +71,16 @@ describe("cua-contract replay (cua-driver mcp through the shim)", () => {
     expect(seen.lines[7]).toBe(recorded.get("5")!.replace('"id":5,', '"id":42,'));
   });
 
+  it("refuses a tool the driver does not list with the direct mode's permission_denied result, logged for no-unknown-tools", async () => {
+    const { r, seen, entries } = await replayMcp({ lines: [INIT, call(50, "frobnicate", { x: 1 }), call(51, "list_windows", {})] });
+    expect(seen.lines[1]).toBe(
+      `{"jsonrpc":"2.0","id":50,"result":{"content":[{"text":"Permission denied: tool 'frobnicate' has no reviewed risk classification","type":"text"}],"isError":true,"structuredContent":{"code":"permission_denied"}}}`,
+    );
+    expect(seen.lines[2]).toBe(recordedLines().get("3")!.replace('"id":3,', '"id":51,'));
+    expect(entries.find((e) => e.tool === "frobnicate")).toMatchObject({ outcome: "replayed", synthesized: "permission_denied", kind: "mutation" });
+    expect(r.exitCode, r.stderr).toBe(0); // --invariants none: only the unmatched count could fail it, and it is 0
+  });
+
   it("renders MCP faults: error lines, a cut line, EOF with exit code, a stuck stream", async () => {
     const plan = {
       rules: [
