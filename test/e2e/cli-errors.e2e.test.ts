@@ -128,4 +128,16 @@ describe("bad input files", () => {
     );
     expect((await runCli(["import", trajectory, "--out", out, "--force"])).exitCode).toBe(0);
   });
+
+  it("report refuses a --cassette other than the one the log replayed (its screenshots would sit beside other calls)", async () => {
+    await using dir = await tmpDir();
+    const log = path.join(dir.path, "replay.jsonl");
+    const run = await runCli(["replay", "test/fixtures/cassettes/replay-cli-gtk", "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null"]);
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    const out = path.join(dir.path, "r.html");
+    expect((await runCli(["report", log, "--cassette", "test/fixtures/cassettes/replay-cli-gtk", "--out", out])).exitCode).toBe(0);
+    expect((await badInput(["report", log, "--cassette", "test/fixtures/cassettes/replay-mcp-gtk", "--out", out]))[0]).toBe(
+      `cua-contract: --cassette: this log was not replayed from test/fixtures/cassettes/replay-mcp-gtk: request #0 (get_screen_size) was answered by event 1, which there is not a tool call (mcp). Pass the cassette that \`cua-contract replay DIR --log ${log}\` replayed, or drop --cassette.`,
+    );
+  });
 });

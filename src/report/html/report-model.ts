@@ -5,6 +5,7 @@ import { runInvariants } from "../../invariants/run.js";
 import type { CheckResult, ScenarioResult } from "../../schema/check-result.js";
 import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import { cassetteRows } from "./cassette-rows.js";
+import { checkLogCassette } from "./log-cassette-check.js";
 import { checkSections, type ScenarioExtras } from "./check-sections.js";
 import { resolveCassette, type ReportInput } from "./load-input.js";
 import type { ReportModel } from "./model.js";
@@ -18,7 +19,11 @@ export async function reportModel(options: {
 }): Promise<ReportModel> {
   const { input } = options;
   if (input.kind === "cassette") return cassetteModel(input.file, input.cassette);
-  if (input.kind === "replay-log") return replayLogModel(input.file, input.entries, options.cassetteDir ? await readCassette(options.cassetteDir) : undefined);
+  if (input.kind === "replay-log") {
+    const cassette = options.cassetteDir ? await readCassette(options.cassetteDir) : undefined;
+    if (cassette) checkLogCassette({ entries: input.entries, cassette, logFile: input.file });
+    return replayLogModel(input.file, input.entries, cassette);
+  }
   return checkModel(input.file, input.result, options.scenarioExtras);
 }
 
