@@ -87,6 +87,27 @@ describe("harness session: fail-closed unknown outcomes", () => {
     expect(driver.tools().filter((t) => t === "click")).toHaveLength(2);
   });
 
+  it("an empty re-read after an unknown outcome is not fresh state: the input stays blocked", async () => {
+    const emptyWindow: Reply = {
+      content: [{ type: "text", text: `window_id=${WIN} pid=${PID} elements=0` }],
+      structuredContent: { element_count: 0, elements: [], pid: PID, snapshot_id: "s00000002", window_id: WIN },
+    };
+    const { driver, s } = session(
+      base({
+        click: TIMEOUT,
+        list_windows: [captured("xvfb-01_list_windows"), captured("headless-03_list_windows_no_display")],
+        get_window_state: [captured("xvfb-07_get_window_state_max40"), emptyWindow],
+      }),
+    );
+    await s.step(observe);
+    await s.step(tokenClick);
+    await s.step(observe);
+    expect(s.state.freshStateRequired).toBe("the outcome of click is unknown");
+    const r = await s.step(tokenClick);
+    expect(r).toMatchObject({ decision: "blocked", blockedBy: "fresh_state_required" });
+    expect(driver.tools().filter((t) => t === "click")).toHaveLength(1);
+  });
+
   it.each(["transport_error", "daemon_died"] as const)("a mutation that hits %s is not re-sent either", async (kind) => {
     const { s } = session(base({ press_key: { kind, tool: "press_key" } }));
     await s.step(observe);

@@ -257,7 +257,8 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
     const text = formatObservation({ ...(list ? { windows: list } : {}), ...(window ? { window } : {}) }, options.budget);
     const listRead = list !== undefined && list.status !== "failed";
     const windowRead = window !== undefined && !window.failed;
-    if (list?.status === "complete" || windowRead) freshStateRequired = undefined;
+    // Fresh state after an unknown outcome needs something seen: an empty read proves nothing.
+    if (list?.status === "complete" || (windowRead && (window?.elements.length ?? 0) > 0)) freshStateRequired = undefined;
     const observation = { frame: frame.id, text: `${frame.id}\n${text.text}`, partial: text.partial };
     if (!listRead && !windowRead) {
       return rec.result({ decision: "escalate", note: "The observation failed: nothing could be read. Do not act on old state; try again.", observation });
