@@ -1,41 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Clock, Driver, Reply, ToolInfo, ToolResult } from "../../src/driver/port.js";
+import type { Clock, ToolResult } from "../../src/driver/port.js";
 import { repoRoot } from "./run-cli.js";
 
-/**
- * A test double for the Driver port: answers each tool from a script (a reply, a list consumed
- * in order with the last one repeating, or a function of the arguments) and logs every call.
- * Replies come from real cua-driver 0.21.0 captures (`captured()`), so it imitates 0.21.0.
- */
-export type Script = Record<string, Reply | Reply[] | ((args: Record<string, unknown>, n: number) => Reply)>;
-
-export interface ScriptedDriver extends Driver {
-  log: { tool: string; args: Record<string, unknown> }[];
-  tools(): string[];
-}
-
-export function scriptedDriver(script: Script, tools: ToolInfo[] = []): ScriptedDriver {
-  const counts = new Map<string, number>();
-  const log: ScriptedDriver["log"] = [];
-  return {
-    log,
-    tools: () => log.map((c) => c.tool),
-    async call(tool, args) {
-      log.push({ tool, args });
-      const n = counts.get(tool) ?? 0;
-      counts.set(tool, n + 1);
-      const entry = script[tool];
-      if (entry === undefined) throw new Error(`scripted driver: no reply scripted for ${tool}`);
-      if (typeof entry === "function") return entry(args, n);
-      if (Array.isArray(entry)) return entry[Math.min(n, entry.length - 1)]!;
-      return entry;
-    },
-    async listTools() {
-      return tools;
-    },
-  };
-}
+// The scripted Driver itself is public (`cua-contract/testing`); these helpers feed it real 0.21.0 replies.
+export { scriptedDriver, type Script, type ScriptedDriver } from "../../src/testing/scripted-driver.js";
 
 const REPLIES = path.join(repoRoot, "test/fixtures/driver-replies-0.21");
 
