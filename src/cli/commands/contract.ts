@@ -12,7 +12,7 @@ export const contractCommand: CliCommand = {
   builder: (y) =>
     y
       .positional("action", { type: "string", choices: ["init"], describe: "init: write a starting contract" })
-      .option("from", { type: "string", describe: "Probe snapshot file, or cassette directory with probe.json" })
+      .option("from", { type: "string", describe: "Probe snapshot file, or cassette directory with probe.json (required)" })
       .option("out", { type: "string", describe: "Write the contract here instead of stdout" })
       .option("name", { type: "string", describe: "Contract name" })
       .option("force", { type: "boolean", default: false, describe: "Overwrite --out if it exists" }),
