@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { CASSETTE_FILE } from "../cassette/cassette.js";
 import { writeProbeFile } from "../cassette/probe-file.js";
 import { createRedactor } from "../cassette/redact.js";
 import { UserError } from "../errors.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader } from "../schema/cassette.js";
+import { harnessExitCode, runHarness } from "../shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "../shim-server/server.js";
 import type { ShimKind } from "../shim-server/shim-files.js";
 import { version as recorderVersion } from "../version.js";
@@ -14,7 +14,6 @@ import { startClock } from "./recording-parts.js";
 import { findDriver } from "./find-driver.js";
 import { captureIdentity } from "./identity.js";
 import { probeAndIdentify } from "./probe-capture.js";
-import { runHarness } from "./run-harness.js";
 import { createRecordingSink } from "./recording-sink.js";
 import { sdkRecordingDriver } from "../transports/sdk/recording-driver.js";
 import { startRecordingDesktop } from "../desktop/recording-desktop.js";
@@ -115,7 +114,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     options.onReady?.(server);
     const outcome = await runHarness({ command: options.command, env: { ...env, ...server.env, ...proxy?.env } });
     const result: RecordResult = {
-      exitCode: outcome.signal ? 128 + (os.constants.signals[outcome.signal] ?? 0) : (outcome.code ?? 1),
+      exitCode: harnessExitCode(outcome),
       cassetteDir: sink.dir,
       warnings: identity.warnings,
     };

@@ -1,11 +1,10 @@
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import os from "node:os";
 import { UserError } from "../errors.js";
 import { parseFaultPlan } from "../faults/parse-plan.js";
 import { runInvariants } from "../invariants/run.js";
 import type { FaultPlan } from "../schema/fault-plan.js";
 import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { harnessExitCode, runHarness } from "../shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "../shim-server/server.js";
 import type { ShimKind } from "../shim-server/shim-files.js";
 import { createReplayBackend } from "./backend.js";
@@ -129,12 +128,11 @@ export async function replay(options: ReplayRunOptions): Promise<ReplayRunSummar
   try {
     server = await startShimServer({ backend: createReplayBackend({ session: opened.session }), shim: options.shim ?? "auto" });
     const outcome = await runHarness({ command: options.command, env: { ...(process.env as Record<string, string>), ...server.env } });
-    const harnessExitCode = outcome.signal ? 128 + (os.constants.signals[outcome.signal] ?? 0) : (outcome.code ?? 1);
     await server.close();
     server = undefined;
     return summariseRun({
       session: opened.session,
-      harnessExitCode,
+      harnessExitCode: harnessExitCode(outcome),
       ...(options.failOnUnused !== undefined ? { failOnUnused: options.failOnUnused } : {}),
       ...(options.invariants ? { invariants: options.invariants } : {}),
     });
@@ -142,31 +140,4 @@ export async function replay(options: ReplayRunOptions): Promise<ReplayRunSummar
     await server?.close();
     opened.close();
   }
-}
-
-function runHarness(options: { command: string[]; env: Record<string, string> }): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const [cmd, ...args] = options.command as [string, ...string[]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: "inherit", env: options.env });
-    const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
-    const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => [sig, forward(sig)] as const);
-    for (const [sig, fn] of handlers) process.on(sig, fn);
-    const cleanup = () => {
-      for (const [sig, fn] of handlers) process.off(sig, fn);
-    };
-    child.on("error", (error) => {
-      cleanup();
-      reject(
-        new UserError(`cannot run the harness command ${JSON.stringify(cmd)}: ${error.message}`, {
-          code: "BAD_INPUT",
-          field: "--",
-          fix: "Check the command after `--` (it must be an executable on PATH or a path to one).",
-        }),
-      );
-    });
-    child.on("close", (code, signal) => {
-      cleanup();
-      resolve({ code, signal });
-    });
-  });
 }

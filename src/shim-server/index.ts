@@ -3,3 +3,4 @@ export type { ShimBackend, CliRequest, CliResponse, McpIo, McpSessionHandler } f
 export { startShimServer, type ShimServer, type StartShimServerOptions } from "./server.js";
 export { installShim, type ShimKind } from "./shim-files.js";
 export { nativeShimBinary } from "./native-shim.js";
+export { runHarness, harnessExitCode, type HarnessOutcome } from "./run-harness.js";

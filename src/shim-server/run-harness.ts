@@ -1,11 +1,17 @@
 import { spawn } from "node:child_process";
+import os from "node:os";
 import { UserError } from "../errors.js";
+
+export interface HarnessOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 /**
  * Runs the harness command with inherited stdio, forwarding SIGINT/SIGTERM/SIGHUP to it, so the
- * harness behaves as it would outside the recorder; its exit or signal is the result.
+ * harness behaves as it would outside the recorder or replayer; its exit or signal is the result.
  */
-export function runHarness(options: { command: string[]; env: Record<string, string> }): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+export function runHarness(options: { command: string[]; env: Record<string, string> }): Promise<HarnessOutcome> {
   const [cmd, ...args] = options.command as [string, ...string[]];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: "inherit", env: options.env });
@@ -30,4 +36,9 @@ export function runHarness(options: { command: string[]; env: Record<string, str
       resolve({ code, signal });
     });
   });
+}
+
+/** The harness's exit code as a shell reports it: 128 + n when it died of signal n, else its code (1 if none). */
+export function harnessExitCode(outcome: HarnessOutcome): number {
+  return outcome.signal ? 128 + (os.constants.signals[outcome.signal] ?? 0) : (outcome.code ?? 1);
 }
