@@ -1,12 +1,11 @@
-import { createInterface } from "node:readline";
 import { UserError } from "../../errors.js";
 import { createReplayBackend } from "../../replay/backend.js";
 import { openReplaySession } from "../../replay/run-replay.js";
 import type { ReplaySession } from "../../replay/session.js";
-import { startShimServer } from "../../shim-server/server.js";
-import { isValidToken, startMcpHttpServer } from "../../transports/http/server.js";
+import { startMcpHttpServer } from "../../transports/http/server.js";
 import { createMcpStdioSession } from "../../transports/mcp/stdio-session.js";
 import type { CliCommand } from "../command.js";
+import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";
 import { serveSdk } from "./serve-sdk.js";
 
 const TRANSPORTS = ["mcp", "cli-socket", "http"] as const;
@@ -42,8 +41,8 @@ export const serveCommand: CliCommand = {
       onNotice: notices,
     });
     try {
-      if (transport === "mcp") return await serveStdio(opened.session);
-      if (transport === "cli-socket") return await serveShim(opened.session);
+      if (transport === "mcp") return await serveMcpStdio((io) => createMcpStdioSession({ session: opened.session, io }));
+      if (transport === "cli-socket") return await serveShim(createReplayBackend({ session: opened.session }));
       return await serveHttp(opened.session, args);
     } finally {
       const s = opened.session.finish();
@@ -53,66 +52,8 @@ export const serveCommand: CliCommand = {
   },
 };
 
-/** `cua-driver mcp` on this process's stdio; resolves with the exit code the stream ended with. */
-function serveStdio(session: ReplaySession): Promise<number> {
-  return new Promise((resolve) => {
-    const handler = createMcpStdioSession({
-      session,
-      io: {
-        send: (line) => process.stdout.write(`${line}\n`),
-        stderr: (data) => process.stderr.write(data),
-        exit: (code) => {
-          rl.close();
-          process.stdin.pause();
-          process.stdout.end(() => resolve(code ?? 1));
-        },
-      },
-    });
-    const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-    rl.on("line", (line) => handler.line(line));
-    rl.on("close", () => handler.end());
-  });
-}
-
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve();
-    };
-    process.on("SIGINT", done);
-    process.on("SIGTERM", done);
-  });
-}
-
-async function serveShim(session: ReplaySession): Promise<number> {
-  const server = await startShimServer({ backend: createReplayBackend({ session }) });
-  process.stdout.write(`CUA_DRIVER=${server.shimPath}\nPATH=${server.env.PATH}\n`);
-  process.stderr.write(`cua-contract serve: cua-driver shim ready; put ${server.dir} first on PATH (Ctrl-C to stop)\n`);
-  await untilSignal();
-  await server.close();
-  return 0;
-}
-
 async function serveHttp(session: ReplaySession, args: Record<string, unknown>): Promise<number> {
-  const rawPort = args.port ?? process.env.CUA_DRIVER_RS_MCP_HTTP_PORT;
-  const port = Number(rawPort);
-  if (rawPort === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UserError(`no valid HTTP port (got ${JSON.stringify(rawPort ?? null)})`, {
-      code: "USAGE",
-      field: "--port",
-      fix: "Pass --port N (0 picks a free one) or set CUA_DRIVER_RS_MCP_HTTP_PORT=1..65535, as for `cua-driver serve`.",
-    });
-  }
-  const token = process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN ?? "";
-  if (!isValidToken(token)) {
-    throw new UserError("MCP over HTTP needs a bearer token in CUA_DRIVER_RS_MCP_HTTP_TOKEN (32-4096 characters, no whitespace)", {
-      code: "USAGE",
-      field: "CUA_DRIVER_RS_MCP_HTTP_TOKEN",
-      fix: "Set it, e.g. `export CUA_DRIVER_RS_MCP_HTTP_TOKEN=$(openssl rand -hex 32)`, and send `Authorization: Bearer <token>`.",
-    });
-  }
+  const { port, token } = httpSettings(args.port);
   const server = await startMcpHttpServer({ session, port, token });
   process.stderr.write(`cua-contract serve: MCP over HTTP listening on ${server.url}\n`);
   await untilSignal();

@@ -1,0 +1,70 @@
+// What every `serve` flavour (cassette or live runtime) shares: the HTTP settings `cua-driver serve`
+// reads, running until Ctrl-C, a shim socket, and an MCP stdio session on this process's own stdio.
+import { createInterface } from "node:readline";
+import { UserError } from "../../errors.js";
+import type { McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
+import { startShimServer } from "../../shim-server/server.js";
+import { isValidToken } from "../../transports/http/server.js";
+
+// The port and token `cua-driver serve` reads for MCP over HTTP (CONTRACT.md §2.6), checked before anything starts.
+export function httpSettings(rawPort: unknown): { port: number; token: string } {
+  const raw = rawPort ?? process.env.CUA_DRIVER_RS_MCP_HTTP_PORT;
+  const port = Number(raw);
+  if (raw === undefined || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UserError(`no valid HTTP port (got ${JSON.stringify(raw ?? null)})`, {
+      code: "USAGE",
+      field: "--port",
+      fix: "Pass --port N (0 picks a free one) or set CUA_DRIVER_RS_MCP_HTTP_PORT=1..65535, as for `cua-driver serve`.",
+    });
+  }
+  const token = process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN ?? "";
+  if (!isValidToken(token)) {
+    throw new UserError("MCP over HTTP needs a bearer token in CUA_DRIVER_RS_MCP_HTTP_TOKEN (32-4096 characters, no whitespace)", {
+      code: "USAGE",
+      field: "CUA_DRIVER_RS_MCP_HTTP_TOKEN",
+      fix: "Set it, e.g. `export CUA_DRIVER_RS_MCP_HTTP_TOKEN=$(openssl rand -hex 32)`, and send `Authorization: Bearer <token>`.",
+    });
+  }
+  return { port, token };
+}
+
+/** Resolves on the first SIGINT or SIGTERM, then stops listening for both. */
+export function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off("SIGINT", done);
+      process.off("SIGTERM", done);
+      resolve();
+    };
+    process.on("SIGINT", done);
+    process.on("SIGTERM", done);
+  });
+}
+
+/** A `cua-driver` shim socket over the backend, its CUA_DRIVER and PATH on stdout, until Ctrl-C. */
+export async function serveShim(backend: ShimBackend): Promise<number> {
+  const server = await startShimServer({ backend });
+  process.stdout.write(`CUA_DRIVER=${server.shimPath}\nPATH=${server.env.PATH}\n`);
+  process.stderr.write(`cua-contract serve: cua-driver shim ready; put ${server.dir} first on PATH (Ctrl-C to stop)\n`);
+  await untilSignal();
+  await server.close();
+  return 0;
+}
+
+/** `cua-driver mcp` on this process's stdio; resolves with the exit code the session ended with. */
+export function serveMcpStdio(open: (io: McpIo) => McpSessionHandler): Promise<number> {
+  return new Promise((resolve) => {
+    const handler = open({
+      send: (line) => process.stdout.write(`${line}\n`),
+      stderr: (data) => process.stderr.write(data),
+      exit: (code) => {
+        rl.close();
+        process.stdin.pause();
+        process.stdout.end(() => resolve(code ?? 1));
+      },
+    });
+    const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+    rl.on("line", (line) => handler.line(line));
+    rl.on("close", () => handler.end());
+  });
+}
