@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { UserError } from "../../errors.js";
+import { readRequestBody } from "../../transports/http/mcp-http-front.js";
 import type { RecordingParts } from "../recording-parts.js";
 import { recordHttpExchange } from "./http-exchange-recording.js";
 
@@ -55,15 +56,7 @@ export async function startHttpRecordingProxy(options: RecordingParts & {
     const startMs = options.clock();
     const auth = req.headers.authorization;
     if (auth?.startsWith("Bearer ")) tokens.add(auth.slice(7));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) req.destroy();
-      else chunks.push(c);
-    });
-    req.on("end", () => {
-      const requestBody = Buffer.concat(chunks);
+    readRequestBody(req, MAX_BODY, (requestBody) => {
       const headers: http.OutgoingHttpHeaders = {};
       for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
       headers["content-length"] = requestBody.length;

@@ -1,9 +1,7 @@
-import { timingSafeEqual } from "node:crypto";
 import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import type { McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
-import { errorLine } from "../mcp/jsonrpc.js";
-import type { McpHttpServer } from "./server.js";
+import { jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
 
 const MAX_BODY = 16 * 1024 * 1024;
 
@@ -32,29 +30,12 @@ export async function startBackendHttpServer(options: { backend: ShimBackend; po
     return conn;
   };
   const server = http.createServer((req, res) => {
-    const send = (status: number, body: string, close = false) => {
-      res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...(close ? { connection: "close" } : {}) });
-      res.end(body);
-      if (close) res.once("finish", () => req.socket.destroy());
-    };
-    if (req.headers.origin !== undefined) return send(403, errorLine(undefined, -32600, "Browser-origin requests are forbidden"));
-    const auth = req.headers.authorization ?? "";
-    if (!sameToken(auth.startsWith("Bearer ") ? auth.slice(7) : "", options.token)) return send(401, errorLine(undefined, -32001, "Authentication required"), true);
-    if (req.method !== "POST") {
-      res.writeHead(405, { "content-length": 0 });
-      return res.end();
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) req.destroy();
-      else chunks.push(c);
-    });
-    req.on("end", () => {
+    const send = jsonSender(req, res);
+    if (refuseMcpHttpRequest({ req, res, token: options.token, send })) return;
+    readRequestBody(req, MAX_BODY, (requestBody) => {
       const conn = connFor(req.socket);
       conn.chain = conn.chain.then(async () => {
-        const body = Buffer.concat(chunks).toString("utf8");
+        const body = requestBody.toString("utf8");
         if (!expectsReply(body)) {
           conn.handler.line(body);
           res.writeHead(202, { "content-length": 0 });
@@ -66,23 +47,7 @@ export async function startBackendHttpServer(options: { backend: ShimBackend; po
       });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return { port, url: `http://127.0.0.1:${port}/mcp`, close, [Symbol.asyncDispose]: close };
-}
-
-function sameToken(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return await listenMcpHttp(server, options);
 }
 
 // What `cua-driver mcp` answers: requests and unparseable lines get a line; notifications and blank lines do not.

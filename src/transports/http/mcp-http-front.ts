@@ -1,0 +1,80 @@
+// The front of `cua-driver serve`'s MCP over HTTP (CONTRACT.md §2.6) that every server here puts
+// before its own answering: the request checks, the JSON reply, the body read and the listening.
+import { timingSafeEqual } from "node:crypto";
+import type http from "node:http";
+import type { AddressInfo } from "node:net";
+import { errorLine } from "../mcp/jsonrpc.js";
+
+export interface McpHttpServer {
+  port: number;
+  url: string;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+export type JsonSend = (status: number, body: string, close?: boolean) => void;
+
+/** Answers with a JSON body; `close` ends the TCP connection once the answer is out. */
+export function jsonSender(req: http.IncomingMessage, res: http.ServerResponse): JsonSend {
+  return (status, body, close = false) => {
+    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...(close ? { connection: "close" } : {}) });
+    res.end(body);
+    if (close) res.once("finish", () => req.socket.destroy());
+  };
+}
+
+/**
+ * `cua-driver serve`'s checks before any MCP, in its order: any `Origin` 403, a missing or wrong
+ * bearer token 401 (connection closed), anything but POST 405. Returns whether it answered.
+ */
+export function refuseMcpHttpRequest(options: { req: http.IncomingMessage; res: http.ServerResponse; token: string; send: JsonSend }): boolean {
+  const { req, res, send } = options;
+  if (req.headers.origin !== undefined) {
+    send(403, errorLine(undefined, -32600, "Browser-origin requests are forbidden"));
+    return true;
+  }
+  const auth = req.headers.authorization ?? "";
+  if (!sameToken(auth.startsWith("Bearer ") ? auth.slice(7) : "", options.token)) {
+    send(401, errorLine(undefined, -32001, "Authentication required"), true);
+    return true;
+  }
+  if (req.method !== "POST") {
+    res.writeHead(405, { "content-length": 0 });
+    res.end();
+    return true;
+  }
+  return false;
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Collects a request body; past `maxBytes` the request is destroyed and `onBody` never runs. */
+export function readRequestBody(req: http.IncomingMessage, maxBytes: number, onBody: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on("data", (c: Buffer) => {
+    size += c.length;
+    if (size > maxBytes) req.destroy();
+    else chunks.push(c);
+  });
+  req.on("end", () => onBody(Buffer.concat(chunks)));
+}
+
+/** Listens on loopback (or `host`) and returns the endpoint; closing drops every open connection. */
+export async function listenMcpHttp(server: http.Server, options: { port: number; host?: string }): Promise<McpHttpServer> {
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { port, url: `http://127.0.0.1:${port}/mcp`, close, [Symbol.asyncDispose]: close };
+}
