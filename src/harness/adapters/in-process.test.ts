@@ -35,13 +35,16 @@ describe("in-process drivers", () => {
     const session = createHarnessSession({ driver: inProcessDriver(replayer), clock: manualClock(), timeoutMs: scenario.timeout_ms ?? 5_000 });
     const results = [];
     for (const step of scenario.steps) results.push(await session.step(step));
-    // The one click reached the driver once and timed out; the observation after it rebuilt the session and sent no click.
+    // The scenario's one click reached the driver once and timed out: its step is an unknown outcome,
+    // and no later step sends a click again.
     const clicks = replayer.log().filter((e) => "tool" in e && e.tool === "click");
     expect(clicks).toHaveLength(1);
-    expect(results.map((r) => r.decision)).toEqual(["done", "verify_fresh_state", "done"]);
-    expect(results[1]).toMatchObject({ verdict: { outcome: "unknown" } });
-    expect(results[1]!.calls.map((c) => c.tool)).toEqual(["click"]);
-    expect(results[2]!.calls.map((c) => c.tool)).not.toContain("click");
-    expect(session.state.rebuilds).toBe(1);
+    const clickSteps = results.flatMap((r, i) => (r.calls.some((c) => c.tool === "click") ? [i] : []));
+    expect(clickSteps).toEqual([scenario.steps.findIndex((s: { action: string }) => s.action === "click")]);
+    const clicked = results[clickSteps[0]!]!;
+    expect(clicked).toMatchObject({ decision: "verify_fresh_state", verdict: { outcome: "unknown" } });
+    expect(clicked.calls.map((c) => c.tool)).toEqual(["click"]);
+    expect(results.length).toBeGreaterThan(clickSteps[0]! + 1); // a step after the click, which rebuilt and did not click
+    expect(session.state.rebuilds).toBeGreaterThanOrEqual(1);
   });
 });
