@@ -1,4 +1,5 @@
 import { storeText } from "../cassette/store-text.js";
+import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "./mcp-secrets.js";
 import { eventTime, type RecordingParts } from "./recording-parts.js";
 
 /** The cassette side of one MCP stream: open on creation, then lines, stderr and one close. */
@@ -39,18 +40,13 @@ export function openMcpStreamRecording(options: RecordingParts & { stream: numbe
 
 function learn(options: { redactor: RecordingParts["redactor"]; toolById: Map<string, string>; dir: "c2s" | "s2c"; line: string }): void {
   if (!options.redactor.enabled) return;
-  let message: { id?: unknown; method?: unknown; params?: { name?: unknown; arguments?: unknown }; result?: { structuredContent?: unknown } };
-  try {
-    message = JSON.parse(options.line) as typeof message;
-  } catch {
-    return;
-  }
-  if (!message || typeof message !== "object") return;
+  const message = parseMcpMessage(options.line);
+  if (!message) return;
   const id = JSON.stringify(message.id ?? null);
-  if (options.dir === "c2s" && message.method === "tools/call" && typeof message.params?.name === "string") {
-    options.toolById.set(id, message.params.name);
-    options.redactor.learnFromCall(message.params.name, message.params.arguments);
-  } else if (options.dir === "s2c" && message.result) {
-    options.redactor.learnFromResult(options.toolById.get(id), message.result.structuredContent);
+  if (options.dir === "c2s") {
+    const tool = learnFromToolCall(options.redactor, message);
+    if (tool !== undefined) options.toolById.set(id, tool);
+  } else {
+    learnFromToolResult(options.redactor, options.toolById.get(id), message);
   }
 }

@@ -1,5 +1,6 @@
 import { placeholderFor } from "../../cassette/redact.js";
 import { storeText } from "../../cassette/store-text.js";
+import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "../mcp-secrets.js";
 import { eventTime, type RecordingParts } from "../recording-parts.js";
 
 /** One MCP-over-HTTP request and its answer, as the proxy saw them. */
@@ -54,27 +55,14 @@ function toText(bytes: Buffer): string | Buffer {
   return Buffer.from(text, "utf8").equals(bytes) ? text : bytes;
 }
 
-type Message = { method?: unknown; params?: { name?: unknown; arguments?: unknown }; result?: { structuredContent?: unknown } };
-
-function parse(text: string): Message | undefined {
-  try {
-    const m = JSON.parse(text) as unknown;
-    return m && typeof m === "object" ? (m as Message) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 function learnFromRequest(redactor: RecordingParts["redactor"], text: string): string | undefined {
   if (!redactor.enabled) return undefined;
-  const m = parse(text);
-  if (m?.method !== "tools/call" || typeof m.params?.name !== "string") return undefined;
-  redactor.learnFromCall(m.params.name, m.params.arguments);
-  return m.params.name;
+  const m = parseMcpMessage(text);
+  return m ? learnFromToolCall(redactor, m) : undefined;
 }
 
 function learnFromResponse(redactor: RecordingParts["redactor"], tool: string | undefined, text: string): void {
   if (!redactor.enabled || tool === undefined) return;
-  const m = parse(text);
-  if (m?.result) redactor.learnFromResult(tool, m.result.structuredContent);
+  const m = parseMcpMessage(text);
+  if (m) learnFromToolResult(redactor, tool, m);
 }
