@@ -108,83 +108,75 @@ export function spliceSpan(text: string, span: Span, replacement: string): strin
   return text.slice(0, span.start) + replacement + text.slice(span.end);
 }
 
+// The walk both re-formatters share: whitespace outside strings is dropped and each string literal
+// copied whole; every other character goes to `step`, which appends what it keeps and returns where to go on.
+function rewriteTokens(text: string, from: number, step: (c: string, i: number, emit: (s: string) => void) => number): string {
+  let out = "";
+  const emit = (s: string) => {
+    out += s;
+  };
+  let i = from;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (WS.has(c)) {
+      i++;
+      continue;
+    }
+    if (c === '"') {
+      const end = stringEnd(text, i);
+      out += text.slice(i, end);
+      i = end;
+      continue;
+    }
+    i = step(c, i, emit);
+  }
+  return out;
+}
+
 /**
  * Re-indent JSON text the way serde_json's `to_string_pretty` does (2 spaces, `": "`, empty
  * containers as `{}`/`[]`), copying every scalar token verbatim.
  */
 export function prettyRaw(text: string): string {
-  let out = "";
   let indent = 0;
-  let i = skipWs(text, 0);
   const nl = () => "\n" + "  ".repeat(indent);
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (WS.has(c)) {
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-      continue;
-    }
+  return rewriteTokens(text, skipWs(text, 0), (c, i, emit) => {
     if (c === "{" || c === "[") {
       const close = c === "{" ? "}" : "]";
       const next = skipWs(text, i + 1);
       if (text[next] === close) {
-        out += c + close;
-        i = next + 1;
-        continue;
+        emit(c + close);
+        return next + 1;
       }
       indent++;
-      out += c + nl();
-      i++;
-      continue;
+      emit(c + nl());
+      return i + 1;
     }
     if (c === "}" || c === "]") {
       indent--;
-      out += nl() + c;
-      i++;
-      continue;
+      emit(nl() + c);
+      return i + 1;
     }
     if (c === ",") {
-      out += "," + nl();
-      i++;
-      continue;
+      emit("," + nl());
+      return i + 1;
     }
     if (c === ":") {
-      out += ": ";
-      i++;
-      continue;
+      emit(": ");
+      return i + 1;
     }
     const end = valueEnd(text, i);
-    out += text.slice(i, end);
-    i = end;
-  }
-  return out;
+    emit(text.slice(i, end));
+    return end;
+  });
 }
 
 /** Drop insignificant whitespace, copying every token verbatim. */
 export function compactRaw(text: string): string {
-  let out = "";
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (WS.has(c)) {
-      i++;
-      continue;
-    }
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      out += text.slice(i, end);
-      i = end;
-      continue;
-    }
-    out += c;
-    i++;
-  }
-  return out;
+  return rewriteTokens(text, 0, (c, i, emit) => {
+    emit(c);
+    return i + 1;
+  });
 }
 
 /**
