@@ -62,4 +62,18 @@ describe("cua-contract fuzz", () => {
     expect(cassette.exitCode).toBe(2);
     expect(cassette.stderr).toMatch(/no\/such\/dir/);
   });
+
+  it("names the flag and the value for a malformed --path, --runs or --seed, with no stack trace", async () => {
+    const cases: [string[], string][] = [
+      [["--path", "abc", "--runs", "1", "--seed", "1"], "--path: --path must be colon-separated numbers as a failure's reproduce command prints it, got abc."],
+      [["--runs", "abc"], "--runs: --runs must be a positive integer, got abc."],
+      [["--seed", "x1"], "--seed: --seed must be an integer, got x1."],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(["fuzz", ...args]);
+      expect(r.exitCode, args.join(" ")).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
 });
