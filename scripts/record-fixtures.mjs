@@ -2,18 +2,21 @@
 // `npm run record:fixtures`: re-records the bundled real recordings in recordings/ from the
 // published runtime (@trycua/cua-driver) on a throwaway desktop, and rewrites recordings/README.md.
 // `npm run record:fixtures -- cli` (or `mcp`, `probes`) re-records only those; the README still
-// lists every recording, read from disk. Re-recording gtk3-demo-mcp changes the pid and window id
-// the real scenarios name (docs/scenarios.md): update contracts/scenarios/ in the same change.
+// lists every recording, read from disk. Re-recording gtk3-demo-mcp changes the pid, window id and
+// element tokens the real scenarios name (docs/scenarios.md): they are carried over into
+// contracts/scenarios/ (scripts/record-fixtures.ids.mjs); commit both in the same change.
 // Needs a built dist/ (the npm script builds first) and the desktop packages (docs/desktop.md).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { harnessCalls, idChanges, updateScenarios } from "./record-fixtures.ids.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const recordings = path.join(root, "recordings");
 const cli = path.join(root, "bin", "cua-contract.js");
 const harness = path.join(root, "scripts", "record-fixtures.harness.mjs");
+const scenarios = path.join(root, "contracts", "scenarios");
 const { DEFAULT_SDK_VERSION, publishedSdkVersions } = await import(path.join(root, "dist", "transports", "sdk", "load.js"));
 
 const run = (args) => {
@@ -31,13 +34,19 @@ const lines = [];
 
 for (const transport of ["cli", "mcp"]) {
   const out = path.join(recordings, `gtk3-demo-${transport}`);
-  if (wanted(transport)) run(["record", "--driver", `sdk:${pinned}`, "--desktop", "--force", "--out", out, "--", process.execPath, harness, transport]);
+  const cassette = path.join(out, "cassette.jsonl");
+  const before = existsSync(cassette) ? harnessCalls(readFileSync(cassette, "utf8")) : undefined;
+  if (wanted(transport)) {
+    run(["record", "--driver", `sdk:${pinned}`, "--desktop", "--force", "--out", out, "--", process.execPath, harness, transport]);
+    if (before) carryIds({ before, after: harnessCalls(readFileSync(cassette, "utf8")), cassetteDir: out });
+  }
   const events = readFileSync(path.join(out, "cassette.jsonl"), "utf8").trim().split("\n").length - 1;
   lines.push(
     `| \`gtk3-demo-${transport}/\` | ${transport === "cli" ? "per-call CLI" : "MCP stdio (one `cua-driver mcp` session)"} | ` +
       `\`cua-contract record --driver sdk:${pinned} --desktop -- node scripts/record-fixtures.harness.mjs ${transport}\`: ` +
-      `list windows, get_window_state${transport === "cli" ? " with --screenshot-out-file" : " (inline PNG)"}, click by element token, type_text (foreground), ` +
-      `press_key refused background_unavailable, re-snapshot then the old token refused stale_element_token, verify_state, set_window_frame, list_windows readback (${events} events` +
+      `start_session with a label (named on every call that takes one), list_windows, get_window_state${transport === "cli" ? " with --screenshot-out-file" : " (inline PNG)"}, type_text (foreground), ` +
+      `a re-read (list_windows + get_window_state) after each action, click by element token, press_key refused background_unavailable, the old token refused stale_element_token then a re-read, ` +
+      `verify_state, set_window_frame and a re-read of the moved window, end_session, a click refused session_ended, start_session revived, a last re-read (${events} events` +
       `${existsSync(path.join(out, "probe.json")) ? "; `probe.json` taken while recording" : ""}) |`,
   );
 }
@@ -60,13 +69,26 @@ redaction on (typed text is stored as \`«redacted:text:…»\`) and images stor
 recording (its sha256 is the header's \`driver.probe_sha256\`). Every cassette header says \`driver.source: "sdk"\`; what the SDK backend renders
 differently from a \`cua-driver\` binary is listed in docs/discoveries/sdk-backend.md.
 Re-record them all with \`npm run record:fixtures\` (\`-- cli\`, \`-- mcp\` or \`-- probes\` for one part;
-re-recording \`gtk3-demo-mcp\` changes the pid and window id the real scenarios name, see docs/scenarios.md). Replay one to the same harness with
-\`node bin/cua-contract.js replay recordings/gtk3-demo-cli --ignore text -- node scripts/record-fixtures.harness.mjs cli\`
-(\`--ignore text\`: the typed text is stored redacted, so the live text cannot match it byte for byte).
+re-recording \`gtk3-demo-mcp\` gives the app a new pid, window id and element tokens; the scenarios
+that replay it are updated to the new ones; 14 of the 17 scenarios replay it, see docs/scenarios.md). Replay one to the same harness with
+\`node bin/cua-contract.js replay recordings/gtk3-demo-cli -- node scripts/record-fixtures.harness.mjs cli\`
+(replay redacts the live typed text the same way before matching, so it matches the stored placeholder).
 
 | recording | transport | how it was made |
 | --- | --- | --- |
 ${lines.join("\n")}
 `;
 writeFileSync(path.join(recordings, "README.md"), readme);
+
+/** The scenarios replaying a re-recorded cassette follow its new pid, window id and tokens. */
+function carryIds({ before, after, cassetteDir }) {
+  const { changes, problem } = idChanges(before, after);
+  if (problem) {
+    process.stderr.write(`record-fixtures: ${problem}; update the scenarios in contracts/scenarios/ that replay ${path.relative(root, cassetteDir)} by hand\n`);
+    return;
+  }
+  for (const file of updateScenarios({ dir: scenarios, cassetteDir, changes })) {
+    process.stderr.write(`record-fixtures: ${path.relative(root, file)}: ${[...changes].map(([a, b]) => `${a} → ${JSON.stringify(b)}`).join(", ")}\n`);
+  }
+}
 if (!existsSync(path.join(recordings, "gtk3-demo-cli", "cassette.jsonl"))) process.exitCode = 1;

@@ -1,5 +1,9 @@
 // The step scripts and answers the synthetic scenario cassettes are built from
 // (scripts/build-scenario-cassettes.js). Captured refs: X/… = Xvfb + gtk3-demo, H/… = headless.
+// Only flows the real recordings cannot hold are here: on Linux the 0.21.0 runtime reports every
+// click `unverifiable`, so a confirmed click, a suspected no-op and a run of confirmed clicks
+// exist only as edited captures; gtk3demo-click-timeout is the small flow the external-harness
+// examples replay (docs/invariants.md, examples/harness-python).
 const PID = 24132;
 const WIN = 4194311;
 const TOKEN = "s00000004:15";
@@ -25,23 +29,12 @@ const CLICK_NOOP = clickWith(
 );
 
 /** start_session answered for the harness's own label. */
-const startSession = (revived) => ({
+const startSession = () => ({
   tool: "start_session",
-  captured: revived ? "H/16_start_session_revive" : "H/10_start_session",
+  captured: "H/10_start_session",
   edit: (raw) => raw.replaceAll('"demo"', '"cua-contract-harness"'),
   why: "session label set to the harness's",
 });
-
-const LW_MOVED = {
-  tool: "list_windows",
-  captured: "X/01_list_windows",
-  edit: (raw) =>
-    raw
-      .replace("810x656+235+72", "800x640+200+60")
-      .replace('"bounds":{"height":656,"width":810,"x":235,"y":72},"height":656', '"bounds":{"height":640,"width":800,"x":200,"y":60},"height":640')
-      .replace('"width":810,"window_id":4194311,"x":235,"y":72', '"width":800,"window_id":4194311,"x":200,"y":60'),
-  why: "the window at the bounds set_window_frame gave it",
-};
 
 export const FLOWS = [
   {
@@ -49,12 +42,6 @@ export const FLOWS = [
     about: "Observe the gtk3-demo window, click an element; the driver confirms the effect.",
     steps: [observe, clickToken],
     answers: [LW, GWS, CLICK_CONFIRMED],
-  },
-  {
-    name: "gtk3demo-click-unverifiable",
-    about: "Observe the gtk3-demo window, click an element by token (AT-SPI: unverifiable).",
-    steps: [observe, clickToken],
-    answers: [LW, GWS, CLICK_UNVERIFIABLE],
   },
   {
     name: "gtk3demo-click-noop",
@@ -67,37 +54,9 @@ export const FLOWS = [
     name: "gtk3demo-click-timeout",
     about: "Observe, click (the harness times out after the click landed), rebuild the session, observe again.",
     steps: [observe, clickToken, observe],
-    answers: [LW, GWS, { ...CLICK_UNVERIFIABLE, as: "timeout" }, startSession(false), LW, GWS_AGAIN],
-  },
-  {
-    name: "gtk3demo-type-text-timeout",
-    about: "Observe, type text (the harness times out after it landed), rebuild the session, observe again.",
-    steps: [observe, { action: "type_text", pid: PID, window_id: WIN, text: "hi" }, observe],
-    answers: [LW, GWS, { tool: "type_text", captured: "X/25_type_text_pid_window", as: "timeout" }, startSession(false), LW, GWS_AGAIN],
-  },
-  {
-    name: "gtk3demo-daemon-died",
-    about: "Observe; the driver dies while reading the window; the harness rebuilds, reads again, then clicks.",
-    steps: [observe, clickToken],
-    answers: [LW, { ...GWS, as: "daemon_died" }, startSession(false), GWS, CLICK_UNVERIFIABLE],
+    answers: [LW, GWS, { ...CLICK_UNVERIFIABLE, as: "timeout" }, startSession(), LW, GWS_AGAIN],
   },
 
-  {
-    name: "gtk3demo-window-moved",
-    about: "Observe, move the window (set_window_frame, confirmed), then a pixel click aimed from the old observation.",
-    steps: [
-      observe,
-      { action: "set_window_frame", pid: PID, window_id: WIN, x: 200, y: 60, width: 800, height: 640 },
-      { action: "click", pid: PID, window_id: WIN, x: 400, y: 300, frame: "obs-1" },
-    ],
-    answers: [LW, GWS, { tool: "set_window_frame", captured: "X/29_set_window_frame_confirmed" }, LW_MOVED],
-  },
-  {
-    name: "gtk3demo-session-ended",
-    about: "Observe, click after the session ended (session_ended); the harness revives it and does not re-send the click.",
-    steps: [observe, clickToken, observe],
-    answers: [LW, GWS, { tool: "click", captured: "H/15_click_with_ended_session" }, startSession(true), LW, GWS_AGAIN],
-  },
   {
     name: "gtk3demo-click-loop",
     about: "Observe, then the same confirmed click over and over until the loop guard pauses the run.",

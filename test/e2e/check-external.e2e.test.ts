@@ -29,7 +29,7 @@ describe("an external harness (examples/harness-python)", () => {
   });
 
   it("replay -- python3 harness_buggy.py exits 1 with the violation and its evidence; --invariants picks, --no-invariants skips", async () => {
-    const cassette = path.join(repoRoot, "contracts/scenarios/cassettes/gtk3demo-click-timeout");
+    const cassette = path.join(repoRoot, "recordings/gtk3-demo-mcp");
     const plan = path.join(example, "timeout-after-click.json");
     const good = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness.py", scenario("click-timeout-after-effect")], { cwd: example, env });
     expect(good.exitCode, good.stderr).toBe(0);

@@ -47,7 +47,7 @@ describe("cua-contract check", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain("✗ click-timeout-after-effect");
     expect(r.stdout).toMatch(/no-replay-after-unknown: #\d+ click .* re-sends #\d+ click/);
-    expect(r.stdout).toMatch(/step 3: expected calls start_session → list_windows → get_window_state in order/);
+    expect(r.stdout).toMatch(/step 6: expected calls start_session → list_windows → get_window_state in order/);
     const xml = readFileSync(junit, "utf8");
     expect(xml).toContain('<testcase name="click-timeout-after-effect" classname="scenarios"');
     expect(xml).toContain("<failure");

@@ -35,12 +35,18 @@ describe.skipIf(missing.length > 0)("record --driver sdk --desktop (real runtime
     expect([probe.tools_list.tools.length, probe.metadata.driverVersion]).toEqual([59, "0.21.0"]);
     const events = lines.slice(1).map((l) => JSON.parse(l) as { argv: string[]; stdout: string; files?: Record<string, { ref: string }> });
     const tools = events.map((e) => (e.argv[0] === "call" ? e.argv[1] : e.argv[0]));
-    expect(tools).toEqual(["--version", "manifest", "--version", "list_windows", "get_window_state", "type_text", "click", "press_key", "get_window_state", "click", "verify_state", "set_window_frame", "list_windows"]);
-    expect(events[4]!.files?.["--screenshot-out-file"]?.ref).toMatch(/^frames\/[0-9a-f]{64}\.png$/);
-    expect(events[7]!.stdout).toContain('"code": "background_unavailable"');
-    expect(events[9]!.stdout).toContain('"code": "stale_element_token"');
+    expect(tools).toEqual([
+      "--version", "manifest", "--version", "start_session", "list_windows", "get_window_state", "type_text", "list_windows", "get_window_state", "click",
+      "list_windows", "get_window_state", "press_key", "click", "get_window_state", "verify_state", "set_window_frame", "list_windows", "get_window_state",
+      "end_session", "click", "start_session", "list_windows", "get_window_state",
+    ]);
+    expect(events[5]!.files?.["--screenshot-out-file"]?.ref).toMatch(/^frames\/[0-9a-f]{64}\.png$/);
+    expect(events[12]!.stdout).toContain('"code": "background_unavailable"');
+    expect(events[13]!.stdout).toContain('"code": "stale_element_token"');
+    expect(events[20]!.stdout).toContain('"code": "session_ended"');
+    expect(events[21]!.stdout).toContain('"revived": true');
     expect(lines.join("\n")).not.toContain("hello from cua-contract");
-    expect(events[5]!.argv[2]).toMatch(/«redacted:text:[0-9a-f]{8}»/);
+    expect(events[6]!.argv[2]).toMatch(/«redacted:text:[0-9a-f]{8}»/);
 
     const replayed = await runCli(["replay", out, "--ignore", "text", "--fail-on-unused", "--", process.execPath, harness, "cli"]);
     expect(replayed.exitCode, String(replayed.stderr)).toBe(0);
