@@ -6,6 +6,7 @@ import { HARNESS_ACTION_NAMES } from "../schema/harness-step.js";
 import { ScenarioSchema, type Scenario } from "../schema/scenario.js";
 import { CASSETTE_FILE } from "../cassette/cassette.js";
 import { nearestAction } from "../harness/core/nearest-action.js";
+import { parseJsonText } from "../util/read-json.js";
 
 export interface LoadedScenario {
   scenario: Scenario;
@@ -28,12 +29,7 @@ export function loadScenario(file: string): LoadedScenario {
       cause: error,
     });
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`not valid JSON (${(error as Error).message})`, { code: "BAD_SCENARIO", file, fix: "Fix the JSON syntax." });
-  }
+  const doc = parseJsonText({ text, file, code: "BAD_SCENARIO", what: "the scenario", fix: "Fix the JSON syntax." });
   checkActions(doc, file);
   const parsed = ScenarioSchema.safeParse(doc);
   if (!parsed.success) throw zodProblem(parsed.error, file);

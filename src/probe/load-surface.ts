@@ -3,7 +3,7 @@ import path from "node:path";
 import { PROBE_FILE, readCassette } from "../cassette/index.js";
 import { UserError } from "../errors.js";
 import { surfaceOfDocument, type DriverSurface } from "./analysis/surface.js";
-import { readJsonFile } from "./read-json.js";
+import { readJsonFile } from "../util/read-json.js";
 import { snapshotFile } from "./read-snapshot.js";
 import { recordedToolsList } from "./recorded-tools-list.js";
 

@@ -1,8 +1,8 @@
 import { UserError } from "../errors.js";
 import { DriverContractSchema, type DriverContract } from "../schema/driver-contract.js";
 import { rangeProblem } from "./analysis/versions.js";
-import { jsonPathLine } from "./json-error-line.js";
-import { parseWith, readJsonDocument } from "./read-json.js";
+import { jsonPathLine } from "../util/json-error-line.js";
+import { parseWith, readJsonDocument } from "../util/read-json.js";
 
 const FIX = "See docs/contracts.md, or write a starting contract with `cua-contract contract init --from SNAPSHOT`.";
 

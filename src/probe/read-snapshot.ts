@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "../schema/probe-snapshot.js";
-import { parseWith, readJsonDocument } from "./read-json.js";
+import { parseWith, readJsonDocument } from "../util/read-json.js";
 import { UserError } from "../errors.js";
 
 const FIX = "Write a snapshot with `cua-contract probe --save FILE`.";

@@ -13,7 +13,7 @@ import { diffSurfaces } from "../analysis/diff.js";
 import { surfaceOfSnapshot } from "../analysis/surface.js";
 import { acquireSnapshot } from "../acquire.js";
 import { readContract } from "../read-contract.js";
-import { parseWith, readJsonDocument } from "../read-json.js";
+import { parseWith, readJsonDocument } from "../../util/read-json.js";
 import { readSnapshot } from "../read-snapshot.js";
 import { checkRecordedCalls, type CallCheck, type RecordingBreak } from "./check-recordings.js";
 import { findCassettes } from "./find-cassettes.js";

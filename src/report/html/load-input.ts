@@ -3,7 +3,7 @@ import path from "node:path";
 import { readCassette } from "../../cassette/reader.js";
 import type { Cassette } from "../../cassette/cassette.js";
 import { UserError } from "../../errors.js";
-import { jsonErrorLine } from "../../probe/json-error-line.js";
+import { jsonErrorLine } from "../../util/json-error-line.js";
 import { CheckResultSchema, type CheckResult } from "../../schema/check-result.js";
 import { ReplayLogEntrySchema, type ReplayLogEntry } from "../../schema/replay-log.js";
 

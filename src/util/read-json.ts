@@ -18,8 +18,14 @@ export async function readJsonDocument(options: { file: string; code: UserErrorC
     const reason = code === "ENOENT" ? "does not exist" : code === "EISDIR" ? "is a directory, not a JSON file" : `cannot be read (${(error as Error).message})`;
     throw new UserError(`${options.what} ${reason}`, { code: options.code, file: options.file, fix: options.fix });
   }
+  return { value: parseJsonText({ ...options, text }), text };
+}
+
+/** JSON.parse for a file's text: a syntax error is one UserError line naming the file and line. */
+export function parseJsonText(options: { text: string; file: string; code: UserErrorCode; what: string; fix: string }): unknown {
+  const { text } = options;
   try {
-    return { value: JSON.parse(text), text };
+    return JSON.parse(text);
   } catch (error) {
     // JSON.parse quotes the text it choked on, newlines included: keep the message on one line.
     const message = (error instanceof Error ? error.message : String(error)).replace(/\r?\n/g, "\\n");
