@@ -3,35 +3,14 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEngine } from "../../src/replay/engine/engine.js";
 import { loadReplayCassette } from "../../src/replay/load.js";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { CASSETTE, PRESS, replayPython, TOKEN } from "../helpers/replay-cli-harness.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
-
-const CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk");
-const HARNESS = path.join(repoRoot, "test/e2e/replay/cli-harness.py");
-const TOKEN = JSON.stringify({ pid: 24132, window_id: 4194311, element_token: "s00000004:15" });
-const PRESS = JSON.stringify({ pid: 24132, window_id: 4194311, key: "escape" });
-
-interface Seen {
-  exit?: number;
-  stdout?: string;
-  stderr?: string;
-  timeout?: boolean;
-  elapsed_ms: number;
-  file_b64?: string;
-}
 
 /** The recorded CLI answers, frames put back: what the driver printed when recording. */
 function recorded() {
   const cassette = loadReplayCassette(CASSETTE);
   return createEngine({ events: cassette.events, frame: cassette.frame! }).exchanges;
-}
-
-async function replayPython(options: { steps: unknown[]; extra?: string[]; env?: Record<string, string> }) {
-  const result = await runCli(["replay", CASSETTE, ...(options.extra ?? []), "--json", "--", "python3", HARNESS, JSON.stringify(options.steps)], {
-    ...(options.env ? { env: options.env } : {}),
-  });
-  const [seenLine, summaryLine] = result.stdout.trim().split("\n");
-  return { result, seen: JSON.parse(seenLine!) as Seen[], summary: JSON.parse(summaryLine!) as Record<string, unknown> };
 }
 
 describe("cua-contract replay (per-call CLI)", () => {

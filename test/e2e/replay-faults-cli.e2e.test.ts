@@ -1,22 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { CASSETTE, HARNESS, PRESS, replayPython, TOKEN } from "../helpers/replay-cli-harness.js";
+import { runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
-
-const CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk");
-const HARNESS = path.join(repoRoot, "test/e2e/replay/cli-harness.py");
-const TOKEN = JSON.stringify({ pid: 24132, window_id: 4194311, element_token: "s00000004:15" });
-const PRESS = JSON.stringify({ pid: 24132, window_id: 4194311, key: "escape" });
-
-interface Seen {
-  exit?: number;
-  stdout?: string;
-  stderr?: string;
-  timeout?: boolean;
-  elapsed_ms: number;
-  file_b64?: string;
-}
 
 // One harness run, every fault kind the per-call CLI can show, each on its own nth call.
 describe("fault injection on the per-call CLI", () => {
@@ -64,11 +51,7 @@ describe("fault injection on the per-call CLI", () => {
       { argv: ["call", "get_desktop_state"] },
       { argv: ["call", "get_desktop_state", "--screenshot-out-file", shot], out_file: shot },
     ];
-    const r = await runCli(["replay", CASSETTE, "--faults", plan, "--log", log, "--invariants", "none", "--json", "--", "python3", HARNESS, JSON.stringify(steps)], {
-      env: { HOME: home },
-    });
-    const [seenLine, summaryLine] = r.stdout.trim().split("\n");
-    const seen = JSON.parse(seenLine!) as Seen[];
+    const { seen, summary } = await replayPython({ steps, extra: ["--faults", plan, "--log", log, "--invariants", "none"], env: { HOME: home } });
     const normal = '{\n  "height": 800,\n  "scale_factor": 1.0,\n  "width": 1280\n}\n';
     expect(seen[0]).toMatchObject({ exit: 1, stdout: "", stderr: `Cua Driver daemon is not running on ${sock}.\nStart it first with: cua-driver serve --socket ${sock}\n` });
     expect(seen[1]).toMatchObject({ exit: 1, stdout: "", stderr: `Cua Driver daemon request on ${sock} failed: daemon closed connection without response\n` });
@@ -101,7 +84,6 @@ describe("fault injection on the per-call CLI", () => {
     const file = Buffer.from(seen[13]!.file_b64!, "base64");
     expect(file.length).toBe(real.length);
     expect(file.equals(real)).toBe(false);
-    const summary = JSON.parse(summaryLine!) as Record<string, unknown>;
     expect(summary).toMatchObject({ unmatched: 0, faults: 12, unused: 0, exitCode: 0 });
     const entries = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     const requests = entries.filter((e) => e.type === "request");
