@@ -83,7 +83,8 @@ describe("record: per-call CLI", () => {
     expect(harness[4]!.argv[2]).toMatch(/^\{"pid":1,"window_id":2,"text":"«redacted:text:[0-9a-f]{8}»"\}$/);
     // Identity: --version output and manifest sha256, recorded as events by the recorder.
     const identity = cassette.events.filter((e): e is CliEvent => e.kind === "cli" && e.origin === "recorder");
-    expect(identity.map((e) => e.argv)).toEqual([["--version"], ["manifest"]]);
+    // The probe runs its steps side by side, so the two identity events come in either order.
+    expect(identity.map((e) => e.argv).sort()).toEqual([["--version"], ["manifest"]]);
     const manifest = await execa(fake, ["manifest"], { encoding: "buffer", stripFinalNewline: false });
     const { createHash } = await import("node:crypto");
     expect(cassette.header.driver).toMatchObject({
