@@ -141,3 +141,13 @@ describe("bad input files", () => {
     );
   });
 });
+
+describe("replay output files are checked before the harness runs", () => {
+  it("a --log that is a directory names --log, and the harness never starts", async () => {
+    await using dir = await tmpDir();
+    const marker = path.join(dir.path, "ran");
+    const lines = await badInput(["replay", "test/fixtures/cassettes/replay-cli-gtk", "--log", dir.path, "--", "sh", "-c", `touch ${marker}`]);
+    expect(lines[0]).toBe(`cua-contract: --log: the replay log ${dir.path} is a directory. Name a file in an existing folder, e.g. --log replay.jsonl.`);
+    await expect(readFile(marker)).rejects.toThrow();
+  });
+});

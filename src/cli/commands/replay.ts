@@ -19,7 +19,7 @@ export const replayCommand: CliCommand = {
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
       .option("fail-on-unused", { type: "boolean", default: false, describe: "Exit 1 when a recorded mutation was never requested" })
       .option("invariants", { type: "string", array: true, describe: "Invariant ids to check, comma-separated (default: all; --no-invariants for none)" })
-      .option("json", { type: "boolean", default: false, describe: "Print the summary as one JSON document" }),
+      .option("json", { type: "boolean", default: false, describe: "Print the summary as one JSON document: the last line of stdout, after whatever the harness itself printed there" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
     if (command.length === 0) {
