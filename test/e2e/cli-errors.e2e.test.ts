@@ -151,3 +151,15 @@ describe("replay output files are checked before the harness runs", () => {
     await expect(readFile(marker)).rejects.toThrow();
   });
 });
+
+describe("serve checks its settings before it opens the cassette", () => {
+  it("a bad --port is the only line printed", async () => {
+    const r = await runCli(["serve", "recordings/gtk3-demo-cli", "--transport", "http", "--port", "99999"], {
+      env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: "t".repeat(40) },
+    });
+    expect(r.exitCode).toBe(2);
+    expect(String(r.stderr).trimEnd().split("\n")).toEqual([
+      "cua-contract: --port: no valid HTTP port (got 99999). Pass --port N (0 picks a free one) or set CUA_DRIVER_RS_MCP_HTTP_PORT=1..65535, as for `cua-driver serve`.",
+    ]);
+  });
+});

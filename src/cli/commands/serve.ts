@@ -30,6 +30,8 @@ export const serveCommand: CliCommand = {
     const transport = args.transport as Transport;
     if (args.driver !== undefined) return await serveSdk({ driver: String(args.driver), transport, port: args.port });
     if (args.dir === undefined) throw new UserError("no cassette to serve", { code: "USAGE", field: "dir", fix: "Run `cua-contract serve DIR --transport …`, or serve the runtime live with --driver sdk." });
+    // Settings are checked before the session opens, so bad input prints no replay summary.
+    const http = transport === "http" ? httpSettings(args.port) : undefined;
     const notices = (message: string) => process.stderr.write(`cua-contract serve: UNMATCHED: ${message}\n`);
     const opened = openReplaySession({
       dir: String(args.dir),
@@ -43,7 +45,7 @@ export const serveCommand: CliCommand = {
     try {
       if (transport === "mcp") return await serveMcpStdio((io) => createMcpStdioSession({ session: opened.session, io }));
       if (transport === "cli-socket") return await serveShim(createReplayBackend({ session: opened.session }));
-      return await serveHttp(opened.session, args);
+      return await serveHttp(opened.session, http!);
     } finally {
       const s = opened.session.finish();
       process.stderr.write(`cua-contract serve: served ${s.served}, unmatched ${s.unmatched}, faults injected ${s.faults}, unused recorded mutations ${s.unused.length}\n`);
@@ -52,8 +54,7 @@ export const serveCommand: CliCommand = {
   },
 };
 
-async function serveHttp(session: ReplaySession, args: Record<string, unknown>): Promise<number> {
-  const { port, token } = httpSettings(args.port);
+async function serveHttp(session: ReplaySession, { port, token }: { port: number; token: string }): Promise<number> {
   const server = await startMcpHttpServer({ session, port, token });
   process.stderr.write(`cua-contract serve: MCP over HTTP listening on ${server.url}\n`);
   await untilSignal();
