@@ -31,6 +31,8 @@ export interface RecordOptions extends HttpRecordingOptions {
   force?: boolean;
   redact?: boolean;
   redactPatterns?: string[];
+  /** Provenance stamped in the header for an executable driver: a real binary (default) or a test double. */
+  driverSource?: "binary" | "synthetic";
   /** Take a capability probe of the driver and store it as probe.json (default true; skipped when appending). */
   probe?: boolean;
   shim?: ShimKind | "auto";
@@ -82,7 +84,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const redactor = createRedactor(redaction);
   const recordedAt = new Date().toISOString();
   const env = { ...process.env } as Record<string, string>;
-  const driverInfo: CassetteHeader["driver"] = sdk?.info ?? { version: null, platform: `${process.platform}-${process.arch}`, source: "binary", location: driver };
+  const driverInfo: CassetteHeader["driver"] = sdk?.info ?? { version: null, platform: `${process.platform}-${process.arch}`, source: options.driverSource ?? "binary", location: driver };
   const headerDraft: Omit<CassetteHeader, "transport"> = {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,

@@ -20,6 +20,7 @@ export const recordCommand: CliCommand = {
       .option("no-redact", { type: "boolean", default: false, describe: "Store typed text, clipboard text and tokens as they are" })
       .option("http-upstream", { type: "string", describe: "Also record MCP over HTTP: proxy to this `cua-driver serve` endpoint (http://127.0.0.1:PORT/mcp); the harness gets the proxy in CUA_DRIVER_RS_MCP_HTTP_PORT and CUA_CONTRACT_MCP_HTTP_URL" })
       .option("http-port", { type: "number", describe: "Port of the MCP-over-HTTP recording proxy on 127.0.0.1 (default: a free one)" })
+      .option("driver-source", { type: "string", choices: ["binary", "synthetic"], describe: "Provenance for the header when --driver is an executable: binary (a real cua-driver, the default) or synthetic (a test double)" })
       .option("probe", { type: "boolean", default: true, describe: "Store a capability probe of the driver as probe.json (--no-probe skips it; never taken when appending)" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
@@ -37,6 +38,13 @@ export const recordCommand: CliCommand = {
         fix: "Pass --append to add to the cassette, or --force to replace it.",
       });
     }
+    if (args["driver-source"] !== undefined && String(args.driver ?? "").startsWith("sdk")) {
+      throw new UserError("--driver-source is for an executable driver; a recording from --driver sdk is always source sdk", {
+        code: "USAGE",
+        field: "--driver-source",
+        fix: "Drop --driver-source, or name the executable with --driver PATH.",
+      });
+    }
     const patterns = ((args.redact as unknown[] | undefined) ?? []).map(String);
     const result = await record({
       out: String(args.out),
@@ -48,6 +56,7 @@ export const recordCommand: CliCommand = {
       redact: !args["no-redact"],
       redactPatterns: patterns,
       probe: args.probe !== false,
+      ...(args["driver-source"] !== undefined ? { driverSource: args["driver-source"] as "binary" | "synthetic" } : {}),
       ...(args["http-upstream"] !== undefined ? { httpUpstream: String(args["http-upstream"]) } : {}),
       ...(args["http-port"] !== undefined ? { httpPort: args["http-port"] as number } : {}),
     });
