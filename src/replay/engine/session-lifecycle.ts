@@ -20,9 +20,7 @@ export function sessionLabel(args: unknown): string | undefined {
 }
 
 /** The daemon's guard for a call on an ended session, as `cua-driver call` prints it (stderr, exit 1). */
-export function sessionEndedGuardText(label: string, tool: string): string {
-  return `session '${label}' has ended; tool call '${tool}' was rejected. Call start_session with this id to revive it before issuing further actions, or use a new session id.`;
-}
+export { sessionEndedGuardText } from "../../driver/session-guard.js";
 
 /**
  * The recorded answer for a lifecycle call out of the recorded order: the same key in the current

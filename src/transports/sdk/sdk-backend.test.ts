@@ -95,6 +95,78 @@ describe("SDK backend, per-call CLI", () => {
   });
 });
 
+// CONTRACT.md §3.4: `cua-driver call` goes through a daemon that rejects calls on ended sessions before dispatch.
+describe("SDK backend, ended-session guard", () => {
+  const guardText = (label: string, tool: string) =>
+    `session '${label}' has ended; tool call '${tool}' was rejected. Call start_session with this id to revive it before issuing further actions, or use a new session id.\n`;
+
+  // The real runtime, with every call it receives counted.
+  async function counted() {
+    const seen: string[] = [];
+    const driver = { ...backend.driver, callTool: (tool: string, args: string, o?: { signal: AbortSignal }) => (seen.push(tool), backend.driver.callTool(tool, args, o)) };
+    const guarded = sdkBackendFor({ driver, metadata: backend.metadata, listToolsJson: await backend.driver.listToolsJson(), location: backend.location });
+    const runOn = async (argv: string[], extra: Partial<CliRequest> = {}) => {
+      const r = await guarded.cli(request(argv, extra));
+      return { stdout: r.stdout.toString(), stderr: r.stderr.toString(), exitCode: r.exitCode };
+    };
+    return { seen, run: runOn };
+  }
+
+  it("after end_session, a call naming the label gets the daemon's guard (stderr, exit 1) without reaching the runtime", async () => {
+    const { seen, run: on } = await counted();
+    expect((await on(["call", "start_session", '{"session":"guard-a"}'])).exitCode).toBe(0);
+    const ended = await on(["call", "end_session", '{"session":"guard-a"}']);
+    expect([JSON.parse(ended.stdout), ended.exitCode]).toEqual([{ active: false, session: "guard-a" }, 0]);
+    expect(seen).toEqual(["start_session", "end_session"]);
+    expect(await on(["call", "click", '{"session":"guard-a","pid":1,"element_index":0}'])).toEqual({ stdout: "", stderr: guardText("guard-a", "click"), exitCode: 1 });
+    expect(await on(["get_session"], { stdin: Buffer.from('{"session":"guard-a"}') })).toEqual({ stdout: "", stderr: guardText("guard-a", "get_session"), exitCode: 1 });
+    expect(await on(["call", "end_session", '{"session":"guard-a"}'])).toMatchObject({ stderr: guardText("guard-a", "end_session"), exitCode: 1 });
+    // Before dispatch: even a classified tool this platform does not register is guarded, not `Unknown tool`.
+    expect(await on(["call", "debug_window_info", '{"session":"guard-a"}'])).toMatchObject({ exitCode: 1, stderr: guardText("guard-a", "debug_window_info") });
+    expect(seen).toEqual(["start_session", "end_session"]);
+    // Other labels and the implicit session are untouched.
+    expect((await on(["call", "get_config", '{"session":"guard-b"}'])).exitCode).toBe(0);
+    expect((await on(["call", "get_config", "{}"])).exitCode).toBe(0);
+  });
+
+  it("start_session revives the label: it reaches the runtime (revived:true) and later calls pass again", async () => {
+    const { seen, run: on } = await counted();
+    await on(["call", "start_session", '{"session":"guard-c"}']);
+    await on(["call", "end_session", '{"session":"guard-c"}']);
+    const revived = await on(["call", "start_session", '{"session":"guard-c"}']);
+    expect([JSON.parse(revived.stdout).revived, revived.exitCode]).toEqual([true, 0]);
+    const state = await on(["call", "get_session", '{"session":"guard-c"}']);
+    expect([JSON.parse(state.stdout).state, state.exitCode]).toEqual(["active", 0]);
+    expect(seen).toEqual(["start_session", "end_session", "start_session", "get_session"]);
+  });
+
+  it("an end_session the runtime answers with isError does not end the label", async () => {
+    const refusal = '{"content":[{"text":"no","type":"text"}],"isError":true,"structuredContent":{"refusal":{"code":"invalid_argument","message":"no"},"status":"refused"}}';
+    const double = { ...backend.driver, callTool: async () => ({ rawJson: refusal, text: "", images: [], isError: true, degraded: false }) };
+    const refusing = sdkBackendFor({ driver: double, metadata: backend.metadata, listToolsJson: await backend.driver.listToolsJson(), location: backend.location });
+    expect((await refusing.cli(request(["call", "end_session", '{"session":"guard-d"}']))).exitCode).toBe(0);
+    const next = await refusing.cli(request(["call", "get_session", '{"session":"guard-d"}']));
+    expect(next.stderr.toString()).toBe("");
+  });
+
+  it("each backend keeps its own ended labels, and MCP direct mode (no daemon) still gets the runtime's session_ended refusal", async () => {
+    const { run: first } = await counted();
+    await first(["call", "start_session", '{"session":"guard-e"}']);
+    await first(["call", "end_session", '{"session":"guard-e"}']);
+    expect((await first(["call", "get_config", '{"session":"guard-e"}'])).exitCode).toBe(1);
+    const other = await counted();
+    // The runtime is shared, so the other backend reaches it and gets its refusal on stdout, exit 0.
+    const refused = await other.run(["call", "get_config", '{"session":"guard-e"}']);
+    expect([JSON.parse(refused.stdout).refusal.code, refused.exitCode, refused.stderr]).toEqual(["session_ended", 0, ""]);
+    const sent: string[] = [];
+    const handler = backend.mcp({ argv: ["mcp"], cwd: process.cwd(), env: {} }, { send: (l) => sent.push(l), stderr: () => {}, exit: () => {} });
+    handler.line('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_config","arguments":{"session":"guard-e"}}}');
+    handler.end();
+    await expect.poll(() => sent.length).toBe(1);
+    expect(JSON.parse(sent[0]!).result.structuredContent.refusal.code).toBe("session_ended");
+  });
+});
+
 // CONTRACT.md §1.7: the texts and exit codes of cua-driver 0.21.0's daemon lifecycle.
 describe("SDK backend, serve / status / stop", () => {
   const notRunning = { stdout: "", stderr: "Cua Driver daemon is not running\n", exitCode: 1 };

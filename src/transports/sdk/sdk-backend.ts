@@ -1,7 +1,7 @@
 /**
  * A shim backend whose driver is the real runtime in-process (`@trycua/cua-driver`): per-call
  * CLI invocations are answered as `cua-driver` 0.21.0 prints them and `cua-driver mcp` streams as
- * direct-mode MCP. What still differs from a real binary is listed in docs/discoveries/sdk-backend.md.
+ * direct-mode MCP; per-call `call`s pass the daemon's ended-session guard first. What still differs from a real binary is listed in docs/discoveries/sdk-backend.md.
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -17,6 +17,7 @@ import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "./serde-json.js"
 import { driverErrorText, permissionDeniedText, toolNames, type ToolNames } from "./tool-names.js";
 import { resolveBinaryPath } from "./binary-path.js";
 import { createDaemonLifecycle, LIFECYCLE_COMMANDS, type DaemonLifecycle, type LifecycleCommand } from "./daemon-lifecycle.js";
+import { createEndedSessions, type EndedSessions } from "./ended-sessions.js";
 
 export interface SdkBackend extends ShimBackend {
   readonly metadata: SdkMetadata;
@@ -38,11 +39,12 @@ export function sdkBackendFor(options: { driver: SdkDriver; metadata: SdkMetadat
   const { driver, metadata, listToolsJson, location } = options;
   const names = toolNames(listToolsJson);
   const daemons = createDaemonLifecycle({ pid: process.pid });
+  const endedSessions = createEndedSessions();
   return {
     metadata,
     location,
     driver,
-    cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, daemons }),
+    cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, daemons, endedSessions }),
     mcp: (init, io) => mcpStartupRefusal({ argv: init.argv, io }) ?? mcpSession({ io, driver, metadata, listToolsJson, names }),
     close: async () => {
       daemons.close();
@@ -58,7 +60,7 @@ interface Context {
   names: ToolNames;
 }
 
-async function answerCli(options: Context & { request: CliRequest; daemons: DaemonLifecycle }): Promise<CliResponse> {
+async function answerCli(options: Context & { request: CliRequest; daemons: DaemonLifecycle; endedSessions: EndedSessions }): Promise<CliResponse> {
   const { request, metadata, listToolsJson } = options;
   const parsed = parseDriverArgv(request.argv);
   switch (parsed.command) {
@@ -87,7 +89,9 @@ async function answerCli(options: Context & { request: CliRequest; daemons: Daem
   }
 }
 
-async function call(options: Context & { request: CliRequest; tool: string; json?: string; implicit: boolean; screenshotOutFile?: string }): Promise<CliResponse> {
+async function call(
+  options: Context & { request: CliRequest; endedSessions: EndedSessions; tool: string; json?: string; implicit: boolean; screenshotOutFile?: string },
+): Promise<CliResponse> {
   const { request, tool } = options;
   let args: SerdeNode | undefined;
   if (options.json !== undefined) {
@@ -106,6 +110,9 @@ async function call(options: Context & { request: CliRequest; tool: string; json
     }
   }
   if (!options.names.classified.has(tool)) return failure(permissionDeniedText(tool), 1);
+  // The daemon rejects a call on an ended session before it dispatches (and so before `Unknown tool`).
+  const guard = options.endedSessions.guard({ tool, args });
+  if (guard !== undefined) return failure(guard, 1);
   if (!options.names.registered.has(tool) && tool !== "type_text_chars") return failure(`Unknown tool: ${tool}`, 64);
   let rawJson: string;
   try {
@@ -113,6 +120,7 @@ async function call(options: Context & { request: CliRequest; tool: string; json
   } catch (error) {
     return failure(driverErrorText(error), 1);
   }
+  options.endedSessions.answered({ tool, args, rawJson });
   const rendered = renderCallResult({ rawJson, screenshotOutFile: options.screenshotOutFile });
   let stderr = "";
   if (options.screenshotOutFile !== undefined) {
