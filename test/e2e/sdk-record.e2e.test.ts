@@ -33,7 +33,7 @@ describe.skipIf(missing.length > 0)("record --driver sdk --desktop (real runtime
     const probe = JSON.parse(probeBytes.toString("utf8")) as { driver: unknown; tools_list: { tools: unknown[] }; metadata: { driverVersion: string } };
     expect(probe.driver).toMatchObject({ source: "sdk", location: "sdk:@trycua/cua-driver@0.21.0", version: "0.21.0" });
     expect([probe.tools_list.tools.length, probe.metadata.driverVersion]).toEqual([59, "0.21.0"]);
-    const events = lines.slice(1).map((l) => JSON.parse(l) as { argv: string[]; stdout: string; files?: Record<string, { ref: string }> });
+    const events = lines.slice(1).map((l) => JSON.parse(l) as { argv: string[]; stdout: string; stderr: string; exit_code: number | null; files?: Record<string, { ref: string }> });
     const tools = events.map((e) => (e.argv[0] === "call" ? e.argv[1] : e.argv[0]));
     expect(tools).toEqual([
       "--version", "manifest", "--version", "start_session", "list_windows", "get_window_state", "type_text", "list_windows", "get_window_state", "click",
@@ -43,7 +43,9 @@ describe.skipIf(missing.length > 0)("record --driver sdk --desktop (real runtime
     expect(events[5]!.files?.["--screenshot-out-file"]?.ref).toMatch(/^frames\/[0-9a-f]{64}\.png$/);
     expect(events[12]!.stdout).toContain('"code": "background_unavailable"');
     expect(events[13]!.stdout).toContain('"code": "stale_element_token"');
-    expect(events[20]!.stdout).toContain('"code": "session_ended"');
+    // The daemon's ended-session guard (CONTRACT.md §3.4), not the runtime's refusal on stdout.
+    expect([events[20]!.stdout, events[20]!.exit_code]).toEqual(["", 1]);
+    expect(events[20]!.stderr).toMatch(/^session '[^']+' has ended; tool call 'click' was rejected\. Call start_session with this id to revive it/);
     expect(events[21]!.stdout).toContain('"revived": true');
     expect(lines.join("\n")).not.toContain("hello from cua-contract");
     expect(events[6]!.argv[2]).toMatch(/«redacted:text:[0-9a-f]{8}»/);
