@@ -1,5 +1,5 @@
 import pixelmatch from "pixelmatch";
-import { SIGNATURE, signature } from "./decode.js";
+import { SIGNATURE, signature, type FrameCache } from "./decode.js";
 
 export type ScreenChangeKind = "identical" | "similar" | "changed";
 
@@ -14,6 +14,8 @@ export interface ScreenChangeOptions {
   similarBelow?: number;
   /** pixelmatch's per-cell colour threshold, 0–1 (default 0.03: about 8 grey levels of a cell's mean). */
   cellThreshold?: number;
+  /** Signatures to reuse across calls (`frameCache()`), for a caller comparing a run of screenshots. */
+  frames?: FrameCache;
 }
 
 export const SCREEN_CHANGE_DEFAULTS = { similarBelow: 0.02, cellThreshold: 0.03 } as const;
@@ -30,7 +32,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  */
 export async function screenChange(previous: Uint8Array, next: Uint8Array, options: ScreenChangeOptions = {}): Promise<ScreenChange> {
   if (sameBytes(previous, next)) return { kind: "identical", changedFraction: 0 };
-  const [a, b] = await Promise.all([signature(previous, "previous"), signature(next, "next")]);
+  const [a, b] = await Promise.all([signature(previous, "previous", options.frames), signature(next, "next", options.frames)]);
   if (a.width !== b.width || a.height !== b.height) return { kind: "changed", changedFraction: 1 };
   const cells = SIGNATURE.width * SIGNATURE.height;
   const differing = pixelmatch(a.rgba, b.rgba, undefined, SIGNATURE.width, SIGNATURE.height, {

@@ -1,5 +1,6 @@
 import { loadFrame } from "../../cassette/frame-store.js";
 import { UserError } from "../../errors.js";
+import { frameCache, signature, type FrameCache } from "../../harness/screen/decode.js";
 import type { CheckResult, ScenarioResult } from "../../schema/check-result.js";
 import { version } from "../../version.js";
 import type { ScenarioExtras } from "./check-sections.js";
@@ -10,12 +11,19 @@ import { renderReport } from "./render-report.js";
 import { reportModel } from "./report-model.js";
 import { writeOutputFile } from "../write-output.js";
 
-/** The two screen functions of the harness core the report needs (harness/screen), on PNG or JPEG bytes. */
+/**
+ * The two screen functions of the harness core the report needs (harness/screen), on PNG or JPEG
+ * bytes. The report hands them one `frames` cache for the whole build (each frame is in two pairs
+ * and is decoded once) and asks for diffs no wider than it shows them.
+ */
 export interface ScreenFunctions {
-  screenChange(prev: Uint8Array, next: Uint8Array): Promise<{ kind: ScreenChangeKind; changedFraction?: number }>;
+  screenChange(prev: Uint8Array, next: Uint8Array, options?: { frames?: FrameCache }): Promise<{ kind: ScreenChangeKind; changedFraction?: number }>;
   /** A PNG highlighting what differs. */
-  diffImage(prev: Uint8Array, next: Uint8Array): Promise<{ png: Uint8Array; changedPixels?: number }>;
+  diffImage(prev: Uint8Array, next: Uint8Array, options?: { frames?: FrameCache; maxWidth?: number }): Promise<{ png: Uint8Array; changedPixels?: number }>;
 }
+
+/** Diff highlights are drawn this wide at most: twice the 380 CSS px a screenshot is shown at, so sharp on a 2× display. */
+export const DIFF_MAX_WIDTH = 760;
 
 export interface BuildReportOptions {
   input: ReportInput;
@@ -48,17 +56,54 @@ function imageSize(bytes: Uint8Array): { width: number; height: number } | undef
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
+// The frames a cassette references, in event order (inline splices, then written files).
+function cassetteFrameRefs(input: ReportInput): string[] {
+  if (input.kind !== "cassette") return [];
+  const refs: string[] = [];
+  for (const e of input.cassette.events) {
+    if ("frames" in e) for (const f of e.frames ?? []) refs.push(f.ref);
+    if ("files" in e) for (const f of Object.values(e.files ?? {})) refs.push(f.ref);
+  }
+  return refs;
+}
+
 /** Builds the report HTML for a cassette, replay log or check result; screenshots are compared pair by pair. */
 export async function buildReport(options: BuildReportOptions): Promise<{ html: string; stats: ReportStats }> {
+  const frames = frameCache();
+  const loaded = new Map<string, ImageEntry>();
+  const load = (dir: string, ref: string): ImageEntry => {
+    const key = `${dir}\0${ref}`;
+    let entry = loaded.get(key);
+    if (!entry) {
+      const bytes = loadFrame({ dir, ref });
+      const size = imageSize(bytes);
+      entry = { bytes, mime: ref.endsWith(".jpg") ? "image/jpeg" : "image/png", ...(size ? { size } : {}) };
+      loaded.set(key, entry);
+    }
+    return entry;
+  };
+  // A cassette names its frames before the model is built: when two differ, their decodes and
+  // signatures start now on sharp's threads and overlap building the model (a failure is reported by
+  // the comparison that meets it).
+  const refs = [...new Set(cassetteFrameRefs(options.input))];
+  if (options.input.kind === "cassette" && refs.length > 1) {
+    const dir = options.input.cassette.dir;
+    for (const ref of refs) {
+      try {
+        signature(load(dir, ref).bytes, "frame", frames).catch(() => undefined);
+      } catch {
+        // a frame that cannot be read is reported where the model meets it
+      }
+    }
+  }
   const model = await reportModel(options);
   const images = new Map<string, ImageEntry>();
   const frameBytes = (shot: ReportShot): Uint8Array => {
     const known = images.get(shot.image);
     if (known) return known.bytes;
-    const bytes = loadFrame({ dir: shot.source.cassetteDir, ref: shot.source.ref });
-    const size = imageSize(bytes);
-    images.set(shot.image, { bytes, mime: shot.source.ref.endsWith(".jpg") ? "image/jpeg" : "image/png", ...(size ? { size } : {}) });
-    return bytes;
+    const entry = load(shot.source.cassetteDir, shot.source.ref);
+    images.set(shot.image, entry);
+    return entry.bytes;
   };
   const rows: ReportRow[] = model.sections.flatMap((s) => s.rows);
   let pairs = 0;
@@ -73,7 +118,7 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
         const b = frameBytes(next);
         let change: { kind: ScreenChangeKind; changedFraction?: number };
         try {
-          change = await options.screen.screenChange(a, b);
+          change = await options.screen.screenChange(a, b, { frames });
         } catch {
           // An image that does not decode proves nothing about the screen: shown as changed, without a diff.
           changed++;
@@ -82,7 +127,7 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
         const fraction = change.changedFraction !== undefined ? { fraction: change.changedFraction } : {};
         if (change.kind === "identical") return { kind: change.kind, ...fraction };
         if (change.kind === "changed") changed++;
-        const diff = await options.screen.diffImage(a, b).catch(() => undefined);
+        const diff = await options.screen.diffImage(a, b, { frames, maxWidth: DIFF_MAX_WIDTH }).catch(() => undefined);
         if (!diff) return { kind: change.kind, ...fraction, note: "no diff: could not be decoded" };
         const id = `diff-${prev.image.slice(4)}-${next.image.slice(4)}`;
         const size = imageSize(diff.png);
