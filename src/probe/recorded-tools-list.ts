@@ -1,5 +1,5 @@
-import { fromStoredBytes, storedField, type Cassette } from "../cassette/index.js";
-import type { CassetteEvent } from "../schema/cassette.js";
+import type { Cassette } from "../cassette/index.js";
+import { eventText, isObject, jsonOrUndefined } from "./event-json.js";
 
 /**
  * The result of the first `tools/list` answered in a cassette's MCP or HTTP traffic: what diff
@@ -10,15 +10,15 @@ export function recordedToolsList(cassette: Cassette): { result: unknown; line: 
   for (const [index, event] of cassette.events.entries()) {
     const line = cassette.lines[index] ?? 0;
     if (event.kind === "mcp") {
-      const msg = json(text(event, "line"));
+      const msg = jsonOrUndefined(eventText(event, "line"));
       if (!isObject(msg)) continue;
       const key = `${event.stream}:${JSON.stringify(msg.id)}`;
       if (event.dir === "c2s" && msg.method === "tools/list") asked.add(key);
       else if (event.dir === "s2c" && asked.has(key) && isObject(msg.result)) return { result: msg.result, line };
     } else if (event.kind === "http") {
-      const req = json(text(event, "request.body"));
+      const req = jsonOrUndefined(eventText(event, "request.body"));
       if (!isObject(req) || req.method !== "tools/list") continue;
-      const res = json(sseData(text(event, "response.body")));
+      const res = jsonOrUndefined(sseData(eventText(event, "response.body")));
       if (isObject(res) && isObject(res.result)) return { result: res.result, line };
     }
   }
@@ -29,22 +29,4 @@ export function recordedToolsList(cassette: Cassette): { result: unknown; line: 
 function sseData(body: string): string {
   const data = /^data: ?(.*)$/m.exec(body);
   return data ? data[1]! : body;
-}
-
-function text(event: CassetteEvent, field: string): string {
-  const stored = storedField(event, field);
-  if (stored === undefined) return "";
-  return typeof stored === "string" ? stored : fromStoredBytes(stored).toString("utf8");
-}
-
-function json(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

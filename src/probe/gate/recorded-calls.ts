@@ -1,5 +1,6 @@
-import { fromStoredBytes, parseDriverArgv, storedField, type Cassette } from "../../cassette/index.js";
+import { parseDriverArgv, type Cassette } from "../../cassette/index.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
+import { eventText, isObject, jsonOrUndefined } from "../event-json.js";
 
 /** One tool call found in a recording: what was sent and, when structured, what came back. */
 export interface RecordedCall {
@@ -31,7 +32,7 @@ export function recordedCalls(cassette: Cassette, name: string): RecordedCall[] 
       const call = cliCall(event, name, line);
       if (call) calls.push(call);
     } else if (event.kind === "mcp") {
-      const msg = json(text(event, "line"));
+      const msg = jsonOrUndefined(eventText(event, "line"));
       if (!isObject(msg)) return;
       const key = `${event.stream}:${JSON.stringify(msg.id)}`;
       if (event.dir === "c2s" && msg.method === "tools/call" && isObject(msg.params) && typeof msg.params.name === "string") {
@@ -47,10 +48,10 @@ export function recordedCalls(cassette: Cassette, name: string): RecordedCall[] 
         }
       }
     } else if (event.kind === "http") {
-      const req = json(text(event, "request.body"));
+      const req = jsonOrUndefined(eventText(event, "request.body"));
       if (!isObject(req) || req.method !== "tools/call" || !isObject(req.params) || typeof req.params.name !== "string") return;
       const call: RecordedCall = { cassette: name, event: event.seq, line, tool: req.params.name, transport: "http", args: req.params.arguments ?? {} };
-      const res = json(text(event, "response.body"));
+      const res = jsonOrUndefined(eventText(event, "response.body"));
       if (isObject(res) && isObject(res.result) && res.result.structuredContent !== undefined) {
         call.output = res.result.structuredContent;
         call.outputEvent = event.seq;
@@ -67,15 +68,15 @@ function cliCall(event: Extract<CassetteEvent, { kind: "cli" }>, name: string, l
   const call: RecordedCall = { cassette: name, event: event.seq, line, tool: argv.tool, transport: "cli" };
   if (argv.json !== undefined) {
     // A positional that is not JSON never reaches the driver (exit 2): nothing to check.
-    const args = json(argv.json);
+    const args = jsonOrUndefined(argv.json);
     if (args !== undefined) call.args = args;
   } else {
     // The CLI reads a missing or invalid stdin as {} (CONTRACT.md §1.6).
-    const stdin = text(event, "stdin");
-    call.args = (stdin.trim() === "" ? {} : json(stdin)) ?? {};
+    const stdin = eventText(event, "stdin");
+    call.args = (stdin.trim() === "" ? {} : jsonOrUndefined(stdin)) ?? {};
   }
   if (event.exit_code === 0) {
-    const out = json(text(event, "stdout"));
+    const out = jsonOrUndefined(eventText(event, "stdout"));
     if (isObject(out)) {
       // `call` merges the last image into the printed structuredContent under these names (CONTRACT.md §0.3).
       const { screenshot_png_b64: _b64, ...rest } = out;
@@ -84,22 +85,4 @@ function cliCall(event: Extract<CassetteEvent, { kind: "cli" }>, name: string, l
     }
   }
   return call;
-}
-
-function text(event: CassetteEvent, field: string): string {
-  const stored = storedField(event, field);
-  if (stored === undefined) return "";
-  return typeof stored === "string" ? stored : fromStoredBytes(stored).toString("utf8");
-}
-
-function json(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
