@@ -4,6 +4,7 @@ import { corruptBase64 } from "./corrupt-image.js";
 import { emptyResult } from "./empty.js";
 import { parseFaultPlan } from "./parse-plan.js";
 import { refusalResult } from "./refusal.js";
+import { applyResultFault } from "./result-faults.js";
 import { createFaultSelector, globToRegExp } from "./select.js";
 
 const errorOf = (fn: () => unknown): string => {
@@ -94,6 +95,18 @@ describe("fault shapes", () => {
       pid: 9,
     });
     expect(JSON.parse(refusalResult({ code: "background_unavailable", tool: "press_key", args: {} })).structuredContent.escalation.recommended).toBe("foreground");
+  });
+
+  it("lists the given candidate windows in target-style refusals, in serde_json key order", () => {
+    const candidates = [{ window_id: 7, title: "Ünïcode \"doc\"", is_on_screen: false, app_name: "gedit" }];
+    expect(refusalResult({ code: "ambiguous_window_target", tool: "click", args: { target: { pid: 42 } }, candidates })).toBe(
+      '{"content":[{"text":"pid 42 has more than one eligible top-level window; pass window_id.","type":"text"}],"isError":true,"structuredContent":{"candidates":[{"app_name":"gedit","is_on_screen":false,"title":"Ünïcode \\"doc\\"","window_id":7}],"code":"ambiguous_window_target","effect":"refused","pid":42}}',
+    );
+    expect(JSON.parse(refusalResult({ code: "window_target_not_found", tool: "click", args: { pid: 42 }, candidates })).structuredContent.candidates).toHaveLength(1);
+    // resolution failures and other envelopes have no candidate list to fill
+    expect(JSON.parse(refusalResult({ code: "window_target_resolution_failed", tool: "click", args: { pid: 42 }, candidates })).structuredContent.candidates).toEqual([]);
+    expect(refusalResult({ code: "stale_element_token", tool: "click", args: {}, candidates })).not.toContain("candidates");
+    expect(applyResultFault({ fault: { kind: "refusal", code: "ambiguous_window_target" }, tool: "click", args: { pid: 42 }, candidates })).toContain('"window_id":7}]');
   });
 
   it("empties results in each tool's own shape", () => {

@@ -23,6 +23,24 @@ const ELEMENT_STYLE = new Set([
 
 const TARGET_STYLE = new Set(["window_target_not_found", "ambiguous_window_target", "window_target_resolution_failed"]);
 
+/** Codes whose envelope lists the pid's candidate windows (CONTRACT.md §3.2). */
+const LISTS_CANDIDATES = new Set(["window_target_not_found", "ambiguous_window_target"]);
+
+/**
+ * One entry of a target-style refusal's `candidates`: window_id, title, app name and on-screen
+ * state (CONTRACT.md §3.2), named as `list_windows` names them (docs/faults.md).
+ */
+export interface WindowCandidate {
+  app_name?: unknown;
+  is_on_screen?: unknown;
+  title?: unknown;
+  window_id?: unknown;
+}
+
+export function listsCandidates(code: string): boolean {
+  return LISTS_CANDIDATES.has(code);
+}
+
 /** Texts the driver itself uses, where they are known (captured or read in the source). */
 const MESSAGES: Record<string, (tool: string, args: Record<string, unknown>) => string> = {
   stale_element_token: () => "element_token is stale; call get_window_state again to refresh",
@@ -36,20 +54,31 @@ const MESSAGES: Record<string, (tool: string, args: Record<string, unknown>) => 
     'Background delivery is not available: the requested target has no focus-free input backend; the remaining XTest/X11 route can only deliver to the globally focused widget. Retry this action with delivery_mode:"foreground"; Cua Driver will activate the target for the action and restore the previous foreground afterward.',
 };
 
-function pidOf(args: Record<string, unknown>): number {
+export function pidOf(args: Record<string, unknown>): number {
   const target = args.target as Record<string, unknown> | undefined;
   const pid = typeof args.pid === "number" ? args.pid : typeof target?.pid === "number" ? target.pid : 0;
   return pid;
 }
 
-/** The raw result JSON (`{"content":…,"isError":true,"structuredContent":…}`) of a refusal. */
-export function refusalResult(options: { code: string; tool: string; args: Record<string, unknown>; message?: string }): string {
+/**
+ * The raw result JSON (`{"content":…,"isError":true,"structuredContent":…}`) of a refusal.
+ * `candidates`: the requested pid's windows as last known (target-style codes only; default none).
+ */
+export function refusalResult(options: {
+  code: string;
+  tool: string;
+  args: Record<string, unknown>;
+  message?: string;
+  candidates?: readonly WindowCandidate[];
+}): string {
   const { code, tool, args } = options;
   const message = options.message ?? MESSAGES[code]?.(tool, args) ?? `${tool} refused: ${code}`;
   let structured: Record<string, unknown>;
   if (ELEMENT_STYLE.has(code)) structured = { refusal: { code, message }, status: "refused" };
-  else if (TARGET_STYLE.has(code)) structured = { candidates: [], code, effect: "refused", pid: pidOf(args) };
-  else if (code === "background_unavailable") {
+  else if (TARGET_STYLE.has(code)) {
+    const candidates = LISTS_CANDIDATES.has(code) ? (options.candidates ?? []) : [];
+    structured = { candidates, code, effect: "refused", pid: pidOf(args) };
+  } else if (code === "background_unavailable") {
     structured = {
       code,
       detail:

@@ -1,7 +1,7 @@
 import type { Fault } from "../schema/fault-plan.js";
 import { corruptResultImages } from "./corrupt-image.js";
 import { emptyResult } from "./empty.js";
-import { refusalResult } from "./refusal.js";
+import { refusalResult, type WindowCandidate } from "./refusal.js";
 
 /** Faults that change the tool result itself rather than the transport. */
 export type ResultFault = Extract<Fault, { kind: "empty" | "refusal" | "corrupt_image" }>;
@@ -10,12 +10,27 @@ export function isResultFault(fault: Fault): fault is ResultFault {
   return fault.kind === "empty" || fault.kind === "refusal" || fault.kind === "corrupt_image";
 }
 
-/** The raw result a harness gets under a result fault, built from the recorded one where useful. */
-export function applyResultFault(options: { fault: ResultFault; tool: string; args: unknown; recorded?: string }): string {
+/**
+ * The raw result a harness gets under a result fault, built from the recorded one where useful;
+ * `candidates` fills a target-style refusal (the engine's `Decision.candidates`).
+ */
+export function applyResultFault(options: {
+  fault: ResultFault;
+  tool: string;
+  args: unknown;
+  recorded?: string;
+  candidates?: readonly WindowCandidate[];
+}): string {
   const { fault, tool, recorded } = options;
   const args = options.args && typeof options.args === "object" ? (options.args as Record<string, unknown>) : {};
   if (fault.kind === "refusal") {
-    return refusalResult({ code: fault.code, tool, args, ...(fault.message !== undefined ? { message: fault.message } : {}) });
+    return refusalResult({
+      code: fault.code,
+      tool,
+      args,
+      ...(fault.message !== undefined ? { message: fault.message } : {}),
+      ...(options.candidates ? { candidates: options.candidates } : {}),
+    });
   }
   if (fault.kind === "empty") return emptyResult({ tool, ...(recorded !== undefined ? { recorded } : {}) });
   return recorded === undefined ? '{"content":[]}' : corruptResultImages(recorded).raw;

@@ -53,6 +53,8 @@ describe("faults on the in-process Driver", () => {
     expect(state.structuredContent).not.toHaveProperty("screenshot_width");
     const refused = (await withFault({ kind: "refusal", code: "ambiguous_window_target" }, "click").call("click", TOKEN)) as ToolResult;
     expect(refused).toMatchObject({ isError: true, structuredContent: { code: "ambiguous_window_target", effect: "refused", pid: 24132 } });
+    // the candidates are the pid's windows in the cassette's list_windows answer
+    expect(refused.structuredContent?.candidates).toEqual([{ app_name: "Gtk3-demo", is_on_screen: true, title: "Application Class", window_id: 4194311 }]);
     const clean = (await createReplayer({ cassette }).call("get_window_state", { pid: 24132, window_id: 4194311, max_elements: 40 })) as ToolResult;
     const bad = (await withFault({ kind: "corrupt_image" }, "get_window_state").call("get_window_state", { pid: 24132, window_id: 4194311, max_elements: 40 })) as ToolResult;
     const data = (r: ToolResult) => (r.content.find((b) => b.type === "image") as { data: string }).data;

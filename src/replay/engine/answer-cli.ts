@@ -79,6 +79,7 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
         tool: request.tool ?? "",
         args: request.args,
         ...(outcome.type === "result" ? { recorded: outcome.raw } : {}),
+        ...(decision.candidates ? { candidates: decision.candidates } : {}),
       });
       const rendered = renderCliCall({ raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) });
       return { type: "output", delayMs: 0, ...rendered, served: raw };

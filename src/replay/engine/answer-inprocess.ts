@@ -75,7 +75,13 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
       return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "the driver's answer ended mid-JSON" } };
     default: {
       if (!isResultFault(f)) return { type: "reply", delayMs: 0, ...fromOutcome(tool, outcome) };
-      const raw = applyResultFault({ fault: f, tool, args: decision.request.args, ...(outcome.type === "result" ? { recorded: outcome.raw } : {}) });
+      const raw = applyResultFault({
+        fault: f,
+        tool,
+        args: decision.request.args,
+        ...(outcome.type === "result" ? { recorded: outcome.raw } : {}),
+        ...(decision.candidates ? { candidates: decision.candidates } : {}),
+      });
       return { type: "reply", delayMs: 0, reply: toolResultFromRaw(raw), served: raw };
     }
   }

@@ -3,6 +3,7 @@ import type { FaultPlan } from "../../schema/fault-plan.js";
 import type { RequestEntry, SummaryEntry, ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { listsCandidates, pidOf, type WindowCandidate } from "../../faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "../../faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
 import type { FrameLookup } from "./frames.js";
@@ -13,6 +14,7 @@ import { rawMember } from "./raw-json.js";
 import type { ReplayRequest } from "./request.js";
 import { recordsSessionEnded, sessionLabel } from "./session-lifecycle.js";
 import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
+import { windowCandidates } from "./window-candidates.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
@@ -41,6 +43,8 @@ export interface Decision {
   lifecycleEpoch?: number;
   /** The driver's own answer built by the replay, not recorded (transports render it per transport). */
   synthetic?: SyntheticAnswer;
+  /** A target-style refusal fault: the requested pid's windows as the cassette last showed them. */
+  candidates?: readonly WindowCandidate[];
 }
 
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
@@ -121,6 +125,8 @@ export function createEngine(options: EngineOptions): Engine {
       if (label !== undefined && tookEffect && request.tool === "start_session") ended.delete(label);
       if (fault) faults++;
       else served++;
+      const listsWindows = fault?.fault.kind === "refusal" && listsCandidates(fault.fault.code);
+      const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};
       return {
         ...base,
         epochAfter: matcher.epoch,
@@ -129,6 +135,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(fault ? { fault } : {}),
         ...(result.fallbackEpoch !== undefined ? { fallbackEpoch: result.fallbackEpoch } : {}),
         ...(result.lifecycleEpoch !== undefined ? { lifecycleEpoch: result.lifecycleEpoch } : {}),
+        ...(listsWindows ? { candidates: windowCandidates({ exchanges, epoch: epochBefore, pid: pidOf(args) }) } : {}),
       };
     },
     synthesized(request) {

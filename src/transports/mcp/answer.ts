@@ -70,7 +70,13 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
       return { type: "line", delayMs: 0, line: truncateText(normal().line, f.keep) };
     default: {
       if (!isResultFault(f)) return { type: "line", delayMs: 0, ...normal() };
-      const raw = applyResultFault({ fault: f, tool, args: request.args, ...(outcome.type === "result" ? { recorded: outcome.raw } : {}) });
+      const raw = applyResultFault({
+        fault: f,
+        tool,
+        args: request.args,
+        ...(outcome.type === "result" ? { recorded: outcome.raw } : {}),
+        ...(decision.candidates ? { candidates: decision.candidates } : {}),
+      });
       return { type: "line", delayMs: 0, line: resultLine(idRaw, raw), served: raw };
     }
   }
