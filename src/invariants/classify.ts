@@ -1,27 +1,8 @@
+import { ACTION_RESULT_TOOLS } from "../driver/tool-kinds.js";
 import { UNKNOWN_OUTCOME_FAULTS, type FaultKind, type RequestEntry } from "../schema/replay-log.js";
 
 /** Tools that deliver input to a window (the ActionResult tools, minus window geometry). */
-export const INPUT_TOOLS: ReadonlySet<string> = new Set([
-  "click",
-  "double_click",
-  "right_click",
-  "scroll",
-  "drag",
-  "mouse_drag",
-  "parallel_mouse_drag",
-  "move_cursor",
-  "mouse_button_down",
-  "mouse_button_up",
-  "type_text",
-  "type_text_chars",
-  "press_key",
-  "hotkey",
-  "set_value",
-  "invoke_menu",
-  "browser_click",
-  "browser_pointer",
-  "browser_type",
-]);
+export const INPUT_TOOLS: ReadonlySet<string> = new Set([...ACTION_RESULT_TOOLS].filter((tool) => tool !== "set_window_frame"));
 
 /** Read-only tools whose result shows the screen or a window: what counts as a fresh look. */
 export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set([

@@ -1,4 +1,5 @@
 import type { Reply, ToolResult } from "../../driver/port.js";
+import { ACTION_RESULT_TOOLS } from "../../driver/tool-kinds.js";
 
 /**
  * Tools whose successful result always carries structuredContent in 0.21 (the ActionResult tools
@@ -6,9 +7,7 @@ import type { Reply, ToolResult } from "../../driver/port.js";
  * from one of these can only be an error (a missing display, a missing argument, …).
  */
 export const STRUCTURED_ON_SUCCESS: ReadonlySet<string> = new Set([
-  "click", "double_click", "right_click", "scroll", "drag", "mouse_drag", "parallel_mouse_drag", "move_cursor",
-  "mouse_button_down", "mouse_button_up", "type_text", "type_text_chars", "press_key", "hotkey", "set_value",
-  "set_window_frame", "invoke_menu", "browser_click", "browser_pointer", "browser_type",
+  ...ACTION_RESULT_TOOLS,
   "list_windows", "get_window_state", "get_desktop_state", "get_screen_size", "get_cursor_position",
   "start_session", "end_session", "get_session", "list_sessions", "verify_state",
 ]);

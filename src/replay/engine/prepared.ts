@@ -1,6 +1,6 @@
 import type { CassetteEvent } from "../../schema/cassette.js";
 import type { ToolInfo } from "../../driver/port.js";
-import { KNOWN_TOOLS_0_21 } from "../../invariants/known-tools.js";
+import { KNOWN_TOOLS_0_21 } from "../../driver/tool-kinds.js";
 import { toolNames } from "../../transports/sdk/tool-names.js";
 import { assignEpochs, buildExchanges, type RecordedExchange } from "./exchanges.js";
 import type { FrameLookup } from "./frames.js";
