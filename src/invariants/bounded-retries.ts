@@ -1,5 +1,5 @@
 import type { RequestEntry } from "../schema/replay-log.js";
-import { callKey } from "./canonical.js";
+import { isDiscovery, requestKey } from "./canonical.js";
 import { quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";
 import type { Invariant, Violation } from "./types.js";
@@ -9,14 +9,16 @@ export const DEFAULT_MAX_REPEATS = 6;
 // A harness stuck in a loop burns the budget and, for mutations, repeats input on the screen.
 export const boundedRetries: Invariant = {
   id: "bounded-retries",
-  statement: `No tool is called more than N times in a row with identical arguments (N = maxRepeats, default ${DEFAULT_MAX_REPEATS}).`,
+  statement: `No request is sent more than N times in a row with the same method, tool and arguments (N = maxRepeats, default ${DEFAULT_MAX_REPEATS}); discovery requests are not retries.`,
   check(entries, options) {
     const max = options.maxRepeats ?? DEFAULT_MAX_REPEATS;
     const out: Violation[] = [];
     let run: RequestEntry[] = [];
     let key = "";
     for (const r of requestsOf(entries)) {
-      const k = callKey(r.tool, r.args);
+      // asking the driver what it is (initialize, tools/list, --version, …) is never a retry
+      if (isDiscovery(r)) continue;
+      const k = requestKey(r);
       if (k === key) run.push(r);
       else {
         key = k;

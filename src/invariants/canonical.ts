@@ -1,10 +1,38 @@
+import type { RequestEntry } from "../schema/replay-log.js";
+
 /** Argument keys that name a session or a file path rather than what the call does. */
 const VOLATILE_KEYS = new Set(["session", "screenshot_out_file"]);
 
-// Two calls are "the same call" when their arguments are equal after sorting keys and dropping
-// volatile keys; this is the identity the retry and replay invariants compare.
+/**
+ * Requests that ask the driver what it is (version, tool list, help, update check) rather than act
+ * or observe: a client may send them on every start, so repeating them is never a retry.
+ */
+export const DISCOVERY_METHODS: ReadonlySet<string> = new Set([
+  "--version",
+  "--help",
+  "initialize",
+  "tools/list",
+  "manifest",
+  "list-tools",
+  "describe",
+  "check-update",
+  "mcp-config",
+  "status",
+]);
+
+export function isDiscovery(r: Pick<RequestEntry, "method">): boolean {
+  return DISCOVERY_METHODS.has(r.method);
+}
+
+// Two requests are "the same request" when their method, tool and arguments are equal after sorting
+// keys and dropping volatile keys; this is the identity the retry and replay invariants compare.
+export function requestKey(r: Pick<RequestEntry, "method" | "tool" | "args">): string {
+  return `${r.method} ${r.tool ?? ""} ${canonical(r.args, true)}`;
+}
+
+/** The identity of a tool call by name and arguments (a `call` request's key). */
 export function callKey(tool: string | undefined, args: unknown): string {
-  return `${tool ?? "?"} ${canonical(args, true)}`;
+  return requestKey({ method: "call", tool, args });
 }
 
 function canonical(value: unknown, top: boolean): string {

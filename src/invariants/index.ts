@@ -12,4 +12,4 @@ export { INVARIANTS, INVARIANT_IDS, isInvariantId } from "./registry.js";
 export { formatInvariantReport } from "./format.js";
 export { KNOWN_TOOLS_0_21 } from "../driver/tool-kinds.js";
 export { BATCH_MARK } from "./no-input-after-stale.js";
-export { callKey } from "./canonical.js";
+export { callKey, isDiscovery, requestKey } from "./canonical.js";

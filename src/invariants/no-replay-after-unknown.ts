@@ -1,5 +1,5 @@
 import type { RequestEntry } from "../schema/replay-log.js";
-import { callKey } from "./canonical.js";
+import { requestKey } from "./canonical.js";
 import { isFreshObservation, isMutation, isUnknownOutcome, quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";
 import type { Invariant, Violation } from "./types.js";
@@ -18,7 +18,7 @@ export const noReplayAfterUnknown: Invariant = {
         continue;
       }
       if (!isMutation(r)) continue;
-      const key = callKey(r.tool, r.args);
+      const key = requestKey(r);
       const first = pending.get(key);
       if (first) {
         out.push(

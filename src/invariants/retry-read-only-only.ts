@@ -1,5 +1,5 @@
 import type { RequestEntry } from "../schema/replay-log.js";
-import { callKey } from "./canonical.js";
+import { requestKey } from "./canonical.js";
 import { LIFECYCLE_TOOLS, isTransportFault, quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";
 import type { Invariant, Violation } from "./types.js";
@@ -14,7 +14,7 @@ export const retryReadOnlyOnly: Invariant = {
     for (const r of requestsOf(entries)) {
       // reconnecting (initialize, tools/list on a new stream) or re-declaring the session is not a different call
       if (failed && (r.kind === "other" || LIFECYCLE_TOOLS.has(r.tool ?? ""))) continue;
-      if (failed && r.kind !== "read" && callKey(r.tool, r.args) === callKey(failed.tool, failed.args)) {
+      if (failed && r.kind !== "read" && requestKey(r) === requestKey(failed)) {
         out.push(
           violation(
             "retry-read-only-only",

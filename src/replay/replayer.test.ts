@@ -86,16 +86,21 @@ describe("createReplayer over an MCP cassette", () => {
     expect(r.summary().unmatched).toBe(1);
   });
 
-  it("says why a repeated mutation is not answered", async () => {
+  it("answers a mutation sent again with its recorded answer, consumed once, and says so in the log", async () => {
     const r = createReplayer({ cassette: loadReplayCassette(MCP) });
     await r.call("click", TOKEN);
-    await r.call("click", TOKEN);
+    // the recording sent the same click again and the driver refused the old token
+    const second = asResult(await r.call("click", TOKEN));
+    expect(second.structuredContent?.refusal).toMatchObject({ code: "stale_element_token" });
     await r.call("press_key", { pid: PID, window_id: WID, key: "escape" });
-    const third = await r.call("click", TOKEN);
-    expect(isTransportFailure(third)).toBe(true);
-    expect(r.log().at(-1)).toMatchObject({ outcome: "unmatched" });
-    const reason = (r.log().at(-1) as { unmatched: { reason: string } }).unmatched.reason;
-    expect(reason).toMatch(/already answered/);
+    const epoch = r.summary().epoch;
+    const third = asResult(await r.call("click", TOKEN));
+    expect(third.raw).toBe(second.raw);
+    expect(r.summary().epoch).toBe(epoch);
+    const last = r.log().at(-1) as { synthesized?: string; basis?: string; matched_seq?: number; outcome: string };
+    expect(last).toMatchObject({ outcome: "replayed", synthesized: "resent_mutation", matched_seq: 14 });
+    expect(last.basis).toMatch(/the same request as #14 click, answered already in epoch 1.*nothing is consumed/);
+    expect(r.summary()).toMatchObject({ unmatched: 0, synthesized: 1 });
   });
 
   it("ignores volatile fields (session label) and named --ignore paths", async () => {

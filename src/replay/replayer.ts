@@ -82,6 +82,7 @@ export function createReplayer(options: ReplayerOptions): Replayer {
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.match ? { match: options.match } : {}),
     ...(options.ignore ? { ignore: options.ignore } : {}),
+    ...(options.cassette.header?.driver.version ? { driverVersion: options.cassette.header.driver.version } : {}),
   });
   const redact = requestRedactor(options.cassette.header);
   const entries: ReplayLogEntry[] = [];

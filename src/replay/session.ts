@@ -36,6 +36,7 @@ export interface ReplaySession {
   t(): number;
   decide: Engine["decide"];
   synthesized: Engine["synthesized"];
+  unanswered: Engine["unanswered"];
   record(decision: Decision, extra: { tMs: number; served?: string; exitCode?: number | null }): RequestEntry;
   /** A new stream number (MCP process or HTTP connection), logged as opened. */
   openStream(transport: ReplayTransport): number;
@@ -56,6 +57,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     ...(options.match ? { match: options.match } : {}),
     ...(options.ignore ? { ignore: options.ignore } : {}),
     ...((options.tools ?? options.cassette.tools) ? { tools: options.tools ?? options.cassette.tools } : {}),
+    ...(options.cassette.header?.driver.version ? { driverVersion: options.cassette.header.driver.version } : {}),
   });
   const log: ReplayLogEntry[] = [];
   const push = (entry: ReplayLogEntry) => {
@@ -79,6 +81,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       return decision;
     },
     synthesized: (request) => engine.synthesized(request),
+    unanswered: (request) => engine.unanswered(redact(request)),
     record(decision, extra) {
       const entry = engine.entry(decision, {
         tMs: extra.tMs,
@@ -106,13 +109,21 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   };
 }
 
-/** `Failed to replay call #12 (click) from …: no recorded request matches (differs from #11 (click) at $.x: …). Fix…` */
+/**
+ * `Failed to replay call #12 (click) from …: no recorded request matches (differs from #11 (click) at $.x: …).
+ * Ignore the fields with --ignore x, or …`: the fix says to re-record only when re-recording would help.
+ */
 export function unmatchedMessage(d: Decision, source: string): string {
   const what = d.request.method === "call" ? `call #${d.n} (${d.request.tool ?? "?"})` : `request #${d.n} (${d.request.method})`;
   const m = d.miss;
-  const field = m?.path && m.path !== "$.tool" ? m.path.replace(/^\$\.?/, "") : undefined;
-  const fix = field
-    ? `Re-record the cassette with this harness, or ignore the field with --ignore ${field}.`
-    : "Re-record the cassette with this harness.";
-  return `Failed to replay ${what} from ${source}: no recorded request matches (${m?.reason ?? "unmatched"}). ${fix}`;
+  const ignore = m?.ignore && m.ignore.length > 0 ? m.ignore : undefined;
+  const fixes: string[] = [];
+  if (ignore) fixes.push(`ignore the field${ignore.length > 1 ? "s" : ""} with ${ignore.map((p) => `--ignore ${p}`).join(" ")}`);
+  if (m?.afterFault) {
+    fixes.push(
+      `the fault at ${m.afterFault} took the harness where the recording never went, so re-recording the same flow cannot help: record the recovery path with \`record --faults PLAN\` (the same plan), or name the missing answer in the cassette`,
+    );
+  } else fixes.push("re-record the cassette with this harness");
+  const fix = fixes.join(", or ");
+  return `Failed to replay ${what} from ${source}: no recorded request matches (${m?.reason ?? "unmatched"}). ${fix[0]!.toUpperCase()}${fix.slice(1)}.`;
 }

@@ -64,6 +64,24 @@ export const ServedResultSchema = z
   .strict();
 export type ServedResult = z.infer<typeof ServedResultSchema>;
 
+/**
+ * Kinds of synthesized answer: `session_ended` / `permission_denied` (the driver's rules);
+ * `lifecycle` (a session start or end built for this label and state); `stale_element_token` (a
+ * token the driver no longer honours in this state); `resent_mutation` (a mutation sent again after
+ * it was answered: the driver runs it again, answered with its recorded answer, nothing consumed);
+ * `skipped_ahead` (a later recorded mutation, reached because the ones before it did not take effect
+ * under a fault).
+ */
+export const SynthesizedKindSchema = z.enum([
+  "session_ended",
+  "permission_denied",
+  "lifecycle",
+  "stale_element_token",
+  "resent_mutation",
+  "skipped_ahead",
+]);
+export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
+
 export const RequestEntrySchema = z
   .object({
     type: z.literal("request"),
@@ -81,19 +99,36 @@ export const RequestEntrySchema = z
     kind: ToolKindSchema,
     epoch_before: z.number().int().nonnegative(),
     epoch_after: z.number().int().nonnegative(),
-    outcome: z.enum(["replayed", "faulted", "unmatched"]),
+    /**
+     * `unanswered`: the request was read but the driver would not answer it (an MCP stream stuck on
+     * an earlier call that never returned); it is logged so every invariant sees the whole conversation.
+     */
+    outcome: z.enum(["replayed", "faulted", "unmatched", "unanswered"]),
     /** seq of the cassette event that answered it. */
     matched_seq: z.number().int().nonnegative().optional(),
     /** A read answered from this earlier epoch because the current one recorded no such read. */
     fallback_epoch: z.number().int().nonnegative().optional(),
     /** A session-lifecycle call answered from this epoch, out of the recorded order: nothing consumed, the epoch stays. */
     lifecycle_epoch: z.number().int().nonnegative().optional(),
-    /** An answer the driver gives by rule, built by the replay (no recorded exchange): `session_ended`, `permission_denied`. */
-    synthesized: z.enum(["session_ended", "permission_denied"]).optional(),
+    /**
+     * The answer was not the recorded answer to this request at this point: built by the replay from
+     * what is known about the driver (a rule, a recorded answer elsewhere, the driver reference). Its
+     * basis says what it was built from.
+     */
+    synthesized: SynthesizedKindSchema.optional(),
+    /** What a synthesized answer was built from, in one sentence (recorded events by `#seq`). */
+    basis: z.string().optional(),
     fault: AppliedFaultSchema.optional(),
     result: ServedResultSchema.optional(),
     unmatched: z
-      .object({ reason: z.string(), nearest_seq: z.number().int().optional(), path: z.string().optional() })
+      .object({
+        reason: z.string(),
+        nearest_seq: z.number().int().optional(),
+        /** The first differing argument path. */
+        path: z.string().optional(),
+        /** The complete `--ignore` set that makes the request match the nearest recorded one. */
+        ignore: z.array(z.string()).optional(),
+      })
       .strict()
       .optional(),
     duration_ms: z.number().nonnegative().optional(),
@@ -131,6 +166,10 @@ export const SummaryEntrySchema = z
     served: z.number().int().nonnegative(),
     unmatched: z.number().int().nonnegative(),
     faults: z.number().int().nonnegative(),
+    /** Requests answered with a synthesized answer (each logged with its basis). */
+    synthesized: z.number().int().nonnegative().optional(),
+    /** Requests read but never answered (an MCP stream stuck on an earlier call). */
+    unanswered: z.number().int().nonnegative().optional(),
     unused: z.array(z.object({ seq: z.number().int(), tool: z.string().optional(), kind: ToolKindSchema }).strict()),
   })
   .strict();

@@ -1,9 +1,9 @@
 import type { CassetteEvent } from "../../schema/cassette.js";
 import type { FaultPlan } from "../../schema/fault-plan.js";
-import type { RequestEntry, SummaryEntry, ToolKind } from "../../schema/replay-log.js";
+import type { RequestEntry, SummaryEntry, SynthesizedKind, ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
-import { listsCandidates, pidOf, type WindowCandidate } from "../../faults/refusal.js";
+import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "../../faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "../../faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
 import type { FrameLookup } from "./frames.js";
@@ -12,7 +12,11 @@ import { createMatcher, type MatchMode } from "./matcher.js";
 import type { Miss } from "./nearest.js";
 import { rawMember } from "./raw-json.js";
 import type { ReplayRequest } from "./request.js";
-import { recordsSessionEnded, sessionLabel } from "./session-lifecycle.js";
+import { isLifecycleTool, recordsSessionEnded, sessionLabel } from "./session-lifecycle.js";
+import { buildLifecycleAnswer, recordedLifecycleState } from "./lifecycle-answer.js";
+import { offPathMutation, virtualExchange } from "./off-path.js";
+import { createTokenState } from "./token-state.js";
+import { recordedOutcome } from "./tool-result.js";
 import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
 import { windowCandidates } from "./window-candidates.js";
 
@@ -24,6 +28,8 @@ export type EngineOptions = EngineSource & {
   seed?: number;
   match?: MatchMode;
   ignore?: readonly string[];
+  /** The recorded driver's version (the cassette header's), for answers built from the reference. */
+  driverVersion?: string;
 };
 
 /** What the engine decided for one request; transports turn it into bytes. */
@@ -33,7 +39,7 @@ export interface Decision {
   kind: ToolKind;
   epochBefore: number;
   epochAfter: number;
-  outcome: "replayed" | "faulted" | "unmatched";
+  outcome: "replayed" | "faulted" | "unmatched" | "unanswered";
   exchange?: RecordedExchange;
   fault?: SelectedFault;
   miss?: Miss;
@@ -43,8 +49,22 @@ export interface Decision {
   lifecycleEpoch?: number;
   /** The driver's own answer built by the replay, not recorded (transports render it per transport). */
   synthetic?: SyntheticAnswer;
+  /** An answer off the recorded path (DESIGN.md §4), logged as synthesized with its basis. */
+  offPath?: { synthesized: SynthesizedKind; basis: string };
   /** A target-style refusal fault: the requested pid's windows as the cassette last showed them. */
   candidates?: readonly WindowCandidate[];
+}
+
+/** The answer chosen for a request, and what it does to the matcher. */
+interface Chosen {
+  exchange: RecordedExchange;
+  /** The recorded mutation (or lifecycle call) the answer stands for, committed as `commit` says. */
+  consumes?: RecordedExchange;
+  commit: "normal" | "skip" | "none";
+  fallbackEpoch?: number;
+  lifecycleEpoch?: number;
+  synthesized?: SynthesizedKind;
+  basis?: string;
 }
 
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
@@ -65,6 +85,8 @@ export interface Engine {
   decide(request: ReplayRequest): Decision;
   /** A request answered without a recorded exchange (e.g. `--version` rebuilt from the header). */
   synthesized(request: ReplayRequest): Decision;
+  /** A request read but never answered (an MCP stream stuck on an earlier call): logged, nothing matched. */
+  unanswered(request: ReplayRequest): Decision;
   /** The replay log entry for a decision, once the transport knows what it served. */
   entry(decision: Decision, extra: { tMs: number; durationMs?: number; served?: string; exitCode?: number | null }): RequestEntry;
   summary(tMs: number): SummaryEntry;
@@ -88,6 +110,72 @@ export function createEngine(options: EngineOptions): Engine {
   const ended = new Set<string>();
   const kindOf = (request: ReplayRequest): ToolKind =>
     request.method !== "call" || request.tool === undefined ? "other" : isReadOnlyTool(request.tool, tools) ? "read" : "mutation";
+  let synthesizedCount = 0;
+  /** The first fault this replay injected: an unmatched request after it is off the recorded path. */
+  let firstFault: string | undefined;
+  let unansweredCount = 0;
+  /** Recorded mutations tried in this replay that a fault kept from taking effect (seq → why). */
+  const noEffect = new Map<number, string>();
+  const tokens = createTokenState();
+
+  /** The answer off the recorded path, or the missing fact that keeps the replay from building one. */
+  const offPath = (request: ReplayRequest, kind: ToolKind, label: string | undefined): Chosen | { miss: true; missing: string } => {
+    if (kind === "other") return { miss: true, missing: "" };
+    if (isLifecycleTool(request.tool) && (request.tool === "start_session" || request.tool === "end_session")) {
+      return lifecycle(request, kind, label, undefined) ?? { miss: true, missing: "" };
+    }
+    if (kind === "mutation") {
+      const off = offPathMutation({ request, matcher, keys, noEffect });
+      if (off) {
+        const chosen: Chosen = { exchange: off.exchange, consumes: off.exchange, commit: off.commit, synthesized: off.synthesized, basis: off.basis };
+        return staleToken(request, chosen) ?? chosen;
+      }
+      return { miss: true, missing: "" };
+    }
+    // reads follow the epoch backwards, never forwards (docs/decisions/0011): a later state is no truth here
+    return { miss: true, missing: "" };
+  };
+
+  /** A recorded answer checked against this replay's state: the session label and revival, the element token. */
+  const fitState = (request: ReplayRequest, chosen: Chosen, label: string | undefined): Chosen => {
+    const tool = request.tool;
+    if ((tool === "start_session" || tool === "end_session") && label !== undefined) {
+      const recorded = recordedLifecycleState(chosen.exchange);
+      const revived = tool === "start_session" ? ended.has(label) : undefined;
+      if (recorded && (recorded.session !== label || (revived !== undefined && recorded.revived !== revived))) {
+        return lifecycle(request, chosen.exchange.kind, label, chosen) ?? chosen;
+      }
+      return chosen;
+    }
+    return staleToken(request, chosen) ?? chosen;
+  };
+
+  /** start_session / end_session built for this label and state, from a recorded answer or the reference. */
+  const lifecycle = (request: ReplayRequest, kind: ToolKind, label: string | undefined, matched: Chosen | undefined): Chosen | undefined => {
+    if (label === undefined) return undefined;
+    const built = buildLifecycleAnswer({ tool: request.tool!, label, revived: ended.has(label), exchanges, driverVersion: options.driverVersion ?? "0.21.0" });
+    if (!built.ok) return undefined;
+    const exchange = virtualExchange({ request, kind, epoch: matcher.epoch, raw: built.result.raw });
+    const { exchange: _recorded, ...keep } = matched ?? { commit: "none" as const };
+    return { ...keep, exchange, synthesized: "lifecycle", basis: built.result.basis };
+  };
+
+  /** The driver's stale-token refusal, when the token the request names is no longer honoured in this state. */
+  const staleToken = (request: ReplayRequest, chosen: Chosen): Chosen | undefined => {
+    if (kindOf(request) !== "mutation") return undefined;
+    const outcome = recordedOutcome(chosen.exchange);
+    if (outcome.type === "result" && outcome.raw.includes('"isError":true')) return undefined; // the recording refused it already
+    const why = tokens.staleReason(request);
+    if (why === undefined) return undefined;
+    const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};
+    const raw = refusalResult({ code: "stale_element_token", tool: request.tool ?? "", args });
+    return {
+      exchange: virtualExchange({ request, kind: "mutation", epoch: matcher.epoch, raw }),
+      commit: "none",
+      synthesized: "stale_element_token",
+      basis: `the driver's stale_element_token refusal (CONTRACT.md §3.2): ${why}; nothing consumed`,
+    };
+  };
 
   return {
     exchanges,
@@ -103,6 +191,7 @@ export function createEngine(options: EngineOptions): Engine {
       if (kind !== "other" && request.tool !== undefined && !classified.has(request.tool)) {
         // the driver authorizes before it looks a tool up: no fault, nothing consumed
         served++;
+        synthesizedCount++;
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "permission_denied" } };
       }
       const label = kind === "other" || request.tool === undefined ? undefined : sessionLabel(request.args);
@@ -110,21 +199,34 @@ export function createEngine(options: EngineOptions): Engine {
       if (label !== undefined && result0 && !("exchange" in result0 && recordsSessionEnded(result0.exchange))) {
         // the driver refuses any call on an ended session before the tool runs: nothing to match
         served++;
+        synthesizedCount++;
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
       }
       const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
       const result = result0 ?? matcher.match(request, kind);
-      if ("miss" in result) {
+      // strict-order pins every request to the recorded order: nothing is answered off the path
+      const strict = options.match === "strict-order";
+      const chosen = "miss" in result ? (strict ? { miss: true as const, missing: "" } : offPath(request, kind, label)) : fitState(request, { ...result, consumes: result.exchange, commit: "normal" as const }, label);
+      if ("miss" in chosen) {
         unmatched++;
-        return { ...base, epochAfter: epochBefore, outcome: "unmatched", miss: result.miss };
+        const miss = "miss" in result ? result.miss : { reason: chosen.missing };
+        return { ...base, epochAfter: epochBefore, outcome: "unmatched", miss: firstFault ? { ...miss, afterFault: firstFault } : miss };
       }
-      const { exchange } = result;
+      const { exchange } = chosen;
       const tookEffect = fault ? ADVANCES.has(fault.fault.kind) : true;
-      matcher.commit(exchange, { advance: tookEffect, outOfOrder: result.lifecycleEpoch !== undefined });
+      const real = chosen.consumes;
+      if (real && chosen.commit === "normal") matcher.commit(real, { advance: tookEffect, outOfOrder: chosen.lifecycleEpoch !== undefined });
+      else if (real && chosen.commit === "skip" && tookEffect) matcher.skipTo(real);
+      if (fault && !tookEffect && kind === "mutation" && real && !matcher.isConsumed(real)) {
+        noEffect.set(real.seq, `did not take effect (${fault.fault.kind} at request #${base.n})`);
+      }
       if (label !== undefined && tookEffect && request.tool === "end_session") ended.add(label);
       if (label !== undefined && tookEffect && request.tool === "start_session") ended.delete(label);
-      if (fault) faults++;
-      else served++;
+      if (fault) {
+        faults++;
+        firstFault ??= `request #${base.n} (${request.tool ?? request.method}, ${fault.fault.kind})`;
+      } else served++;
+      if (chosen.synthesized) synthesizedCount++;
       const listsWindows = fault?.fault.kind === "refusal" && listsCandidates(fault.fault.code);
       const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};
       return {
@@ -133,10 +235,15 @@ export function createEngine(options: EngineOptions): Engine {
         outcome: fault ? "faulted" : "replayed",
         exchange,
         ...(fault ? { fault } : {}),
-        ...(result.fallbackEpoch !== undefined ? { fallbackEpoch: result.fallbackEpoch } : {}),
-        ...(result.lifecycleEpoch !== undefined ? { lifecycleEpoch: result.lifecycleEpoch } : {}),
+        ...(chosen.fallbackEpoch !== undefined ? { fallbackEpoch: chosen.fallbackEpoch } : {}),
+        ...(chosen.lifecycleEpoch !== undefined ? { lifecycleEpoch: chosen.lifecycleEpoch } : {}),
+        ...(chosen.synthesized ? { offPath: { synthesized: chosen.synthesized, basis: chosen.basis ?? "" } } : {}),
         ...(listsWindows ? { candidates: windowCandidates({ exchanges, epoch: epochBefore, pid: pidOf(args) }) } : {}),
       };
+    },
+    unanswered(request) {
+      unansweredCount++;
+      return { n: n++, request, kind: kindOf(request), epochBefore: matcher.epoch, epochAfter: matcher.epoch, outcome: "unanswered" };
     },
     synthesized(request) {
       served++;
@@ -144,6 +251,12 @@ export function createEngine(options: EngineOptions): Engine {
     },
     entry(d, extra) {
       const served = extra.served !== undefined ? summariseResult(extra.served) : undefined;
+      // what was served is what the driver's state now reflects (snapshots issued, tokens refused)
+      if (extra.served !== undefined && d.outcome !== "unmatched") {
+        tokens.served(d.request, extra.served);
+        if (served?.refusal_code !== undefined && STALE_REFUSALS.has(served.refusal_code)) tokens.refused(d.request);
+      }
+      const synthesized = d.synthetic ? { synthesized: d.synthetic.kind, basis: syntheticBasis(d.synthetic) } : d.offPath;
       if (served && extra.exitCode !== undefined) served.exit_code = extra.exitCode;
       return {
         type: "request",
@@ -153,15 +266,15 @@ export function createEngine(options: EngineOptions): Engine {
         ...(d.request.stream !== undefined ? { stream: d.request.stream } : {}),
         method: d.request.method,
         ...(d.request.tool !== undefined ? { tool: d.request.tool } : {}),
-        ...(d.request.args !== undefined && d.request.method === "call" ? { args: d.request.args } : {}),
+        ...(d.request.args !== undefined ? { args: d.request.args } : {}),
         kind: d.kind,
         epoch_before: d.epochBefore,
         epoch_after: d.epochAfter,
         outcome: d.outcome,
-        ...(d.exchange ? { matched_seq: d.exchange.seq } : {}),
+        ...(d.exchange && !d.exchange.virtual ? { matched_seq: d.exchange.seq } : {}),
         ...(d.fallbackEpoch !== undefined ? { fallback_epoch: d.fallbackEpoch } : {}),
         ...(d.lifecycleEpoch !== undefined ? { lifecycle_epoch: d.lifecycleEpoch } : {}),
-        ...(d.synthetic ? { synthesized: d.synthetic.kind } : {}),
+        ...(synthesized ?? {}),
         ...(d.fault
           ? { fault: { kind: d.fault.fault.kind, rule: d.fault.rule, ...(paramsOf(d.fault) ? { params: paramsOf(d.fault) } : {}) } }
           : {}),
@@ -172,6 +285,7 @@ export function createEngine(options: EngineOptions): Engine {
                 reason: d.miss.reason,
                 ...(d.miss.nearestSeq !== undefined ? { nearest_seq: d.miss.nearestSeq } : {}),
                 ...(d.miss.path !== undefined ? { path: d.miss.path } : {}),
+                ...(d.miss.ignore !== undefined ? { ignore: d.miss.ignore } : {}),
               },
             }
           : {}),
@@ -185,10 +299,21 @@ export function createEngine(options: EngineOptions): Engine {
         served,
         unmatched,
         faults,
+        synthesized: synthesizedCount,
+        unanswered: unansweredCount,
         unused: matcher.unused().map((x) => ({ seq: x.seq, ...(x.request.tool ? { tool: x.request.tool } : {}), kind: x.kind })),
       };
     },
   };
+}
+
+/** Refusal codes after which the driver will not honour the refused token again. */
+const STALE_REFUSALS: ReadonlySet<string> = new Set(["stale_element_token", "invalid_snapshot_id", "generation_mismatch"]);
+
+function syntheticBasis(s: SyntheticAnswer): string {
+  return s.kind === "permission_denied"
+    ? "the driver's rule: a tool it does not list is refused before any lookup (CONTRACT.md §0.5)"
+    : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (CONTRACT.md §3.4)`;
 }
 
 function paramsOf(f: SelectedFault): Record<string, unknown> | undefined {

@@ -28,6 +28,8 @@ export interface RecordedExchange {
   };
   /** MCP over stdio or HTTP: the response line/body exactly as sent (undefined: no response). */
   rpc?: { response?: string; status?: number; contentType?: string; stream?: number };
+  /** Built by the replay, not recorded (an answer off the recorded path): it has no seq of its own. */
+  virtual?: true;
 }
 
 export function parseJsonRpc(line: string): JsonRpcMessage | undefined {

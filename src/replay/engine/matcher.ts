@@ -26,6 +26,15 @@ export interface Matcher {
   commit(exchange: RecordedExchange, options: { advance: boolean; outOfOrder?: boolean }): void;
   /** Harness mutations never consumed. */
   unused(): RecordedExchange[];
+  /** The harness mutations in recorded order (mutation `i` ends epoch `i`). */
+  readonly mutations: readonly RecordedExchange[];
+  /** Whether a recorded mutation has been consumed. */
+  isConsumed(exchange: RecordedExchange): boolean;
+  /**
+   * Consume a later recorded mutation, leaving the ones between the current epoch and it unused
+   * (they did not take effect): the epoch moves to just after it.
+   */
+  skipTo(exchange: RecordedExchange): void;
 }
 
 const PREFERENCE: Record<ReplayTransport, readonly string[]> = {
@@ -140,6 +149,14 @@ export function createMatcher(options: {
     },
     unused() {
       return mutations.filter((x) => !consumed.has(x.seq) && !answeredOutOfOrder.has(x.seq));
+    },
+    mutations,
+    isConsumed: (exchange) => consumed.has(exchange.seq),
+    skipTo(exchange) {
+      const index = mutations.indexOf(exchange);
+      if (index < epoch) return;
+      consumed.add(exchange.seq);
+      epoch = index + 1;
     },
   };
 }

@@ -10,8 +10,14 @@ export interface Miss {
   nearestTool?: string;
   /** JSON path of the first difference (`$.x`), when the nearest request differs in its arguments. */
   path?: string;
+  /** Every argument path where the request differs from the nearest recorded one, in document order. */
+  paths?: { path: string; expected: unknown; actual: unknown }[];
+  /** The `--ignore` paths that together make the request match the nearest recorded one. */
+  ignore?: string[];
   expected?: unknown;
   actual?: unknown;
+  /** The first fault this replay injected before the request: the harness may be off the recorded path. */
+  afterFault?: string;
 }
 
 const show = (v: unknown): string => (v === undefined ? "(absent)" : JSON.stringify(v));
@@ -59,11 +65,20 @@ export function nearestRecorded(options: {
   }
   const first = diffs[0];
   if (!first) return { ...base, reason: `flags differ from ${label(x)}: ${show(x.request.flags)} ≠ ${show(request.flags)}` };
+  const flagsDiffer = JSON.stringify(x.request.flags ?? {}) !== JSON.stringify(request.flags ?? {});
+  const all = diffs.map((d) => `${d.path}: ${show(d.actual)} ≠ recorded ${show(d.expected)}`).join("; ");
   return {
     ...base,
     path: first.path,
     expected: first.expected,
     actual: first.actual,
-    reason: `differs from ${label(x)} at ${first.path}: ${show(first.actual)} ≠ recorded ${show(first.expected)}`,
+    paths: diffs.map((d) => ({ path: d.path, expected: d.expected, actual: d.actual })),
+    ...(flagsDiffer ? {} : { ignore: [...new Set(diffs.map((d) => ignorePath(d.path)))] }),
+    reason: `differs from ${label(x)} at ${diffs.length === 1 ? "" : `${diffs.length} paths: `}${all}${flagsDiffer ? `; flags ${show(request.flags)} ≠ recorded ${show(x.request.flags)}` : ""}`,
   };
+}
+
+/** The `--ignore` spelling of a difference's path: `$.target.x` → `target.x`, array items by index. */
+function ignorePath(path: string): string {
+  return path.replace(/^\$\.?/, "");
 }

@@ -80,9 +80,12 @@ describe("session-lifecycle calls out of the recorded order", () => {
     expect(engine.epoch).toBe(0);
   });
 
-  it("a lifecycle call never recorded is unmatched, and strict-order keeps lifecycle calls in place", () => {
+  it("a lifecycle call never recorded is built from the driver reference, and strict-order keeps lifecycle calls in place", () => {
     const engine = createEngine({ events: FLOW });
-    expect(engine.decide(call("end_session", { session: "x" })).outcome).toBe("unmatched");
+    const ended = engine.decide(call("end_session", { session: "x" }));
+    expect(ended).toMatchObject({ outcome: "replayed", offPath: { synthesized: "lifecycle" } });
+    expect(ended.offPath?.basis).toContain("the driver reference");
+    expect(engine.epoch).toBe(0);
     const strict = createEngine({ events: FLOW, match: "strict-order" });
     expect(strict.decide(call("start_session", { session: "x" })).outcome).toBe("unmatched");
   });

@@ -65,7 +65,7 @@ export interface ReportRow {
   isError?: boolean;
   verdict?: ReportVerdict;
   /** `replayed | faulted | unmatched` for replay logs; `recorded` for cassettes. */
-  outcome: "replayed" | "faulted" | "unmatched" | "recorded";
+  outcome: "replayed" | "faulted" | "unmatched" | "unanswered" | "recorded";
   fault?: string;
   epochBefore?: number;
   epochAfter?: number;

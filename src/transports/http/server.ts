@@ -1,5 +1,5 @@
 import http from "node:http";
-import { dispatchMcpLine } from "../mcp/dispatch.js";
+import { dispatchMcpLine, logUnanswered } from "../mcp/dispatch.js";
 import type { ReplaySession } from "../../replay/session.js";
 import { jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
 
@@ -19,12 +19,12 @@ export function isValidToken(token: string): boolean {
  */
 export async function startMcpHttpServer(options: { session: ReplaySession; port: number; token: string; host?: string }): Promise<McpHttpServer> {
   const { session, token } = options;
-  const streams = new WeakMap<object, { stream: number; chain: Promise<void> }>();
+  const streams = new WeakMap<object, { stream: number; chain: Promise<void>; stuck: boolean }>();
   const server = http.createServer((req, res) => {
     const socket = req.socket;
     let conn = streams.get(socket);
     if (!conn) {
-      conn = { stream: session.openStream("http"), chain: Promise.resolve() };
+      conn = { stream: session.openStream("http"), chain: Promise.resolve(), stuck: false };
       streams.set(socket, conn);
       const stream = conn.stream;
       socket.once("close", () => session.closeStream("http", stream));
@@ -33,14 +33,20 @@ export async function startMcpHttpServer(options: { session: ReplaySession; port
     if (refuseMcpHttpRequest({ req, res, token, send })) return;
     readRequestBody(req, MAX_BODY, (requestBody) => {
       const c = conn!;
+      const body = requestBody.toString("utf8");
+      // requests behind a call that never returned are read but never run (FIFO per connection)
+      if (c.stuck) return logUnanswered({ session, line: body, stream: c.stream, transport: "http" });
       c.chain = c.chain.then(async () => {
-        const body = requestBody.toString("utf8");
+        if (c.stuck) return logUnanswered({ session, line: body, stream: c.stream, transport: "http" });
         const answer = await dispatchMcpLine({ session, line: body, stream: c.stream, transport: "http" });
         if (!answer) {
           res.writeHead(202, { "content-length": 0 });
           res.end();
         } else if (answer.type === "line") send(200, answer.line);
-        else if (answer.type === "hang") await new Promise<void>((resolve) => socket.once("close", () => resolve()));
+        else if (answer.type === "hang") {
+          c.stuck = true;
+          await new Promise<void>((resolve) => socket.once("close", () => resolve()));
+        }
         else socket.destroy();
       });
     });

@@ -54,6 +54,19 @@ export async function dispatchMcpLine(options: {
   return answer;
 }
 
+/**
+ * Log a request the driver reads but never answers (its loop is stuck on an earlier call): every
+ * invariant must see it. Notifications and unparseable lines are not requests and are not logged.
+ */
+export function logUnanswered(options: { session: ReplaySession; line: string; stream: number; transport: "mcp" | "http" }): void {
+  const { session, line, stream, transport } = options;
+  if (line.trim() === "") return;
+  const message = parseJsonRpc(line);
+  if (!message || message.method === undefined || message.idRaw === undefined) return;
+  const request = mcpRequest({ message, stream, transport });
+  session.record(session.unanswered(request), { tMs: session.t() });
+}
+
 function synthesizedInitialize(session: ReplaySession): string {
   return serdeJson({
     capabilities: { tools: {} },

@@ -1,10 +1,11 @@
 import type { McpIo, McpSessionHandler } from "../../shim-server/backend.js";
 import type { ReplaySession } from "../../replay/session.js";
-import { dispatchMcpLine } from "./dispatch.js";
+import { dispatchMcpLine, logUnanswered } from "./dispatch.js";
 
 /**
  * One `cua-driver mcp` process answered from a cassette: lines are handled strictly one at a time
- * in order, like the driver's own loop, so a hung call leaves every later request unanswered.
+ * in order, like the driver's own loop, so a hung call leaves every later request unanswered. Those
+ * requests are still read and logged (as unanswered), so the invariants judge the whole conversation.
  */
 export function createMcpStdioSession(options: { session: ReplaySession; io: McpIo; transport?: "mcp" }): McpSessionHandler {
   const { session, io } = options;
@@ -23,7 +24,12 @@ export function createMcpStdioSession(options: { session: ReplaySession; io: Mcp
   };
 
   const pump = async () => {
-    if (busy || stuck || closed) return;
+    if (stuck && !closed) {
+      for (const later of queue.splice(0)) logUnanswered({ session, line: later, stream, transport: "mcp" });
+      if (ended) close(0);
+      return;
+    }
+    if (busy || closed) return;
     busy = true;
     try {
       while (queue.length > 0 && !stuck && !closed) {
@@ -40,6 +46,7 @@ export function createMcpStdioSession(options: { session: ReplaySession; io: Mcp
     } finally {
       busy = false;
     }
+    for (const later of stuck ? queue.splice(0) : []) logUnanswered({ session, line: later, stream, transport: "mcp" });
     // stdin EOF ends the server once the requests before it are answered (a stuck call ends it too)
     if (ended && (queue.length === 0 || stuck)) close(0);
   };

@@ -1,0 +1,116 @@
+import { serdeJson } from "./canonical-json.js";
+import type { RecordedExchange } from "./exchanges.js";
+import { recordedOutcome } from "./tool-result.js";
+
+/** A session start or end answered for the harness's own label and the session's state in this replay. */
+export interface LifecycleResult {
+  /** The raw tool result (`{"content":…,"structuredContent":…}`), keys sorted as the driver sorts them. */
+  raw: string;
+  /** What it was built from, for the replay log. */
+  basis: string;
+}
+
+type Structured = Record<string, unknown>;
+
+/**
+ * The driver's own `start_session` fields for a fresh or revived label (CONTRACT.md §3.4, captured
+ * from the 0.21.0 runtime). 0.24.0 adds the required `desktop_capture_authorized`, whose value the
+ * reference does not hold: for those versions only a recorded answer can serve as the template.
+ */
+const START_SESSION_0_21: Structured = {
+  active: true,
+  capture_scope: "auto",
+  desktop_unlocked: false,
+  effective_scope: "window",
+  escalation_detail: null,
+  escalation_reason: null,
+  revived: false,
+  session: "",
+};
+
+/** The content text the driver puts beside the structured answer (the 0.21.0 runtime, over MCP). */
+const TEXT: Record<string, (label: string) => string> = {
+  start_session: (label) => `✅ Session '${label}' is active.`,
+  end_session: (label) => `✅ Session '${label}' ended.`,
+};
+
+/** Versions whose `start_session` answer the reference above describes exactly. */
+const REFERENCE_VERSIONS = /^0\.(2[0-3])\./;
+
+export type LifecycleBuild = { ok: true; result: LifecycleResult } | { ok: false; missing: string };
+
+/**
+ * Build the answer to `start_session` / `end_session` for `label`: from a recorded answer of the same
+ * tool anywhere in the cassette (its fields kept, the label and `revived` set for this replay's state),
+ * else from the driver reference for the recorded version.
+ */
+export function buildLifecycleAnswer(options: {
+  tool: string;
+  label: string;
+  /** start_session: the label was ended in this replay, so the driver revives it. */
+  revived: boolean;
+  exchanges: readonly RecordedExchange[];
+  driverVersion: string;
+}): LifecycleBuild {
+  const { tool, label, revived } = options;
+  const text = TEXT[tool];
+  if (!text) return { ok: false, missing: `an answer to ${tool}` };
+  const template = templateOf(tool, options.exchanges);
+  let structured: Structured;
+  let from: string;
+  if (template) {
+    structured = { ...template.structured };
+    from = `the recorded ${tool} #${template.seq}`;
+  } else if (tool === "end_session") {
+    structured = { active: false, session: "" };
+    from = "the driver reference (CONTRACT.md §3.4)";
+  } else if (REFERENCE_VERSIONS.test(options.driverVersion)) {
+    structured = { ...START_SESSION_0_21 };
+    from = `the driver reference for ${options.driverVersion} (CONTRACT.md §3.4)`;
+  } else {
+    return {
+      ok: false,
+      missing: `a recorded start_session answer from cua-driver ${options.driverVersion} (its desktop_capture_authorized value is not in the reference)`,
+    };
+  }
+  structured.session = label;
+  if (tool === "start_session") structured.revived = revived;
+  const raw = serdeJson({ content: [{ text: text(label), type: "text" }], structuredContent: structured });
+  const state = tool === "start_session" ? (revived ? ", revived (the label was ended in this replay)" : ", not revived") : "";
+  return { ok: true, result: { raw, basis: `${from}, for label '${label}'${state}` } };
+}
+
+/** The structured answer of a successful recorded call of `tool`, the latest one recorded. */
+function templateOf(tool: string, exchanges: readonly RecordedExchange[]): { seq: number; structured: Structured } | undefined {
+  for (let i = exchanges.length - 1; i >= 0; i--) {
+    const x = exchanges[i]!;
+    if (x.request.method !== "call" || x.request.tool !== tool) continue;
+    const outcome = recordedOutcome(x);
+    if (outcome.type !== "result") continue;
+    try {
+      const value = JSON.parse(outcome.raw) as { isError?: boolean; structuredContent?: unknown };
+      const s = value.structuredContent;
+      if (value.isError || !s || typeof s !== "object" || typeof (s as Structured).session !== "string") continue;
+      return { seq: x.seq, structured: s as Structured };
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}
+
+/** The `session` and `revived` a recorded lifecycle answer carries, to see whether it fits this replay's state. */
+export function recordedLifecycleState(x: RecordedExchange): { session?: string; revived?: boolean } | undefined {
+  const outcome = recordedOutcome(x);
+  if (outcome.type !== "result") return undefined;
+  try {
+    const s = (JSON.parse(outcome.raw) as { structuredContent?: Structured }).structuredContent;
+    if (!s || typeof s !== "object") return undefined;
+    return {
+      ...(typeof s.session === "string" ? { session: s.session } : {}),
+      ...(typeof s.revived === "boolean" ? { revived: s.revived } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,80 @@
+import type { SynthesizedKind } from "../../schema/replay-log.js";
+import type { RecordedExchange } from "./exchanges.js";
+import { matchKey, type KeyOptions } from "./match-key.js";
+import type { Matcher } from "./matcher.js";
+import type { ReplayRequest } from "./request.js";
+
+/**
+ * The driver state model for requests the recording never saw in this state (DESIGN.md §4, "Off the
+ * recorded path"): a fault sends a correct harness where the live run never went — a rebuild, a
+ * re-read, the next action sent although an earlier one did not take effect — and these rules answer
+ * it from what is known, each answer logged with its basis.
+ */
+export interface OffPathAnswer {
+  /** What is served (a recorded exchange, or one built by the replay: `virtual`). */
+  exchange: RecordedExchange;
+  synthesized: SynthesizedKind;
+  basis: string;
+  /** How the matcher moves: `skip` consumes a later mutation and moves past it; `none` leaves it. */
+  commit: "skip" | "none";
+}
+
+const label = (x: RecordedExchange): string => `#${x.seq} ${x.request.method === "call" ? (x.request.tool ?? "?") : x.request.method}`;
+
+/** A served answer the replay built itself, carried as an exchange so every transport renders it alike. */
+export function virtualExchange(options: { request: ReplayRequest; kind: RecordedExchange["kind"]; epoch: number; raw: string }): RecordedExchange {
+  return {
+    seq: -1,
+    transport: "mcp",
+    request: options.request,
+    kind: options.kind,
+    epoch: options.epoch,
+    origin: "harness",
+    durationMs: 0,
+    rpc: { response: `{"jsonrpc":"2.0","id":0,"result":${options.raw}}` },
+    virtual: true,
+  };
+}
+
+/**
+ * A mutation the current epoch does not expect: sent again after it was answered (the driver runs it
+ * again; its recorded answer is served and nothing is consumed twice), or a later recorded mutation
+ * reached because every recorded mutation before it was tried in this replay and did not take effect.
+ */
+export function offPathMutation(options: {
+  request: ReplayRequest;
+  matcher: Matcher;
+  keys: KeyOptions;
+  /** seq → why: recorded mutations tried in this replay whose fault kept them from taking effect. */
+  noEffect: ReadonlyMap<number, string>;
+}): OffPathAnswer | undefined {
+  const { request, matcher, keys, noEffect } = options;
+  const key = matchKey(request, keys);
+  const { mutations, epoch } = matcher;
+  for (let j = epoch; j < mutations.length; j++) {
+    const x = mutations[j]!;
+    if (!matcher.isConsumed(x) && matchKey(x.request, keys) === key) {
+      if (j === epoch) return undefined; // the expected mutation: not off the path
+      const skipped = mutations.slice(epoch, j);
+      return {
+        exchange: x,
+        synthesized: "skipped_ahead",
+        basis: `the recorded ${label(x)} (epoch ${x.epoch}); ${skipped.map((s) => `${label(s)} ${noEffect.get(s.seq)}`).join(", ")}, so the desktop is answered as recorded after ${label(x)}, which also shows the effect of what did not happen here`,
+        commit: "skip",
+      };
+    }
+    if (!noEffect.has(x.seq)) break;
+  }
+  for (let j = Math.min(epoch, mutations.length) - 1; j >= 0; j--) {
+    const x = mutations[j]!;
+    if (matcher.isConsumed(x) && matchKey(x.request, keys) === key) {
+      return {
+        exchange: x,
+        synthesized: "resent_mutation",
+        basis: `the same request as ${label(x)}, answered already in epoch ${x.epoch}: the driver runs it again, so its recorded answer is served again and nothing is consumed (the desktop gets the input twice)`,
+        commit: "none",
+      };
+    }
+  }
+  return undefined;
+}

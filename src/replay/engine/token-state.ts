@@ -1,0 +1,103 @@
+import type { ReplayRequest } from "./request.js";
+
+/**
+ * Which element tokens the driver still honours, as the replay has served snapshots. The driver keeps
+ * only the newest snapshot per (pid, window_id), and tokens are scoped per runtime (CONTRACT.md §3.5):
+ * an MCP process in direct mode owns its runtime, so a new `cua-driver mcp` stream starts with no
+ * snapshot; the per-call CLI, HTTP and in-process calls share one runtime. A stale refusal injected
+ * by a fault makes its snapshot stale until that window is observed again. Only tokens of snapshots
+ * this replay served are judged: a token the harness did not learn here is left to the recording.
+ */
+export interface TokenState {
+  /** Note a served result: a `get_window_state` answer makes its snapshot the window's newest in that runtime. */
+  served(request: ReplayRequest, raw: string): void;
+  /** Note a stale refusal served for a token-bearing request (injected or recorded). */
+  refused(request: ReplayRequest): void;
+  /** Why the driver would refuse this request's element token now, or undefined when it would honour it. */
+  staleReason(request: ReplayRequest): string | undefined;
+}
+
+const TOKEN = /^(s[0-9a-f]{8}):\d+$/;
+
+/** The runtime a request runs in: an MCP stdio stream owns one; every other transport shares the driver's. */
+export function runtimeOf(request: ReplayRequest): string {
+  return request.transport === "mcp" && request.stream !== undefined ? `mcp:${request.stream}` : "driver";
+}
+
+/** The snapshot an element-targeted request names (`element_token` `sXXXXXXXX:i`, or `snapshot_id`), and its window. */
+export function snapshotOf(request: ReplayRequest): { snapshot: string; window: string } | undefined {
+  const args = request.args;
+  if (request.method !== "call" || !args || typeof args !== "object") return undefined;
+  const a = args as Record<string, unknown>;
+  const token = typeof a.element_token === "string" ? TOKEN.exec(a.element_token)?.[1] : undefined;
+  const snapshot = token ?? (typeof a.snapshot_id === "string" ? a.snapshot_id : undefined);
+  if (snapshot === undefined) return undefined;
+  return { snapshot, window: windowKey(a) };
+}
+
+function windowKey(a: Record<string, unknown>): string {
+  const target = a.target && typeof a.target === "object" ? (a.target as Record<string, unknown>) : {};
+  return `${String(a.pid ?? target.pid ?? "?")}:${String(a.window_id ?? target.window_id ?? "?")}`;
+}
+
+export function createTokenState(): TokenState {
+  /** runtime → window → newest snapshot served there. */
+  const newest = new Map<string, Map<string, string>>();
+  /** snapshot → runtimes it was served in. */
+  const servedIn = new Map<string, Set<string>>();
+  /** window → snapshot refused as stale, until the window is observed again. */
+  const refusedStale = new Map<string, string>();
+
+  return {
+    served(request, raw) {
+      if (request.method !== "call" || request.tool !== "get_window_state") return;
+      const s = structured(raw);
+      if (!s || typeof s.snapshot_id !== "string") return;
+      const window = windowKey({ pid: s.pid, window_id: s.window_id });
+      const runtime = runtimeOf(request);
+      let windows = newest.get(runtime);
+      if (!windows) newest.set(runtime, (windows = new Map()));
+      windows.set(window, s.snapshot_id);
+      let runtimes = servedIn.get(s.snapshot_id);
+      if (!runtimes) servedIn.set(s.snapshot_id, (runtimes = new Set()));
+      runtimes.add(runtime);
+      refusedStale.delete(window);
+    },
+    refused(request) {
+      const named = snapshotOf(request);
+      if (named) refusedStale.set(named.window, named.snapshot);
+    },
+    staleReason(request) {
+      const named = snapshotOf(request);
+      if (!named) return undefined;
+      const { snapshot, window } = named;
+      if (refusedStale.get(window) === snapshot) {
+        return `snapshot ${snapshot} of window ${window} was refused as stale earlier in this replay and the window has not been observed since`;
+      }
+      const runtimes = servedIn.get(snapshot);
+      if (!runtimes) return undefined;
+      const runtime = runtimeOf(request);
+      if (!runtimes.has(runtime)) {
+        return `snapshot ${snapshot} was served by the runtime of ${[...runtimes].map(describe).join(", ")}, not by ${describe(runtime)} (tokens are scoped per runtime, and a new \`cua-driver mcp\` process starts with none)`;
+      }
+      const current = newest.get(runtime)?.get(window);
+      if (current !== undefined && current !== snapshot) {
+        return `the newest snapshot of window ${window} served since is ${current}, not ${snapshot} (the driver honours the newest snapshot of a window only)`;
+      }
+      return undefined;
+    },
+  };
+}
+
+function describe(runtime: string): string {
+  return runtime.startsWith("mcp:") ? `MCP stream ${runtime.slice(4)}` : "the driver";
+}
+
+function structured(raw: string): Record<string, unknown> | undefined {
+  try {
+    const s = (JSON.parse(raw) as { structuredContent?: unknown }).structuredContent;
+    return s && typeof s === "object" ? (s as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
