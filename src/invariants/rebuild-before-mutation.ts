@@ -7,13 +7,14 @@ import type { Invariant, Violation } from "./types.js";
 export const rebuildBeforeMutation: Invariant = {
   id: "rebuild-before-mutation",
   statement:
-    "After a mutation timeout or daemon death, the next mutation is preceded by a session rebuild (start_session or a new driver process).",
+    "After a mutation timeout or daemon death, the next mutation is preceded by a session rebuild (start_session, or a new `cua-driver mcp` process).",
   check(entries) {
     const out: Violation[] = [];
     let suspect: RequestEntry | undefined;
     for (const e of entries) {
       if (e.type === "stream") {
-        if (e.event === "open" && suspect && e.stream !== suspect.stream) suspect = undefined;
+        // a new `cua-driver mcp` process is a new runtime; a new HTTP connection reaches the same daemon
+        if (e.event === "open" && e.transport === "mcp" && suspect && e.stream !== suspect.stream) suspect = undefined;
         continue;
       }
       if (e.type !== "request") continue;

@@ -41,6 +41,10 @@ export interface ReplayRunSummary {
   served: number;
   unmatched: number;
   faults: number;
+  /** Answers the replay built off the recorded path (each logged with its basis). */
+  synthesized: number;
+  /** Requests read but never answered (an MCP stream stuck on an earlier call). */
+  unanswered: number;
   unused: { seq: number; tool?: string; kind: string }[];
   violations: ReplayViolation[];
   harnessExitCode: number;
@@ -106,6 +110,8 @@ export function summariseRun(options: {
   return {
     served: summary.served,
     unmatched: summary.unmatched,
+    synthesized: summary.synthesized ?? 0,
+    unanswered: summary.unanswered ?? 0,
     faults: summary.faults,
     unused: summary.unused,
     violations,

@@ -70,7 +70,8 @@ export type ServedResult = z.infer<typeof ServedResultSchema>;
  * token the driver no longer honours in this state); `resent_mutation` (a mutation sent again after
  * it was answered: the driver runs it again, answered with its recorded answer, nothing consumed);
  * `skipped_ahead` (a later recorded mutation, reached because the ones before it did not take effect
- * under a fault).
+ * under a fault); `same_element` (the expected mutation aimed at the same element through a token
+ * from a newer look).
  */
 export const SynthesizedKindSchema = z.enum([
   "session_ended",
@@ -79,6 +80,7 @@ export const SynthesizedKindSchema = z.enum([
   "stale_element_token",
   "resent_mutation",
   "skipped_ahead",
+  "same_element",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
 

@@ -53,6 +53,8 @@ function jsonSummary(s: ReplayRunSummary) {
     served: s.served,
     unmatched: s.unmatched,
     faults: s.faults,
+    synthesized: s.synthesized,
+    unanswered: s.unanswered,
     unused: s.unused.length,
     unusedMutations: s.unused,
     violations: s.violations,
@@ -63,7 +65,7 @@ function jsonSummary(s: ReplayRunSummary) {
 
 function humanSummary(s: ReplayRunSummary): string {
   const lines = [
-    `cua-contract replay: served ${s.served}, unmatched ${s.unmatched}, faults injected ${s.faults}, unused recorded mutations ${s.unused.length}`,
+    `cua-contract replay: served ${s.served}, unmatched ${s.unmatched}, faults injected ${s.faults}, synthesized ${s.synthesized}, unanswered ${s.unanswered}, unused recorded mutations ${s.unused.length}`,
   ];
   for (const u of s.unused) lines.push(`  unused: #${u.seq} ${u.tool ?? ""} (${u.kind})`);
   for (const v of s.violations) lines.push(`  violation ${v.id}: ${v.message}`);

@@ -1,5 +1,6 @@
 import { UserError } from "../../errors.js";
 import { createReplayBackend } from "../../replay/backend.js";
+import { runInvariants } from "../../invariants/run.js";
 import { openReplaySession } from "../../replay/run-replay.js";
 import type { ReplaySession } from "../../replay/session.js";
 import { startMcpHttpServer } from "../../transports/http/server.js";
@@ -42,15 +43,23 @@ export const serveCommand: CliCommand = {
       ...(args.log !== undefined ? { logFile: String(args.log) } : {}),
       onNotice: notices,
     });
+    let code = 0;
     try {
-      if (transport === "mcp") return await serveMcpStdio((io) => createMcpStdioSession({ session: opened.session, io }));
-      if (transport === "cli-socket") return await serveShim(createReplayBackend({ session: opened.session }));
-      return await serveHttp(opened.session, http!);
+      if (transport === "mcp") code = await serveMcpStdio((io) => createMcpStdioSession({ session: opened.session, io }));
+      else if (transport === "cli-socket") code = await serveShim(createReplayBackend({ session: opened.session }));
+      else code = await serveHttp(opened.session, http!);
     } finally {
       const s = opened.session.finish();
-      process.stderr.write(`cua-contract serve: served ${s.served}, unmatched ${s.unmatched}, faults injected ${s.faults}, unused recorded mutations ${s.unused.length}\n`);
+      process.stderr.write(
+        `cua-contract serve: served ${s.served}, unmatched ${s.unmatched}, faults injected ${s.faults}, synthesized ${s.synthesized ?? 0}, unanswered ${s.unanswered ?? 0}, unused recorded mutations ${s.unused.length}\n`,
+      );
+      // every harness that reached the stand-in is judged as `replay` judges it
+      const report = runInvariants(opened.session.entries());
+      for (const r of report.results) for (const v of r.violations) process.stderr.write(`  violation ${v.invariant}: ${v.message}\n`);
+      if (code === 0 && (!report.passed || s.unmatched > 0)) code = 1;
       opened.close();
     }
+    return code;
   },
 };
 

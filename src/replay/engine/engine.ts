@@ -14,8 +14,9 @@ import { rawMember } from "./raw-json.js";
 import type { ReplayRequest } from "./request.js";
 import { isLifecycleTool, recordsSessionEnded, sessionLabel } from "./session-lifecycle.js";
 import { buildLifecycleAnswer, recordedLifecycleState } from "./lifecycle-answer.js";
-import { offPathMutation, virtualExchange } from "./off-path.js";
-import { createTokenState } from "./token-state.js";
+import { offPathMutation, sameButToken, virtualExchange } from "./off-path.js";
+import { matchKey } from "./match-key.js";
+import { createTokenState, describeElement, elementsOf, type ElementIdentity } from "./token-state.js";
 import { recordedOutcome } from "./tool-result.js";
 import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
 import { windowCandidates } from "./window-candidates.js";
@@ -118,6 +119,39 @@ export function createEngine(options: EngineOptions): Engine {
   const noEffect = new Map<number, string>();
   const tokens = createTokenState();
 
+  /** Recorded elements by token, from every recorded get_window_state answer (built on first use). */
+  let recordedElements: Map<string, ElementIdentity> | undefined;
+  const recordedElement = (token: string): ElementIdentity | undefined => {
+    if (!recordedElements) {
+      recordedElements = new Map();
+      for (const x of exchanges) {
+        if (x.request.tool !== "get_window_state") continue;
+        const outcome = recordedOutcome(x);
+        if (outcome.type !== "result") continue;
+        try {
+          const s = (JSON.parse(outcome.raw) as { structuredContent?: Record<string, unknown> }).structuredContent;
+          if (s) for (const [t, e] of elementsOf(s)) recordedElements.set(t, e);
+        } catch {
+          continue;
+        }
+      }
+    }
+    return recordedElements.get(token);
+  };
+
+  /** The same request, or the same action aimed at the same element through a token from a newer look. */
+  const equivalent = (request: ReplayRequest, x: RecordedExchange): "same" | string | undefined => {
+    if (matchKey(request, keys) === matchKey(x.request, keys)) return "same";
+    if (!sameButToken(request, x, keys)) return undefined;
+    const mine = (request.args as { element_token?: unknown }).element_token;
+    const theirs = (x.request.args as { element_token?: unknown } | undefined)?.element_token;
+    if (typeof mine !== "string" || typeof theirs !== "string") return undefined;
+    const served = tokens.servedElement(mine);
+    const recorded = recordedElement(theirs);
+    if (!served || !recorded || describeElement(served) !== describeElement(recorded)) return undefined;
+    return `token ${mine} names ${describeElement(served)} in the look this replay served, the element the recording's ${theirs} named`;
+  };
+
   /** The answer off the recorded path, or the missing fact that keeps the replay from building one. */
   const offPath = (request: ReplayRequest, kind: ToolKind, label: string | undefined): Chosen | { miss: true; missing: string } => {
     if (kind === "other") return { miss: true, missing: "" };
@@ -125,12 +159,13 @@ export function createEngine(options: EngineOptions): Engine {
       return lifecycle(request, kind, label, undefined) ?? { miss: true, missing: "" };
     }
     if (kind === "mutation") {
-      const off = offPathMutation({ request, matcher, keys, noEffect });
+      const off = offPathMutation({ matcher, noEffect, equivalent: (x) => equivalent(request, x) });
       if (off) {
         const chosen: Chosen = { exchange: off.exchange, consumes: off.exchange, commit: off.commit, synthesized: off.synthesized, basis: off.basis };
         return staleToken(request, chosen) ?? chosen;
       }
-      return { miss: true, missing: "" };
+      // no recorded answer, but the driver refuses a token it no longer honours whatever it aims at
+      return staleToken(request, undefined) ?? { miss: true, missing: "" };
     }
     // reads follow the epoch backwards, never forwards (docs/decisions/0011): a later state is no truth here
     return { miss: true, missing: "" };
@@ -161,10 +196,10 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   /** The driver's stale-token refusal, when the token the request names is no longer honoured in this state. */
-  const staleToken = (request: ReplayRequest, chosen: Chosen): Chosen | undefined => {
+  const staleToken = (request: ReplayRequest, chosen: Chosen | undefined): Chosen | undefined => {
     if (kindOf(request) !== "mutation") return undefined;
-    const outcome = recordedOutcome(chosen.exchange);
-    if (outcome.type === "result" && outcome.raw.includes('"isError":true')) return undefined; // the recording refused it already
+    const outcome = chosen ? recordedOutcome(chosen.exchange) : undefined;
+    if (outcome?.type === "result" && outcome.raw.includes('"isError":true')) return undefined; // the recording refused it already
     const why = tokens.staleReason(request);
     if (why === undefined) return undefined;
     const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};

@@ -15,8 +15,8 @@ export interface OffPathAnswer {
   exchange: RecordedExchange;
   synthesized: SynthesizedKind;
   basis: string;
-  /** How the matcher moves: `skip` consumes a later mutation and moves past it; `none` leaves it. */
-  commit: "skip" | "none";
+  /** How the matcher moves: `normal` as recorded, `skip` past the ones before it, `none` not at all. */
+  commit: "normal" | "skip" | "none";
 }
 
 const label = (x: RecordedExchange): string => `#${x.seq} ${x.request.method === "call" ? (x.request.tool ?? "?") : x.request.method}`;
@@ -37,29 +37,40 @@ export function virtualExchange(options: { request: ReplayRequest; kind: Recorde
 }
 
 /**
- * A mutation the current epoch does not expect: sent again after it was answered (the driver runs it
- * again; its recorded answer is served and nothing is consumed twice), or a later recorded mutation
- * reached because every recorded mutation before it was tried in this replay and did not take effect.
+ * How a recorded request relates to this one: `same` (the same match key), a sentence saying why it
+ * is the same action although an argument differs (an element token from a newer look at the same
+ * element), or undefined (another request).
+ */
+export type Equivalence = (recorded: RecordedExchange) => "same" | string | undefined;
+
+/**
+ * A mutation the current epoch does not expect: the expected one aimed through a fresher look at the
+ * same element; a later recorded mutation reached because every recorded mutation before it was
+ * tried in this replay and did not take effect; or one sent again after it was answered (the driver
+ * runs it again; its recorded answer is served and nothing is consumed twice).
  */
 export function offPathMutation(options: {
-  request: ReplayRequest;
   matcher: Matcher;
-  keys: KeyOptions;
+  equivalent: Equivalence;
   /** seq → why: recorded mutations tried in this replay whose fault kept them from taking effect. */
   noEffect: ReadonlyMap<number, string>;
-}): OffPathAnswer | undefined {
-  const { request, matcher, keys, noEffect } = options;
-  const key = matchKey(request, keys);
+}): (OffPathAnswer & { commit: "normal" | "skip" | "none" }) | undefined {
+  const { matcher, equivalent, noEffect } = options;
   const { mutations, epoch } = matcher;
   for (let j = epoch; j < mutations.length; j++) {
     const x = mutations[j]!;
-    if (!matcher.isConsumed(x) && matchKey(x.request, keys) === key) {
-      if (j === epoch) return undefined; // the expected mutation: not off the path
+    const same = matcher.isConsumed(x) ? undefined : equivalent(x);
+    if (same !== undefined) {
+      const aimed = same === "same" ? "" : `; ${same}`;
+      if (j === epoch) {
+        if (same === "same") return undefined; // the expected mutation: not off the path
+        return { exchange: x, synthesized: "same_element", basis: `the recorded ${label(x)}${aimed}`, commit: "normal" };
+      }
       const skipped = mutations.slice(epoch, j);
       return {
         exchange: x,
         synthesized: "skipped_ahead",
-        basis: `the recorded ${label(x)} (epoch ${x.epoch}); ${skipped.map((s) => `${label(s)} ${noEffect.get(s.seq)}`).join(", ")}, so the desktop is answered as recorded after ${label(x)}, which also shows the effect of what did not happen here`,
+        basis: `the recorded ${label(x)} (epoch ${x.epoch})${aimed}; ${skipped.map((s) => `${label(s)} ${noEffect.get(s.seq)}`).join(", ")}, so the desktop is answered as recorded after ${label(x)}, which also shows the effect of what did not happen here`,
         commit: "skip",
       };
     }
@@ -67,14 +78,21 @@ export function offPathMutation(options: {
   }
   for (let j = Math.min(epoch, mutations.length) - 1; j >= 0; j--) {
     const x = mutations[j]!;
-    if (matcher.isConsumed(x) && matchKey(x.request, keys) === key) {
+    const same = matcher.isConsumed(x) ? equivalent(x) : undefined;
+    if (same !== undefined) {
       return {
         exchange: x,
         synthesized: "resent_mutation",
-        basis: `the same request as ${label(x)}, answered already in epoch ${x.epoch}: the driver runs it again, so its recorded answer is served again and nothing is consumed (the desktop gets the input twice)`,
+        basis: `the same request as ${label(x)}${same === "same" ? "" : ` (${same})`}, answered already in epoch ${x.epoch}: the driver runs it again, so its recorded answer is served again and nothing is consumed (the desktop gets the input twice)`,
         commit: "none",
       };
     }
   }
   return undefined;
+}
+
+/** Whether two match keys differ only in the element token (the rest of the request is the same). */
+export function sameButToken(request: ReplayRequest, recorded: RecordedExchange, keys: KeyOptions): boolean {
+  const withoutToken: KeyOptions = { ignore: [...keys.ignore, ["element_token"]] };
+  return matchKey(request, withoutToken) === matchKey(recorded.request, withoutToken);
 }

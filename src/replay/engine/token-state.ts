@@ -15,6 +15,29 @@ export interface TokenState {
   refused(request: ReplayRequest): void;
   /** Why the driver would refuse this request's element token now, or undefined when it would honour it. */
   staleReason(request: ReplayRequest): string | undefined;
+  /** The element a token names in a snapshot this replay served: `[index] role "label"`. */
+  servedElement(token: string): ElementIdentity | undefined;
+}
+
+/** What makes two elements of two snapshots the same element: its index, role and label. */
+export interface ElementIdentity {
+  index: number;
+  role: string;
+  label: string;
+}
+
+export const describeElement = (e: ElementIdentity): string => `[${e.index}] ${e.role} "${e.label}"`;
+
+/** The elements of a get_window_state structured answer, by token. */
+export function elementsOf(structuredContent: Record<string, unknown>): Map<string, ElementIdentity> {
+  const out = new Map<string, ElementIdentity>();
+  const elements = structuredContent.elements;
+  if (!Array.isArray(elements)) return out;
+  for (const e of elements as Record<string, unknown>[]) {
+    if (typeof e?.element_token !== "string" || typeof e.element_index !== "number") continue;
+    out.set(e.element_token, { index: e.element_index, role: String(e.role ?? ""), label: String(e.label ?? "") });
+  }
+  return out;
 }
 
 const TOKEN = /^(s[0-9a-f]{8}):\d+$/;
@@ -47,6 +70,8 @@ export function createTokenState(): TokenState {
   const servedIn = new Map<string, Set<string>>();
   /** window → snapshot refused as stale, until the window is observed again. */
   const refusedStale = new Map<string, string>();
+  /** token → element, for every snapshot served. */
+  const elements = new Map<string, ElementIdentity>();
 
   return {
     served(request, raw) {
@@ -62,7 +87,9 @@ export function createTokenState(): TokenState {
       if (!runtimes) servedIn.set(s.snapshot_id, (runtimes = new Set()));
       runtimes.add(runtime);
       refusedStale.delete(window);
+      for (const [token, element] of elementsOf(s)) elements.set(token, element);
     },
+    servedElement: (token) => elements.get(token),
     refused(request) {
       const named = snapshotOf(request);
       if (named) refusedStale.set(named.window, named.snapshot);
