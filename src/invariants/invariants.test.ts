@@ -223,6 +223,59 @@ describe("bounded-retries", () => {
   });
 });
 
+describe("requests without a tool", () => {
+  /** A client that opens a fresh `cua-driver mcp` stream and asks what the driver is, `times` times. */
+  function discovery(times: number): ReplayLogEntry[] {
+    const entries: ReplayLogEntry[] = [];
+    let n = 0;
+    for (let stream = 0; stream < times; stream++) {
+      entries.push({ type: "stream", event: "open", t_ms: n, transport: "mcp", stream });
+      for (const method of ["initialize", "tools/list"]) {
+        entries.push({ type: "request", n: n++, t_ms: n, transport: "mcp", stream, method, kind: "other", epoch_before: 0, epoch_after: 0, outcome: "replayed" });
+      }
+      entries.push({ type: "stream", event: "close", t_ms: n, transport: "mcp", stream });
+    }
+    for (let i = 0; i < times; i++) {
+      entries.push({ type: "request", n: n++, t_ms: n, transport: "cli", method: "--version", kind: "other", epoch_before: 0, epoch_after: 0, outcome: "replayed" });
+    }
+    return entries;
+  }
+
+  it("discovery ten times over separate streams is no retry: no invariant is violated", () => {
+    const report = runInvariants(discovery(10));
+    expect(report.results.flatMap((r) => r.violations)).toEqual([]);
+    expect(report.passed).toBe(true);
+  });
+
+  it("are keyed by method, so seven identical non-discovery requests still count", () => {
+    const entries: ReplayLogEntry[] = [];
+    for (let n = 0; n < 7; n++) {
+      entries.push({ type: "request", n, t_ms: n, transport: "cli", method: "status", args: { positionals: [] }, kind: "other", epoch_before: 0, epoch_after: 0, outcome: "replayed" });
+    }
+    // `status` asks whether the daemon runs: discovery too
+    expect(violations("bounded-retries", entries)).toEqual([]);
+    const serve = entries.map((e) => ({ ...e, method: "sessions" }));
+    expect(violations("bounded-retries", serve)).toHaveLength(1);
+  });
+});
+
+describe("rebuild-before-mutation across connections", () => {
+  it("a new HTTP connection reaches the same daemon: it is not a rebuild", () => {
+    const l = log().req("click", click, { fault: "hang", stream: 0 });
+    l.entries.push({ type: "stream", event: "open", t_ms: 99, transport: "http", stream: 1 });
+    l.req("type_text", { ...look, text: "x" }, { stream: 1 });
+    expect(violations("rebuild-before-mutation", l.entries)).toHaveLength(1);
+  });
+
+  it("a mutation left unanswered behind a hung call on the same stream is still judged", () => {
+    const l = log().req("type_text", { ...look, text: "x" }, { fault: "hang", stream: 0 }).req("click", click, { stream: 0 });
+    (l.entries.at(-1) as RequestEntry).outcome = "unanswered";
+    const v = violations("rebuild-before-mutation", l.entries);
+    expect(v).toHaveLength(1);
+    expect(v[0]?.evidence.requests).toEqual([0, 1]);
+  });
+});
+
 describe("runInvariants", () => {
   it("runs all invariants by default and reports the log as passing", () => {
     const report = runInvariants(log().req("list_windows", {}, { result: windows }).req("click", click).entries);
