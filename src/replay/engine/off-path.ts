@@ -46,7 +46,7 @@ export type Equivalence = (recorded: RecordedExchange) => "same" | string | unde
 /**
  * A mutation the current epoch does not expect: the expected one aimed through a fresher look at the
  * same element; a later recorded mutation reached because every recorded mutation before it was
- * tried in this replay and did not take effect; or one sent again after it was answered (the driver
+ * tried in this replay and did not take effect, or — after a fault — was never sent; or one sent again after it was answered (the driver
  * runs it again; its recorded answer is served and nothing is consumed twice).
  */
 export function offPathMutation(options: {
@@ -54,8 +54,14 @@ export function offPathMutation(options: {
   equivalent: Equivalence;
   /** seq → why: recorded mutations tried in this replay whose fault kept them from taking effect. */
   noEffect: ReadonlyMap<number, string>;
-}): (OffPathAnswer & { commit: "normal" | "skip" | "none" }) | undefined {
-  const { matcher, equivalent, noEffect } = options;
+  /**
+   * A fault has been injected in this replay: a fail-closed harness may then decline recorded
+   * mutations it never sends (it looks again instead), so they too may be skipped.
+   */
+  afterFault: boolean;
+}): OffPathAnswer | undefined {
+  const { matcher, equivalent, noEffect, afterFault } = options;
+  const why = (x: RecordedExchange) => noEffect.get(x.seq) ?? "was not sent in this replay";
   const { mutations, epoch } = matcher;
   for (let j = epoch; j < mutations.length; j++) {
     const x = mutations[j]!;
@@ -70,11 +76,11 @@ export function offPathMutation(options: {
       return {
         exchange: x,
         synthesized: "skipped_ahead",
-        basis: `the recorded ${label(x)} (epoch ${x.epoch})${aimed}; ${skipped.map((s) => `${label(s)} ${noEffect.get(s.seq)}`).join(", ")}, so the desktop is answered as recorded after ${label(x)}, which also shows the effect of what did not happen here`,
+        basis: `the recorded ${label(x)} (epoch ${x.epoch})${aimed}; ${skipped.map((s) => `${label(s)} ${why(s)}`).join(", ")}, so the desktop is answered as recorded after ${label(x)}, which also shows the effect of what did not happen here`,
         commit: "skip",
       };
     }
-    if (!noEffect.has(x.seq)) break;
+    if (!noEffect.has(x.seq) && !(afterFault && !matcher.isConsumed(x))) break;
   }
   for (let j = Math.min(epoch, mutations.length) - 1; j >= 0; j--) {
     const x = mutations[j]!;
