@@ -1,6 +1,6 @@
 import type { Clock } from "../driver/port.js";
 import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry } from "../schema/replay-log.js";
+import type { ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "../schema/replay-log.js";
 import type { ToolInfo } from "../driver/port.js";
 import { createEngine, type Decision, type Engine } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
@@ -32,11 +32,16 @@ export interface ReplaySession {
   readonly driverVersion: string;
   /** `cua-driver --version` output: recorded in the header, else built from its version, else unknown. */
   readonly versionOutput: string | undefined;
+  /** When the cassette was recorded (header `recorded_at`): the instant synthesized driver state is from. */
+  readonly recordedAt: string | undefined;
+  /** The probe's whole tools/list result, when the cassette has a probe. */
+  readonly toolsList: ReplayCassette["toolsList"];
   /** Milliseconds since the session started. */
   t(): number;
   decide: Engine["decide"];
   synthesized: Engine["synthesized"];
-  record(decision: Decision, extra: { tMs: number; served?: string; exitCode?: number | null }): RequestEntry;
+  /** Log a decision; `synthesized` marks an answer built without a recorded exchange, with its basis. */
+  record(decision: Decision, extra: { tMs: number; served?: string; exitCode?: number | null; synthesized?: SynthesizedAnswer }): RequestEntry;
   /** A new stream number (MCP process or HTTP connection), logged as opened. */
   openStream(transport: ReplayTransport): number;
   closeStream(transport: ReplayTransport, stream: number): void;
@@ -72,6 +77,8 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     clock,
     driverVersion: options.cassette.header?.driver.version ?? "0.21.0",
     versionOutput: options.cassette.header?.driver.version_output ?? (options.cassette.header?.driver.version ? `cua-driver ${options.cassette.header.driver.version}\n` : undefined),
+    recordedAt: options.cassette.header?.recorded_at,
+    toolsList: options.cassette.toolsList,
     t,
     decide(request) {
       const decision = engine.decide(redact(request));
@@ -80,12 +87,13 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     },
     synthesized: (request) => engine.synthesized(request),
     record(decision, extra) {
-      const entry = engine.entry(decision, {
+      const logged = engine.entry(decision, {
         tMs: extra.tMs,
         durationMs: Math.max(0, t() - extra.tMs),
         ...(extra.served !== undefined ? { served: extra.served } : {}),
         ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}),
       });
+      const entry: RequestEntry = extra.synthesized ? { ...logged, synthesized: extra.synthesized.kind, basis: extra.synthesized.basis } : logged;
       push(entry);
       return entry;
     },

@@ -64,6 +64,42 @@ export const ServedResultSchema = z
   .strict();
 export type ServedResult = z.infer<typeof ServedResultSchema>;
 
+/**
+ * Answers the replay builds without a recorded exchange: by the driver's rules (`session_ended`,
+ * `permission_denied`) or from what is known about the recorded driver (the rest).
+ */
+export const SynthesizedKindSchema = z.enum([
+  "session_ended",
+  "permission_denied",
+  "version",
+  "help",
+  "list_tools",
+  "describe",
+  "check_update",
+  "mcp_config",
+  "initialize",
+  "tools_list",
+]);
+export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
+
+/** Where a synthesized answer came from. */
+export const SynthesisBasisSchema = z
+  .object({
+    /** `header`: the cassette header; `cassette`: another recorded exchange; `probe`: probe.json; `reference`: the driver's source (docs/discoveries). */
+    source: z.enum(["header", "cassette", "probe", "reference"]),
+    /** seq of the recorded exchange it was built from (source `cassette`). */
+    seq: z.number().int().nonnegative().optional(),
+    /** What was taken from the source, or what the reference says (e.g. `offline: api.github.com unreachable`). */
+    detail: z.string().optional(),
+  })
+  .strict();
+export type SynthesisBasis = z.infer<typeof SynthesisBasisSchema>;
+
+export interface SynthesizedAnswer {
+  kind: SynthesizedKind;
+  basis: SynthesisBasis;
+}
+
 export const RequestEntrySchema = z
   .object({
     type: z.literal("request"),
@@ -89,7 +125,9 @@ export const RequestEntrySchema = z
     /** A session-lifecycle call answered from this epoch, out of the recorded order: nothing consumed, the epoch stays. */
     lifecycle_epoch: z.number().int().nonnegative().optional(),
     /** An answer the driver gives by rule, built by the replay (no recorded exchange): `session_ended`, `permission_denied`. */
-    synthesized: z.enum(["session_ended", "permission_denied"]).optional(),
+    synthesized: SynthesizedKindSchema.optional(),
+    /** Where a synthesized answer came from. */
+    basis: SynthesisBasisSchema.optional(),
     fault: AppliedFaultSchema.optional(),
     result: ServedResultSchema.optional(),
     unmatched: z
