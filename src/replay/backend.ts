@@ -5,7 +5,7 @@ import { fromStoredBytes } from "../cassette/stored-bytes.js";
 import { createMcpStdioSession } from "../transports/mcp/stdio-session.js";
 import { answerCli } from "./engine/answer-cli.js";
 import { cliRequest } from "./engine/request.js";
-import { staticCliAnswer, type RecordedDriver } from "./engine/static-answers.js";
+import { staticCliAnswer } from "./engine/static-answers.js";
 import { resolveBinaryPath } from "../transports/sdk/binary-path.js";
 import type { ReplaySession } from "./session.js";
 
@@ -21,16 +21,6 @@ export function createReplayBackend(options: { session: ReplaySession }): ShimBa
   };
 }
 
-/** What the session knows about the recorded driver, for answers it builds itself. */
-export function recordedDriver(session: ReplaySession): RecordedDriver {
-  return {
-    version: session.driverVersion,
-    ...(session.versionOutput !== undefined ? { versionOutput: session.versionOutput } : {}),
-    ...(session.recordedAt !== undefined ? { recordedAt: session.recordedAt } : {}),
-    ...(session.toolsList ? { toolsList: session.toolsList } : {}),
-  };
-}
-
 async function answerCliRequest(options: { session: ReplaySession; request: CliRequest }): Promise<CliResponse> {
   const { session, request } = options;
   const replayRequest = cliRequest({ argv: request.argv, stdin: request.stdin.toString("utf8"), env: request.env });
@@ -38,7 +28,7 @@ async function answerCliRequest(options: { session: ReplaySession; request: CliR
   const fixed = staticCliAnswer({
     request: replayRequest,
     exchanges: session.engine.exchanges,
-    driver: recordedDriver(session),
+    driver: session.driver,
     ...(replayRequest.method === "mcp-config" ? { binaryPath: await resolveBinaryPath(request.env) } : {}),
   });
   if (fixed) {

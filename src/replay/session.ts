@@ -4,6 +4,7 @@ import type { ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, Synth
 import type { ToolInfo } from "../driver/port.js";
 import { createEngine, type Decision, type Engine } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
+import type { RecordedDriver } from "./engine/static-answers.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
 import type { ReplayCassette } from "./replayer.js";
@@ -36,6 +37,8 @@ export interface ReplaySession {
   readonly recordedAt: string | undefined;
   /** The probe's whole tools/list result, when the cassette has a probe. */
   readonly toolsList: ReplayCassette["toolsList"];
+  /** All of the above, for answers the replay builds itself (check-update, mcp-config, tools/list…). */
+  readonly driver: RecordedDriver;
   /** Milliseconds since the session started. */
   t(): number;
   decide: Engine["decide"];
@@ -71,14 +74,24 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   let streams = 0;
   const redact = requestRedactor(options.cassette.header);
   const source = options.source ?? "the cassette";
+  const header = options.cassette.header;
+  const driverVersion = header?.driver.version ?? "0.21.0";
+  const versionOutput = header?.driver.version_output ?? (header?.driver.version ? `cua-driver ${header.driver.version}\n` : undefined);
+  const driver: RecordedDriver = {
+    version: driverVersion,
+    ...(versionOutput !== undefined ? { versionOutput } : {}),
+    ...(header?.recorded_at !== undefined ? { recordedAt: header.recorded_at } : {}),
+    ...(options.cassette.toolsList ? { toolsList: options.cassette.toolsList } : {}),
+  };
   return {
     engine,
     frame: options.cassette.frame,
     clock,
-    driverVersion: options.cassette.header?.driver.version ?? "0.21.0",
-    versionOutput: options.cassette.header?.driver.version_output ?? (options.cassette.header?.driver.version ? `cua-driver ${options.cassette.header.driver.version}\n` : undefined),
-    recordedAt: options.cassette.header?.recorded_at,
+    driverVersion,
+    versionOutput,
+    recordedAt: header?.recorded_at,
     toolsList: options.cassette.toolsList,
+    driver,
     t,
     decide(request) {
       const decision = engine.decide(redact(request));
