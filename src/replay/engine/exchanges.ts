@@ -1,4 +1,4 @@
-import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent } from "../../schema/cassette.js";
+import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent, RecordedFault } from "../../schema/cassette.js";
 import type { StoredBytes } from "../../schema/bytes.js";
 import type { ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
@@ -28,6 +28,12 @@ export interface RecordedExchange {
   };
   /** MCP over stdio or HTTP: the response line/body exactly as sent (undefined: no response). */
   rpc?: { response?: string; status?: number; contentType?: string; stream?: number };
+  /**
+   * A fault injected into this request while recording (`record --faults`). Forwarded: the answer
+   * above is the driver's and the harness got the fault instead. Not forwarded: the driver never
+   * saw the request, the answer (if any) is the fault the harness got, and the desktop did not change.
+   */
+  fault?: RecordedFault;
 }
 
 export function parseJsonRpc(line: string): JsonRpcMessage | undefined {
@@ -87,6 +93,7 @@ export function buildExchanges(options: { events: readonly CassetteEvent[]; fram
           origin: event.origin ?? "harness",
           durationMs: 0,
           rpc: { stream: event.stream },
+          ...(event.fault ? { fault: event.fault } : {}),
         };
         // notifications get no answer; keep them out of the exchanges
         if (message.idRaw === undefined) continue;
@@ -127,6 +134,7 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools?: re
       ...(event.signal !== undefined ? { signal: event.signal } : {}),
       ...(event.files ? { files: event.files } : {}),
     },
+    ...(event.fault ? { fault: event.fault } : {}),
   };
 }
 
@@ -161,13 +169,14 @@ function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools?: 
 
 /**
  * Number the states a recording passed through: every exchange gets the epoch it was recorded
- * in, and each harness mutation ends its epoch (DESIGN.md §4).
+ * in, and each harness mutation ends its epoch (DESIGN.md §4), except one a recording fault kept
+ * from the driver (`fault.forwarded: false`): the desktop did not change.
  */
 export function assignEpochs(exchanges: RecordedExchange[]): number {
   let epoch = 0;
   for (const x of exchanges) {
     x.epoch = epoch;
-    if (x.kind === "mutation" && x.origin === "harness") epoch++;
+    if (x.kind === "mutation" && x.origin === "harness" && x.fault?.forwarded !== false) epoch++;
   }
   return epoch;
 }
