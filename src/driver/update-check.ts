@@ -27,7 +27,7 @@ export interface UpdateState {
  */
 export const OFFLINE_FETCH_ERROR = "HTTP error: io: failed to lookup address information: Temporary failure in name resolution";
 
-/** The install one-liner on Linux and macOS (version_check.rs:167-177). */
+/** The install one-liner on Linux and macOS (version_check.rs:175-184). */
 export const INSTALL_COMMAND = "curl -fsSL https://cua.ai/driver/install.sh | bash";
 
 /** `ReleaseChannel::from_version` (release_channel.rs:24-36): plain semver is stable. */

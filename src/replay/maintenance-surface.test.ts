@@ -107,6 +107,8 @@ describe("the driver's maintenance surface on replay (MCP stdio)", () => {
     const session = open();
     const send = mcp(session);
     const line = await send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    // byte for byte the binary's own tools/list (the runtime's inventory, then check_for_update)
+    expect(line).toBe(`{"jsonrpc":"2.0","id":1,"result":${readFileSync(path.join(REFERENCE, "reconstructed/mcp/tools-list.linux.0.21.0.result.json"), "utf8").trimEnd()}}`);
     const result = (JSON.parse(line) as { result: Record<string, unknown> & { tools: { name: string }[] } }).result;
     expect(Object.keys(result)).toEqual(["capability_version", "enforcement_adapters", "schema_version", "tools"]);
     expect(result.schema_version).toBe("1");

@@ -11,7 +11,8 @@ import { tmpDir } from "../helpers/tmp-dir.js";
 
 const HARNESS = path.join(repoRoot, "test/e2e/record-faults/fail-closed.py");
 const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
-const TIMEOUT_S = "1.5";
+// the harness's own per-call timeout: well above a live answer's latency on a loaded machine, or a slow live answer would read as a fault
+const TIMEOUT_S = "2.5";
 
 /**
  * Every fault kind, where it lands. Faults after the effect go on the first click (a mutation):
@@ -65,7 +66,8 @@ function matrix(driver: string[]) {
   it.todo("timeout_before_effect, hang, daemon_died_midcall, daemon_down, exit and refusal on a mutation: the replay engine must match the recorded, not-forwarded mutation (docs/decisions/0121-record-faults.md)");
 }
 
-describe("record --faults against the fake driver (test double)", () => {
+// each run mostly waits on the harness's timeouts: the fake driver's runs go side by side
+describe.concurrent("record --faults against the fake driver (test double)", () => {
   matrix(["--driver", FAKE, "--driver-source", "synthetic"]);
 });
 

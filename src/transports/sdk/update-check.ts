@@ -1,6 +1,6 @@
 /**
  * The update check behind `check-update` and `check_for_update` for the sdk backend, done the way
- * the binary does it (version_check.rs:196-304, 660-720): one GitHub releases request with a 4 s
+ * the binary does it (version_check.rs:196-304, 667-729): one GitHub releases request with a 4 s
  * timeout, the highest non-draft stable `cua-driver-rs-v*` tag. No on-disk cache (the binary keeps
  * one for 20 h in ~/.cua-driver/version_check.json; the backend never writes the user's home).
  */
@@ -48,7 +48,7 @@ function fetchErrorText(error: unknown): string {
   return `io: ${e.cause?.message ?? (error as Error).message}`;
 }
 
-/** `pick_latest_release` for the stable channel (version_check.rs:700-740). */
+/** `pick_latest_release` for the stable channel (version_check.rs:698-729). */
 export function pickLatestStable(body: unknown): string | undefined {
   if (!Array.isArray(body)) return undefined;
   let best: number[] | undefined;
