@@ -63,7 +63,7 @@ export function checkForUpdateAnswer(options: { driver: RecordedDriver; exchange
  * would: `--version` from the header; `list-tools` and `describe` from a recorded `tools/list`
  * result (else the probe's); `--help`, `mcp-config`, `check-update` and `call check_for_update`
  * from the driver's source (CONTRACT.md §1.2, §1.4, §1.5; docs/discoveries/maintenance-surface.md).
- * `binaryPath` is what `current_exe()` would be for the harness's `cua-driver`.
+ * `binaryPath` stands for `current_exe()`: the first `cua-driver` on the harness's PATH apart from the shim.
  */
 export function staticCliAnswer(options: {
   request: ReplayRequest;
