@@ -1,5 +1,6 @@
 import type { Cassette } from "../cassette/cassette.js";
 import type { ToolInfo } from "../driver/port.js";
+import { withHostTools } from "../driver/host-tools.js";
 import { loadReplayCassette as readForReplay } from "../replay/load.js";
 import { prepareReplayCassette, type PreparedReplayCassette } from "../replay/replayer.js";
 
@@ -27,8 +28,10 @@ export function loadReplayCassette(dir: string): LoadedCassette {
 }
 
 function probeToolsOf(probe: unknown): { probeTools?: string[]; tools?: ToolInfo[] } {
-  const p = probe as { list_tools?: unknown; tools_list?: { tools?: unknown } } | undefined;
-  const entries = Array.isArray(p?.tools_list?.tools) ? (p.tools_list.tools as ToolInfo[]) : undefined;
+  const p = probe as { list_tools?: unknown; tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
+  const listed = Array.isArray(p?.tools_list?.tools) ? (p.tools_list.tools as ToolInfo[]) : undefined;
+  // a probe of the published runtime lists its inventory; the binary also lists check_for_update
+  const entries = listed && p?.driver?.source === "sdk" ? (withHostTools({ tools: listed }).tools as ToolInfo[]) : listed;
   if (entries) return { probeTools: entries.map((t) => t.name), tools: entries };
   if (Array.isArray(p?.list_tools)) return { probeTools: p.list_tools.filter((t): t is string => typeof t === "string") };
   return {};

@@ -4,6 +4,9 @@ import { parseDriverArgv } from "../cassette/driver-argv.js";
 import type { CliRequest, CliResponse } from "../shim-server/backend.js";
 import { buildCliEvent } from "./cli-event.js";
 import type { RecordingParts } from "./recording-parts.js";
+import type { RecordFaults } from "./record-faults.js";
+import { recordFaultedCliCall } from "./cli-faults.js";
+import { cliRequest } from "../replay/engine/request.js";
 
 /** Flags whose value is a file the driver writes; the file is stored as a frame. */
 const OUT_FILE_FLAGS = ["--screenshot-out-file"] as const;
@@ -19,9 +22,20 @@ export interface CliAnswer {
  * picks up the files the call wrote, and appends the event before the answer goes back.
  */
 export async function recordCliCall(
-  options: RecordingParts & { request: CliRequest; origin?: "harness" | "recorder"; answer: (request: CliRequest) => Promise<CliAnswer> },
+  options: RecordingParts & {
+    request: CliRequest;
+    origin?: "harness" | "recorder";
+    answer: (request: CliRequest) => Promise<CliAnswer>;
+    /** `record --faults`: harness calls the plan selects get their fault here. */
+    faults?: RecordFaults;
+  },
 ): Promise<CliResponse> {
   const { request, clock } = options;
+  if (options.faults && (options.origin ?? "harness") === "harness") {
+    const replayRequest = cliRequest({ argv: request.argv, stdin: request.stdin.toString("utf8"), env: request.env });
+    const fault = options.faults.select(replayRequest);
+    if (fault) return recordFaultedCliCall({ ...options, faults: options.faults, replayRequest, fault });
+  }
   const started = clock();
   const outFiles = outFilesOf(request.argv, request.cwd);
   const { response, recorded } = await options.answer(request);
@@ -53,7 +67,7 @@ export async function recordCliCall(
   return response;
 }
 
-function outFilesOf(argv: string[], cwd: string) {
+export function outFilesOf(argv: string[], cwd: string) {
   const parsed = parseDriverArgv(argv);
   const out: Array<{ flag: string; given: string; absolute: string; before: string | undefined }> = [];
   for (const flag of OUT_FILE_FLAGS) {
@@ -76,7 +90,7 @@ function fileStamp(file: string): string | undefined {
   }
 }
 
-function readIfWritten(file: string, before: string | undefined): Buffer | undefined {
+export function readIfWritten(file: string, before: string | undefined): Buffer | undefined {
   const after = fileStamp(file);
   if (after === undefined || after === before) return undefined;
   try {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import type { McpIo, McpSessionHandler } from "../shim-server/backend.js";
 import { openMcpStreamRecording } from "./mcp-stream-recording.js";
+import { createMcpRelay } from "./mcp-relay.js";
 import type { RecordingParts } from "./recording-parts.js";
 
 /**
@@ -33,10 +34,30 @@ export function recordMcpSession(
     io.exit(127);
   });
   child.stdin.on("error", () => {});
-  const fromDriver = (line: string) => {
-    recording.line("s2c", line);
-    io.send(line);
+  // the stream ended by an injected fault (a death, or stdin EOF on a hung call): the driver is stopped, its own end not reported
+  let ended = false;
+  const endStream = (code: number, stderr?: string) => {
+    if (ended) return;
+    ended = true;
+    if (stderr) {
+      recording.stderr(stderr);
+      io.stderr(stderr);
+    }
+    recording.close(code);
+    io.exit(code);
+    void stop();
   };
+  const relay = createMcpRelay({
+    recording,
+    stream: options.stream,
+    toHarness: (line) => io.send(line),
+    toDriver: (line) => {
+      if (child.stdin.writable) child.stdin.write(`${line}\n`);
+    },
+    die: endStream,
+    ...(options.faults ? { faults: options.faults } : {}),
+  });
+  const fromDriver = (line: string) => relay.fromDriver(line);
   let partial: Buffer = Buffer.alloc(0);
   child.stdout.on("data", (chunk: Buffer) => {
     partial = partial.length ? Buffer.concat([partial, chunk]) : chunk;
@@ -55,11 +76,15 @@ export function recordMcpSession(
     }
   });
   child.stderr.on("data", (chunk: Buffer) => {
+    if (ended) return;
     recording.stderr(chunk);
     io.stderr(chunk);
   });
   child.on("close", (code, signal) => {
-    if (spawnFailed) return;
+    if (spawnFailed || ended) {
+      markClosed();
+      return;
+    }
     recording.close(code, signal ?? undefined);
     io.exit(code, signal ?? undefined);
     markClosed();
@@ -77,11 +102,11 @@ export function recordMcpSession(
     closed,
     stop,
     line(line) {
-      recording.line("c2s", line);
-      if (child.stdin.writable) child.stdin.write(`${line}\n`);
+      relay.fromHarness(line);
     },
     end() {
-      child.stdin.end();
+      if (relay.stuck()) endStream(0);
+      else child.stdin.end();
     },
     gone() {
       void stop();

@@ -1,10 +1,12 @@
 import { storeText } from "../cassette/store-text.js";
 import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "./mcp-secrets.js";
 import { eventTime, type RecordingParts } from "./recording-parts.js";
+import type { RecordedFault } from "../schema/cassette.js";
 
 /** The cassette side of one MCP stream: open on creation, then lines, stderr and one close. */
 export interface McpStreamRecording {
-  line(dir: "c2s" | "s2c", line: string): void;
+  /** One line as sent; `fault` marks a request the recorder injected a fault into. */
+  line(dir: "c2s" | "s2c", line: string, fault?: RecordedFault): void;
   stderr(data: Buffer | string): void;
   /** Records the end of the stream; only the first call counts. */
   close(exitCode: number | null, signal?: string): void;
@@ -21,10 +23,19 @@ export function openMcpStreamRecording(options: RecordingParts & { stream: numbe
   let closed = false;
   sink.append({ kind: "mcp_open", t_ms: eventTime(clock()), stream, argv: options.argv.map((a) => redactor.text(a)), origin: "harness" });
   return {
-    line(dir, line) {
+    line(dir, line, fault) {
       learn({ redactor, toolById, dir, line });
       const s = storeText({ bytes: line, field: "line", redactor, putFrame: sink.putFrame });
-      sink.append({ kind: "mcp", t_ms: eventTime(clock()), stream, dir, line: s.stored, ...(s.splices.length ? { frames: s.splices } : {}), origin: "harness" });
+      sink.append({
+        kind: "mcp",
+        t_ms: eventTime(clock()),
+        stream,
+        dir,
+        line: s.stored,
+        ...(s.splices.length ? { frames: s.splices } : {}),
+        origin: "harness",
+        ...(fault ? { fault } : {}),
+      });
     },
     stderr(data) {
       const s = storeText({ bytes: data, field: "data", redactor, putFrame: sink.putFrame });

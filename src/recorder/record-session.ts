@@ -18,6 +18,9 @@ import { createRecordingSink } from "./recording-sink.js";
 import { sdkRecordingDriver } from "../transports/sdk/recording-driver.js";
 import { startRecordingDesktop } from "../desktop/recording-desktop.js";
 import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } from "./http/index.js";
+import type { FaultPlan } from "../schema/fault-plan.js";
+import type { ToolInfo } from "../driver/port.js";
+import { createRecordFaults, keepingEvents } from "./record-faults.js";
 
 export interface RecordOptions extends HttpRecordingOptions {
   out: string;
@@ -35,6 +38,10 @@ export interface RecordOptions extends HttpRecordingOptions {
   driverSource?: "binary" | "synthetic";
   /** Take a capability probe of the driver and store it as probe.json (default true; skipped when appending). */
   probe?: boolean;
+  /** Inject this plan's faults into the harness's calls (per-call CLI and MCP stdio), as replay would serve them. */
+  faults?: FaultPlan;
+  /** Seed for the plan's probabilistic rules (default: the plan's own seed, else 0). */
+  seed?: number;
   shim?: ShimKind | "auto";
   /** Called once the shim is ready (before the harness starts), e.g. for logs. */
   onReady?: (server: ShimServer) => void;
@@ -92,10 +99,13 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
     recorded_at: recordedAt,
     recorder: { name: "cua-contract", version: recorderVersion },
     redaction,
+    ...(options.faults ? { faults: { plan: options.faults, ...(options.seed !== undefined ? { seed: options.seed } : {}) } } : {}),
   };
   // Appending keeps the cassette's header, so its probe.json stays the one taken with it.
   const probe = (options.probe ?? true) && !(options.append && existsSync(path.join(options.out, CASSETTE_FILE)));
-  const sink = createRecordingSink({ dir: options.out, header: headerDraft, append: options.append ?? false, force: options.force ?? false });
+  const opened = createRecordingSink({ dir: options.out, header: headerDraft, append: options.append ?? false, force: options.force ?? false });
+  const kept = options.faults ? keepingEvents(opened) : undefined;
+  const sink = kept?.sink ?? opened;
   const parts = { sink, redactor, clock };
   const { identity, snapshot } = sdk
     ? { identity: await sdk.identify(parts), snapshot: probe ? await sdk.probe() : undefined }
@@ -103,11 +113,17 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       ? await probeAndIdentify({ ...parts, driver, env })
       : { identity: await captureIdentity({ ...parts, driver, env }), snapshot: undefined };
   if (snapshot) driverInfo.probe_sha256 = writeProbeFile({ dir: options.out, snapshot });
+  const tools = snapshot?.tools_list?.tools as ToolInfo[] | undefined;
+  const faults =
+    options.faults && kept
+      ? createRecordFaults({ plan: options.faults, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(tools ? { tools } : {}), events: kept.events })
+      : undefined;
+  const harnessParts = faults ? { ...parts, faults } : parts;
   driverInfo.version = identity.version;
   if (identity.versionOutput !== undefined) driverInfo.version_output = identity.versionOutput;
   if (identity.manifestSha256 !== undefined) driverInfo.manifest_sha256 = identity.manifestSha256;
   const server = await startShimServer({
-    backend: sdk ? sdk.backend(parts) : createDriverRecorderBackend({ ...parts, driver }),
+    backend: sdk ? sdk.backend(harnessParts) : createDriverRecorderBackend({ ...harnessParts, driver }),
     shim: options.shim ?? "auto",
   });
   const httpWarnings: string[] = [];

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Redactor } from "../cassette/redact.js";
 import type { RecordingSink } from "./recording-sink.js";
+import type { RecordFaults } from "./record-faults.js";
 
 /** Milliseconds since the recording started (the `t_ms` of events). */
 export type RecordingClock = () => number;
@@ -15,6 +16,8 @@ export interface RecordingParts {
   sink: RecordingSink;
   redactor: Redactor;
   clock: RecordingClock;
+  /** `record --faults`: the plan's faults are injected into the harness's calls. */
+  faults?: RecordFaults;
 }
 
 /** An event time in ms, rounded to the microsecond and never negative. */

@@ -1,11 +1,10 @@
-import { writeFile } from "node:fs/promises";
-import path from "node:path";
 import type { CliRequest, CliResponse, ShimBackend } from "../shim-server/backend.js";
-import { fromStoredBytes } from "../cassette/stored-bytes.js";
 import { createMcpStdioSession } from "../transports/mcp/stdio-session.js";
 import { answerCli } from "./engine/answer-cli.js";
+import { deliverCliAnswer } from "./deliver-cli.js";
 import { cliRequest } from "./engine/request.js";
 import { staticCliAnswer } from "./engine/static-answers.js";
+import { resolveBinaryPath } from "../transports/sdk/binary-path.js";
 import type { ReplaySession } from "./session.js";
 
 /**
@@ -27,36 +26,17 @@ async function answerCliRequest(options: { session: ReplaySession; request: CliR
   const fixed = staticCliAnswer({
     request: replayRequest,
     exchanges: session.engine.exchanges,
-    ...(session.versionOutput !== undefined ? { versionOutput: session.versionOutput } : {}),
+    driver: session.driver,
+    ...(replayRequest.method === "mcp-config" ? { binaryPath: await resolveBinaryPath(request.env) } : {}),
   });
   if (fixed) {
-    session.record(session.synthesized(replayRequest), { tMs, exitCode: fixed.exitCode });
+    session.record(session.synthesized(replayRequest), { tMs, exitCode: fixed.exitCode, synthesized: fixed.synthesized });
     return { stdout: Buffer.from(fixed.stdout), stderr: Buffer.from(fixed.stderr), exitCode: fixed.exitCode };
   }
   const decision = session.decide(replayRequest);
   const answer = answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) });
-  if (answer.type === "hang") {
-    await session.clock.sleep(answer.afterMs, request.signal);
-    session.record(decision, { tMs, ...(request.signal.aborted ? {} : { exitCode: answer.then.exitCode }) });
-    if (request.signal.aborted) return { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, signal: "SIGKILL" };
-    return { stdout: fromStoredBytes(answer.then.stdout), stderr: fromStoredBytes(answer.then.stderr), exitCode: answer.then.exitCode };
-  }
-  if (answer.delayMs > 0) await session.clock.sleep(answer.delayMs, request.signal);
-  let stderr = fromStoredBytes(answer.stderr);
-  for (const file of answer.files) {
-    const target = path.resolve(request.cwd || process.cwd(), file.path);
-    try {
-      await writeFile(target, Buffer.from(file.base64, "base64"));
-    } catch (error) {
-      // the driver reports a failed out-file write on stderr and keeps exit 0 (CONTRACT.md §0.3)
-      stderr = Buffer.concat([stderr, Buffer.from(`failed to write screenshot to ${file.path}: ${(error as Error).message}\n`)]);
-    }
-  }
-  session.record(decision, { tMs, ...(answer.served !== undefined ? { served: answer.served } : {}), exitCode: answer.exitCode });
-  return {
-    stdout: fromStoredBytes(answer.stdout),
-    stderr,
-    exitCode: answer.exitCode,
-    ...(answer.signal !== undefined ? { signal: answer.signal as NodeJS.Signals } : {}),
-  };
+  const delivered = await deliverCliAnswer({ answer, request, clock: session.clock });
+  const served = answer.type === "output" && answer.served !== undefined ? { served: answer.served } : {};
+  session.record(decision, { tMs, ...served, ...(delivered.exitCode !== undefined ? { exitCode: delivered.exitCode } : {}) });
+  return delivered.response;
 }

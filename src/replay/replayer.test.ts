@@ -97,9 +97,10 @@ describe("createReplayer over an MCP cassette", () => {
     const third = asResult(await r.call("click", TOKEN));
     expect(third.raw).toBe(second.raw);
     expect(r.summary().epoch).toBe(epoch);
-    const last = r.log().at(-1) as { synthesized?: string; basis?: string; matched_seq?: number; outcome: string };
+    const last = r.log().at(-1) as { synthesized?: string; basis?: { source: string; seq?: number; detail?: string }; matched_seq?: number; outcome: string };
     expect(last).toMatchObject({ outcome: "replayed", synthesized: "resent_mutation", matched_seq: 14 });
-    expect(last.basis).toMatch(/the same request as #14 click, answered already in epoch 1.*nothing is consumed/);
+    expect(last.basis).toMatchObject({ source: "cassette", seq: 14 });
+    expect(last.basis?.detail).toMatch(/the same request as #14 click, answered already in epoch 1.*nothing is consumed/);
     expect(r.summary()).toMatchObject({ unmatched: 0, synthesized: 1 });
   });
 

@@ -19,6 +19,11 @@ export interface ReplayCassette {
   frame?: FrameLookup;
   /** Tool annotations from the cassette's probe.json, when it has one. */
   tools?: readonly ToolInfo[];
+  /**
+   * The probe's whole tools/list result; `runtimeInventory` when it is the published runtime's own
+   * list (a probe with --driver sdk), which lacks the tools the binary registers itself.
+   */
+  toolsList?: { result: Record<string, unknown>; runtimeInventory: boolean };
 }
 
 /**

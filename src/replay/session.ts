@@ -1,9 +1,10 @@
 import type { Clock } from "../driver/port.js";
 import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry } from "../schema/replay-log.js";
+import type { ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "../schema/replay-log.js";
 import type { ToolInfo } from "../driver/port.js";
 import { createEngine, type Decision, type Engine } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
+import type { RecordedDriver } from "./engine/static-answers.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
 import type { ReplayCassette } from "./replayer.js";
@@ -32,12 +33,19 @@ export interface ReplaySession {
   readonly driverVersion: string;
   /** `cua-driver --version` output: recorded in the header, else built from its version, else unknown. */
   readonly versionOutput: string | undefined;
+  /** When the cassette was recorded (header `recorded_at`): the instant synthesized driver state is from. */
+  readonly recordedAt: string | undefined;
+  /** The probe's whole tools/list result, when the cassette has a probe. */
+  readonly toolsList: ReplayCassette["toolsList"];
+  /** All of the above, for answers the replay builds itself (check-update, mcp-config, tools/list…). */
+  readonly driver: RecordedDriver;
   /** Milliseconds since the session started. */
   t(): number;
   decide: Engine["decide"];
   synthesized: Engine["synthesized"];
   unanswered: Engine["unanswered"];
-  record(decision: Decision, extra: { tMs: number; served?: string; exitCode?: number | null }): RequestEntry;
+  /** Log a decision; `synthesized` marks an answer built without a recorded exchange, with its basis. */
+  record(decision: Decision, extra: { tMs: number; served?: string; exitCode?: number | null; synthesized?: SynthesizedAnswer }): RequestEntry;
   /** A new stream number (MCP process or HTTP connection), logged as opened. */
   openStream(transport: ReplayTransport): number;
   closeStream(transport: ReplayTransport, stream: number): void;
@@ -66,14 +74,28 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   };
   const t = () => Math.max(0, Math.round(clock.now() - started));
   let streams = 0;
+  /** Requests answered with a synthesized answer built outside the engine (logged with `extra.synthesized`). */
+  let answeredBySession = 0;
   const redact = requestRedactor(options.cassette.header);
   const source = options.source ?? "the cassette";
+  const header = options.cassette.header;
+  const driverVersion = header?.driver.version ?? "0.21.0";
+  const versionOutput = header?.driver.version_output ?? (header?.driver.version ? `cua-driver ${header.driver.version}\n` : undefined);
+  const driver: RecordedDriver = {
+    version: driverVersion,
+    ...(versionOutput !== undefined ? { versionOutput } : {}),
+    ...(header?.recorded_at !== undefined ? { recordedAt: header.recorded_at } : {}),
+    ...(options.cassette.toolsList ? { toolsList: options.cassette.toolsList } : {}),
+  };
   return {
     engine,
     frame: options.cassette.frame,
     clock,
-    driverVersion: options.cassette.header?.driver.version ?? "0.21.0",
-    versionOutput: options.cassette.header?.driver.version_output ?? (options.cassette.header?.driver.version ? `cua-driver ${options.cassette.header.driver.version}\n` : undefined),
+    driverVersion,
+    versionOutput,
+    recordedAt: header?.recorded_at,
+    toolsList: options.cassette.toolsList,
+    driver,
     t,
     decide(request) {
       const decision = engine.decide(redact(request));
@@ -83,12 +105,14 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     synthesized: (request) => engine.synthesized(request),
     unanswered: (request) => engine.unanswered(redact(request)),
     record(decision, extra) {
-      const entry = engine.entry(decision, {
+      const logged = engine.entry(decision, {
         tMs: extra.tMs,
         durationMs: Math.max(0, t() - extra.tMs),
         ...(extra.served !== undefined ? { served: extra.served } : {}),
         ...(extra.exitCode !== undefined ? { exitCode: extra.exitCode } : {}),
       });
+      if (extra.synthesized) answeredBySession++;
+      const entry: RequestEntry = extra.synthesized ? { ...logged, synthesized: extra.synthesized.kind, basis: extra.synthesized.basis } : logged;
       push(entry);
       return entry;
     },
@@ -102,7 +126,9 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     },
     entries: () => [...log],
     finish() {
-      const summary = engine.summary(t());
+      const counted = engine.summary(t());
+      // answers built at the transport (maintenance commands, an unrecorded initialize) count too
+      const summary = { ...counted, synthesized: (counted.synthesized ?? 0) + answeredBySession };
       push(summary);
       return summary;
     },

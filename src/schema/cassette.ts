@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { FrameRefSchema, FrameSpliceSchema, StoredBytesSchema } from "./bytes.js";
+import { FaultPlanSchema } from "./fault-plan.js";
+import { FaultKindSchema } from "./replay-log.js";
 
 export const CASSETTE_FORMAT = "cua-cassette";
 export const CASSETTE_VERSION = 1;
@@ -39,9 +41,29 @@ export const CassetteHeaderSchema = z
       .optional(),
     /** Free-form facts about how the cassette was made (e.g. "read-only calls reconstructed"). */
     notes: z.array(z.string()).optional(),
+    /** The fault plan (and seed) injected while recording (`record --faults`); the faulted events carry `fault`. */
+    faults: z.object({ plan: FaultPlanSchema, seed: z.number().int().optional() }).strict().optional(),
   })
   .passthrough();
 export type CassetteHeader = z.infer<typeof CassetteHeaderSchema>;
+
+/**
+ * A fault injected while recording (`record --faults`) into the request this event carries.
+ * `forwarded`: the request reached the driver (its real answer is recorded, the harness got the
+ * fault instead); otherwise the driver never saw it, the recorded answer is what the harness got
+ * (nothing, for a timeout) and the desktop did not change.
+ */
+export const RecordedFaultSchema = z
+  .object({
+    kind: FaultKindSchema,
+    /** Index of the rule in the plan that fired. */
+    rule: z.number().int().nonnegative(),
+    /** The rule's parameters (code, ms, stderr, …). */
+    params: z.record(z.string(), z.unknown()).optional(),
+    forwarded: z.boolean(),
+  })
+  .strict();
+export type RecordedFault = z.infer<typeof RecordedFaultSchema>;
 
 const EventBase = {
   seq: z.number().int().nonnegative(),
@@ -67,6 +89,8 @@ export const CliEventSchema = z
     files: z.record(z.string(), z.object({ ref: FrameRefSchema, path: z.string() }).strict()).optional(),
     /** Images cut out of stdout/stdin text and stored as frames. */
     frames: z.array(FrameSpliceSchema).optional(),
+    /** A fault injected into this call while recording; stdout/stderr/exit are the driver's when forwarded, else what the harness got. */
+    fault: RecordedFaultSchema.optional(),
   })
   .strict();
 export type CliEvent = z.infer<typeof CliEventSchema>;
@@ -85,6 +109,11 @@ export const McpLineEventSchema = z
     dir: z.enum(["c2s", "s2c"]),
     line: StoredBytesSchema,
     frames: z.array(FrameSpliceSchema).optional(),
+    /**
+     * On a `c2s` request: a fault injected into it while recording. Its `s2c` answer (same id) is the
+     * driver's when forwarded (the harness got the fault instead), else the fault line the harness got, or none.
+     */
+    fault: RecordedFaultSchema.optional(),
   })
   .strict();
 

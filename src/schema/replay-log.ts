@@ -65,17 +65,26 @@ export const ServedResultSchema = z
 export type ServedResult = z.infer<typeof ServedResultSchema>;
 
 /**
- * Kinds of synthesized answer: `session_ended` / `permission_denied` (the driver's rules);
- * `lifecycle` (a session start or end built for this label and state); `stale_element_token` (a
- * token the driver no longer honours in this state); `resent_mutation` (a mutation sent again after
- * it was answered: the driver runs it again, answered with its recorded answer, nothing consumed);
- * `skipped_ahead` (a later recorded mutation, reached because the ones before it did not take effect
- * under a fault); `same_element` (the expected mutation aimed at the same element through a token
- * from a newer look).
+ * Answers the replay builds without a recorded exchange: by the driver's rules (`session_ended`,
+ * `permission_denied`) or from what is known about the recorded driver (the rest).
+ * Off the recorded path (docs/matching.md): `lifecycle` (a session start or end built for this
+ * label and state), `stale_element_token` (a token the driver no longer honours in this state),
+ * `resent_mutation` (a mutation sent again after it was answered: its recorded answer again, nothing
+ * consumed), `skipped_ahead` (a later recorded mutation, after ones that did not take effect or were
+ * not sent after a fault), `same_element` (the expected mutation aimed at the same element through a
+ * token from a newer look).
  */
 export const SynthesizedKindSchema = z.enum([
   "session_ended",
   "permission_denied",
+  "version",
+  "help",
+  "list_tools",
+  "describe",
+  "check_update",
+  "mcp_config",
+  "initialize",
+  "tools_list",
   "lifecycle",
   "stale_element_token",
   "resent_mutation",
@@ -83,6 +92,24 @@ export const SynthesizedKindSchema = z.enum([
   "same_element",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
+
+/** Where a synthesized answer came from. */
+export const SynthesisBasisSchema = z
+  .object({
+    /** `header`: the cassette header; `cassette`: another recorded exchange; `probe`: probe.json; `reference`: the driver's source (docs/discoveries). */
+    source: z.enum(["header", "cassette", "probe", "reference"]),
+    /** seq of the recorded exchange it was built from (source `cassette`). */
+    seq: z.number().int().nonnegative().optional(),
+    /** What was taken from the source, or what the reference says (e.g. `offline: api.github.com unreachable`). */
+    detail: z.string().optional(),
+  })
+  .strict();
+export type SynthesisBasis = z.infer<typeof SynthesisBasisSchema>;
+
+export interface SynthesizedAnswer {
+  kind: SynthesizedKind;
+  basis: SynthesisBasis;
+}
 
 export const RequestEntrySchema = z
   .object({
@@ -112,14 +139,10 @@ export const RequestEntrySchema = z
     fallback_epoch: z.number().int().nonnegative().optional(),
     /** A session-lifecycle call answered from this epoch, out of the recorded order: nothing consumed, the epoch stays. */
     lifecycle_epoch: z.number().int().nonnegative().optional(),
-    /**
-     * The answer was not the recorded answer to this request at this point: built by the replay from
-     * what is known about the driver (a rule, a recorded answer elsewhere, the driver reference). Its
-     * basis says what it was built from.
-     */
+    /** The answer was not the recorded answer to this request at this point: built by the replay by a rule, from a recorded answer elsewhere or from the driver reference. */
     synthesized: SynthesizedKindSchema.optional(),
-    /** What a synthesized answer was built from, in one sentence (recorded events by `#seq`). */
-    basis: z.string().optional(),
+    /** Where a synthesized answer came from. */
+    basis: SynthesisBasisSchema.optional(),
     fault: AppliedFaultSchema.optional(),
     result: ServedResultSchema.optional(),
     unmatched: z

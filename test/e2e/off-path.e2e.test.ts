@@ -99,13 +99,17 @@ describe.each(["cli", "mcp"])("a fail-closed harness over %s, off the recorded p
     for (const run of runs) {
       const synthesized = run.requests.filter((r) => r.synthesized !== undefined);
       expect(run.summary.synthesized).toBe(synthesized.length);
-      for (const r of synthesized) expect(r.basis, `#${r.n} ${r.tool}`).toMatch(/#\d+|reference|rule/);
+      for (const r of synthesized) {
+        expect(r.basis, `#${r.n} ${r.tool}`).toBeDefined();
+        expect(r.basis!.source === "cassette" ? r.basis!.seq : r.basis!.source, `#${r.n} ${r.tool}`).toBeDefined();
+        expect((r.basis!.detail ?? "").length, `#${r.n} ${r.tool}`).toBeGreaterThan(20);
+      }
     }
     // the runs really left the recorded path: a mutation that did not take effect is skipped over
     const before = runs[cases.findIndex((c) => c.tool === "type_text" && c.fault.kind === "timeout_before_effect")]!;
     const skipped = before.requests.find((r) => r.synthesized === "skipped_ahead");
     expect(skipped).toMatchObject({ tool: "click", outcome: "replayed" });
-    expect(skipped!.basis).toMatch(/type_text did not take effect \(timeout_before_effect/);
+    expect(skipped!.basis?.detail).toMatch(/type_text did not take effect \(timeout_before_effect/);
   });
 });
 

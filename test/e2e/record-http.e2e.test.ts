@@ -119,7 +119,8 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
       expect(r.stderr).toContain("MCP over HTTP: 1 request(s) the driver refused (401, 403, 405, …) were forwarded but not recorded");
     }
     const result = JSON.parse(recorded) as { server: { name: string; version: string }; tools: number; typed: { isError?: boolean } };
-    expect([result.server.version, result.tools]).toEqual(["0.21.0", 59]);
+    // the binary's roster: the runtime's 59 tools and check_for_update
+    expect([result.server.version, result.tools]).toEqual(["0.21.0", 60]);
     const { cassette, events } = httpEvents(out);
     const methods = events.map((e) => (JSON.parse(restoreText(cassette, e, "request.body")) as { method: string }).method);
     expect(methods).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call", "tools/call"]);

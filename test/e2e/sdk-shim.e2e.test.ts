@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startShimServer, type ShimServer } from "../../src/shim-server/index.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createSdkBackend, type SdkBackend } from "../../src/transports/sdk/sdk-backend.js";
+import { withHostToolsRaw } from "../../src/driver/host-tools.js";
 
 let backend: SdkBackend;
 let server: ShimServer;
@@ -51,7 +52,9 @@ describe("SDK backend through the cua-driver shim", () => {
     const out = mcp.stdout.split("\n");
     expect(out).toHaveLength(4);
     expect(JSON.parse(out[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18", serverInfo: { name: "cua-driver", version: "0.21.0" } } });
-    expect(out[1]).toBe(`{"jsonrpc":"2.0","id":2,"result":${await backend.driver.listToolsJson()}}`);
+    // the runtime's inventory, then check_for_update, which the binary registers itself
+    expect(out[1]).toBe(`{"jsonrpc":"2.0","id":2,"result":${withHostToolsRaw(await backend.driver.listToolsJson())}}`);
+    expect(out[1]!.endsWith('"name":"check_for_update","risk":{"class":"r0","enforcement":"metadata_only","operation_sensitive":false,"version":"1"}}]}}')).toBe(true);
     expect(out[2]).toMatch(/^\{"jsonrpc":"2.0","id":3,"result":\{"content":\[\{"text":"cua-driver-rs configuration"/);
     expect(out[3]).toContain('"structuredContent":{"code":"permission_denied"}');
   });

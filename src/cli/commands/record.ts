@@ -1,4 +1,5 @@
 import { record } from "../../recorder/record-session.js";
+import { readFaultPlan } from "../../replay/run-replay.js";
 import { UserError } from "../../errors.js";
 import type { CliCommand } from "../command.js";
 
@@ -10,7 +11,7 @@ export const recordCommand: CliCommand = {
     y
       .parserConfiguration({ "populate--": true })
       .positional("stray", { type: "string", array: true, hidden: true, describe: "(the harness command goes after --)" })
-      .usage("$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] [--no-probe] [--http-upstream URL [--http-port N]] -- CMD [ARGS…]")
+      .usage("$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] [--no-probe] [--faults PLAN [--seed N]] [--http-upstream URL [--http-port N]] -- CMD [ARGS…]")
       .option("out", { type: "string", demandOption: true, describe: "Cassette directory to write" })
       .option("driver", { type: "string", describe: "The real cua-driver (default: cua-driver on PATH), or sdk[:VERSION] for the published runtime @trycua/cua-driver in process" })
       .option("desktop", { type: "boolean", default: false, describe: "Run on a throwaway X desktop (Xvfb, at-spi, openbox, gtk3-demo; see docs/desktop.md)" })
@@ -21,6 +22,8 @@ export const recordCommand: CliCommand = {
       .option("http-upstream", { type: "string", describe: "Also record MCP over HTTP: proxy to this `cua-driver serve` endpoint (http://127.0.0.1:PORT/mcp); the harness gets the proxy in CUA_DRIVER_RS_MCP_HTTP_PORT and CUA_CONTRACT_MCP_HTTP_URL" })
       .option("http-port", { type: "number", describe: "Port of the MCP-over-HTTP recording proxy on 127.0.0.1 (default: a free one)" })
       .option("driver-source", { type: "string", choices: ["binary", "synthetic"], describe: "Provenance for the header when --driver is an executable: binary (a real cua-driver, the default) or synthetic (a test double)" })
+      .option("faults", { type: "string", describe: "Inject this fault plan (JSON, docs/faults.md) into the harness's calls while recording, so its real recovery reaches the driver; replay the cassette with the same plan" })
+      .option("seed", { type: "number", describe: "Seed for the fault plan's probabilistic rules (default: the plan's seed, else 0)" })
       .option("probe", { type: "boolean", default: true, describe: "Store a capability probe of the driver as probe.json (--no-probe skips it; never taken when appending)" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
@@ -46,6 +49,10 @@ export const recordCommand: CliCommand = {
       });
     }
     const patterns = ((args.redact as unknown[] | undefined) ?? []).map(String);
+    if (args.seed !== undefined && !Number.isInteger(args.seed)) {
+      throw new UserError(`--seed must be an integer (got ${String(args.seed)})`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
+    }
+    const faults = args.faults !== undefined ? readFaultPlan(String(args.faults)) : undefined;
     const result = await record({
       out: String(args.out),
       command,
@@ -56,6 +63,8 @@ export const recordCommand: CliCommand = {
       redact: !args["no-redact"],
       redactPatterns: patterns,
       probe: args.probe !== false,
+      ...(faults ? { faults } : {}),
+      ...(args.seed !== undefined ? { seed: args.seed as number } : {}),
       ...(args["driver-source"] !== undefined ? { driverSource: args["driver-source"] as "binary" | "synthetic" } : {}),
       ...(args["http-upstream"] !== undefined ? { httpUpstream: String(args["http-upstream"]) } : {}),
       ...(args["http-port"] !== undefined ? { httpPort: args["http-port"] as number } : {}),

@@ -60,16 +60,18 @@ describe("finite subcommands a cassette did not record", () => {
   it("answers --version from the header and list-tools / describe from the recorded tools/list", async () => {
     const { staticCliAnswer } = await import("./static-answers.js");
     const s = session(MCP);
-    const version = staticCliAnswer({ request: cliRequest({ argv: ["--version"] }), exchanges: s.engine.exchanges, versionOutput: s.versionOutput! });
-    expect(version).toEqual({ stdout: "cua-driver 0.21.0\n", stderr: "", exitCode: 0 });
-    const list = staticCliAnswer({ request: cliRequest({ argv: ["list-tools"] }), exchanges: s.engine.exchanges });
+    const driver = { version: "0.21.0", versionOutput: s.versionOutput! };
+    const version = staticCliAnswer({ request: cliRequest({ argv: ["--version"] }), exchanges: s.engine.exchanges, driver });
+    expect(version).toEqual({ stdout: "cua-driver 0.21.0\n", stderr: "", exitCode: 0, synthesized: { kind: "version", basis: { source: "header", detail: "version_output" } } });
+    const list = staticCliAnswer({ request: cliRequest({ argv: ["list-tools"] }), exchanges: s.engine.exchanges, driver });
+    expect(list?.synthesized).toMatchObject({ kind: "list_tools", basis: { source: "cassette" } });
     expect(list?.stdout.split("\n")).toContain("hotkey: Press a combination of keys simultaneously, e.g");
     expect(list?.stdout.trim().split("\n")).toHaveLength(60);
-    const unknown = staticCliAnswer({ request: cliRequest({ argv: ["describe", "nope"] }), exchanges: s.engine.exchanges });
+    const unknown = staticCliAnswer({ request: cliRequest({ argv: ["describe", "nope"] }), exchanges: s.engine.exchanges, driver });
     expect(unknown).toMatchObject({ exitCode: 64, stdout: "" });
     expect(unknown?.stderr.startsWith("Unknown tool: nope\nAvailable tools:\n  bring_to_front\n")).toBe(true);
     // a CLI cassette that recorded --version answers from its own bytes instead
-    expect(staticCliAnswer({ request: cliRequest({ argv: ["--version"] }), exchanges: session(CLI).engine.exchanges, versionOutput: "x" })).toBeUndefined();
+    expect(staticCliAnswer({ request: cliRequest({ argv: ["--version"] }), exchanges: session(CLI).engine.exchanges, driver: { version: "0.21.0", versionOutput: "x" } })).toBeUndefined();
   });
 });
 

@@ -1,6 +1,6 @@
 import type { CassetteEvent } from "../../schema/cassette.js";
 import type { FaultPlan } from "../../schema/fault-plan.js";
-import type { RequestEntry, SummaryEntry, SynthesizedKind, ToolKind } from "../../schema/replay-log.js";
+import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
 import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "../../faults/refusal.js";
@@ -51,7 +51,7 @@ export interface Decision {
   /** The driver's own answer built by the replay, not recorded (transports render it per transport). */
   synthetic?: SyntheticAnswer;
   /** An answer off the recorded path (DESIGN.md §4), logged as synthesized with its basis. */
-  offPath?: { synthesized: SynthesizedKind; basis: string };
+  offPath?: { synthesized: SynthesizedKind; basis: SynthesisBasis };
   /** A target-style refusal fault: the requested pid's windows as the cassette last showed them. */
   candidates?: readonly WindowCandidate[];
 }
@@ -65,7 +65,7 @@ interface Chosen {
   fallbackEpoch?: number;
   lifecycleEpoch?: number;
   synthesized?: SynthesizedKind;
-  basis?: string;
+  basis?: SynthesisBasis;
 }
 
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
@@ -208,7 +208,7 @@ export function createEngine(options: EngineOptions): Engine {
       exchange: virtualExchange({ request, kind: "mutation", epoch: matcher.epoch, raw }),
       commit: "none",
       synthesized: "stale_element_token",
-      basis: `the driver's stale_element_token refusal (CONTRACT.md §3.2): ${why}; nothing consumed`,
+      basis: { source: "reference", detail: `the driver's stale_element_token refusal (CONTRACT.md §3.2): ${why}; nothing consumed` },
     };
   };
 
@@ -272,7 +272,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(fault ? { fault } : {}),
         ...(chosen.fallbackEpoch !== undefined ? { fallbackEpoch: chosen.fallbackEpoch } : {}),
         ...(chosen.lifecycleEpoch !== undefined ? { lifecycleEpoch: chosen.lifecycleEpoch } : {}),
-        ...(chosen.synthesized ? { offPath: { synthesized: chosen.synthesized, basis: chosen.basis ?? "" } } : {}),
+        ...(chosen.synthesized && chosen.basis ? { offPath: { synthesized: chosen.synthesized, basis: chosen.basis } } : {}),
         ...(listsWindows ? { candidates: windowCandidates({ exchanges, epoch: epochBefore, pid: pidOf(args) }) } : {}),
       };
     },
@@ -345,10 +345,12 @@ export function createEngine(options: EngineOptions): Engine {
 /** Refusal codes after which the driver will not honour the refused token again. */
 const STALE_REFUSALS: ReadonlySet<string> = new Set(["stale_element_token", "invalid_snapshot_id", "generation_mismatch"]);
 
-function syntheticBasis(s: SyntheticAnswer): string {
-  return s.kind === "permission_denied"
-    ? "the driver's rule: a tool it does not list is refused before any lookup (CONTRACT.md §0.5)"
-    : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (CONTRACT.md §3.4)`;
+function syntheticBasis(s: SyntheticAnswer): SynthesisBasis {
+  const detail =
+    s.kind === "permission_denied"
+      ? "the driver's rule: a tool it does not list is refused before any lookup (CONTRACT.md §0.5)"
+      : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (CONTRACT.md §3.4)`;
+  return { source: "reference", detail };
 }
 
 function paramsOf(f: SelectedFault): Record<string, unknown> | undefined {

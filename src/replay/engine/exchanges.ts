@@ -1,4 +1,4 @@
-import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent } from "../../schema/cassette.js";
+import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent, RecordedFault } from "../../schema/cassette.js";
 import type { StoredBytes } from "../../schema/bytes.js";
 import type { ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
@@ -30,6 +30,12 @@ export interface RecordedExchange {
   rpc?: { response?: string; status?: number; contentType?: string; stream?: number };
   /** Built by the replay, not recorded (an answer off the recorded path): it has no seq of its own. */
   virtual?: true;
+  /**
+   * A fault injected into this request while recording (`record --faults`). Forwarded: the answer
+   * above is the driver's and the harness got the fault instead. Not forwarded: the driver never
+   * saw the request, the answer (if any) is the fault the harness got, and the desktop did not change.
+   */
+  fault?: RecordedFault;
 }
 
 export function parseJsonRpc(line: string): JsonRpcMessage | undefined {
@@ -89,6 +95,7 @@ export function buildExchanges(options: { events: readonly CassetteEvent[]; fram
           origin: event.origin ?? "harness",
           durationMs: 0,
           rpc: { stream: event.stream },
+          ...(event.fault ? { fault: event.fault } : {}),
         };
         // notifications get no answer; keep them out of the exchanges
         if (message.idRaw === undefined) continue;
@@ -129,6 +136,7 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools?: re
       ...(event.signal !== undefined ? { signal: event.signal } : {}),
       ...(event.files ? { files: event.files } : {}),
     },
+    ...(event.fault ? { fault: event.fault } : {}),
   };
 }
 
@@ -163,13 +171,14 @@ function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools?: 
 
 /**
  * Number the states a recording passed through: every exchange gets the epoch it was recorded
- * in, and each harness mutation ends its epoch (DESIGN.md §4).
+ * in, and each harness mutation ends its epoch (DESIGN.md §4), except one a recording fault kept
+ * from the driver (`fault.forwarded: false`): the desktop did not change.
  */
 export function assignEpochs(exchanges: RecordedExchange[]): number {
   let epoch = 0;
   for (const x of exchanges) {
     x.epoch = epoch;
-    if (x.kind === "mutation" && x.origin === "harness") epoch++;
+    if (x.kind === "mutation" && x.origin === "harness" && x.fault?.forwarded !== false) epoch++;
   }
   return epoch;
 }

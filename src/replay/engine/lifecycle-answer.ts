@@ -1,3 +1,4 @@
+import type { SynthesisBasis } from "../../schema/replay-log.js";
 import { serdeJson } from "./canonical-json.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { recordedOutcome } from "./tool-result.js";
@@ -7,7 +8,7 @@ export interface LifecycleResult {
   /** The raw tool result (`{"content":…,"structuredContent":…}`), keys sorted as the driver sorts them. */
   raw: string;
   /** What it was built from, for the replay log. */
-  basis: string;
+  basis: SynthesisBasis;
 }
 
 type Structured = Record<string, unknown>;
@@ -58,15 +59,19 @@ export function buildLifecycleAnswer(options: {
   const template = templateOf(tool, options.exchanges);
   let structured: Structured;
   let from: string;
+  let source: Pick<SynthesisBasis, "source" | "seq">;
   if (template) {
     structured = { ...template.structured };
     from = `the recorded ${tool} #${template.seq}`;
+    source = { source: "cassette", seq: template.seq };
   } else if (tool === "end_session") {
     structured = { active: false, session: "" };
     from = "the driver reference (CONTRACT.md §3.4)";
+    source = { source: "reference" };
   } else if (REFERENCE_VERSIONS.test(options.driverVersion)) {
     structured = { ...START_SESSION_0_21 };
     from = `the driver reference for ${options.driverVersion} (CONTRACT.md §3.4)`;
+    source = { source: "reference" };
   } else {
     return {
       ok: false,
@@ -77,7 +82,7 @@ export function buildLifecycleAnswer(options: {
   if (tool === "start_session") structured.revived = revived;
   const raw = serdeJson({ content: [{ text: text(label), type: "text" }], structuredContent: structured });
   const state = tool === "start_session" ? (revived ? ", revived (the label was ended in this replay)" : ", not revived") : "";
-  return { ok: true, result: { raw, basis: `${from}, for label '${label}'${state}` } };
+  return { ok: true, result: { raw, basis: { ...source, detail: `${from}, for label '${label}'${state}` } } };
 }
 
 /** The structured answer of a successful recorded call of `tool`, the latest one recorded. */

@@ -67,8 +67,9 @@ describe("a mutation that did not take effect, then the next one", () => {
     expect(reread.d.exchange!.seq).toBe(0);
     const click = serve(engine, call("click", { ...WINDOW, element_token: "s00000001:1" }));
     expect(click.entry).toMatchObject({ outcome: "replayed", synthesized: "skipped_ahead", matched_seq: 6, epoch_before: 0, epoch_after: 2 });
-    expect(click.entry.basis).toContain("s00000001:1 names [1] table cell \"Button Boxes\"");
-    expect(click.entry.basis).toContain("#2 type_text did not take effect (timeout_before_effect at request #1)");
+    expect(click.entry.basis).toMatchObject({ source: "cassette", seq: 6 });
+    expect(click.entry.basis?.detail).toContain("s00000001:1 names [1] table cell \"Button Boxes\"");
+    expect(click.entry.basis?.detail).toContain("#2 type_text did not take effect (timeout_before_effect at request #1)");
     expect(engine.summary(0)).toMatchObject({ unmatched: 0, synthesized: 1, unused: [{ seq: 2, tool: "type_text" }] });
   });
 
@@ -98,7 +99,7 @@ describe("stale element tokens", () => {
     const stale = serve(engine, call("click", { ...WINDOW, element_token: "s00000001:1" }));
     expect(stale.entry).toMatchObject({ synthesized: "stale_element_token", result: { isError: true, refusal_code: "stale_element_token" }, epoch_after: 1 });
     expect(stale.entry.matched_seq).toBeUndefined();
-    expect(stale.entry.basis).toMatch(/newest snapshot of window 7:70 served since is s00000002/);
+    expect(stale.entry.basis?.detail).toMatch(/newest snapshot of window 7:70 served since is s00000002/);
     expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000002:1" })).entry).toMatchObject({ outcome: "replayed", matched_seq: 6 });
   });
 
@@ -108,7 +109,7 @@ describe("stale element tokens", () => {
     expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000002:1" })).entry).toMatchObject({ outcome: "faulted" });
     const retarget = serve(engine, call("click", { ...WINDOW, element_token: "s00000002:0" }));
     expect(retarget.entry).toMatchObject({ synthesized: "stale_element_token", outcome: "replayed" });
-    expect(retarget.entry.basis).toMatch(/refused as stale earlier in this replay/);
+    expect(retarget.entry.basis?.detail).toMatch(/refused as stale earlier in this replay/);
     serve(engine, call("get_window_state", WINDOW));
     expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000002:1" })).entry).toMatchObject({ outcome: "replayed", matched_seq: 6 });
   });
@@ -121,7 +122,7 @@ describe("stale element tokens", () => {
     serve(engine, call("get_window_state", WINDOW, mcp(0)));
     const other = serve(engine, call("click", { ...WINDOW, element_token: "s00000002:1" }, mcp(1)));
     expect(other.entry).toMatchObject({ synthesized: "stale_element_token" });
-    expect(other.entry.basis).toMatch(/served by the runtime of MCP stream 0, not by MCP stream 1/);
+    expect(other.entry.basis?.detail).toMatch(/served by the runtime of MCP stream 0, not by MCP stream 1/);
   });
 });
 
@@ -134,7 +135,7 @@ describe("session starts and ends built for the harness", () => {
     const engine = createEngine({ events });
     const start = serve(engine, call("start_session", { session: "mine" }));
     expect(start.entry).toMatchObject({ synthesized: "lifecycle", epoch_after: 1 });
-    expect(start.entry.basis).toBe("the recorded start_session #0, for label 'mine', not revived");
+    expect(start.entry.basis).toEqual({ source: "cassette", seq: 0, detail: "the recorded start_session #0, for label 'mine', not revived" });
     const served = answerCli({ decision: start.d });
     expect(served.type === "output" && served.stdout).toContain('"session": "mine"');
     serve(engine, call("end_session", { session: "mine" }));
@@ -147,7 +148,7 @@ describe("session starts and ends built for the harness", () => {
     const engine = createEngine({ events: FLOW, driverVersion: "0.21.0" });
     const start = serve(engine, call("start_session", { session: "rebuilt" }));
     expect(start.entry).toMatchObject({ outcome: "replayed", synthesized: "lifecycle" });
-    expect(start.entry.basis).toMatch(/driver reference for 0\.21\.0/);
+    expect(start.entry.basis?.detail).toMatch(/driver reference for 0\.21\.0/);
     const newer = createEngine({ events: FLOW, driverVersion: "0.24.0" });
     const d = newer.decide(call("start_session", { session: "rebuilt" }));
     expect(d.outcome).toBe("unmatched");

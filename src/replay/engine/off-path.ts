@@ -1,4 +1,4 @@
-import type { SynthesizedKind } from "../../schema/replay-log.js";
+import type { SynthesisBasis, SynthesizedKind } from "../../schema/replay-log.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import type { Matcher } from "./matcher.js";
@@ -14,7 +14,7 @@ export interface OffPathAnswer {
   /** What is served (a recorded exchange, or one built by the replay: `virtual`). */
   exchange: RecordedExchange;
   synthesized: SynthesizedKind;
-  basis: string;
+  basis: SynthesisBasis;
   /** How the matcher moves: `normal` as recorded, `skip` past the ones before it, `none` not at all. */
   commit: "normal" | "skip" | "none";
 }
@@ -70,13 +70,17 @@ export function offPathMutation(options: {
       const aimed = same === "same" ? "" : `; ${same}`;
       if (j === epoch) {
         if (same === "same") return undefined; // the expected mutation: not off the path
-        return { exchange: x, synthesized: "same_element", basis: `the recorded ${label(x)}${aimed}`, commit: "normal" };
+        return { exchange: x, synthesized: "same_element", basis: { source: "cassette", seq: x.seq, detail: `the recorded ${label(x)}${aimed}` }, commit: "normal" };
       }
       const skipped = mutations.slice(epoch, j);
       return {
         exchange: x,
         synthesized: "skipped_ahead",
-        basis: `the recorded ${label(x)} (epoch ${x.epoch})${aimed}; ${skipped.map((s) => `${label(s)} ${why(s)}`).join(", ")}, so the desktop is answered as recorded after ${label(x)}, which also shows the effect of what did not happen here`,
+        basis: {
+          source: "cassette",
+          seq: x.seq,
+          detail: `the recorded ${label(x)} (epoch ${x.epoch})${aimed}; ${skipped.map((s) => `${label(s)} ${why(s)}`).join(", ")}, so the desktop is answered as recorded after ${label(x)}, which also shows the effect of what did not happen here`,
+        },
         commit: "skip",
       };
     }
@@ -89,7 +93,11 @@ export function offPathMutation(options: {
       return {
         exchange: x,
         synthesized: "resent_mutation",
-        basis: `the same request as ${label(x)}${same === "same" ? "" : ` (${same})`}, answered already in epoch ${x.epoch}: the driver runs it again, so its recorded answer is served again and nothing is consumed (the desktop gets the input twice)`,
+        basis: {
+          source: "cassette",
+          seq: x.seq,
+          detail: `the same request as ${label(x)}${same === "same" ? "" : ` (${same})`}, answered already in epoch ${x.epoch}: the driver runs it again, so its recorded answer is served again and nothing is consumed (the desktop gets the input twice)`,
+        },
         commit: "none",
       };
     }

@@ -84,7 +84,8 @@ describe("session-lifecycle calls out of the recorded order", () => {
     const engine = createEngine({ events: FLOW });
     const ended = engine.decide(call("end_session", { session: "x" }));
     expect(ended).toMatchObject({ outcome: "replayed", offPath: { synthesized: "lifecycle" } });
-    expect(ended.offPath?.basis).toContain("the driver reference");
+    expect(ended.offPath?.basis).toMatchObject({ source: "reference" });
+    expect(ended.offPath?.basis.detail).toContain("the driver reference");
     expect(engine.epoch).toBe(0);
     const strict = createEngine({ events: FLOW, match: "strict-order" });
     expect(strict.decide(call("start_session", { session: "x" })).outcome).toBe("unmatched");

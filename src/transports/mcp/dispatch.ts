@@ -3,6 +3,10 @@ import { mcpRequest } from "../../replay/engine/request.js";
 import type { ReplaySession } from "../../replay/session.js";
 import { serdeJson } from "../../replay/engine/canonical-json.js";
 import { READ_ONLY_TOOLS_0_21 } from "../../driver/tool-kinds.js";
+import { withHostTools } from "../../driver/host-tools.js";
+import { checkForUpdateAnswer, probeToolsList } from "../../replay/engine/static-answers.js";
+import type { SynthesizedAnswer } from "../../schema/replay-log.js";
+import { INITIALIZE_INSTRUCTIONS_LINUX } from "../sdk/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "./jsonrpc.js";
 
@@ -36,9 +40,14 @@ export async function dispatchMcpLine(options: {
   const tMs = session.t();
   if (method !== "tools/call" && !session.engine.exchanges.some((x) => x.request.method === method && x.rpc?.response)) {
     // the cassette has no such exchange (e.g. CLI-only): answer as the recorded driver version would
-    const raw = method === "initialize" ? synthesizedInitialize(session) : synthesizedToolsList(session);
-    session.record(session.synthesized(request), { tMs });
+    const { raw, synthesized } = method === "initialize" ? synthesizedInitialize(session) : synthesizedToolsList(session);
+    session.record(session.synthesized(request), { tMs, synthesized });
     return { type: "line", delayMs: 0, line: resultLine(idRaw, raw) };
+  }
+  const update = request.tool === "check_for_update" ? checkForUpdateAnswer({ driver: session.driver, exchanges: session.engine.exchanges }) : undefined;
+  if (update) {
+    session.record(session.synthesized(request), { tMs, served: update.raw, synthesized: update.synthesized });
+    return { type: "line", delayMs: 0, line: resultLine(idRaw, update.raw), served: update.raw };
   }
   const decision = session.decide(request);
   let answer: McpAnswer;
@@ -67,24 +76,31 @@ export function logUnanswered(options: { session: ReplaySession; line: string; s
   session.record(session.unanswered(request), { tMs: session.t() });
 }
 
-function synthesizedInitialize(session: ReplaySession): string {
-  return serdeJson({
+// protocol.rs:331-386: the Linux instructions, protocolVersion fixed whatever the client asks
+function synthesizedInitialize(session: ReplaySession): { raw: string; synthesized: SynthesizedAnswer } {
+  const raw = serdeJson({
     capabilities: { tools: {} },
-    instructions: "",
+    instructions: INITIALIZE_INSTRUCTIONS_LINUX,
     protocolVersion: "2025-06-18",
     serverInfo: { name: "cua-driver", version: session.driverVersion },
   });
+  return { raw, synthesized: { kind: "initialize", basis: { source: "reference", detail: "protocol.rs:331-386 (Linux) with the recorded version" } } };
 }
 
-function synthesizedToolsList(session: ReplaySession): string {
+/** The probe's tools/list (every top-level field), else the tools the replay knows, with the binary's host tools. */
+function synthesizedToolsList(session: ReplaySession): { raw: string; synthesized: SynthesizedAnswer } {
+  const probe = probeToolsList(session.driver);
+  if (probe) return probe;
+  const basis = { kind: "tools_list" as const, basis: { source: "cassette" as const, detail: "tool names the cassette called; annotations from the 0.21 catalogue" } };
   const tools = session.engine.tools;
-  if (tools) return serdeJson({ tools });
+  if (tools) return { raw: serdeJson(withHostTools({ tools })), synthesized: { kind: "tools_list", basis: { source: "probe", detail: "tool entries" } } };
   const names = [...new Set(session.engine.exchanges.filter((x) => x.request.method === "call" && x.request.tool).map((x) => x.request.tool!))].sort();
-  return serdeJson({
+  const raw = serdeJson({
     tools: names.map((name) => ({
       annotations: { readOnlyHint: READ_ONLY_TOOLS_0_21.has(name) },
       inputSchema: { type: "object" },
       name,
     })),
   });
+  return { raw, synthesized: basis };
 }

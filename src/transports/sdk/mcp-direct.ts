@@ -15,6 +15,8 @@ export interface McpDirectOptions {
   protocolVersion: string;
   listToolsJson: string;
   names: ToolNames;
+  /** The raw result of a tool the binary hosts itself (check_for_update), else undefined. */
+  hostCall?(tool: string): Promise<string | undefined>;
   send(line: string): void;
 }
 
@@ -63,6 +65,8 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
   }
   const args = withoutReservedArgs(member(params, "arguments"));
   try {
+    const hosted = await options.hostCall?.(name);
+    if (hosted !== undefined) return envelope(id, "result", hosted);
     const result = await options.driver.callTool(name, args);
     return envelope(id, "result", result.rawJson);
   } catch (failure) {

@@ -18,6 +18,10 @@ import { driverErrorText, permissionDeniedText, toolNames, type ToolNames } from
 import { resolveBinaryPath } from "./binary-path.js";
 import { createDaemonLifecycle, LIFECYCLE_COMMANDS, type DaemonLifecycle, type LifecycleCommand } from "./daemon-lifecycle.js";
 import { createEndedSessions, type EndedSessions } from "./ended-sessions.js";
+import { withHostToolsRaw } from "../../driver/host-tools.js";
+import { renderMcpConfig } from "../../driver/mcp-config.js";
+import { checkForUpdateResult, renderCheckUpdate } from "../../driver/update-check.js";
+import { githubLatestRelease, updateState, type LatestRelease } from "./update-check.js";
 
 export interface SdkBackend extends ShimBackend {
   readonly metadata: SdkMetadata;
@@ -26,26 +30,34 @@ export interface SdkBackend extends ShimBackend {
   readonly driver: SdkDriver;
 }
 
-/** Loads the runtime at `version` (default: the pinned one) and builds a backend around one driver instance. */
-export async function createSdkBackend(options: { version?: string } & LoadSdkOptions = {}): Promise<SdkBackend> {
+/**
+ * Loads the runtime at `version` (default: the pinned one) and builds a backend around one driver
+ * instance. `latest` answers the update check (default: GitHub, as the binary asks it).
+ */
+export async function createSdkBackend(options: { version?: string; latest?: LatestRelease } & LoadSdkOptions = {}): Promise<SdkBackend> {
   const location = await locateSdk(options.version, options);
   const sdk = await loadSdk(location.version, options);
   const driver = await sdk.CuaDriver.create({ claudeCodeCompatibility: false });
   const [metadata, listToolsJson] = await Promise.all([driver.metadata(), driver.listToolsJson()]);
-  return sdkBackendFor({ driver, metadata, listToolsJson, location });
+  return sdkBackendFor({ driver, metadata, listToolsJson, location, ...(options.latest ? { latest: options.latest } : {}) });
 }
 
-export function sdkBackendFor(options: { driver: SdkDriver; metadata: SdkMetadata; listToolsJson: string; location: SdkLocation }): SdkBackend {
-  const { driver, metadata, listToolsJson, location } = options;
+export function sdkBackendFor(options: { driver: SdkDriver; metadata: SdkMetadata; listToolsJson: string; location: SdkLocation; latest?: LatestRelease }): SdkBackend {
+  const { driver, metadata, location } = options;
+  // the binary's inventory: the runtime's tools, then the tools the binary registers itself
+  const listToolsJson = withHostToolsRaw(options.listToolsJson);
   const names = toolNames(listToolsJson);
+  const latest = options.latest ?? githubLatestRelease;
+  const hostCall = async (tool: string): Promise<string | undefined> =>
+    tool === "check_for_update" ? checkForUpdateResult(await updateState({ version: metadata.driverVersion, latest })) : undefined;
   const daemons = createDaemonLifecycle({ pid: process.pid });
   const endedSessions = createEndedSessions();
   return {
     metadata,
     location,
     driver,
-    cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, daemons, endedSessions }),
-    mcp: (init, io) => mcpStartupRefusal({ argv: init.argv, io }) ?? mcpSession({ io, driver, metadata, listToolsJson, names }),
+    cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, hostCall, latest, daemons, endedSessions }),
+    mcp: (init, io) => mcpStartupRefusal({ argv: init.argv, io }) ?? mcpSession({ io, driver, metadata, listToolsJson, names, hostCall, latest }),
     close: async () => {
       daemons.close();
       await driver.shutdown?.();
@@ -58,6 +70,9 @@ interface Context {
   metadata: SdkMetadata;
   listToolsJson: string;
   names: ToolNames;
+  /** The raw result of a tool the binary hosts itself (check_for_update), else undefined. */
+  hostCall(tool: string): Promise<string | undefined>;
+  latest: LatestRelease;
 }
 
 async function answerCli(options: Context & { request: CliRequest; daemons: DaemonLifecycle; endedSessions: EndedSessions }): Promise<CliResponse> {
@@ -82,8 +97,15 @@ async function answerCli(options: Context & { request: CliRequest; daemons: Daem
       return failure("cua-contract: `cua-driver mcp` is a stream and cannot be answered as a single call", 1);
     case "other":
       if (LIFECYCLE_COMMANDS.has(parsed.name)) return options.daemons.answer({ command: parsed.name as LifecycleCommand, request });
+      if (parsed.name === "check-update") {
+        const state = await updateState({ version: metadata.driverVersion, latest: options.latest });
+        return response(renderCheckUpdate({ state, json: request.argv.includes("--json") }));
+      }
+      if (parsed.name === "mcp-config") {
+        return response(renderMcpConfig({ client: clientFlag(request.argv), binary: await resolveBinaryPath(request.env) }));
+      }
       return failure(
-        `cua-contract: the sdk backend does not emulate \`cua-driver ${parsed.name}\` (it answers --version, --help, list-tools, describe, manifest, call, mcp, serve, status and stop)`,
+        `cua-contract: the sdk backend does not emulate \`cua-driver ${parsed.name}\` (it answers --version, --help, list-tools, describe, manifest, check-update, mcp-config, call, mcp, serve, status and stop)`,
         64,
       );
   }
@@ -116,7 +138,7 @@ async function call(
   if (!options.names.registered.has(tool) && tool !== "type_text_chars") return failure(`Unknown tool: ${tool}`, 64);
   let rawJson: string;
   try {
-    rawJson = (await options.driver.callTool(tool, withoutReservedArgs(args), { signal: request.signal })).rawJson;
+    rawJson = (await options.hostCall(tool)) ?? (await options.driver.callTool(tool, withoutReservedArgs(args), { signal: request.signal })).rawJson;
   } catch (error) {
     return failure(driverErrorText(error), 1);
   }
@@ -159,6 +181,7 @@ function mcpSession(options: Context & { io: McpIo }): McpSessionHandler {
     protocolVersion: options.metadata.mcpProtocolVersion,
     listToolsJson: options.listToolsJson,
     names: options.names,
+    hostCall: options.hostCall,
     send: (line) => {
       if (!gone) options.io.send(line);
     },
@@ -201,6 +224,15 @@ function mcpStartupRefusal(options: { argv: string[]; io: McpIo }): McpSessionHa
   options.io.stderr(message);
   options.io.exit(code);
   return { line: () => {}, end: () => {} };
+}
+
+/** `flag_value(&args, "--client")` (cli.rs:1017-1031): the first `--client V` or `--client=V`. */
+function clientFlag(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--client") return argv[i + 1];
+    if (argv[i]!.startsWith("--client=")) return argv[i]!.slice("--client=".length);
+  }
+  return undefined;
 }
 
 function response(text: RenderedText): CliResponse {

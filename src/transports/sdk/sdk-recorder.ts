@@ -6,6 +6,7 @@
 import { sha256Hex } from "../../cassette/frame-ref.js";
 import { recordCliCall } from "../../recorder/cli-recording.js";
 import { openMcpStreamRecording } from "../../recorder/mcp-stream-recording.js";
+import { createMcpRelay } from "../../recorder/mcp-relay.js";
 import type { RecordingParts } from "../../recorder/recording-parts.js";
 import type { CassetteHeader } from "../../schema/cassette.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
@@ -53,26 +54,43 @@ function recordCli(options: RecorderParts & { request: CliRequest; origin: "harn
 function recordMcp(options: RecorderParts & { init: { argv: string[]; cwd: string; env: Record<string, string> }; io: McpIo; stream: number }): McpSessionHandler {
   const { io } = options;
   const recording = openMcpStreamRecording({ ...options, argv: options.init.argv });
+  // the stream ended by an injected fault (a death, or stdin EOF on a hung call): the runtime's session is dropped
+  let ended = false;
+  const endStream = (code: number, stderr?: string) => {
+    if (ended) return;
+    ended = true;
+    if (stderr) {
+      recording.stderr(stderr);
+      io.stderr(stderr);
+    }
+    recording.close(code);
+    io.exit(code);
+    inner.gone?.();
+  };
   const inner = options.sdk.mcp(options.init, {
-    send: (line) => {
-      recording.line("s2c", line);
-      io.send(line);
-    },
+    send: (line) => relay.fromDriver(line),
     stderr: (data) => {
+      if (ended) return;
       recording.stderr(data);
       io.stderr(data);
     },
     exit: (code, signal) => {
+      if (ended) return;
       recording.close(code, signal);
       io.exit(code, signal);
     },
   });
+  const relay = createMcpRelay({
+    recording,
+    stream: options.stream,
+    toHarness: (line) => io.send(line),
+    toDriver: (line) => inner.line(line),
+    die: endStream,
+    ...(options.faults ? { faults: options.faults } : {}),
+  });
   return {
-    line: (line) => {
-      recording.line("c2s", line);
-      inner.line(line);
-    },
-    end: () => inner.end(),
+    line: (line) => relay.fromHarness(line),
+    end: () => (relay.stuck() ? endStream(0) : inner.end()),
     gone: () => {
       recording.close(null, "SIGTERM");
       inner.gone?.();

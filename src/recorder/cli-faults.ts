@@ -1,0 +1,88 @@
+import type { CliRequest, CliResponse } from "../shim-server/backend.js";
+import type { SelectedFault } from "../faults/select.js";
+import { deliverCliAnswer } from "../replay/deliver-cli.js";
+import { answerCli } from "../replay/engine/answer-cli.js";
+import type { RecordedExchange } from "../replay/engine/exchanges.js";
+import type { ReplayRequest } from "../replay/engine/request.js";
+import { systemClock } from "../replay/system-clock.js";
+import { buildCliEvent } from "./cli-event.js";
+import type { CliAnswer as DriverAnswer } from "./cli-recording.js";
+import { outFilesOf, readIfWritten } from "./cli-recording.js";
+import { recordedFault, type RecordFaults } from "./record-faults.js";
+import type { RecordingParts } from "./recording-parts.js";
+
+/**
+ * One per-call invocation with a fault from the plan: a fault after the effect forwards the call,
+ * records the driver's real answer and serves the fault built from it; any other fault never
+ * reaches the driver and records what the harness got. Either way the harness gets exactly what
+ * the replay's CLI renderer serves for that fault.
+ */
+export async function recordFaultedCliCall(
+  options: RecordingParts & {
+    request: CliRequest;
+    replayRequest: ReplayRequest;
+    fault: SelectedFault;
+    faults: RecordFaults;
+    answer: (request: CliRequest) => Promise<DriverAnswer>;
+  },
+): Promise<CliResponse> {
+  const { request, replayRequest, fault, clock } = options;
+  const mark = recordedFault(fault);
+  const started = clock();
+  const append = (call: { response: CliResponse; files?: Record<string, { bytes: Buffer; path: string }> }) =>
+    options.sink.append({
+      ...buildCliEvent({
+        call: {
+          argv: request.argv,
+          stdin: request.stdin,
+          stdout: call.response.stdout,
+          stderr: call.response.stderr,
+          exitCode: call.response.exitCode,
+          ...(call.response.signal ? { signal: call.response.signal } : {}),
+          t_ms: started,
+          duration_ms: clock() - started,
+          files: call.files ?? {},
+          origin: "harness",
+        },
+        redactor: options.redactor,
+        putFrame: options.sink.putFrame,
+      }),
+      fault: mark,
+    } as Parameters<typeof options.sink.append>[0]);
+
+  if (!mark.forwarded) {
+    const answer = answerCli({ decision: options.faults.decision({ request: replayRequest, fault }) });
+    const delivered = await deliverCliAnswer({ answer, request, clock: systemClock });
+    append({ response: delivered.response });
+    return delivered.response;
+  }
+  const outFiles = outFilesOf(request.argv, request.cwd);
+  const { response, recorded } = await options.answer(request);
+  if (!recorded) return response;
+  const files: Record<string, { bytes: Buffer; path: string }> = {};
+  for (const f of outFiles) {
+    const bytes = readIfWritten(f.absolute, f.before);
+    if (bytes) files[f.flag] = { bytes, path: f.given };
+  }
+  // the driver's real answer goes in the cassette before the harness gets the fault
+  append({ response, files });
+  const exchange: RecordedExchange = {
+    seq: 0,
+    transport: "cli",
+    request: replayRequest,
+    kind: "other",
+    epoch: 0,
+    origin: "harness",
+    durationMs: clock() - started,
+    cli: {
+      stdout: response.stdout.toString("utf8"),
+      stderr: response.stderr.toString("utf8"),
+      exitCode: response.exitCode,
+      ...(response.signal ? { signal: response.signal } : {}),
+      files: Object.fromEntries(Object.entries(files).map(([flag, f]) => [flag, { ref: flag, path: f.path }])),
+    },
+  };
+  const decision = options.faults.decision({ request: replayRequest, fault, exchange });
+  const answer = answerCli({ decision, frame: (ref) => files[ref]!.bytes.toString("base64") });
+  return (await deliverCliAnswer({ answer, request, clock: systemClock })).response;
+}

@@ -1,0 +1,107 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { SelectedFault } from "../faults/select.js";
+import { parseJsonRpc } from "../replay/engine/exchanges.js";
+import { mcpRequest, type ReplayRequest } from "../replay/engine/request.js";
+import { answerMcpCall, type McpAnswer } from "../transports/mcp/answer.js";
+import type { McpStreamRecording } from "./mcp-stream-recording.js";
+import { recordedFault, type RecordFaults } from "./record-faults.js";
+
+/** The recorder between a harness and one `cua-driver mcp` stream. */
+export interface McpRelay {
+  fromHarness(line: string): void;
+  fromDriver(line: string): void;
+  /** The harness closed stdin: true when the stream is stuck on a hung call (the driver is ended, the stream exits 0, as on replay). */
+  stuck(): boolean;
+}
+
+/**
+ * Records every line both ways and passes it on; with `record --faults`, a `tools/call` the plan
+ * selects gets its fault exactly as the replay's MCP renderer serves it: a fault after the effect
+ * is forwarded and the driver's real answer recorded (then withheld, delayed, cut or replaced); any
+ * other fault never reaches the driver. A hung call leaves the stream stuck, as the driver's
+ * one-request-at-a-time loop would: later requests are recorded and never answered.
+ */
+export function createMcpRelay(options: {
+  recording: McpStreamRecording;
+  stream: number;
+  toHarness(line: string): void;
+  toDriver(line: string): void;
+  /** The stream dies as a crashing driver's does: stderr, stdout EOF, this exit code; the driver is stopped. */
+  die(code: number, stderr?: string): void;
+  faults?: RecordFaults;
+}): McpRelay {
+  const { recording, faults } = options;
+  const pending = new Map<string, { request: ReplayRequest; fault: SelectedFault }>();
+  let stuck = false;
+  let dead = false;
+  // answers go out in order, a delayed one holding back those after it
+  let out = Promise.resolve();
+  const send = (line: string, delayMs = 0) => {
+    out = out.then(async () => {
+      if (delayMs > 0) await sleep(delayMs);
+      if (!dead) options.toHarness(line);
+    });
+  };
+  const serve = (answer: McpAnswer) => {
+    if (answer.type === "line") send(answer.line, answer.delayMs);
+    else if (answer.type === "hang") stuck = true;
+    else if (answer.type === "exit") {
+      dead = true;
+      out = out.then(() => options.die(answer.code, answer.stderr));
+    } else {
+      dead = true;
+      out = out.then(() => options.die(1));
+    }
+  };
+
+  return {
+    fromHarness(line) {
+      if (dead) return;
+      if (stuck) {
+        recording.line("c2s", line);
+        return;
+      }
+      const selected = faults ? selectFault(faults, line, options.stream) : undefined;
+      if (!selected) {
+        recording.line("c2s", line);
+        options.toDriver(line);
+        return;
+      }
+      const mark = recordedFault(selected.fault);
+      recording.line("c2s", line, mark);
+      if (mark.forwarded) {
+        pending.set(selected.idRaw, { request: selected.request, fault: selected.fault });
+        options.toDriver(line);
+        return;
+      }
+      const answer = answerMcpCall({ decision: faults!.decision({ request: selected.request, fault: selected.fault }), idRaw: selected.idRaw, transport: "mcp" });
+      if (answer.type === "line") recording.line("s2c", answer.line);
+      serve(answer);
+    },
+    fromDriver(line) {
+      recording.line("s2c", line);
+      if (dead) return;
+      const idRaw = pending.size > 0 ? parseJsonRpc(line)?.idRaw : undefined;
+      const faulted = idRaw !== undefined ? pending.get(idRaw) : undefined;
+      if (!faulted || idRaw === undefined) {
+        if (!stuck) send(line);
+        return;
+      }
+      pending.delete(idRaw);
+      const exchange = { seq: 0, transport: "mcp" as const, request: faulted.request, kind: "other" as const, epoch: 0, origin: "harness" as const, durationMs: 0, rpc: { response: line } };
+      serve(answerMcpCall({ decision: faults!.decision({ request: faulted.request, fault: faulted.fault, exchange }), idRaw, transport: "mcp" }));
+    },
+    stuck: () => stuck,
+  };
+}
+
+/** The fault for a `tools/call` request line, if the plan selects one (the dispatch's own validity checks first). */
+function selectFault(faults: RecordFaults, line: string, stream: number): { request: ReplayRequest; fault: SelectedFault; idRaw: string } | undefined {
+  const message = parseJsonRpc(line);
+  if (!message || message.method !== "tools/call" || message.idRaw === undefined || !/"jsonrpc"\s*:/.test(line)) return undefined;
+  const params = message.params as Record<string, unknown> | undefined;
+  if (!params || typeof params.name !== "string") return undefined;
+  const request = mcpRequest({ message, stream });
+  const fault = faults.select(request);
+  return fault ? { request, fault, idRaw: message.idRaw } : undefined;
+}

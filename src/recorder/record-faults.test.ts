@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { createRedactor } from "../cassette/redact.js";
+import type { CassetteEventInput } from "../cassette/writer.js";
+import type { CliRequest } from "../shim-server/backend.js";
+import type { FaultPlan } from "../schema/fault-plan.js";
+import { recordCliCall } from "./cli-recording.js";
+import { createMcpRelay } from "./mcp-relay.js";
+import { openMcpStreamRecording } from "./mcp-stream-recording.js";
+import { createRecordFaults, keepingEvents } from "./record-faults.js";
+import type { RecordingSink } from "./recording-sink.js";
+
+function memorySink(): RecordingSink & { events: CassetteEventInput[] } {
+  const events: CassetteEventInput[] = [];
+  return {
+    dir: "/nowhere",
+    events,
+    append: (e) => events.push(e) - 1,
+    putFrame: () => "frames/0000000000000000000000000000000000000000000000000000000000000000.png",
+    header: () => undefined,
+    close: () => {},
+  };
+}
+
+const plan = (fault: FaultPlan["rules"][number]["fault"], tool = "click"): FaultPlan => ({ rules: [{ match: { tool, nth: 1 }, fault }] });
+const CLICK = ["call", "click", '{"pid":1,"window_id":2,"element_token":"s00000001:3"}'];
+const ACTION = '{\n  "effect": "unverifiable"\n}\n';
+
+function parts(fault: FaultPlan) {
+  const base = memorySink();
+  const kept = keepingEvents(base);
+  return { base, sink: kept.sink, redactor: createRedactor({ enabled: true }), clock: () => 0, faults: createRecordFaults({ plan: fault, events: kept.events }) };
+}
+
+function cliRequest(argv: string[], signal = new AbortController().signal): CliRequest {
+  return { argv, stdin: Buffer.alloc(0), cwd: "/", env: { HOME: "/home/u" }, signal };
+}
+
+describe("record --faults, per-call CLI", () => {
+  it("timeout_after_effect forwards the call, records the real answer, and withholds it until the harness gives up", async () => {
+    const p = parts(plan({ kind: "timeout_after_effect" }));
+    let calls = 0;
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 50);
+    const response = await recordCliCall({
+      ...p,
+      request: cliRequest(CLICK, abort.signal),
+      answer: async () => {
+        calls++;
+        return { response: { stdout: Buffer.from(ACTION), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true };
+      },
+    });
+    expect(calls).toBe(1);
+    expect(response).toMatchObject({ exitCode: null, signal: "SIGKILL" });
+    expect(response.stdout.length).toBe(0);
+    expect(p.base.events).toEqual([expect.objectContaining({ kind: "cli", stdout: ACTION, exit_code: 0, fault: { kind: "timeout_after_effect", rule: 0, forwarded: true } })]);
+  });
+
+  it("daemon_died_midcall never reaches the driver and records what the harness got", async () => {
+    const p = parts(plan({ kind: "daemon_died_midcall" }));
+    let calls = 0;
+    const response = await recordCliCall({
+      ...p,
+      request: cliRequest(CLICK),
+      answer: async () => {
+        calls++;
+        throw new Error("must not be called");
+      },
+    });
+    expect(calls).toBe(0);
+    const stderr = "Cua Driver daemon request on /home/u/.cache/cua-driver/cua-driver.sock failed: daemon closed connection without response\n";
+    expect([response.stdout.toString(), response.stderr.toString(), response.exitCode]).toEqual(["", stderr, 1]);
+    expect(p.base.events).toEqual([expect.objectContaining({ stderr, exit_code: 1, fault: { kind: "daemon_died_midcall", rule: 0, forwarded: false } })]);
+  });
+
+  it("counts only the harness's tool calls: a read, the recorder's own calls and a second click go through", async () => {
+    const p = parts(plan({ kind: "empty" }));
+    const answer = async () => ({ response: { stdout: Buffer.from(ACTION), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true });
+    await recordCliCall({ ...p, origin: "recorder", request: cliRequest(["--version"]), answer });
+    await recordCliCall({ ...p, request: cliRequest(["call", "list_windows", "{}"]), answer });
+    const first = await recordCliCall({ ...p, request: cliRequest(CLICK), answer });
+    const second = await recordCliCall({ ...p, request: cliRequest(CLICK), answer });
+    expect(p.base.events.map((e) => ("fault" in e ? e.fault?.kind : undefined))).toEqual([undefined, undefined, "empty", undefined]);
+    expect(first.stdout.toString()).not.toBe(ACTION);
+    expect(second.stdout.toString()).toBe(ACTION);
+  });
+});
+
+describe("record --faults, MCP stdio", () => {
+  const call = (id: number, name: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{}}}`;
+  const result = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"text":"ok","type":"text"}],"structuredContent":{"effect":"unverifiable"}}}`;
+
+  function relay(fault: FaultPlan) {
+    const p = parts(fault);
+    const toHarness: string[] = [];
+    const toDriver: string[] = [];
+    const died: number[] = [];
+    const r = createMcpRelay({
+      recording: openMcpStreamRecording({ ...p, stream: 0, argv: ["mcp"] }),
+      stream: 0,
+      toHarness: (l) => toHarness.push(l),
+      toDriver: (l) => toDriver.push(l),
+      die: (code) => died.push(code),
+      faults: p.faults,
+    });
+    return { r, p, toHarness, toDriver, died };
+  }
+
+  it("a hang that took effect forwards the call, records the answer, and leaves the stream stuck", async () => {
+    const t = relay(plan({ kind: "timeout_after_effect" }));
+    t.r.fromHarness(call(1, "click"));
+    t.r.fromDriver(result(1));
+    t.r.fromHarness(call(2, "list_windows"));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(t.toDriver).toEqual([call(1, "click")]);
+    expect(t.toHarness).toEqual([]);
+    expect(t.r.stuck()).toBe(true);
+    const lines = t.p.base.events.filter((e) => e.kind === "mcp");
+    expect(lines.map((e) => [e.dir, "fault" in e ? e.fault?.forwarded : undefined])).toEqual([["c2s", true], ["s2c", undefined], ["c2s", undefined]]);
+  });
+
+  it("a death before the effect ends the stream as direct mode does (exit 101), the driver never asked", async () => {
+    const t = relay(plan({ kind: "daemon_died_midcall" }, "list_windows"));
+    t.r.fromHarness(call(1, "list_windows"));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect([t.toDriver, t.toHarness, t.died]).toEqual([[], [], [101]]);
+  });
+
+  it("a refusal is answered by the recorder in the driver's envelope; later calls pass through", async () => {
+    const t = relay(plan({ kind: "refusal", code: "stale_element_token" }));
+    t.r.fromHarness(call(7, "click"));
+    t.r.fromHarness(call(8, "click"));
+    t.r.fromDriver(result(8));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(t.toDriver).toEqual([call(8, "click")]);
+    expect(t.toHarness[0]).toMatch(/^\{"jsonrpc":"2.0","id":7,"result":\{.*"isError":true.*"stale_element_token"/);
+    expect(t.toHarness[1]).toBe(result(8));
+  });
+});

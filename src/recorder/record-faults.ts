@@ -1,0 +1,95 @@
+import type { ToolInfo } from "../driver/port.js";
+import { isReadOnlyTool, KNOWN_TOOLS_0_21 } from "../driver/tool-kinds.js";
+import { faultTakesEffect } from "../faults/effect.js";
+import { listsCandidates, pidOf, type WindowCandidate } from "../faults/refusal.js";
+import { createFaultSelector, type SelectedFault } from "../faults/select.js";
+import type { Decision } from "../replay/engine/engine.js";
+import { assignEpochs, buildExchanges, type RecordedExchange } from "../replay/engine/exchanges.js";
+import type { ReplayRequest } from "../replay/engine/request.js";
+import { windowCandidates } from "../replay/engine/window-candidates.js";
+import type { CassetteEvent, RecordedFault } from "../schema/cassette.js";
+import type { FaultPlan } from "../schema/fault-plan.js";
+import type { ToolKind } from "../schema/replay-log.js";
+import { toolNames } from "../transports/sdk/tool-names.js";
+import type { RecordingSink } from "./recording-sink.js";
+
+/** The fault plan while recording: which harness call gets which fault, decided as the replay decides it. */
+export interface RecordFaults {
+  readonly plan: FaultPlan;
+  readonly seed: number | undefined;
+  /** The fault for this harness request, if any (tool calls only, counted in the order the recorder sees them). */
+  select(request: ReplayRequest): SelectedFault | undefined;
+  /**
+   * The replay's decision for a faulted request, so the replay's own renderers build what the
+   * harness gets: `exchange` is the driver's real answer when the call was forwarded.
+   */
+  decision(options: { request: ReplayRequest; fault: SelectedFault; exchange?: RecordedExchange }): Decision;
+}
+
+/** The cassette's mark on a faulted event. */
+export function recordedFault(fault: SelectedFault): RecordedFault {
+  const { kind, ...params } = fault.fault;
+  return { kind, rule: fault.rule, ...(Object.keys(params).length ? { params } : {}), forwarded: faultTakesEffect(kind) };
+}
+
+/**
+ * Fault selection for `record --faults`: the replay's selector over the same plan and seed, with
+ * the replay's tool kinds, and window candidates for target-style refusals from the events
+ * recorded so far (`events`). Unclassified tools are refused by the driver before any fault can
+ * matter, so, as on replay, they draw nothing.
+ */
+export function createRecordFaults(options: { plan: FaultPlan; seed?: number; tools?: readonly ToolInfo[]; events: () => readonly CassetteEvent[] }): RecordFaults {
+  const selector = createFaultSelector({ plan: options.plan, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
+  const listed = options.tools ? options.tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
+  const classified = toolNames(JSON.stringify({ tools: listed.map((name) => ({ name })) })).classified;
+  const kindOf = (request: ReplayRequest): ToolKind =>
+    request.method !== "call" || request.tool === undefined ? "other" : isReadOnlyTool(request.tool, options.tools) ? "read" : "mutation";
+  return {
+    plan: options.plan,
+    seed: options.seed,
+    select(request) {
+      const kind = kindOf(request);
+      if (kind === "other" || request.tool === undefined || !classified.has(request.tool)) return undefined;
+      return selector.next({ tool: request.tool, kind });
+    },
+    decision({ request, fault, exchange }) {
+      const kind = kindOf(request);
+      const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};
+      let candidates: WindowCandidate[] | undefined;
+      if (fault.fault.kind === "refusal" && listsCandidates(fault.fault.code)) {
+        const exchanges = buildExchanges({ events: options.events(), ...(options.tools ? { tools: options.tools } : {}) });
+        const epoch = assignEpochs(exchanges);
+        candidates = windowCandidates({ exchanges, epoch, pid: pidOf(args) });
+      }
+      return {
+        n: 0,
+        request,
+        kind,
+        epochBefore: 0,
+        epochAfter: 0,
+        outcome: "faulted",
+        // a call the driver never saw has no answer; the renderers of those faults use none
+        exchange: exchange ?? { seq: 0, transport: request.transport === "cli" ? "cli" : "mcp", request, kind, epoch: 0, origin: "harness", durationMs: 0 },
+        fault,
+        ...(candidates ? { candidates } : {}),
+      };
+    },
+  };
+}
+
+/** A sink that also keeps the events it appended (with their seq), for window candidates. */
+export function keepingEvents(sink: RecordingSink): { sink: RecordingSink; events: () => readonly CassetteEvent[] } {
+  const events: CassetteEvent[] = [];
+  return {
+    sink: {
+      ...sink,
+      dir: sink.dir,
+      append(event) {
+        const seq = sink.append(event);
+        events.push({ ...event, seq } as CassetteEvent);
+        return seq;
+      },
+    },
+    events: () => events,
+  };
+}
