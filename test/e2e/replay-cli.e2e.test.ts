@@ -64,7 +64,7 @@ describe("cua-contract replay (per-call CLI)", () => {
     expect(seen[0]).toMatchObject({ exit: 1, stdout: "" });
     expect(seen[0]!.stderr).toContain("no recorded answer for call #0 (click)");
     expect(result.stderr).toContain(
-      `cua-contract replay: UNMATCHED: Failed to replay call #0 (click) from ${path.join(CASSETTE, "cassette.jsonl")}: no recorded request matches (differs from #3 (click) at $.element_token: "s00000004:99" ≠ recorded "s00000004:15"). Re-record the cassette with this harness, or ignore the field with --ignore element_token.`,
+      `cua-contract replay: UNMATCHED: Failed to replay call #0 (click) from ${path.join(CASSETTE, "cassette.jsonl")}: no recorded request matches (differs from #3 (click) at $.element_token: "s00000004:99" ≠ recorded "s00000004:15"). Ignore the field with --ignore element_token, or re-record the cassette with this harness.`,
     );
     expect(summary).toMatchObject({ unmatched: 1, exitCode: 1 });
     expect(result.exitCode).toBe(1);
