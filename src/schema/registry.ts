@@ -7,6 +7,7 @@ import { HarnessActionSchema, StepResultSchema } from "./harness-step.js";
 import { ProbeSnapshotSchema } from "./probe-snapshot.js";
 import { DriverContractSchema } from "./driver-contract.js";
 import { ExpectedFailuresSchema } from "./gate-baseline.js";
+import { GateHistoryEntrySchema } from "./gate-history.js";
 import { FaultPlanSchema } from "./fault-plan.js";
 import { TrajectoryActionSchema, TrajectoryEvidenceSchema, TrajectoryStateSchema } from "./trajectory.js";
 
@@ -25,6 +26,7 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "probe-snapshot": ProbeSnapshotSchema,
   "driver-contract": DriverContractSchema,
   "expected-failures": ExpectedFailuresSchema,
+  "gate-history": GateHistoryEntrySchema,
   "fault-plan": FaultPlanSchema,
   "trajectory-action": TrajectoryActionSchema,
   "trajectory-state": TrajectoryStateSchema,
