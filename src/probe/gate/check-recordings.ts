@@ -89,7 +89,10 @@ export function checkRecordedCalls(calls: readonly RecordedCall[], validator: To
 /** One reason per JSON path: a validator reports several for one value that fails an alternative. */
 function byPath(problems: readonly SchemaProblem[]): Map<string, string> {
   const out = new Map<string, string[]>();
+  // "must match a schema in anyOf" says nothing more when a deeper path names what is wrong.
+  const deeper = (path: string) => problems.some((p) => p.path !== path && (p.path.startsWith(`${path}.`) || p.path.startsWith(`${path}[`) || (path === "$" && p.path !== "$")));
   for (const p of problems) {
+    if (ALTERNATIVES.test(p.reason) && deeper(p.path)) continue;
     const reasons = out.get(p.path) ?? [];
     if (!reasons.includes(p.reason)) reasons.push(p.reason);
     out.set(p.path, reasons);
@@ -97,6 +100,7 @@ function byPath(problems: readonly SchemaProblem[]): Map<string, string> {
   return new Map([...out].map(([path, reasons]) => [path, reasons.join("; ")]));
 }
 
+const ALTERNATIVES = /^must match (a schema in anyOf|exactly one schema in oneOf)$/;
 const REQUIRED = /^must have required property '(.+)'$/;
 
 function staleRecording(call: RecordedCall, event: number, problems: readonly SchemaProblem[]): StaleRecording {
