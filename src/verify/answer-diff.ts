@@ -1,5 +1,5 @@
 import type { Severity } from "../probe/analysis/change.js";
-import { isGeometryKey, isIdKey, isProseKey, isRenderingKey, isTimeKey, looksLikeTimestamp } from "./volatile.js";
+import { isGeometryKey, isIdKey, isProseKey, isRenderingKey, isTimeKey, isVersionKey, looksLikeTimestamp } from "./volatile.js";
 
 /** One structural difference between a recorded answer and the candidate's, classed as `diff` classes schema changes. */
 export interface AnswerDifference {
@@ -54,7 +54,7 @@ function walk(a: unknown, b: unknown, path: string, key: string, options: Answer
     const ja = jsonObject(a);
     const jb = jsonObject(b);
     if (ja !== undefined && jb !== undefined) return walk(ja, jb, path, key, options, out);
-    if (isProseKey(key) || a.length > 80 || b.length > 80) {
+    if (isProseKey(key) || isVersionKey(key) || a.length > 80 || b.length > 80) {
       out.push({ severity: "cosmetic", path, kind: "value_changed", recorded: a, live: b, message: `${path} text changed` });
       return;
     }

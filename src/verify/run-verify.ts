@@ -2,7 +2,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { readCassette, type Cassette } from "../cassette/index.js";
-import { startRecordingDesktop } from "../desktop/recording-desktop.js";
 import { UserError } from "../errors.js";
 import { SEVERITIES, type Severity } from "../probe/analysis/change.js";
 import { eventText, isObject, jsonOrUndefined } from "../probe/event-json.js";
@@ -22,7 +21,10 @@ export interface VerifyOptions {
   dir: string;
   /** `sdk` or `sdk:VERSION`: the published runtime, in process. */
   driver: string;
-  /** Start a fresh throwaway desktop for the run (as `record --desktop` does); mutations are sent only then. */
+  /**
+   * A fresh throwaway desktop is running for this run (the caller starts it, as `record --desktop`
+   * does, and stops it after reporting); mutations are sent only then.
+   */
   desktop: boolean;
   /** Pixels geometry may move and still count as the same (default 8). */
   tolerance?: number;
@@ -61,7 +63,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   }
   const tolerance = options.tolerance ?? 8;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  await using desktop = options.desktop ? await startRecordingDesktop() : undefined;
+  const desktop = options.desktop;
   const backend = await createSdkBackend({ version });
   const work = await mkdtemp(path.join(os.tmpdir(), "cua-verify-"));
   const update = options.update ? await openUpdate({ dir: options.update, force: Boolean(options.force), recorded: cassette, backend, version }) : undefined;
@@ -132,8 +134,9 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
     if (divergence) call.notes.push(divergenceNote(divergence));
     call.worst = worstOf(call.differences);
     // A mutation sent with other input than the harness's leaves the desktop in another state, whatever it answered.
+    // Only tool calls see the desktop; a different --version or manifest says nothing about its state.
     const parted = call.worst === "breaking" || call.worst === "behavioural" || (unfaithful && !call.readOnly);
-    if (!divergence && call.sent && parted) divergence = { seq: call.seq, label: call.label };
+    if (!divergence && call.sent && call.tool !== undefined && parted) divergence = { seq: call.seq, label: call.label };
     calls.push(call);
   };
   const placeholderNote = (unknown: string[]) =>
@@ -233,5 +236,6 @@ function stringEnv(): Record<string, string> {
 }
 
 function label(dir: string): string {
-  return path.relative(process.cwd(), path.resolve(dir)) || ".";
+  const relative = path.relative(process.cwd(), path.resolve(dir));
+  return relative.startsWith("..") ? path.resolve(dir) : relative || ".";
 }

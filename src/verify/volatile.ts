@@ -43,3 +43,8 @@ const PROSE_KEYS = new Set(["message", "detail", "description", "hint", "text", 
 export function looksLikeTimestamp(value: unknown): boolean {
   return typeof value === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value);
 }
+
+/** Keys whose values name the driver's own version: a bump changes them by definition. */
+export function isVersionKey(key: string): boolean {
+  return /(^|_)version$/.test(key) || key === "driverVersion";
+}

@@ -1,4 +1,6 @@
+import { closeSync, openSync } from "node:fs";
 import type { CliCommand } from "../command.js";
+import { startRecordingDesktop } from "../../desktop/recording-desktop.js";
 import { renderJunit } from "../../report/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 import { renderVerify, verifySuites } from "../../verify/render-verify.js";
@@ -20,18 +22,39 @@ export const verifyCommand: CliCommand = {
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" })
       .option("junit", { type: "string", describe: "Write JUnit XML to FILE (one case per recorded call)" }),
   handler: async (args) => {
-    const report = await runVerify({
-      dir: String(args.dir),
-      driver: String(args.driver),
-      desktop: Boolean(args.desktop),
-      tolerance: args.tolerance as number,
-      timeoutMs: args.timeoutMs as number,
-      update: args.update as string | undefined,
-      force: Boolean(args.force),
-      secrets: (args.secret as string[] | undefined) ?? [],
-    });
-    if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract verify", suites: verifySuites(report) }) });
-    process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : renderVerify(report));
-    return report.ok ? 0 : 1;
+    const desktop = args.desktop ? await startRecordingDesktop() : undefined;
+    try {
+      return await verify(args, Boolean(desktop));
+    } finally {
+      if (desktop) {
+        // The runtime's native threads print to fd 1 when the X server goes away: the report is written, so send that to /dev/null.
+        quietStdout();
+        await desktop.stop();
+      }
+    }
   },
 };
+
+async function verify(args: Record<string, unknown>, desktop: boolean): Promise<number> {
+  const report = await runVerify({
+    dir: String(args.dir),
+    driver: String(args.driver),
+    desktop,
+    tolerance: args.tolerance as number,
+    timeoutMs: args.timeoutMs as number,
+    update: args.update as string | undefined,
+    force: Boolean(args.force),
+    secrets: (args.secret as string[] | undefined) ?? [],
+  });
+  if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract verify", suites: verifySuites(report) }) });
+  const text = args.json ? `${JSON.stringify(report, null, 2)}\n` : renderVerify(report);
+  // Wait until the pipe has taken it all: stdout is quieted right after (see below).
+  await new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
+  return report.ok ? 0 : 1;
+}
+
+function quietStdout(): void {
+  closeSync(1);
+  const fd = openSync("/dev/null", "w");
+  if (fd !== 1) closeSync(fd);
+}
