@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "../schema/probe-snapshot.js";
@@ -60,6 +60,21 @@ export async function sdkSnapshot(version: string, options: SnapshotCacheOptions
   await writeFile(staging, `${JSON.stringify(snapshot, null, 2)}\n`, { mode: 0o600 });
   await rename(staging, file);
   return { snapshot, origin: "probe", file };
+}
+
+/** Where the snapshot of `version` would be read from, without reading it (kept first, then the cache). */
+export async function findSnapshotFile(version: string, options: SnapshotCacheOptions = {}): Promise<{ file: string; origin: "kept" | "cache" } | undefined> {
+  if (options.kept) {
+    const file = path.join(options.kept, keptSnapshotName(version));
+    if (await isFile(file)) return { file, origin: "kept" };
+  }
+  if (options.refresh) return undefined;
+  const file = path.join(options.cacheRoot ?? defaultProbeCacheRoot(), `${version}.json`);
+  return (await isFile(file)) ? { file, origin: "cache" } : undefined;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => undefined))?.isFile() ?? false;
 }
 
 /** A snapshot worth keeping: the runtime answered both questions, at the version asked for. */

@@ -8,6 +8,7 @@ import { ProbeSnapshotSchema } from "./probe-snapshot.js";
 import { DriverContractSchema } from "./driver-contract.js";
 import { ExpectedFailuresSchema } from "./gate-baseline.js";
 import { GateHistoryEntrySchema } from "./gate-history.js";
+import { GateVerdictSchema } from "./gate-verdict.js";
 import { FaultPlanSchema } from "./fault-plan.js";
 import { TrajectoryActionSchema, TrajectoryEvidenceSchema, TrajectoryStateSchema } from "./trajectory.js";
 
@@ -27,6 +28,7 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "driver-contract": DriverContractSchema,
   "expected-failures": ExpectedFailuresSchema,
   "gate-history": GateHistoryEntrySchema,
+  "gate-verdict": GateVerdictSchema,
   "fault-plan": FaultPlanSchema,
   "trajectory-action": TrajectoryActionSchema,
   "trajectory-state": TrajectoryStateSchema,

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { copyFile, cp, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
@@ -83,6 +83,10 @@ describe("gate on every published version (kept snapshots, offline)", () => {
     expect(out).toContain("newest version this contract and these recordings can bump to: 0.24.0");
     // Nothing was installed: the runtime cache next to the snapshot cache was never created.
     expect(await stat(path.join(dir.path, "cua-contract", "sdk")).catch(() => undefined)).toBeUndefined();
+    expect(out).toContain("0 verdict(s) reused");
+    const again = await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "all"], { env });
+    expect(String(again.stdout).replace("10 verdict(s) reused", "0 verdict(s) reused")).toBe(out);
+    expect((await stat(path.join(dir.path, "cua-contract", "probe", "verdicts"))).mode & 0o777).toBe(0o700);
     await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", ">=0.24.0", "--history", history], { env });
     const lines = (await readFile(history, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
     expect(lines.map((l) => [l.range, l.newest_passing, l.versions.length])).toEqual([["all", "0.24.0", 10], [">=0.24.0", "0.24.0", 4]]);
@@ -93,11 +97,23 @@ describe("gate on every published version (kept snapshots, offline)", () => {
     expect(xml).toMatch(/<testsuite name="cua-driver 0.28.2" tests="\d+" failures="3"/);
   });
 
+  it("reuses a version's verdict only while nothing it depends on changed", async () => {
+    await using dir = await tmpDir();
+    const rec = path.join(dir.path, "rec");
+    await cp(path.join(repoRoot, "recordings/gtk3-demo-cli"), rec, { recursive: true });
+    const run = async () => JSON.parse(String((await runCli(["gate", "--contract", contract, "--recordings", rec, "--matrix", "0.24.0,0.28.2", "--snapshots", kept, "--json"], { env: { XDG_CACHE_HOME: dir.path } })).stdout));
+    expect((await run()).rows.map((r: any) => r.reused)).toEqual([false, false]);
+    expect((await run()).rows.map((r: any) => r.reused)).toEqual([true, true]);
+    await utimes(path.join(rec, "cassette.jsonl"), new Date(), new Date(Date.now() + 5000));
+    const third = await run();
+    expect(third.rows.map((r: any) => [r.reused, r.verdict, r.stale_recordings.length])).toEqual([[false, "pass", 2], [false, "fail", 2]]);
+  });
+
   it("--matrix --json names each version's failures; bad ranges and clashing flags exit 2", async () => {
     await using dir = await tmpDir();
     const r = await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "0.21.0,0.28.2", "--snapshots", kept, "--json"], { env: { XDG_CACHE_HOME: dir.path } });
     const doc = JSON.parse(String(r.stdout));
-    expect(doc.rows.map((x: any) => [x.version, x.verdict, x.snapshot.origin])).toEqual([["0.21.0", "pass", "kept"], ["0.28.2", "fail", "kept"]]);
+    expect(doc.rows.map((x: any) => [x.version, x.verdict, x.snapshot])).toEqual([["0.21.0", "pass", "kept"], ["0.28.2", "fail", "kept"]]);
     expect(doc.rows[1].failures[2]).toEqual({ id: FAIL_028[2], message: 'breaking: click: input property "target" no longer accepts null' });
     const bad = await runCli(["gate", "--contract", contract, "--matrix", ">=zero"], { env: { XDG_CACHE_HOME: dir.path } });
     expect(bad.exitCode).toBe(2);

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { stat } from "node:fs/promises";
 import { UserError } from "../../errors.js";
-import { readCassette } from "../../cassette/index.js";
+import { CASSETTE_FILE, readCassette } from "../../cassette/index.js";
 import { ExpectedFailuresSchema } from "../../schema/gate-baseline.js";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "../../schema/probe-snapshot.js";
 import type { DriverContract } from "../../schema/driver-contract.js";
@@ -21,6 +21,7 @@ import { contractItemOf, inContractScope } from "./scope.js";
 import { findCassettes } from "./find-cassettes.js";
 import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
 import { createToolValidator } from "./schema-validator.js";
+import { stampOf } from "./verdict-cache.js";
 
 export interface GateOptions {
   contract: string;
@@ -46,6 +47,8 @@ export interface PreparedGate {
   calls: RecordedCall[];
   warnings: string[];
   baseline: { snapshot: ProbeSnapshot; from: string } | { note: string };
+  /** Every file the judgment depends on, by path, size and modification time (the matrix's verdict cache key). */
+  stamps: string[];
 }
 
 export interface GateReport {
@@ -102,6 +105,8 @@ export async function prepareGate(options: Pick<GateOptions, "contract" | "recor
   const cassetteDirs = options.recordings?.length ? await findCassettes(options.recordings) : [];
   const cassettes = await Promise.all(cassetteDirs.map((dir) => readCassette(dir, { frames: "skip" })));
   const labels = cassetteDirs.map(label);
+  const baseline = await baselineSnapshot(options.contract, contract, cassettes);
+  const files = [options.contract, options.expectedFailures, "file" in baseline ? baseline.file : undefined, ...cassetteDirs.map((d) => path.join(d, CASSETTE_FILE))];
   return {
     contractFile: options.contract,
     contract,
@@ -109,7 +114,8 @@ export async function prepareGate(options: Pick<GateOptions, "contract" | "recor
     cassettes: labels,
     calls: cassettes.flatMap((c, i) => recordedCalls(c, labels[i]!)),
     warnings: cassettes.flatMap((c) => c.warnings),
-    baseline: await baselineSnapshot(options.contract, contract, cassettes),
+    baseline,
+    stamps: [process.cwd(), ...(await Promise.all(files.map((f) => (f ? stampOf(f) : "-"))))],
   };
 }
 
@@ -222,7 +228,7 @@ async function baselineSnapshot(
   contractFile: string,
   contract: DriverContract,
   cassettes: Awaited<ReturnType<typeof readCassette>>[],
-): Promise<{ snapshot: ProbeSnapshot; from: string } | { note: string }> {
+): Promise<{ snapshot: ProbeSnapshot; from: string; file: string } | { note: string }> {
   if (contract.baseline) {
     const file = path.resolve(path.dirname(contractFile), contract.baseline);
     if (!(await stat(file).catch(() => undefined))) {
@@ -233,11 +239,11 @@ async function baselineSnapshot(
         fix: "Point baseline at a probe snapshot (relative to the contract file), e.g. one written by `cua-contract probe --sdk VERSION --save FILE`, or remove the field.",
       });
     }
-    return { snapshot: await readSnapshot(file), from: label(file) };
+    return { snapshot: await readSnapshot(file), from: label(file), file };
   }
   for (const cassette of cassettes) {
     const parsed = ProbeSnapshotSchema.safeParse(cassette.probe);
-    if (parsed.success) return { snapshot: parsed.data, from: label(path.join(cassette.dir, "probe.json")) };
+    if (parsed.success) return { snapshot: parsed.data, from: label(path.join(cassette.dir, "probe.json")), file: path.join(cassette.dir, "probe.json") };
   }
   return { note: "no baseline to diff against: the contract names none and no recording has a probe.json" };
 }
