@@ -194,6 +194,9 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
         if (structured(recorded) !== undefined && structured(live) !== undefined) ids.learn(structured(recorded), structured(live));
       }
       finish(call, unknown.length > 0);
+    } else if (event.kind === "http") {
+      finish({ seq: event.seq, line, transport: "http", label: "http", sent: false, readOnly: true, differences: [],
+        notes: ["not sent: verify replays per-call CLI and MCP stdio traffic; MCP over HTTP is checked by `gate` (schemas) only"] });
     } else if (event.kind === "mcp_close") {
       const stream = streams.get(event.stream);
       if (stream) {

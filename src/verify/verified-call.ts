@@ -6,7 +6,7 @@ export interface VerifiedCall {
   /** The recorded request's event. */
   seq: number;
   line: number;
-  transport: "cli" | "mcp";
+  transport: "cli" | "mcp" | "http";
   /** `call click`, `--version`, `tools/call click`, `initialize`. */
   label: string;
   tool?: string;

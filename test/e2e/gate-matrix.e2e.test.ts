@@ -97,6 +97,15 @@ describe("gate on every published version (kept snapshots, offline)", () => {
     expect(xml).toMatch(/<testsuite name="cua-driver 0.28.2" tests="\d+" failures="3"/);
   });
 
+  it("one expected-failures file serves every version: expected where it happens, not stale where it does not", async () => {
+    await using dir = await tmpDir();
+    const baseline = path.join(dir.path, "expected.json");
+    await writeFile(baseline, JSON.stringify({ format: "cua-expected-failures", version: 1, failures: FAIL_028.map((id) => ({ id })) }));
+    const r = await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "0.21.0,0.28.2", "--snapshots", kept, "--expected-failures", baseline, "--json"], { env: { XDG_CACHE_HOME: dir.path } });
+    expect(r.exitCode).toBe(0);
+    expect(JSON.parse(String(r.stdout)).rows.map((x: any) => [x.version, x.verdict, x.failing])).toEqual([["0.21.0", "pass", []], ["0.28.2", "pass", []]]);
+  });
+
   it("reuses a version's verdict only while nothing it depends on changed", async () => {
     await using dir = await tmpDir();
     const rec = path.join(dir.path, "rec");

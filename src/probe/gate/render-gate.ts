@@ -44,18 +44,17 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
   return `${lines.join("\n")}\n`;
 }
 
-/** Contract items the probe could not see, grouped by reason, with how to check them. */
+/** Contract items the probe could not see, with the reason and how to check them (an sdk probe's argv items as one line). */
 function renderSkipped(report: GateReport): string[] {
-  if (!report.skipped.length) return [];
-  const byReason = new Map<string, string[]>();
+  const noCli = report.candidate.source === "sdk" ? report.skipped.filter((i) => i.kind === "argv") : [];
+  const lines = noCli.length
+    ? [`  skipped  ${noCli.length} item(s) not checked, the published runtime has no CLI: ${noCli.map((i) => i.name).join(", ")}; check them with --driver PATH (a cua-driver binary of the same version)`]
+    : [];
   for (const item of report.skipped) {
-    const reason = item.kind === "argv" && report.candidate.source === "sdk" ? "the published runtime has no CLI" : item.message;
-    byReason.set(reason, [...(byReason.get(reason) ?? []), item.name]);
+    if (noCli.includes(item)) continue;
+    lines.push(`  skipped  ${item.message}; check it with a probe that can see it (\`cua-contract probe --driver PATH --contract …\`)  [${item.id}]`);
   }
-  const how = report.candidate.source === "sdk"
-    ? "check them with --driver PATH (a cua-driver binary of the same version)"
-    : "check them with a probe that can see them (`cua-contract probe --driver PATH --contract …`)";
-  return [...byReason].map(([reason, names]) => `  skipped  ${names.length} item(s) not checked, ${reason}: ${names.join(", ")}; ${how}`);
+  return lines;
 }
 
 function outsideWhy(change: Change): string {
