@@ -44,7 +44,7 @@ describe("gate on every published version (kept snapshots, offline)", () => {
     const failing = String(r.stdout).split("\n").filter((l) => l.startsWith("  FAIL")).map((l) => /\[([^\]]+)\]$/.exec(l)?.[1]);
     expect(failing).toEqual(FAIL_028);
     expect(r.stdout).toContain("  stale    recordings/gtk3-demo-cli event 3 (start_session): the recorded output lacks $.desktop_capture_authorized, which the candidate now requires");
-    expect(r.stdout).toContain(`  re-record recordings/gtk3-demo-cli: cua-contract record --driver sdk:${version} --force --out recordings/gtk3-demo-cli -- <the harness command that made it>`);
+    expect(r.stdout).toContain(`  re-record recordings/gtk3-demo-cli: cua-contract verify recordings/gtk3-demo-cli --driver sdk:${version} --desktop --secret <each text it typed> --update recordings/gtk3-demo-cli-${version} (or: cua-contract record --driver sdk:${version} --force --out recordings/gtk3-demo-cli -- <the harness command that made it>)`);
     expect(r.stdout).toContain("  skipped  8 item(s) not checked, the published runtime has no CLI: mcp --socket, call --socket, call --screenshot-out-file, status --socket, serve --socket, stop --socket, manifest, list-tools; check them with --driver PATH (a cua-driver binary of the same version)");
     expect(r.stdout).toContain(`FAIL: 3 new failure(s)`);
   });

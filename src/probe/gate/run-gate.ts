@@ -199,7 +199,10 @@ export function judgeCandidate(prepared: PreparedGate, candidate: Candidate): Ga
     report.recordings.breaks = checks.flatMap((c) => c.breaks);
     report.recordings.stale = checks.flatMap((c) => c.stale);
     const staleCassettes = [...new Set(report.recordings.stale.map((s) => s.cassette))];
-    report.recordings.rerecord = staleCassettes.map((cassette) => ({ cassette, command: rerecordCommand(cassette, candidate.driverFlag) }));
+    report.recordings.rerecord = staleCassettes.map((cassette) => ({
+      cassette,
+      command: rerecordCommand(cassette, candidate.driverFlag, prepared.calls.some((c) => c.cassette === cassette && PLACEHOLDER.test(JSON.stringify(c.args ?? null)))),
+    }));
     for (const b of report.recordings.breaks) failures.push({ id: b.id, source: "recording", message: b.message });
   } else if (prepared.cassettes.length) {
     failures.push({ id: "recording:tools-list-missing", source: "recording", message: "recorded calls could not be checked: the candidate's tools/list was not probed" });
@@ -209,9 +212,18 @@ export function judgeCandidate(prepared: PreparedGate, candidate: Candidate): Ga
   return report;
 }
 
-/** `record` again against the candidate, replacing the cassette; the harness command is the user's own. */
-function rerecordCommand(cassette: string, driverFlag: string): string {
-  return `cua-contract record --driver ${driverFlag} --force --out ${cassette} -- <the harness command that made it>`;
+const PLACEHOLDER = /«redacted:[a-z]+:[0-9a-f]{8}»/;
+
+/**
+ * How to replace a stale cassette: for the published runtime, `verify --update` sends the recorded
+ * requests again and keeps the candidate's answers (no harness needed); otherwise record the harness again.
+ */
+function rerecordCommand(cassette: string, driverFlag: string, redacted: boolean): string {
+  const record = `cua-contract record --driver ${driverFlag} --force --out ${cassette} -- <the harness command that made it>`;
+  if (!driverFlag.startsWith("sdk")) return record;
+  const version = driverFlag.split(":")[1] ?? "new";
+  const secret = redacted ? " --secret <each text it typed>" : "";
+  return `cua-contract verify ${cassette} --driver ${driverFlag} --desktop${secret} --update ${cassette}-${version} (or: ${record})`;
 }
 
 function label(dir: string): string {
