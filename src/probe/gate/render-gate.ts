@@ -11,6 +11,9 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
     lines.push("FAIL: the candidate could not be probed at all (no probe step succeeded); run `cua-contract probe` on it for details");
     return `${lines.join("\n")}\n`;
   }
+  const where = report.snapshot.file ? ` (${report.snapshot.file})` : "";
+  if (report.snapshot.origin === "cache") lines.push(`snapshot: from the cache${where}; a published version never changes (--refresh probes it again)`);
+  else if (report.snapshot.origin === "kept") lines.push(`snapshot: kept${where}`);
   const tag = (id: string) => (report.expected.some((f) => f.id === id) ? "expected" : "FAIL");
   const check = report.check!;
   lines.push(`contract: ${check.items.filter((i) => i.status === "passed").length}/${check.items.length} items present`);

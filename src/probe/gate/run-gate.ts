@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { stat } from "node:fs/promises";
 import { UserError } from "../../errors.js";
@@ -151,7 +152,7 @@ export function judgeCandidate(prepared: PreparedGate, candidate: Candidate): Ga
     reachable: !probeFailed(snapshot),
     version: snapshot.driver.version,
     candidate: snapshot.driver,
-    snapshot: { origin: candidate.origin, ...(candidate.file ? { file: label(candidate.file) } : {}) },
+    snapshot: { origin: candidate.origin, ...(candidate.file ? { file: shortPath(candidate.file) } : {}) },
     contract: { file: prepared.contractFile, name: contract.name },
     gaps: [],
     skipped: [],
@@ -224,6 +225,14 @@ function rerecordCommand(cassette: string, driverFlag: string, redacted: boolean
   const version = driverFlag.split(":")[1] ?? "new";
   const secret = redacted ? " --secret <each text it typed>" : "";
   return `cua-contract verify ${cassette} --driver ${driverFlag} --desktop${secret} --update ${cassette}-${version} (or: ${record})`;
+}
+
+/** A path for messages: relative inside the working directory, `~/…` under the home directory. */
+function shortPath(file: string): string {
+  const relative = path.relative(process.cwd(), path.resolve(file));
+  if (!relative.startsWith("..")) return relative;
+  const home = os.homedir();
+  return path.resolve(file).startsWith(`${home}/`) ? `~/${path.relative(home, path.resolve(file))}` : path.resolve(file);
 }
 
 function label(dir: string): string {
