@@ -55,7 +55,7 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixReport> {
   const { versions, from } = await selectVersions(options);
   const cacheRoot = options.cacheRoot ?? defaultProbeCacheRoot();
   const useCache = options.verdictCache !== false;
-  const base = useCache ? [await judgingCodeStamp(), ...prepared.stamps] : [];
+  const base = useCache ? [judgingCodeStamp(), ...prepared.stamps] : [];
   const rows: MatrixRow[] = [];
   // One at a time: a first run installs each version, and the runtime is a native library per process.
   for (const version of versions) {
