@@ -13,4 +13,8 @@ export { isFailing, type Change, type ChangeKind, type Severity } from "./analys
 export { satisfies, parseVersion } from "./analysis/versions.js";
 export { checkSchema, supportsSchema } from "./analysis/schema-check.js";
 export { runGate, type GateOptions, type GateReport } from "./gate/run-gate.js";
+export { runMatrix, type MatrixOptions, type MatrixReport, type MatrixRow } from "./gate/run-matrix.js";
+export { sdkSnapshot, type CachedSnapshot, type SnapshotOrigin } from "./snapshot-cache.js";
+export { runVerify, type VerifyOptions, type VerifyReport } from "../verify/run-verify.js";
+export { diffAnswers, type AnswerDifference } from "../verify/answer-diff.js";
 export { renderJunit, type JunitCase, type JunitSuite } from "../report/junit.js";

@@ -7,6 +7,8 @@ import { HarnessActionSchema, StepResultSchema } from "./harness-step.js";
 import { ProbeSnapshotSchema } from "./probe-snapshot.js";
 import { DriverContractSchema } from "./driver-contract.js";
 import { ExpectedFailuresSchema } from "./gate-baseline.js";
+import { GateHistoryEntrySchema } from "./gate-history.js";
+import { GateVerdictSchema } from "./gate-verdict.js";
 import { FaultPlanSchema } from "./fault-plan.js";
 import { TrajectoryActionSchema, TrajectoryEvidenceSchema, TrajectoryStateSchema } from "./trajectory.js";
 
@@ -25,6 +27,8 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "probe-snapshot": ProbeSnapshotSchema,
   "driver-contract": DriverContractSchema,
   "expected-failures": ExpectedFailuresSchema,
+  "gate-history": GateHistoryEntrySchema,
+  "gate-verdict": GateVerdictSchema,
   "fault-plan": FaultPlanSchema,
   "trajectory-action": TrajectoryActionSchema,
   "trajectory-state": TrajectoryStateSchema,

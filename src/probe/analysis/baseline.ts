@@ -3,6 +3,8 @@ export interface GateFailure {
   id: string;
   source: "contract" | "diff" | "recording";
   message: string;
+  /** Other ids of the same fact (the diff change behind a failed contract item); a baseline may list any. */
+  aliases?: string[];
 }
 
 export interface BaselineOutcome {
@@ -17,10 +19,12 @@ export interface BaselineOutcome {
 /** Splits failures by a baseline of known ones. */
 export function applyBaseline(failures: readonly GateFailure[], expectedIds: readonly string[] | undefined): BaselineOutcome {
   const known = new Set(expectedIds ?? []);
-  const seen = new Set(failures.map((f) => f.id));
+  const ids = (f: GateFailure) => [f.id, ...(f.aliases ?? [])];
+  const seen = new Set(failures.flatMap(ids));
+  const listed = (f: GateFailure) => ids(f).some((id) => known.has(id));
   return {
-    unexpected: failures.filter((f) => !known.has(f.id)),
-    expected: failures.filter((f) => known.has(f.id)),
+    unexpected: failures.filter((f) => !listed(f)),
+    expected: failures.filter(listed),
     stale: [...known].filter((id) => !seen.has(id)),
   };
 }

@@ -53,6 +53,8 @@ export interface Change {
   path?: string;
   from?: unknown;
   to?: unknown;
+  /** The tools a driver-wide change reaches (an enforcement adapter's operations, on either side). */
+  covers?: string[];
   message: string;
 }
 

@@ -93,11 +93,23 @@ function diffListHeaders(a: DriverSurface, b: DriverSurface): Change[] {
   if (!a.tools?.enforcement_adapters || !b.tools?.enforcement_adapters) return out;
   for (const [id, adapter] of adaptersA) {
     const other = adaptersB.get(id);
-    if (!other) out.push({ severity: "behavioural", kind: "adapter_removed", path: `/enforcement_adapters/${id}`, from: id, message: `enforcement adapter ${id} is gone` });
-    else if (!deepEqual(adapter, other)) out.push({ severity: "behavioural", kind: "adapter_changed", path: `/enforcement_adapters/${id}`, message: `enforcement adapter ${id} changed` });
+    const covers = coveredTools(adapter, other);
+    if (!other) out.push({ severity: "behavioural", kind: "adapter_removed", path: `/enforcement_adapters/${id}`, from: id, covers, message: `enforcement adapter ${id} is gone` });
+    else if (!deepEqual(adapter, other)) out.push({ severity: "behavioural", kind: "adapter_changed", path: `/enforcement_adapters/${id}`, covers, message: `enforcement adapter ${id} changed` });
   }
-  for (const id of adaptersB.keys()) {
-    if (!adaptersA.has(id)) out.push({ severity: "additive", kind: "adapter_added", path: `/enforcement_adapters/${id}`, to: id, message: `enforcement adapter ${id} is new` });
+  for (const [id, adapter] of adaptersB) {
+    if (!adaptersA.has(id)) out.push({ severity: "additive", kind: "adapter_added", path: `/enforcement_adapters/${id}`, to: id, covers: coveredTools(adapter), message: `enforcement adapter ${id} is new` });
   }
   return out;
+}
+
+/** Tool names an adapter's `operations` name (`browser_prepare[profile.mode=isolated]` → browser_prepare), on either side. */
+function coveredTools(...adapters: Array<Record<string, unknown> | undefined>): string[] {
+  const names = new Set<string>();
+  for (const adapter of adapters) {
+    const ops = adapter?.operations;
+    if (!Array.isArray(ops)) continue;
+    for (const op of ops) if (typeof op === "string") names.add(op.replace(/\[.*$/, "").trim());
+  }
+  return [...names].sort();
 }

@@ -1,5 +1,6 @@
 import type { JunitCase, JunitSuite } from "../../report/junit.js";
 import { checkSuite } from "../render.js";
+import type { Change } from "../analysis/change.js";
 import type { GateReport } from "./run-gate.js";
 
 /** The human report of a gate run. */
@@ -10,23 +11,33 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
     lines.push("FAIL: the candidate could not be probed at all (no probe step succeeded); run `cua-contract probe` on it for details");
     return `${lines.join("\n")}\n`;
   }
+  const where = report.snapshot.file ? ` (${report.snapshot.file})` : "";
+  if (report.snapshot.origin === "cache") lines.push(`snapshot: from the cache${where}; a published version never changes (--refresh probes it again)`);
+  else if (report.snapshot.origin === "kept") lines.push(`snapshot: kept${where}`);
   const tag = (id: string) => (report.expected.some((f) => f.id === id) ? "expected" : "FAIL");
   const check = report.check!;
   lines.push(`contract: ${check.items.filter((i) => i.status === "passed").length}/${check.items.length} items present`);
   for (const item of check.items) if (item.status === "failed") lines.push(`  ${tag(item.id).padEnd(8)} ${item.message}  [${item.id}]`);
-  for (const gap of check.gaps) if (!gap.blocking && gap.kind !== "argv") lines.push(`  note     ${gap.message}`);
+  for (const gap of check.gaps) if (!gap.blocking && gap.kind === "version") lines.push(`  note     ${gap.message}`);
+  lines.push(...renderSkipped(report));
   if (report.diff) {
     const counts = { breaking: 0, behavioural: 0, additive: 0, cosmetic: 0 };
     for (const ch of report.diff.changes) counts[ch.severity]++;
     lines.push(`diff against ${report.diff.baseline} (${report.diff.from ?? "?"}): ${counts.breaking} breaking, ${counts.behavioural} behavioural, ${counts.additive} additive, ${counts.cosmetic} cosmetic`);
     for (const f of report.failures.filter((x) => x.source === "diff")) lines.push(`  ${tag(f.id).padEnd(8)} ${f.message}  [${f.id}]`);
-    if (report.diff.outside) lines.push(`  note     ${report.diff.outside} breaking/behavioural change(s) in tools this contract does not use (see \`cua-contract diff\`)`);
+    for (const f of report.failures.filter((x) => x.source === "contract" && x.aliases?.length)) {
+      lines.push(`  same     ${f.aliases!.join(", ")}: the diff change behind ${f.id}, counted once`);
+    }
+    for (const ch of report.diff.outside) lines.push(`  listed   ${ch.severity}: ${ch.message} (${outsideWhy(ch)}; not failed)`);
   } else if (report.diffNote) lines.push(`diff: ${report.diffNote}`);
   const rec = report.recordings;
   if (rec.cassettes.length) {
     const broken = rec.checks.filter((x) => x.breaks.length).length;
-    lines.push(`recordings: ${rec.cassettes.length} cassette(s), ${rec.calls} recorded call(s) checked, ${broken} would break`);
+    const stale = rec.stale.length ? `, ${rec.stale.length} stale` : "";
+    lines.push(`recordings: ${rec.cassettes.length} cassette(s), ${rec.calls} recorded call(s) checked, ${broken} would break${stale}`);
     for (const b of rec.breaks) lines.push(`  ${tag(b.id).padEnd(8)} ${b.message}  [${b.id}]`);
+    for (const st of rec.stale) lines.push(`  stale    ${st.message}`);
+    for (const r of rec.rerecord) lines.push(`  re-record ${r.cassette}: ${r.command}`);
     for (const w of rec.warnings) lines.push(`  note     ${w}`);
   }
   if (report.expected.length) lines.push(`expected failures (listed in ${options.expectedFile ?? "the baseline"}): ${report.expected.length}`);
@@ -34,6 +45,25 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
   lines.push(report.ok ? "ok: the candidate provides everything this contract and these recordings use"
     : `FAIL: ${report.unexpected.length} new failure(s)${report.stale.length ? `, ${report.stale.length} stale baseline entr${report.stale.length === 1 ? "y" : "ies"}` : ""}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** Contract items the probe could not see, with the reason and how to check them (an sdk probe's argv items as one line). */
+function renderSkipped(report: GateReport): string[] {
+  const noCli = report.candidate.source === "sdk" ? report.skipped.filter((i) => i.kind === "argv") : [];
+  const lines = noCli.length
+    ? [`  skipped  ${noCli.length} item(s) not checked, the published runtime has no CLI: ${noCli.map((i) => i.name).join(", ")}; check them with --driver PATH (a cua-driver binary of the same version)`]
+    : [];
+  for (const item of report.skipped) {
+    if (noCli.includes(item)) continue;
+    lines.push(`  skipped  ${item.message}; check it with a probe that can see it (\`cua-contract probe --driver PATH --contract …\`)  [${item.id}]`);
+  }
+  return lines;
+}
+
+function outsideWhy(change: Change): string {
+  if (change.tool !== undefined) return `${change.tool} is not in the contract`;
+  if (change.covers?.length) return `it covers ${change.covers.join(", ")}, none of them in the contract`;
+  return "it covers no tool";
 }
 
 /** JUnit: one case per contract item, per failing diff change, per recorded call, per stale baseline entry. */

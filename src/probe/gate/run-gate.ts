@@ -1,24 +1,28 @@
+import os from "node:os";
 import path from "node:path";
 import { stat } from "node:fs/promises";
 import { UserError } from "../../errors.js";
-import { readCassette } from "../../cassette/index.js";
+import { CASSETTE_FILE, readCassette } from "../../cassette/index.js";
 import { ExpectedFailuresSchema } from "../../schema/gate-baseline.js";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "../../schema/probe-snapshot.js";
 import type { DriverContract } from "../../schema/driver-contract.js";
+import { DEFAULT_SDK_VERSION } from "../../transports/sdk/load.js";
 import { applyBaseline, type GateFailure } from "../analysis/baseline.js";
 import type { Change } from "../analysis/change.js";
-import { isFailing } from "../analysis/change.js";
-import { checkContract, probeFailed, type CheckReport } from "../analysis/check.js";
+import { checkContract, probeFailed, type CheckItem, type CheckReport } from "../analysis/check.js";
 import { diffSurfaces } from "../analysis/diff.js";
 import { surfaceOfSnapshot } from "../analysis/surface.js";
 import { acquireSnapshot } from "../acquire.js";
 import { readContract } from "../read-contract.js";
 import { parseWith, readJsonDocument } from "../../util/read-json.js";
 import { readSnapshot } from "../read-snapshot.js";
-import { checkRecordedCalls, type CallCheck, type RecordingBreak } from "./check-recordings.js";
+import { sdkSnapshot, type SnapshotOrigin } from "../snapshot-cache.js";
+import { checkRecordedCalls, type CallCheck, type RecordingBreak, type StaleRecording } from "./check-recordings.js";
+import { contractItemOf, inContractScope } from "./scope.js";
 import { findCassettes } from "./find-cassettes.js";
-import { recordedCalls } from "./recorded-calls.js";
+import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
 import { createToolValidator } from "./schema-validator.js";
+import { stampOf } from "./verdict-cache.js";
 
 export interface GateOptions {
   contract: string;
@@ -27,6 +31,25 @@ export interface GateOptions {
   recordings?: readonly string[] | undefined;
   expectedFailures?: string | undefined;
   timeoutMs?: number | undefined;
+  /** A directory of kept snapshots of published versions (`sdk-<version>.probe.json`), asked before the cache. */
+  snapshots?: string | undefined;
+  /** Root of the snapshot cache (default ~/.cache/cua-contract/probe). */
+  cacheRoot?: string | undefined;
+  /** Probe a published version again even when its snapshot is cached. */
+  refresh?: boolean | undefined;
+}
+
+/** Everything a gate reads once, whatever the candidate: contract, baseline, recordings. */
+export interface PreparedGate {
+  contractFile: string;
+  contract: DriverContract;
+  expectedIds: string[] | undefined;
+  cassettes: string[];
+  calls: RecordedCall[];
+  warnings: string[];
+  baseline: { snapshot: ProbeSnapshot; from: string } | { note: string };
+  /** Every file the judgment depends on, by path, size and modification time (the matrix's verdict cache key). */
+  stamps: string[];
 }
 
 export interface GateReport {
@@ -35,15 +58,34 @@ export interface GateReport {
   reachable: boolean;
   version: string | null;
   candidate: ProbeSnapshot["driver"];
+  /** How the candidate's snapshot was had: probed now, or read from the cache or a kept snapshot. */
+  snapshot: { origin: SnapshotOrigin; file?: string };
   contract: { file: string; name: string };
   check?: CheckReport;
   gaps: CheckReport["gaps"];
-  /** `outside`: breaking or behavioural changes to tools the contract does not list (reported, not failing). */
-  diff?: { baseline: string; from: string | null; changes: Change[]; outside: number };
+  /** Contract items the probe could not see (an sdk probe has no CLI): named, not failed. */
+  skipped: CheckItem[];
+  /**
+   * `outside`: breaking or behavioural changes that reach nothing the contract names (a tool it
+   * does not list, an adapter none of its tools uses): listed, not failed.
+   */
+  diff?: { baseline: string; from: string | null; changes: Change[]; outside: Change[] };
   /** Why there is no diff, when there is none. */
   diffNote?: string;
-  /** `warnings`: what reading the cassettes dropped (a torn last line), so a user knows a call went unchecked. */
-  recordings: { cassettes: string[]; calls: number; checks: CallCheck[]; breaks: RecordingBreak[]; warnings: string[] };
+  /**
+   * `stale`: recorded outputs that lack what the candidate now promises (not failures);
+   * `rerecord`: the command that re-records each cassette with a stale output.
+   * `warnings`: what reading the cassettes dropped (a torn last line), so a user knows a call went unchecked.
+   */
+  recordings: {
+    cassettes: string[];
+    calls: number;
+    checks: CallCheck[];
+    breaks: RecordingBreak[];
+    stale: StaleRecording[];
+    rerecord: Array<{ cassette: string; command: string }>;
+    warnings: string[];
+  };
   failures: GateFailure[];
   expected: GateFailure[];
   unexpected: GateFailure[];
@@ -52,19 +94,69 @@ export interface GateReport {
 
 /** The bump gate: probe the candidate, check the contract, diff against the baseline, check every recorded call. */
 export async function runGate(options: GateOptions): Promise<GateReport> {
+  const prepared = await prepareGate(options);
+  const candidate = await acquireCandidate(options);
+  return judgeCandidate(prepared, candidate);
+}
+
+/** Reads the contract, the expected-failures file, the recordings and the baseline (bad input throws before any probe). */
+export async function prepareGate(options: Pick<GateOptions, "contract" | "recordings" | "expectedFailures">): Promise<PreparedGate> {
   const contract = await readContract(options.contract);
   const expectedIds = options.expectedFailures ? await readExpected(options.expectedFailures) : undefined;
   const cassetteDirs = options.recordings?.length ? await findCassettes(options.recordings) : [];
   const cassettes = await Promise.all(cassetteDirs.map((dir) => readCassette(dir, { frames: "skip" })));
+  const labels = cassetteDirs.map(label);
+  const baseline = await baselineSnapshot(options.contract, contract, cassettes);
+  const files = [options.contract, options.expectedFailures, "file" in baseline ? baseline.file : undefined, ...cassetteDirs.map((d) => path.join(d, CASSETTE_FILE))];
+  return {
+    contractFile: options.contract,
+    contract,
+    expectedIds,
+    cassettes: labels,
+    calls: cassettes.flatMap((c, i) => recordedCalls(c, labels[i]!)),
+    warnings: cassettes.flatMap((c) => c.warnings),
+    baseline,
+    stamps: [process.cwd(), ...(await Promise.all(files.map((f) => (f ? stampOf(f) : "-"))))],
+  };
+}
+
+export interface Candidate {
+  snapshot: ProbeSnapshot;
+  origin: SnapshotOrigin;
+  file?: string;
+  /** How `record --driver` names this candidate (the re-record command uses it). */
+  driverFlag: string;
+}
+
+/** The candidate's snapshot: a published version from the kept snapshots or the cache when it has been probed before, else probed now. */
+export async function acquireCandidate(options: Omit<GateOptions, "contract">): Promise<Candidate> {
+  const sdk = options.driver !== undefined ? /^sdk(?::(.+))?$/.exec(options.driver) : null;
+  const version = options.sdk ?? (sdk ? (sdk[1] ?? DEFAULT_SDK_VERSION) : undefined);
+  const oneSource = !(options.driver !== undefined && options.sdk !== undefined);
+  const validTimeout = options.timeoutMs === undefined || options.timeoutMs > 0;
+  // Anything else (two sources, a bad timeout, a version that is not exact) goes to the probe, which names the problem.
+  if (version !== undefined && oneSource && validTimeout && /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test(version)) {
+    const got = await sdkSnapshot(version, { kept: options.snapshots, cacheRoot: options.cacheRoot, refresh: options.refresh, timeoutMs: options.timeoutMs });
+    return { ...got, driverFlag: `sdk:${version}` };
+  }
   const snapshot = await acquireSnapshot({ driver: options.driver, sdk: options.sdk, timeoutMs: options.timeoutMs, allowFrom: false });
+  return { snapshot, origin: "probe", driverFlag: options.driver ?? `sdk:${options.sdk ?? DEFAULT_SDK_VERSION}` };
+}
+
+/** Judges one candidate against what was prepared. Pure apart from reading the working directory for labels. */
+export function judgeCandidate(prepared: PreparedGate, candidate: Candidate): GateReport {
+  const { contract } = prepared;
+  const { snapshot } = candidate;
   const report: GateReport = {
     ok: false,
     reachable: !probeFailed(snapshot),
     version: snapshot.driver.version,
     candidate: snapshot.driver,
-    contract: { file: options.contract, name: contract.name },
+    snapshot: { origin: candidate.origin, ...(candidate.file ? { file: shortPath(candidate.file) } : {}) },
+    contract: { file: prepared.contractFile, name: contract.name },
     gaps: [],
-    recordings: { cassettes: cassetteDirs.map(label), calls: 0, checks: [], breaks: [], warnings: cassettes.flatMap((c) => c.warnings) },
+    skipped: [],
+    recordings: { cassettes: prepared.cassettes, calls: 0, checks: [], breaks: [], stale: [], rerecord: [], warnings: prepared.warnings },
     failures: [],
     expected: [],
     unexpected: [],
@@ -75,38 +167,72 @@ export async function runGate(options: GateOptions): Promise<GateReport> {
   const check = checkContract({ snapshot, contract });
   report.check = check;
   report.gaps = check.gaps;
+  report.skipped = check.items.filter((i) => i.status === "unverified" && i.kind !== "version");
   const failures: GateFailure[] = check.items.filter((i) => i.status === "failed").map((i) => ({ id: i.id, source: "contract", message: i.message }));
+  const byId = new Map(failures.map((f) => [f.id, f]));
 
-  const baseline = await baselineSnapshot(options.contract, contract, cassettes);
+  const { baseline } = prepared;
   if ("snapshot" in baseline) {
     const diff = diffSurfaces(surfaceOfSnapshot(baseline.snapshot), surfaceOfSnapshot(snapshot));
-    report.diff = { baseline: baseline.from, from: baseline.snapshot.driver.version, changes: diff.changes, outside: 0 };
+    report.diff = { baseline: baseline.from, from: baseline.snapshot.driver.version, changes: diff.changes, outside: [] };
     for (const change of diff.changes) {
-      // A change fails the gate when it is breaking or behavioural and touches what the contract uses.
-      if (!isFailing(change)) continue;
-      if (change.tool !== undefined && !(change.tool in contract.tools)) {
-        report.diff.outside++;
+      if (change.severity !== "breaking" && change.severity !== "behavioural") continue;
+      if (!inContractScope(change, contract)) {
+        report.diff.outside.push(change);
         continue;
       }
-      failures.push({ id: `diff:${change.kind}:${change.tool ?? "-"}:${change.path ?? "-"}`, source: "diff", message: `${change.severity}: ${change.message}` });
+      const id = `diff:${change.kind}:${change.tool ?? "-"}:${change.path ?? "-"}`;
+      // The same fact seen twice (a failed contract item and the diff change behind it) is one failure.
+      const item = contractItemOf(change, byId);
+      if (item) {
+        (item.aliases ??= []).push(id);
+        continue;
+      }
+      failures.push({ id, source: "diff", message: `${change.severity}: ${change.message}` });
     }
   } else report.diffNote = baseline.note;
 
   const tools = snapshot.tools_list?.tools;
-  if (cassettes.length && tools) {
-    const validator = createToolValidator(tools);
-    const calls = cassettes.flatMap((c, i) => recordedCalls(c, label(cassetteDirs[i]!)));
-    const checks = checkRecordedCalls(calls, validator);
-    report.recordings.calls = calls.length;
+  if (prepared.cassettes.length && tools) {
+    const checks = checkRecordedCalls(prepared.calls, createToolValidator(tools));
+    report.recordings.calls = prepared.calls.length;
     report.recordings.checks = checks;
     report.recordings.breaks = checks.flatMap((c) => c.breaks);
+    report.recordings.stale = checks.flatMap((c) => c.stale);
+    const staleCassettes = [...new Set(report.recordings.stale.map((s) => s.cassette))];
+    report.recordings.rerecord = staleCassettes.map((cassette) => ({
+      cassette,
+      command: rerecordCommand(cassette, candidate.driverFlag, prepared.calls.some((c) => c.cassette === cassette && PLACEHOLDER.test(JSON.stringify(c.args ?? null)))),
+    }));
     for (const b of report.recordings.breaks) failures.push({ id: b.id, source: "recording", message: b.message });
-  } else if (cassettes.length) {
+  } else if (prepared.cassettes.length) {
     failures.push({ id: "recording:tools-list-missing", source: "recording", message: "recorded calls could not be checked: the candidate's tools/list was not probed" });
   }
-  const split = applyBaseline(failures, expectedIds);
+  const split = applyBaseline(failures, prepared.expectedIds);
   Object.assign(report, { failures, ...split, ok: split.unexpected.length === 0 && split.stale.length === 0 });
   return report;
+}
+
+const PLACEHOLDER = /«redacted:[a-z]+:[0-9a-f]{8}»/;
+
+/**
+ * How to replace a stale cassette: for the published runtime, `verify --update` sends the recorded
+ * requests again and keeps the candidate's answers (no harness needed); otherwise record the harness again.
+ */
+function rerecordCommand(cassette: string, driverFlag: string, redacted: boolean): string {
+  const record = `cua-contract record --driver ${driverFlag} --force --out ${cassette} -- <the harness command that made it>`;
+  if (!driverFlag.startsWith("sdk")) return record;
+  const version = driverFlag.split(":")[1] ?? "new";
+  const secret = redacted ? " --secret <each text it typed>" : "";
+  return `cua-contract verify ${cassette} --driver ${driverFlag} --desktop${secret} --update ${cassette}-${version} (or: ${record})`;
+}
+
+/** A path for messages: relative inside the working directory, `~/…` under the home directory. */
+function shortPath(file: string): string {
+  const relative = path.relative(process.cwd(), path.resolve(file));
+  if (!relative.startsWith("..")) return relative;
+  const home = os.homedir();
+  return path.resolve(file).startsWith(`${home}/`) ? `~/${path.relative(home, path.resolve(file))}` : path.resolve(file);
 }
 
 function label(dir: string): string {
@@ -123,7 +249,7 @@ async function baselineSnapshot(
   contractFile: string,
   contract: DriverContract,
   cassettes: Awaited<ReturnType<typeof readCassette>>[],
-): Promise<{ snapshot: ProbeSnapshot; from: string } | { note: string }> {
+): Promise<{ snapshot: ProbeSnapshot; from: string; file: string } | { note: string }> {
   if (contract.baseline) {
     const file = path.resolve(path.dirname(contractFile), contract.baseline);
     if (!(await stat(file).catch(() => undefined))) {
@@ -134,11 +260,11 @@ async function baselineSnapshot(
         fix: "Point baseline at a probe snapshot (relative to the contract file), e.g. one written by `cua-contract probe --sdk VERSION --save FILE`, or remove the field.",
       });
     }
-    return { snapshot: await readSnapshot(file), from: label(file) };
+    return { snapshot: await readSnapshot(file), from: label(file), file };
   }
   for (const cassette of cassettes) {
     const parsed = ProbeSnapshotSchema.safeParse(cassette.probe);
-    if (parsed.success) return { snapshot: parsed.data, from: label(path.join(cassette.dir, "probe.json")) };
+    if (parsed.success) return { snapshot: parsed.data, from: label(path.join(cassette.dir, "probe.json")), file: path.join(cassette.dir, "probe.json") };
   }
   return { note: "no baseline to diff against: the contract names none and no recording has a probe.json" };
 }

@@ -1,6 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ToolEntry } from "../../schema/probe-snapshot.js";
 import { checkSchema, supportsSchema, type SchemaError } from "../analysis/schema-check.js";
+import { consumerView } from "./consumer-view.js";
 
 export interface SchemaProblem {
   /** JSON path of the offending value: `$.target`, `$.windows[0].bounds`. */
@@ -30,10 +31,11 @@ export function createToolValidator(tools: readonly ToolEntry[]) {
       return null;
     }
   };
-  const compiled = (tool: string, which: "inputSchema" | "outputSchema"): Check | null | undefined => {
-    const key = `${which}:${tool}`;
+  const compiled = (tool: string, which: "inputSchema" | "outputSchema", view: SchemaView): Check | null | undefined => {
+    const key = `${view}:${which}:${tool}`;
     if (cache.has(key)) return cache.get(key);
-    const schema = byName.get(tool)?.[which];
+    const raw = byName.get(tool)?.[which];
+    const schema = raw && view === "consumer" ? (consumerView(raw) as Record<string, unknown>) : raw;
     let fn: Check | null = null;
     if (schema) {
       // Many tools share one schema (20 action tools share the ActionResult outputSchema).
@@ -47,9 +49,12 @@ export function createToolValidator(tools: readonly ToolEntry[]) {
   return {
     has: (tool: string) => byName.has(tool),
     hasOutputSchema: (tool: string) => Boolean(byName.get(tool)?.outputSchema),
-    /** Problems with a value, or undefined when there is no schema to check it against. */
-    check(tool: string, which: "inputSchema" | "outputSchema", value: unknown): SchemaProblem[] | undefined {
-      const fn = compiled(tool, which);
+    /**
+     * Problems with a value, or undefined when there is no schema to check it against. The
+     * `consumer` view asks only whether the schema still allows what the value holds (see consumerView).
+     */
+    check(tool: string, which: "inputSchema" | "outputSchema", value: unknown, view: SchemaView = "strict"): SchemaProblem[] | undefined {
+      const fn = compiled(tool, which, view);
       if (!fn) return undefined;
       return fn(value).map((e) => ({ path: toJsonPath(e.pointer), reason: e.message }));
     },
@@ -57,6 +62,9 @@ export function createToolValidator(tools: readonly ToolEntry[]) {
 }
 
 export type ToolValidator = ReturnType<typeof createToolValidator>;
+
+/** `strict`: the schema as written; `consumer`: what a harness that received the value can lean on. */
+export type SchemaView = "strict" | "consumer";
 
 function detail(params: Record<string, unknown>): string {
   if (typeof params.additionalProperty === "string") return ` ("${params.additionalProperty}")`;

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { sdkSnapshot } from "../../../test/helpers/probe-snapshots.js";
+import type { DriverContract } from "../../schema/driver-contract.js";
+import { diffSurfaces } from "../analysis/diff.js";
+import { surfaceOfSnapshot } from "../analysis/surface.js";
+import { contractItemOf, inContractScope } from "./scope.js";
+
+const contract = { tools: { click: {}, get_window_state: {} } } as unknown as DriverContract;
+const diff = (from: string, to: string) => diffSurfaces(surfaceOfSnapshot(sdkSnapshot(from)), surfaceOfSnapshot(sdkSnapshot(to))).changes;
+
+describe("what a change reaches", () => {
+  it("an adapter change counts when its operations name a contract tool, on either side (real 0.21.0 → 0.20.0)", () => {
+    const adapters = diff("0.21.0", "0.20.0").filter((c) => c.kind.startsWith("adapter_"));
+    const gone = adapters.find((c) => c.path === "/enforcement_adapters/computer_history")!;
+    expect(gone.covers).toEqual(["history_query", "history_status"]);
+    expect(inContractScope(gone, contract)).toBe(false);
+    expect(inContractScope({ ...gone, covers: ["click", "drag"] }, contract)).toBe(true);
+    expect(inContractScope({ severity: "behavioural", kind: "contract_version_changed", message: "x" }, contract)).toBe(true);
+    expect(inContractScope({ severity: "breaking", kind: "tool_removed", tool: "zoom", message: "x" }, contract)).toBe(false);
+  });
+
+  it("a diff change is the same fact as the failed contract item it names (real 0.21.0 → 0.28.2)", () => {
+    const failed = new Map(["contract:annotation:get_window_state:idempotentHint", "contract:contract_version:contract_version"].map((id) => [id, { id, source: "contract" as const, message: id }]));
+    const changes = diff("0.21.0", "0.28.2").filter((c) => c.severity === "breaking" || c.severity === "behavioural");
+    expect(changes.map((c) => [c.kind, contractItemOf(c, failed)?.id ?? null])).toEqual([
+      ["alternative_removed", null],
+      ["annotation_changed", "contract:annotation:get_window_state:idempotentHint"],
+      ["contract_version_changed", "contract:contract_version:contract_version"],
+    ]);
+  });
+});

@@ -1,0 +1,45 @@
+import type { DriverContract } from "../../schema/driver-contract.js";
+import type { GateFailure } from "../analysis/baseline.js";
+import type { Change } from "../analysis/change.js";
+
+/**
+ * Whether a change reaches something the contract names: a tool it lists, an enforcement adapter
+ * whose operations include one of them, or the driver as a whole (argv, protocol, versions).
+ */
+export function inContractScope(change: Change, contract: DriverContract): boolean {
+  if (change.tool !== undefined) return change.tool in contract.tools;
+  if (change.covers !== undefined) return change.covers.some((tool) => tool in contract.tools);
+  return true;
+}
+
+/** The failed contract item that states the same fact as a diff change, if there is one. */
+export function contractItemOf(change: Change, failed: ReadonlyMap<string, GateFailure>): GateFailure | undefined {
+  const tool = change.tool ?? "";
+  const last = change.path?.split("/").pop() ?? "";
+  const candidates: string[] = [];
+  switch (change.kind) {
+    case "annotation_changed": candidates.push(`contract:annotation:${tool}:${last}`); break;
+    case "contract_version_changed": candidates.push("contract:contract_version:contract_version"); break;
+    case "protocol_version_changed": candidates.push("contract:protocol_version:protocolVersion"); break;
+    case "tool_removed": case "tool_renamed": candidates.push(`contract:tool:${tool}`); break;
+    case "output_schema_removed": candidates.push(`contract:output_schema:${tool}:outputSchema`); break;
+    case "capability_removed": candidates.push(`contract:capability:${tool}:${String(change.from)}`); break;
+    case "property_removed":
+      if (change.path === `/inputSchema/properties/${last}`) candidates.push(`contract:input:${tool}:${last}`);
+      break;
+    case "argv_removed": case "subcommand_removed": {
+      const m = /^\/subcommands\/([^/]+)(?:\/args\/([^/]+))?$/.exec(change.path ?? "");
+      if (m) {
+        const prefix = `contract:argv:${m[1]}${m[2] ? ` ${m[2]}` : ""}`;
+        candidates.push(...[...failed.keys()].filter((id) => id === prefix || id.startsWith(`${prefix} `)));
+      }
+      break;
+    }
+    default: break;
+  }
+  for (const id of candidates) {
+    const hit = failed.get(id);
+    if (hit) return hit;
+  }
+  return undefined;
+}

@@ -1,0 +1,244 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { readCassette, type Cassette } from "../cassette/index.js";
+import { UserError } from "../errors.js";
+import { SEVERITIES, type Severity } from "../probe/analysis/change.js";
+import { eventText, isObject, jsonOrUndefined } from "../probe/event-json.js";
+import type { CassetteEvent } from "../schema/cassette.js";
+import { createSdkBackend } from "../transports/sdk/sdk-backend.js";
+import { DEFAULT_SDK_VERSION } from "../transports/sdk/load.js";
+import { createIdMap } from "./id-map.js";
+import { createUnredactor, type Unredactor } from "./secrets.js";
+import { judgeMcpAnswer, worstOf } from "./judge-answer.js";
+import { openUpdate, type UpdateWriter } from "./update-cassette.js";
+import { divergenceNote, type Divergence, type VerifiedCall } from "./verified-call.js";
+import { runCliStep } from "./verify-cli-step.js";
+import { openLiveMcpStream, type LiveMcpStream } from "./verify-mcp-stream.js";
+
+export interface VerifyOptions {
+  /** The cassette directory whose flow is sent. */
+  dir: string;
+  /** `sdk` or `sdk:VERSION`: the published runtime, in process. */
+  driver: string;
+  /**
+   * A fresh throwaway desktop is running for this run (the caller starts it, as `record --desktop`
+   * does, and stops it after reporting); mutations are sent only then.
+   */
+  desktop: boolean;
+  /** Pixels geometry may move and still count as the same (default 8). */
+  tolerance?: number;
+  /** Deadline of each call (default 30 000 ms). */
+  timeoutMs?: number;
+  /** Write the candidate's answers as a new cassette in this directory. */
+  update?: string;
+  /** Replace a cassette already in `update`. */
+  force?: boolean;
+  /** Values for the recording's redaction placeholders (typed text); each is used only where its hash matches. */
+  secrets?: readonly string[];
+}
+
+export interface VerifyReport {
+  cassette: string;
+  recorded: { version: string | null; location?: string | undefined };
+  candidate: { version: string; location: string };
+  desktop: boolean;
+  tolerance: number;
+  calls: VerifiedCall[];
+  counts: Record<Severity, number>;
+  notSent: number;
+  /** No breaking or behavioural difference. */
+  ok: boolean;
+  /** The first call whose answer differed in a way that matters. */
+  divergence?: Divergence;
+  updated?: string;
+}
+
+/** Sends a recording's flow, in order, to the live candidate and compares every answer with the recorded one. */
+export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
+  const version = candidateVersion(options.driver);
+  const cassette = await readCassette(options.dir, { frames: "skip" });
+  if (options.update && path.resolve(options.update) === path.resolve(options.dir)) {
+    throw new UserError("--update would overwrite the cassette being verified", { code: "USAGE", field: "--update", fix: "Write the candidate's answers to another directory, then move it over the old one if you want to." });
+  }
+  const tolerance = options.tolerance ?? 8;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const desktop = options.desktop;
+  const backend = await createSdkBackend({ version });
+  const work = await mkdtemp(path.join(os.tmpdir(), "cua-verify-"));
+  const update = options.update ? await openUpdate({ dir: options.update, force: Boolean(options.force), recorded: cassette, backend, version }) : undefined;
+  try {
+    const readOnly = readOnlyTools(await backend.driver.listToolsJson());
+    const secrets = createUnredactor(options.secrets ?? []);
+    const calls = await sendFlow({ cassette, backend, readOnly, work, env: stringEnv(), tolerance, timeoutMs, desktop: Boolean(desktop), update, secrets });
+    const counts = Object.fromEntries(SEVERITIES.map((s) => [s, calls.reduce((n, c) => n + c.differences.filter((d) => d.severity === s).length, 0)])) as Record<Severity, number>;
+    const firstBad = calls.find((c) => c.worst === "breaking" || c.worst === "behavioural");
+    const notSent = calls.filter((c) => !c.sent).length;
+    if (update && notSent > 0) {
+      update.abandon();
+      throw new UserError(`--update needs every call sent, and ${notSent} mutating call(s) were not (no --desktop)`, { code: "USAGE", field: "--update", fix: "Add --desktop so the flow runs on a fresh throwaway desktop." });
+    }
+    const updated = update?.finish();
+    return {
+      cassette: label(options.dir),
+      recorded: { version: cassette.header.driver.version, location: cassette.header.driver.location },
+      candidate: { version: backend.metadata.driverVersion, location: `sdk:@trycua/cua-driver@${version}` },
+      desktop: Boolean(desktop),
+      tolerance,
+      calls,
+      counts,
+      notSent,
+      ok: counts.breaking === 0 && counts.behavioural === 0,
+      ...(firstBad ? { divergence: { seq: firstBad.seq, label: firstBad.label } } : {}),
+      ...(updated ? { updated: label(updated) } : {}),
+    };
+  } finally {
+    update?.abandon();
+    await backend.close?.();
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+function candidateVersion(driver: string): string {
+  const m = /^sdk(?::(.+))?$/.exec(driver);
+  if (!m) {
+    throw new UserError(`verify drives the published runtime in process; ${JSON.stringify(driver)} is not sdk[:VERSION]`, {
+      code: "USAGE",
+      field: "--driver",
+      fix: "Give --driver sdk:VERSION (e.g. sdk:0.28.2), or --driver sdk for the pinned one.",
+    });
+  }
+  return m[1] ?? DEFAULT_SDK_VERSION;
+}
+
+interface FlowContext {
+  cassette: Cassette;
+  backend: Awaited<ReturnType<typeof createSdkBackend>>;
+  readOnly: Map<string, boolean>;
+  work: string;
+  env: Record<string, string>;
+  tolerance: number;
+  timeoutMs: number;
+  desktop: boolean;
+  update: UpdateWriter | undefined;
+  secrets: Unredactor;
+}
+
+async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
+  const ids = createIdMap();
+  const calls: VerifiedCall[] = [];
+  const streams = new Map<number, LiveMcpStream>();
+  const answers = recordedMcpAnswers(ctx.cassette);
+  let divergence: Divergence | undefined;
+  const finish = (call: VerifiedCall, unfaithful = false) => {
+    if (divergence) call.notes.push(divergenceNote(divergence));
+    call.worst = worstOf(call.differences);
+    // A mutation sent with other input than the harness's leaves the desktop in another state, whatever it answered.
+    // Only tool calls see the desktop; a different --version or manifest says nothing about its state.
+    const parted = call.worst === "breaking" || call.worst === "behavioural" || (unfaithful && !call.readOnly);
+    if (!divergence && call.sent && call.tool !== undefined && parted) divergence = { seq: call.seq, label: call.label };
+    calls.push(call);
+  };
+  const placeholderNote = (unknown: string[]) =>
+    `the recording holds ${unknown.join(", ")} where the harness sent a secret, and no --secret matches it: the candidate was sent the placeholder; pass --secret VALUE with what the harness sent to re-run this call exactly`;
+  for (const [index, event] of ctx.cassette.events.entries()) {
+    const line = ctx.cassette.lines[index] ?? 0;
+    if (event.kind === "cli") {
+      const argv = event.argv;
+      const tool = argv[0] === "call" ? argv[1] : undefined;
+      const call: VerifiedCall = { seq: event.seq, line, transport: "cli", label: tool ? `call ${tool}` : argv.join(" ") || "(no argv)", ...(tool ? { tool } : {}),
+        sent: false, readOnly: tool ? ctx.readOnly.get(tool) ?? false : true, notes: [], differences: [] };
+      if (event.origin === "recorder") call.notes.push("the recorder's own identity check, sent as it was");
+      if (!call.readOnly && !ctx.desktop) {
+        call.notes.push(`not sent: ${tool} changes the desktop, and without --desktop there is no fresh desktop to replay it on honestly`);
+        finish(call);
+        continue;
+      }
+      const unknown = ctx.secrets.unknown(argv.join(" ") + eventText(event, "stdin"));
+      if (unknown.length) call.notes.push(placeholderNote(unknown));
+      const result = await runCliStep({ event, backend: ctx.backend, ids, secrets: ctx.secrets, work: ctx.work, env: ctx.env, tolerance: ctx.tolerance, timeoutMs: ctx.timeoutMs });
+      call.sent = true;
+      call.differences = result.differences;
+      ctx.update?.cli({ event, result });
+      finish(call, unknown.length > 0);
+    } else if (event.kind === "mcp_open") {
+      streams.set(event.stream, openLiveMcpStream({ backend: ctx.backend, argv: event.argv, cwd: ctx.work, env: ctx.env, timeoutMs: ctx.timeoutMs }));
+    } else if (event.kind === "mcp" && event.dir === "c2s") {
+      const stream = streams.get(event.stream);
+      const msg = jsonOrUndefined(eventText(event, "line"));
+      if (!stream || !isObject(msg)) continue;
+      const method = String(msg.method ?? "");
+      const params = isObject(msg.params) ? msg.params : {};
+      const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
+      const call: VerifiedCall = { seq: event.seq, line, transport: "mcp", label: tool ? `tools/call ${tool}` : method, ...(tool ? { tool } : {}),
+        sent: false, readOnly: tool ? ctx.readOnly.get(tool) ?? false : true, notes: [], differences: [] };
+      if (!call.readOnly && !ctx.desktop) {
+        call.notes.push(`not sent: ${tool} changes the desktop, and without --desktop there is no fresh desktop to replay it on honestly`);
+        finish(call);
+        continue;
+      }
+      const text = eventText(event, "line");
+      const unknown = ctx.secrets.unknown(text);
+      if (unknown.length) call.notes.push(placeholderNote(unknown));
+      const sent = tool ? JSON.stringify({ ...msg, params: { ...params, arguments: ctx.secrets.apply(ids.apply(params.arguments ?? {})) } }) : text;
+      const answer = await stream.send(sent, msg.id);
+      call.sent = true;
+      if (msg.id === undefined) continue; // a notification: nothing comes back to compare
+      const recorded = answers.get(`${event.stream}:${JSON.stringify(msg.id)}`);
+      if (method === "tools/list") call.notes.push("tools/list is compared by `gate` and `diff` (schemas), not here");
+      else if (answer === undefined) call.differences.push({ severity: "breaking", path: "$", kind: "missing", message: `no answer within ${ctx.timeoutMs} ms` });
+      else if (recorded !== undefined) {
+        const live = jsonOrUndefined(answer);
+        call.differences = judgeMcpAnswer({ method, recorded, live, tolerance: ctx.tolerance });
+        const structured = (v: unknown) => (isObject(v) && isObject(v.result) ? v.result.structuredContent : undefined);
+        if (structured(recorded) !== undefined && structured(live) !== undefined) ids.learn(structured(recorded), structured(live));
+      }
+      finish(call, unknown.length > 0);
+    } else if (event.kind === "http") {
+      finish({ seq: event.seq, line, transport: "http", label: "http", sent: false, readOnly: true, differences: [],
+        notes: ["not sent: verify replays per-call CLI and MCP stdio traffic; MCP over HTTP is checked by `gate` (schemas) only"] });
+    } else if (event.kind === "mcp_close") {
+      const stream = streams.get(event.stream);
+      if (stream) {
+        await stream.close();
+        ctx.update?.mcp({ stream: event.stream, argv: mcpArgv(ctx.cassette, event.stream), live: stream });
+        streams.delete(event.stream);
+      }
+    }
+  }
+  for (const [id, stream] of streams) {
+    await stream.close();
+    ctx.update?.mcp({ stream: id, argv: mcpArgv(ctx.cassette, id), live: stream });
+  }
+  return calls;
+}
+
+function recordedMcpAnswers(cassette: Cassette): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const event of cassette.events) {
+    if (event.kind !== "mcp" || event.dir !== "s2c") continue;
+    const msg = jsonOrUndefined(eventText(event, "line"));
+    if (isObject(msg) && msg.id !== undefined && msg.method === undefined) out.set(`${event.stream}:${JSON.stringify(msg.id)}`, msg);
+  }
+  return out;
+}
+
+function mcpArgv(cassette: Cassette, stream: number): string[] {
+  const open = cassette.events.find((e): e is Extract<CassetteEvent, { kind: "mcp_open" }> => e.kind === "mcp_open" && e.stream === stream);
+  return open?.argv ?? ["mcp"];
+}
+
+function readOnlyTools(listToolsJson: string): Map<string, boolean> {
+  const doc = jsonOrUndefined(listToolsJson);
+  const tools = isObject(doc) && Array.isArray(doc.tools) ? doc.tools : [];
+  return new Map(tools.filter(isObject).map((t) => [String(t.name), isObject(t.annotations) && t.annotations.readOnlyHint === true]));
+}
+
+function stringEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === "string"));
+}
+
+function label(dir: string): string {
+  const relative = path.relative(process.cwd(), path.resolve(dir));
+  return relative.startsWith("..") ? path.resolve(dir) : relative || ".";
+}
