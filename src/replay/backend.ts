@@ -41,7 +41,8 @@ async function answerCliRequest(options: { session: ReplaySession; request: CliR
     if (request.signal.aborted) return { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: null, signal: "SIGKILL" };
     return { stdout: fromStoredBytes(answer.then.stdout), stderr: fromStoredBytes(answer.then.stderr), exitCode: answer.then.exitCode };
   }
-  if (answer.delayMs > 0) await session.clock.sleep(answer.delayMs, request.signal);
+  const wait = answer.delayMs + session.speedDelayMs(decision);
+  if (wait > 0) await session.clock.sleep(wait, request.signal);
   let stderr = fromStoredBytes(answer.stderr);
   for (const file of answer.files) {
     const target = path.resolve(request.cwd || process.cwd(), file.path);

@@ -7,6 +7,7 @@ import type { FrameLookup } from "./engine/frames.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
 import type { ReplayCassette } from "./replayer.js";
+import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
 export interface ReplaySessionOptions {
   cassette: ReplayCassette;
@@ -18,6 +19,8 @@ export interface ReplaySessionOptions {
   ignore?: readonly string[];
   tools?: readonly ToolInfo[];
   clock: Clock;
+  /** `recorded`: every answer waits as long as the recorded call took (docs/replay.md). */
+  speed?: ReplaySpeed;
   onEntry?: (entry: ReplayLogEntry) => void;
   /** Called once per unmatched request with a one-line explanation (the CLI prints it loudly). */
   onUnmatched?: (message: string, decision: Decision) => void;
@@ -34,6 +37,8 @@ export interface ReplaySession {
   readonly versionOutput: string | undefined;
   /** Milliseconds since the session started. */
   t(): number;
+  /** The wait the replay speed adds before this decision's answer (0 at the default speed). */
+  speedDelayMs(decision: Decision): number;
   decide: Engine["decide"];
   synthesized: Engine["synthesized"];
   record(decision: Decision, extra: { tMs: number; served?: string; exitCode?: number | null }): RequestEntry;
@@ -73,6 +78,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     driverVersion: options.cassette.header?.driver.version ?? "0.21.0",
     versionOutput: options.cassette.header?.driver.version_output ?? (options.cassette.header?.driver.version ? `cua-driver ${options.cassette.header.driver.version}\n` : undefined),
     t,
+    speedDelayMs: (decision) => recordedDelayMs(decision, options.speed),
     decide(request) {
       const decision = engine.decide(redact(request));
       if (decision.outcome === "unmatched") options.onUnmatched?.(unmatchedMessage(decision, source), decision);

@@ -12,6 +12,7 @@ import { checkCommand } from "./check.js";
 import { fuzzCommand } from "./fuzz.js";
 import { replayCommand } from "./replay.js";
 import { serveCommand } from "./serve.js";
+import { cassetteCommand } from "./cassette.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, fuzzCommand, replayCommand, serveCommand];
+export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, fuzzCommand, replayCommand, serveCommand, cassetteCommand];

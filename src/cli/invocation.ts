@@ -1,0 +1,48 @@
+import { existsSync, realpathSync } from "node:fs";
+import path from "node:path";
+import { UserError } from "../errors.js";
+
+/**
+ * How this process was started, as a command a user can paste: `npx cua-contract` under npx/npm
+ * exec, `cua-contract` when that name on PATH is this very file, else `node <path to the bin>`
+ * (relative to the working directory when inside it).
+ */
+export function toolInvocation(options: { script?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const script = options.script ?? process.argv[1];
+  if (env.npm_command === "exec" || env.npm_lifecycle_event === "npx") return "npx cua-contract";
+  if (!script) return "npx cua-contract";
+  const real = realOrSelf(script);
+  for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(dir, "cua-contract");
+    if (existsSync(candidate) && realOrSelf(candidate) === real) return "cua-contract";
+  }
+  const rel = path.relative(cwd, script);
+  const shown = !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : script;
+  return `node ${shellQuote(shown)}`;
+}
+
+/** `KEY=VALUE` pairs from `--env`, checked; the fix names the flag. */
+export function parseEnvPairs(values: readonly unknown[]): [string, string][] {
+  return values.map((v) => {
+    const text = String(v);
+    const eq = text.indexOf("=");
+    if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(text.slice(0, eq))) {
+      throw new UserError(`--env takes KEY=VALUE, got ${JSON.stringify(text)}`, { code: "USAGE", field: "--env", fix: "Pass e.g. --env HARNESS_MODE=strict (repeatable)." });
+    }
+    return [text.slice(0, eq), text.slice(eq + 1)];
+  });
+}
+
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return path.resolve(file);
+  }
+}
