@@ -58,9 +58,6 @@ function checkCompatible(a: Cassette, b: Cassette): void {
   const ra = a.header.redaction?.enabled ?? true;
   const rb = b.header.redaction?.enabled ?? true;
   if (ra !== rb) fail(`redaction ${rb ? "on" : "off"} ≠ ${ra ? "on" : "off"}`, "Record both with the same redaction settings, so a secret has one placeholder.");
-  if (a.probeSha256 && b.probeSha256 && a.probeSha256 !== b.probeSha256) {
-    fail("their probe.json files differ", "Merge cassettes probed from the same driver, or remove one probe.json.");
-  }
 }
 
 function mergedHeader(a: Cassette, b: Cassette, warnings: string[]): CassetteHeader {
@@ -68,6 +65,7 @@ function mergedHeader(a: Cassette, b: Cassette, warnings: string[]): CassetteHea
   const older = Date.parse(b.header.recorded_at) < Date.parse(a.header.recorded_at) ? b.header.recorded_at : a.header.recorded_at;
   if (a.header.driver.source !== b.header.driver.source) warnings.push(`driver sources differ (${a.header.driver.source}, ${b.header.driver.source}); the merged header says ${a.header.driver.source}`);
   const probeSha = a.probeSha256 ?? b.probeSha256;
+  if (a.probeSha256 && b.probeSha256 && a.probeSha256 !== b.probeSha256) warnings.push(`the two probe.json files differ; the merged cassette keeps ${path.join(a.dir, PROBE_FILE)}`);
   return CassetteHeaderSchema.parse({
     ...a.header,
     transport,
