@@ -3,17 +3,18 @@ import path from "node:path";
 import { UserError } from "../errors.js";
 
 /**
- * How this process was started, as a command a user can paste: `npx cua-contract` under npx/npm
- * exec, `cua-contract` when that name on PATH is this very file, else `node <path to the bin>`
+ * How this process was started, as a command a user can paste: `npx cua-contract` for an installed
+ * package run by npx/npm exec, `cua-contract` when that name on PATH is this very file, else `node <path to the bin>`
  * (relative to the working directory when inside it).
  */
 export function toolInvocation(options: { script?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const script = options.script ?? process.argv[1];
-  if (env.npm_command === "exec" || env.npm_lifecycle_event === "npx") return "npx cua-contract";
   if (!script) return "npx cua-contract";
   const real = realOrSelf(script);
+  // npm exec's variables reach every process below it, so only a bin installed under node_modules counts
+  if (env.npm_command === "exec" && real.split(path.sep).includes("node_modules")) return "npx cua-contract";
   for (const dir of (env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(dir, "cua-contract");
     if (existsSync(candidate) && realOrSelf(candidate) === real) return "cua-contract";
