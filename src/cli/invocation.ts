@@ -5,7 +5,7 @@ import { UserError } from "../errors.js";
 /**
  * How this process was started, as a command a user can paste: `npx cua-contract` for an installed
  * package run by npx/npm exec, `cua-contract` when that name on PATH is this very file, else `node <path to the bin>`
- * (relative to the working directory when inside it).
+ * (relative to the working directory when the two share a folder at most two levels up).
  */
 export function toolInvocation(options: { script?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
   const env = options.env ?? process.env;
@@ -19,9 +19,7 @@ export function toolInvocation(options: { script?: string; env?: NodeJS.ProcessE
     const candidate = path.join(dir, "cua-contract");
     if (existsSync(candidate) && realOrSelf(candidate) === real) return "cua-contract";
   }
-  const rel = path.relative(cwd, script);
-  const shown = !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : script;
-  return `node ${shellQuote(shown)}`;
+  return `node ${shellQuote(shownPath(script, cwd))}`;
 }
 
 /** `KEY=VALUE` pairs from `--env`, checked; the fix names the flag. */
@@ -38,6 +36,14 @@ export function parseEnvPairs(values: readonly unknown[]): [string, string][] {
 
 export function shellQuote(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+function shownPath(script: string, cwd: string): string {
+  const rel = path.relative(cwd, script);
+  if (path.isAbsolute(rel)) return script;
+  const ups = rel.split(path.sep).filter((s) => s === "..").length;
+  const common = path.resolve(cwd, ...Array<string>(ups).fill(".."));
+  return ups <= 2 && common !== path.parse(common).root ? rel : path.resolve(script);
 }
 
 function realOrSelf(file: string): string {

@@ -84,7 +84,7 @@ describe("fuzz --junit, progress and the reproduce line", () => {
     expect(r.exitCode, r.stderr).toBe(1);
     const failure = (JSON.parse(r.stdout) as { failures: { invariant: string; reproduce: string }[] }).failures[0]!;
     expect(failure.invariant).toBe("no-replay-after-unknown");
-    expect(failure.reproduce).toMatch(/^node \/\S+\/bin\/cua-contract\.js fuzz --seed 107 --runs 1 --path 0:0:2:1:1 --cmd '.*' --cassette \S+ --env HARNESS_READY=yes$/);
+    expect(failure.reproduce).toMatch(/^node \.\.\/\.\.\/bin\/cua-contract\.js fuzz --seed 107 --runs 1 --path 0:0:2:1:1 --cmd '.*' --cassette \S+ --env HARNESS_READY=yes$/);
     const env = { ...process.env };
     delete env.HARNESS_READY;
     const again = await execa("sh", ["-c", `${failure.reproduce} --json`], { cwd: example, env, extendEnv: false, reject: false });
@@ -122,6 +122,7 @@ describe("the tool's invocation in printed commands", () => {
     expect(toolInvocation({ script: bin, env: { npm_command: "exec", PATH: "/nowhere" }, cwd: repoRoot })).toBe("node bin/cua-contract.js"); // npx set by a parent
     expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: repoRoot })).toBe("node bin/cua-contract.js");
     expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: dir.path })).toBe(`node ${bin}`);
+    expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: path.join(repoRoot, "examples/harness-python") })).toBe("node ../../bin/cua-contract.js");
     const { symlinkSync } = await import("node:fs");
     symlinkSync(bin, path.join(dir.path, "cua-contract"));
     expect(toolInvocation({ script: bin, env: { PATH: `/nowhere:${dir.path}` }, cwd: dir.path })).toBe("cua-contract");
