@@ -1,4 +1,5 @@
 import type { CampaignFailure, CampaignResult } from "../fuzz/campaign.js";
+import type { MutantResult } from "../fuzz/mutant-campaign.js";
 import type { JunitSuite } from "./junit.js";
 
 /** A fuzz campaign as JUnit: one test case per run, failed with the checks it broke and, when shrunk, the reproduce line. */
@@ -18,6 +19,20 @@ export function fuzzJunitSuites(options: { result: CampaignResult; harness: stri
           : `not shrunk (only the first failures are); rerun with --seed ${r.seed} --runs 1`;
         return { name, classname: "fuzz", time, failure: { message: r.checks.join(", "), type: r.checks[0]!, details } };
       }),
+    },
+  ];
+}
+
+/** `fuzz --mutants` as JUnit: one test case per mutant, failed when no run caught it. */
+export function mutantJunitSuites(options: { mutants: readonly MutantResult[]; runs: number; seed: number }): JunitSuite[] {
+  return [
+    {
+      name: `cua-contract fuzz --mutants (seed ${options.seed})`,
+      cases: options.mutants.map((m) => ({
+        name: m.name,
+        classname: "mutants",
+        ...(m.caught ? {} : { failure: { message: `not caught within ${options.runs} runs: ${m.bug}`, type: "survived" } }),
+      })),
     },
   ];
 }

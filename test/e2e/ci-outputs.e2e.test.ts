@@ -92,6 +92,17 @@ describe("fuzz --junit, progress and the reproduce line", () => {
     expect((JSON.parse(again.stdout) as { failures: { invariant: string }[] }).failures[0]!.invariant).toBe("no-replay-after-unknown");
   });
 
+  it("--mutants --junit: one test case per mutant", { timeout: 120_000 }, async () => {
+    await using dir = await tmpDir();
+    const xml = path.join(dir.path, "mutants.xml");
+    const r = await runCli(["fuzz", "--mutants", "--seed", "1", "--junit", xml, "--json"]);
+    const doc = JSON.parse(r.stdout) as { mutants: { name: string; caught: boolean }[] };
+    const cases = junit(xml).suites[0]!.testcase!;
+    expect(cases.map((c) => c["@_name"])).toEqual(doc.mutants.map((m) => m.name));
+    expect(cases.filter((c) => c.failure).map((c) => c["@_name"])).toEqual(doc.mutants.filter((m) => !m.caught).map((m) => m.name));
+    expect(r.exitCode).toBe(doc.mutants.every((m) => m.caught) ? 0 : 1);
+  });
+
   it("rejects an --env without a name", async () => {
     const r = await runCli(["fuzz", "--runs", "1", "--env", "=x"]);
     expect(r.exitCode).toBe(2);

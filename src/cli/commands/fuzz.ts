@@ -14,7 +14,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { progressLine, renderFailure, renderMutants, renderSummary } from "../../fuzz/render.js";
-import { fuzzJunitSuites } from "../../report/fuzz-junit.js";
+import { fuzzJunitSuites, mutantJunitSuites } from "../../report/fuzz-junit.js";
 import { renderJunit } from "../../report/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 import { parseEnvPairs, toolInvocation } from "../invocation.js";
@@ -37,7 +37,7 @@ export const fuzzCommand: CliCommand = {
       .option("cmd", { type: "string", describe: "Fuzz an external harness command line instead (each case through the replaying shim; slow: one process per run)" })
       .option("mutants", { type: "boolean", default: false, describe: "Hunt every broken variant of the reference harness; exit 1 if one survives" })
       .option("env", { type: "string", array: true, describe: "KEY=VALUE set for the harness (repeatable); repeated in each reproduce line" })
-      .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per run" })
+      .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per run (per mutant with --mutants)" })
       .option("progress-every", { type: "string", default: "50", describe: "On a non-TTY, print a progress line every N runs (and at least every 10 s)" })
       .option("save", { type: "string", describe: "Write each shrunk failure as a scenario file in this folder" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
@@ -77,6 +77,7 @@ export const fuzzCommand: CliCommand = {
         ...(tty ? { onMutant: (m: MutantResult) => process.stderr.write(`${m.name}: ${m.caught ? `caught after ${m.runs} runs` : "not caught"}\n`) } : {}),
       });
       const survived = mutants.filter((m) => !m.caught).length;
+      if (typeof args.junit === "string") writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract fuzz", suites: mutantJunitSuites({ mutants, runs, seed }) }) });
       if (json) {
         const doc = { runs, seed, violations: mutants.filter((m) => m.caught).length, failures: [], mutants: mutants.map(({ failure: _f, ...m }) => ({ ...m, ...(_f ? { seed: _f.seed, path: _f.path } : {}) })) };
         process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
