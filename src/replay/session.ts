@@ -37,6 +37,8 @@ export interface ReplaySession {
   readonly versionOutput: string | undefined;
   /** Milliseconds since the session started. */
   t(): number;
+  /** `fast` (default) or `recorded`. */
+  readonly speed: ReplaySpeed;
   /** The wait the replay speed adds before this decision's answer (0 at the default speed). */
   speedDelayMs(decision: Decision): number;
   decide: Engine["decide"];
@@ -78,6 +80,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     driverVersion: options.cassette.header?.driver.version ?? "0.21.0",
     versionOutput: options.cassette.header?.driver.version_output ?? (options.cassette.header?.driver.version ? `cua-driver ${options.cassette.header.driver.version}\n` : undefined),
     t,
+    speed: options.speed ?? "fast",
     speedDelayMs: (decision) => recordedDelayMs(decision, options.speed),
     decide(request) {
       const decision = engine.decide(redact(request));
