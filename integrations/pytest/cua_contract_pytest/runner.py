@@ -137,8 +137,10 @@ def _read_log(path):
     return entries
 
 
-def replay(cassette, command, faults=None, seed=None, invariants=None, fail_on_unused=False, env=None, cwd=None, timeout=300, cli=None, speed=None):
+def replay(cassette, command, faults=None, seed=None, invariants=None, fail_on_unused=False, env=None, cwd=None, timeout=300, cli=None, speed=None, junit=None):
     """Runs `cua-contract replay CASSETTE -- COMMAND` and returns its ReplayResult.
+
+    `junit` names a JUnit XML file to write (one test case per request the harness sent).
 
     `faults` is a fault plan (a dict, written to a temporary file) or a path to one. A usage error
     from cua-contract (exit 2: bad cassette, bad plan) raises CuaContractError with its message.
@@ -154,7 +156,7 @@ def replay(cassette, command, faults=None, seed=None, invariants=None, fail_on_u
             faults_file = str(faults)
         summary_file = os.path.join(tmp, "summary.json")
         log_file = os.path.join(tmp, "log.jsonl")
-        argv = build_replay_argv(cli, cassette, command, faults_file, seed, invariants, fail_on_unused, summary_file, log_file, speed=speed)
+        argv = build_replay_argv(cli, cassette, command, faults_file, seed, invariants, fail_on_unused, summary_file, log_file, junit=junit, speed=speed)
         run_env = dict(os.environ if env is None else env)
         done = subprocess.run(argv, capture_output=True, text=True, env=run_env, cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL)
         if not os.path.exists(summary_file):

@@ -50,7 +50,12 @@ class ModeAndCli(unittest.TestCase):
 
 class ReplayAgainstTheCli(unittest.TestCase):
     def test_a_passing_run_gives_the_summary_and_the_log(self):
-        result = replay(CASSETTE, ["sh", "-c", "cua-driver call get_screen_size </dev/null"])
+        with tempfile.TemporaryDirectory() as tmp:
+            junit = os.path.join(tmp, "replay.xml")
+            result = replay(CASSETTE, ["sh", "-c", "cua-driver call get_screen_size </dev/null"], junit=junit)
+            import xml.etree.ElementTree as ET
+            cases = ET.parse(junit).getroot().findall("./testsuite/testcase")
+            self.assertEqual([c.get("name") for c in cases], ["#0 call get_screen_size", "harness exit"])
         self.assertIsInstance(result, ReplayResult)
         self.assertTrue(result.passed, result.failure_text())
         self.assertEqual((result.served, result.unmatched, result.harness_exit_code), (1, 0, 0))

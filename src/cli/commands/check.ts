@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliCommand } from "../command.js";
@@ -14,6 +13,7 @@ import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import type { LogSink } from "../../check/run-check.js";
 import { renderJunit } from "../../report/junit.js";
 import { progressTicker } from "../progress.js";
+import { writeOutputFile } from "../../report/write-output.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
 
@@ -61,7 +61,7 @@ export const checkCommand: CliCommand = {
         ticker?.(done, () => `cua-contract check: ${done}/${files.length} scenarios, ${failing} failing`);
       },
     });
-    if (args.junit) writeFileSync(String(args.junit), renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }));
+    if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
     if (args.report) await writeCheckHtml({ file: String(args.report), result, logs });
     process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
     return result.failed === 0 ? 0 : 1;
