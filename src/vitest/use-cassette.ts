@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Driver } from "../driver/port.js";
@@ -51,6 +51,8 @@ export interface CassetteHandle extends AsyncDisposable {
   log(): ReplayLogEntry[];
   /** Served, unmatched, faults and the recorded calls never used (replay mode). */
   summary(): Omit<SummaryEntry, "type" | "t_ms">;
+  /** Writes the log as JSONL with a closing summary, as `replay --log` does (input for `cassette prune --log`). */
+  writeLog(file: string): void;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ function replayHandle(dir: string, options: UseCassetteOptions): CassetteHandle 
         unused: parts.length === 1 ? parts[0]!.unused : parts[0]!.unused.filter((u) => parts[1]!.unused.some((v) => v.seq === u.seq)),
       };
     },
+    writeLog: (file) => writeLogFile(file, handle),
     async close() {
       await server?.close();
       server = undefined;
@@ -133,6 +136,7 @@ async function liveHandle(dir: string, mode: "record" | "passthrough", options: 
     run: (command, o = {}) => runCaptured({ command, env: { ...recording.env, ...o.env }, ...(o.cwd ? { cwd: o.cwd } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }),
     log: () => [],
     summary: () => ({ served: 0, unmatched: 0, faults: 0, unused: [] }),
+    writeLog: (file) => writeLogFile(file, handle),
     async close() {
       if (closed) return;
       closed = true;
@@ -146,4 +150,11 @@ async function liveHandle(dir: string, mode: "record" | "passthrough", options: 
     [Symbol.asyncDispose]: () => handle.close(),
   };
   return handle;
+}
+
+function writeLogFile(file: string, handle: CassetteHandle): void {
+  const entries = handle.log();
+  const t = entries.reduce((m, e) => Math.max(m, e.t_ms), 0);
+  const lines = [...entries, { type: "summary", t_ms: t, ...handle.summary() }].map((e) => JSON.stringify(e));
+  writeFileSync(file, `${lines.join("\n")}\n`, { mode: 0o600 });
 }

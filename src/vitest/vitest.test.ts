@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { pruneCassette } from "../cassette/prune.js";
+import { readReplayLogs } from "../cassette/read-replay-logs.js";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { isUserError } from "../errors.js";
@@ -79,5 +83,31 @@ describe("useCassette for a harness process", () => {
     expect(run.stdout).toContain('"app_name": "Gtk3-demo"');
     expect(c.log().filter((e) => e.type === "request").map((e) => (e.type === "request" ? e.tool : ""))).toEqual(["start_session", "list_windows"]);
     expect(c.summary()).toMatchObject({ served: 2, unmatched: 0 });
+  });
+});
+
+describe("a pruned cassette from an in-process run", () => {
+  it("writeLog feeds cassette prune; the same calls replay identically on the pruned copy", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "vitest-prune-"));
+    try {
+      const calls = async (dir: string) => {
+        const c = await useCassette(dir);
+        await c.driver.call("start_session", { session: "vitest-example" });
+        await c.driver.call("list_windows", {});
+        await c.driver.call("get_window_state", target);
+        return c;
+      };
+      const first = await calls(CASSETTE);
+      first.writeLog(path.join(tmp, "log.jsonl"));
+      const pruned = pruneCassette({ dir: CASSETTE, logs: readReplayLogs([path.join(tmp, "log.jsonl")]), out: path.join(tmp, "pruned") });
+      expect(pruned.warnings).toEqual([]);
+      expect(pruned.dropped).toEqual([5, 6, 7, 8]); // click, list_windows, get_window_state, end_session
+      const second = await calls(path.join(tmp, "pruned"));
+      const strip = (c: typeof first) => c.log().map((e) => ({ ...e, t_ms: 0, duration_ms: 0 }));
+      expect(strip(second)).toEqual(strip(first));
+      expect(second).toHaveServedAll();
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
