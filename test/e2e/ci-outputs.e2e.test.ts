@@ -101,6 +101,8 @@ describe("fuzz --junit, progress and the reproduce line", () => {
     expect(cases.map((c) => c["@_name"])).toEqual(doc.mutants.map((m) => m.name));
     expect(cases.filter((c) => c.failure).map((c) => c["@_name"])).toEqual(doc.mutants.filter((m) => !m.caught).map((m) => m.name));
     expect(r.exitCode).toBe(doc.mutants.every((m) => m.caught) ? 0 : 1);
+    // a CI log gets a line per mutant as each hunt ends
+    expect(r.stderr.split("\n").filter((l) => l.startsWith("cua-contract fuzz: "))).toEqual(doc.mutants.map((m) => expect.stringMatching(new RegExp(`^cua-contract fuzz: ${m.name}: (caught after \\d+ runs|not caught)$`))));
   });
 
   it("rejects an --env without a name", async () => {

@@ -61,7 +61,8 @@ export const fuzzCommand: CliCommand = {
     for (const [k, v] of env) process.env[k] = v;
     const json = Boolean(args.json);
     const tty = !json && process.stderr.isTTY === true;
-    const ticker = process.stderr.isTTY === true ? undefined : progressTicker({ every, write: (line) => process.stderr.write(line) });
+    const ciLog = process.stderr.isTTY !== true;
+    const ticker = ciLog ? progressTicker({ every, write: (line) => process.stderr.write(line) }) : undefined;
     const color = !json && !process.env.NO_COLOR && process.stdout.isTTY === true;
 
     const external = typeof args.cmd === "string" ? args.cmd : undefined;
@@ -74,7 +75,8 @@ export const fuzzCommand: CliCommand = {
         bases,
         runs,
         seed,
-        ...(tty ? { onMutant: (m: MutantResult) => process.stderr.write(`${m.name}: ${m.caught ? `caught after ${m.runs} runs` : "not caught"}\n`) } : {}),
+        // one line per mutant: on a TTY with the human output, and always in a CI log (each can take hundreds of runs)
+        ...(tty || ciLog ? { onMutant: (m: MutantResult) => process.stderr.write(`${ciLog ? "cua-contract fuzz: " : ""}${m.name}: ${m.caught ? `caught after ${m.runs} runs` : "not caught"}\n`) } : {}),
       });
       const survived = mutants.filter((m) => !m.caught).length;
       if (typeof args.junit === "string") writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract fuzz", suites: mutantJunitSuites({ mutants, runs, seed }) }) });
