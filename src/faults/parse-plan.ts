@@ -1,5 +1,5 @@
 import { UserError } from "../errors.js";
-import { FaultMatchSchema, FaultPlanSchema, FaultSchema, type FaultPlan } from "../schema/fault-plan.js";
+import { FaultMatchSchema, FaultPlanSchema, FaultSchema, type Fault, type FaultPlan } from "../schema/fault-plan.js";
 import { FaultKindSchema } from "../schema/replay-log.js";
 
 const FIX = "See docs/faults.md for the plan format.";
@@ -57,6 +57,7 @@ export function validateFaultPlan(options: { data: unknown; file: string }): Fau
       const field = [`${at}.fault`, ...issue.path.map(String)].join(".");
       fail(field, issue.message, `Parameters for "${String(fault!.kind)}" are listed in docs/faults.md.`);
     }
+    if (one.data?.kind === "delay") checkDelay(one.data, `${at}.fault`, fail);
   });
   const parsed = FaultPlanSchema.safeParse({ ...plan, rules: (plan.rules as unknown[]).map((r) => ({ match: {}, ...(r as object) })) });
   if (!parsed.success) {
@@ -64,4 +65,18 @@ export function validateFaultPlan(options: { data: unknown; file: string }): Fau
     fail(issue.path.map(String).join(".") || "$", issue.message);
   }
   return parsed.data!;
+}
+
+/** A delay's parameters must belong to its distribution (a jitter on a lognormal delay would be silently ignored). */
+function checkDelay(fault: Extract<Fault, { kind: "delay" }>, at: string, fail: (field: string, problem: string, fix?: string) => never): void {
+  const distribution = fault.distribution ?? (fault.jitter_ms !== undefined ? "uniform" : "fixed");
+  if (fault.jitter_ms !== undefined && distribution !== "uniform") {
+    fail(`${at}.jitter_ms`, `jitter_ms belongs to the uniform distribution, not ${distribution}`, 'Drop jitter_ms, or use "distribution": "uniform" (for lognormal, set "sigma").');
+  }
+  if (fault.sigma !== undefined && distribution !== "lognormal") {
+    fail(`${at}.sigma`, `sigma belongs to the lognormal distribution, not ${distribution}`, 'Add "distribution": "lognormal", or drop sigma.');
+  }
+  if (distribution === "uniform" && fault.jitter_ms === undefined) {
+    fail(`${at}.jitter_ms`, "a uniform delay needs jitter_ms (the half-width around ms)", 'Add e.g. "jitter_ms": 200.');
+  }
 }

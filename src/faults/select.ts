@@ -1,6 +1,7 @@
 import type { Fault, FaultPlan } from "../schema/fault-plan.js";
 import type { ToolKind } from "../schema/replay-log.js";
 import { createPrng } from "./prng.js";
+import { drawDelay, isDrawnDelay } from "./delay.js";
 
 export interface SelectedFault {
   /** Index of the rule in the plan. */
@@ -26,7 +27,10 @@ export function globToRegExp(glob: string): RegExp {
  */
 export function createFaultSelector(options: { plan?: FaultPlan; seed?: number }): FaultSelector {
   const rules = options.plan?.rules ?? [];
-  const random = createPrng(options.seed ?? options.plan?.seed ?? 0);
+  const seed = options.seed ?? options.plan?.seed ?? 0;
+  const random = createPrng(seed);
+  // delays draw from their own stream, so a jittered delay never shifts a probability draw
+  const delays = createPrng((seed ^ 0x5bd1e995) >>> 0);
   const counts = rules.map(() => 0);
   const patterns = rules.map((r) => (r.match.tool ? globToRegExp(r.match.tool) : undefined));
   return {
@@ -46,7 +50,7 @@ export function createFaultSelector(options: { plan?: FaultPlan; seed?: number }
           const draw = random();
           if (draw >= m.probability) fires = false;
         }
-        if (fires && !chosen) chosen = { rule: i, fault: rule.fault };
+        if (fires && !chosen) chosen = { rule: i, fault: isDrawnDelay(rule.fault) ? { kind: "delay", ms: drawDelay(rule.fault, delays) } : rule.fault };
       });
       return chosen;
     },

@@ -16,8 +16,19 @@ export interface CampaignFailure {
   fcase: FuzzCase;
 }
 
+/** One run of a campaign, for per-run reports (JUnit). */
+export interface CampaignRun {
+  run: number;
+  seed: number;
+  /** The checks the run broke (empty when it passed). */
+  checks: string[];
+  durationMs: number;
+}
+
 export interface CampaignResult {
   runs: number;
+  /** Every run, in order. */
+  perRun: CampaignRun[];
   /** Runs that broke at least one check. */
   violations: number;
   failures: CampaignFailure[];
@@ -43,6 +54,8 @@ export interface CampaignOptions {
   onProgress?: (done: number, total: number, violations: number) => void;
   /** Runs a case another way (an external harness); replaces `parts` and `differential`. */
   runCase?: (fcase: FuzzCase) => Promise<{ violations: FuzzViolation[] }>;
+  /** Milliseconds, for each run's duration (default: performance.now). */
+  now?: () => number;
 }
 
 /**
@@ -54,12 +67,16 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   const ks = options.path !== undefined ? [0] : shardRuns(options.runs, options.shard);
   const maxShrunk = options.maxShrunk ?? 3;
   const failures: CampaignFailure[] = [];
+  const perRun: CampaignRun[] = [];
+  const now = options.now ?? (() => performance.now());
   let violations = 0;
   let done = 0;
   for (const k of ks) {
     const seed = options.seed + k;
     const shrink = failures.length < maxShrunk;
+    const started = now();
     const failure = await runOne({ arb, seed, k, shrink, options });
+    perRun.push({ run: k, seed, checks: failure ? [...new Set(failure.violations.map((v) => v.check))] : [], durationMs: Math.max(0, now() - started) });
     done += 1;
     if (failure) {
       violations += 1;
@@ -68,7 +85,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     options.onProgress?.(done, ks.length, violations);
     if (failure && options.stopAtFirst) break;
   }
-  return { runs: done, violations, failures };
+  return { runs: done, perRun, violations, failures };
 }
 
 async function runOne(o: { arb: fc.Arbitrary<FuzzCase>; seed: number; k: number; shrink: boolean; options: CampaignOptions }): Promise<CampaignFailure | undefined> {

@@ -1,5 +1,5 @@
 // The recorder: runs a harness against a real driver behind the shim and writes a cassette.
-export { record, type RecordOptions, type RecordResult } from "./record-session.js";
+export { record, openRecording, type OpenRecording, type RecordOptions, type RecordResult } from "./record-session.js";
 export { createDriverRecorderBackend } from "./driver-backend.js";
 export { startClock, type RecordingClock, type RecordingParts } from "./recording-parts.js";
 export { recordCliCall, type CliAnswer } from "./cli-recording.js";

@@ -71,6 +71,40 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       fix: "Put the harness command after `--`, e.g. `cua-contract record --out rec -- python3 harness.py`.",
     });
   }
+  const recording = await openRecording(options);
+  try {
+    options.onReady?.(recording.server);
+    const outcome = await runHarness({ command: options.command, env: recording.env });
+    const result: RecordResult = {
+      exitCode: harnessExitCode(outcome),
+      cassetteDir: recording.dir,
+      warnings: recording.warnings,
+    };
+    await recording.close();
+    if (outcome.signal) result.signal = outcome.signal;
+    return result;
+  } finally {
+    await recording.close();
+  }
+}
+
+/** A recording in progress: the shim server, the environment a harness needs, and its closer. */
+export interface OpenRecording {
+  server: ShimServer;
+  /** This process's environment with the shim (and any HTTP proxy) in it: give it to the harness. */
+  env: Record<string, string>;
+  dir: string;
+  /** Identity warnings now; HTTP proxy warnings are added on close. */
+  warnings: string[];
+  /** Stops the proxy and the shim server and closes the cassette (idempotent). */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts recording without running anything: the identity calls and probe are taken, the shim
+ * serves whatever connects until `close` (a harness process, or an in-process Driver over the shim).
+ */
+export async function openRecording(options: Omit<RecordOptions, "command" | "desktop" | "onReady">): Promise<OpenRecording> {
   const patterns = options.redactPatterns ?? [];
   for (const p of patterns) {
     try {
@@ -128,20 +162,21 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   });
   const httpWarnings: string[] = [];
   const proxy = http ? await startHttpRecording({ ...parts, http, env, warnings: httpWarnings }).catch(async (e: unknown) => { await server.close(); throw e; }) : undefined;
-  try {
-    options.onReady?.(server);
-    const outcome = await runHarness({ command: options.command, env: { ...env, ...server.env, ...proxy?.env } });
-    const result: RecordResult = {
-      exitCode: harnessExitCode(outcome),
-      cassetteDir: sink.dir,
-      warnings: identity.warnings,
-    };
-    if (proxy) await proxy.close().then(() => result.warnings.push(...httpWarnings));
-    if (outcome.signal) result.signal = outcome.signal;
-    return result;
-  } finally {
-    await proxy?.close();
-    await server.close();
-    sink.close();
-  }
+  const warnings = [...identity.warnings];
+  let closed: Promise<void> | undefined;
+  return {
+    server,
+    env: { ...env, ...server.env, ...proxy?.env },
+    dir: sink.dir,
+    warnings,
+    close: () =>
+      (closed ??= (async () => {
+        try {
+          if (proxy) await proxy.close().then(() => warnings.push(...httpWarnings));
+        } finally {
+          await server.close();
+          sink.close();
+        }
+      })()),
+  };
 }

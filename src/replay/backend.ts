@@ -1,4 +1,4 @@
-import type { CliRequest, CliResponse, ShimBackend } from "../shim-server/backend.js";
+import type { CliRequest, CliResponse, McpIo, ShimBackend } from "../shim-server/backend.js";
 import { createMcpStdioSession } from "../transports/mcp/stdio-session.js";
 import { answerCli } from "./engine/answer-cli.js";
 import { deliverCliAnswer } from "./deliver-cli.js";
@@ -15,7 +15,46 @@ export function createReplayBackend(options: { session: ReplaySession }): ShimBa
   const { session } = options;
   return {
     cli: (request) => answerCliRequest({ session, request }),
-    mcp: (_init, io) => createMcpStdioSession({ session, io }),
+    mcp: (_init, io) => {
+      return createMcpStdioSession(session.speed === "recorded" ? pacedMcp(session, io) : { session, io });
+    },
+  };
+}
+
+/**
+ * `--speed recorded` for `cua-driver mcp`: each answer line goes out after the recorded duration
+ * of the request it answers. The MCP dispatcher waits only for `delay` faults, so the wait is put
+ * between the session (which sees every answered decision) and the harness's stdout, with every
+ * later write (stderr, exit) kept behind it in order.
+ */
+function pacedMcp(session: ReplaySession, io: McpIo): { session: ReplaySession; io: McpIo } {
+  let pending = 0;
+  let chain: Promise<void> = Promise.resolve();
+  const later = (fn: () => void, waitMs = 0) => {
+    chain = chain.then(async () => {
+      if (waitMs > 0) await session.clock.sleep(waitMs);
+      fn();
+    });
+  };
+  const paced: ReplaySession = Object.create(session, {
+    record: {
+      value: (decision: Parameters<ReplaySession["record"]>[0], extra: Parameters<ReplaySession["record"]>[1]) => {
+        pending = session.speedDelayMs(decision);
+        return session.record(decision, extra);
+      },
+    },
+  });
+  return {
+    session: paced,
+    io: {
+      send: (line) => {
+        const wait = pending;
+        pending = 0;
+        later(() => io.send(line), wait);
+      },
+      stderr: (data) => later(() => io.stderr(data)),
+      exit: (code, signal) => later(() => io.exit(code, signal)),
+    },
   };
 }
 
@@ -35,7 +74,7 @@ async function answerCliRequest(options: { session: ReplaySession; request: CliR
   }
   const decision = session.decide(replayRequest);
   const answer = answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) });
-  const delivered = await deliverCliAnswer({ answer, request, clock: session.clock });
+  const delivered = await deliverCliAnswer({ answer, request, clock: session.clock, pacedMs: session.speedDelayMs(decision) });
   const served = answer.type === "output" && answer.served !== undefined ? { served: answer.served } : {};
   session.record(decision, { tMs, ...served, ...(delivered.exitCode !== undefined ? { exitCode: delivered.exitCode } : {}) });
   return delivered.response;

@@ -20,7 +20,13 @@ export interface DeliveredCli {
  * (a failed write is reported on stderr, exit code kept: CONTRACT.md §0.3). Shared by replay and
  * by recording with faults, so both serve a fault the same way.
  */
-export async function deliverCliAnswer(options: { answer: CliAnswer; request: CliRequest; clock: Clock }): Promise<DeliveredCli> {
+export async function deliverCliAnswer(options: {
+  answer: CliAnswer;
+  request: CliRequest;
+  clock: Clock;
+  /** Extra wait before an answer goes out (`--speed recorded`). */
+  pacedMs?: number;
+}): Promise<DeliveredCli> {
   const { answer, request, clock } = options;
   if (answer.type === "hang") {
     await clock.sleep(answer.afterMs, request.signal);
@@ -31,7 +37,8 @@ export async function deliverCliAnswer(options: { answer: CliAnswer; request: Cl
       exitCode: answer.then.exitCode,
     };
   }
-  if (answer.delayMs > 0) await clock.sleep(answer.delayMs, request.signal);
+  const wait = answer.delayMs + (options.pacedMs ?? 0);
+  if (wait > 0) await clock.sleep(wait, request.signal);
   let stderr = fromStoredBytes(answer.stderr);
   for (const file of answer.files) {
     const target = path.resolve(request.cwd || process.cwd(), file.path);

@@ -17,4 +17,5 @@ export { loadReplayCassette } from "./load.js";
 export { createReplaySession, type ReplaySession, type ReplaySessionOptions } from "./session.js";
 export { createReplayBackend } from "./backend.js";
 export { systemClock } from "./system-clock.js";
+export { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 export { replay, type ReplayRunOptions, type ReplayRunSummary, readFaultPlan } from "./run-replay.js";

@@ -10,6 +10,7 @@ import type { FrameLookup } from "./engine/frames.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
 import { createVirtualClock } from "./virtual-clock.js";
+import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
 /** A cassette in memory: its events and a way to read its frames. */
 export interface ReplayCassette {
@@ -60,6 +61,8 @@ export interface ReplayerOptions {
   tools?: readonly ToolInfo[];
   /** Called with every log entry as it is made (e.g. to stream a JSONL log). */
   onEntry?: (entry: ReplayLogEntry) => void;
+  /** `recorded`: each answer takes the recorded call's duration (in the clock's time: virtual by default). */
+  speed?: ReplaySpeed;
 }
 
 export interface ReplaySummary extends SummaryEntry {
@@ -103,6 +106,7 @@ export function createReplayer(options: ReplayerOptions): Replayer {
       const decision = engine.decide(redact({ transport: "inprocess", method: "call", tool, args }));
       const tMs = t();
       const answer = answerInprocess(decision);
+      const delayMs = answer.type === "reply" ? answer.delayMs + recordedDelayMs(decision, options.speed) : 0;
       const timeout = callOptions.timeoutMs;
       let reply: Reply;
       let served: string | undefined;
@@ -114,11 +118,11 @@ export function createReplayer(options: ReplayerOptions): Replayer {
           tool,
           message: timeout !== undefined ? `no answer within ${timeout} ms` : `timed out after ${answer.afterMs / 1000}s waiting for daemon response`,
         };
-      } else if (timeout !== undefined && answer.delayMs > timeout) {
+      } else if (timeout !== undefined && delayMs > timeout) {
         await clock.sleep(timeout);
         reply = { kind: "timeout", tool, message: `no answer within ${timeout} ms` };
       } else {
-        if (answer.delayMs > 0) await clock.sleep(answer.delayMs);
+        if (delayMs > 0) await clock.sleep(delayMs);
         reply = answer.reply;
         served = answer.served;
       }

@@ -13,6 +13,8 @@ import { openJsonlLog } from "./jsonl-log.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplaySession, type ReplaySession } from "./session.js";
 import { systemClock } from "./system-clock.js";
+import type { ReplaySpeed } from "./recorded-timing.js";
+import { judgeStaleness } from "../cassette/stale.js";
 
 export interface ReplayRunOptions {
   dir: string;
@@ -26,6 +28,10 @@ export interface ReplayRunOptions {
   /** Invariant ids to check; `[]` checks none; absent checks all. */
   invariants?: string[];
   shim?: ShimKind | "auto";
+  speed?: ReplaySpeed;
+  /** Warn (onStale) when the cassette is older than this or its driver is outside this range. */
+  stale?: { maxAgeMs?: number; versions?: string };
+  onStale?: (reasons: string[]) => void;
   /** Loud one-line notices (unmatched requests); the CLI sends them to stderr. */
   onNotice?: (message: string) => void;
 }
@@ -49,6 +55,8 @@ export interface ReplayRunSummary {
   violations: ReplayViolation[];
   harnessExitCode: number;
   exitCode: number;
+  /** The replay log, as also written to `logFile`. */
+  entries: ReplayLogEntry[];
 }
 
 /** Reads and validates a fault plan file (exit 2 with the field named when it is wrong). */
@@ -70,9 +78,16 @@ export function openReplaySession(options: {
   match?: MatchMode;
   ignore?: string[];
   logFile?: string;
+  speed?: ReplaySpeed;
+  stale?: { maxAgeMs?: number; versions?: string };
+  onStale?: (reasons: string[]) => void;
   onNotice?: (message: string) => void;
 }): { session: ReplaySession; close(): void } {
   const cassette = loadReplayCassette(options.dir);
+  if (options.stale && options.onStale) {
+    const judged = judgeStaleness({ header: cassette.cassette.header, now: Date.now(), ...options.stale });
+    if (judged.stale) options.onStale(judged.reasons);
+  }
   const faults = options.faultsFile ? readFaultPlan(options.faultsFile) : undefined;
   const log = options.logFile ? openJsonlLog(options.logFile) : undefined;
   const session = createReplaySession({
@@ -83,6 +98,7 @@ export function openReplaySession(options: {
     ...(options.match ? { match: options.match } : {}),
     ...(options.ignore?.length ? { ignore: options.ignore } : {}),
     clock: systemClock,
+    ...(options.speed ? { speed: options.speed } : {}),
     ...(log ? { onEntry: (e: ReplayLogEntry) => log.write(e) } : {}),
     ...(options.onNotice ? { onUnmatched: (m: string) => options.onNotice!(m) } : {}),
   });
@@ -117,6 +133,7 @@ export function summariseRun(options: {
     violations,
     harnessExitCode: options.harnessExitCode,
     exitCode: options.harnessExitCode !== 0 ? options.harnessExitCode : failed ? 1 : 0,
+    entries: session.entries(),
   };
 }
 

@@ -8,6 +8,7 @@ import type { RecordedDriver } from "./engine/static-answers.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
 import type { ReplayCassette } from "./replayer.js";
+import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
 export interface ReplaySessionOptions {
   cassette: ReplayCassette;
@@ -19,6 +20,8 @@ export interface ReplaySessionOptions {
   ignore?: readonly string[];
   tools?: readonly ToolInfo[];
   clock: Clock;
+  /** `recorded`: every answer waits as long as the recorded call took (docs/replay.md). */
+  speed?: ReplaySpeed;
   onEntry?: (entry: ReplayLogEntry) => void;
   /** Called once per unmatched request with a one-line explanation (the CLI prints it loudly). */
   onUnmatched?: (message: string, decision: Decision) => void;
@@ -41,6 +44,10 @@ export interface ReplaySession {
   readonly driver: RecordedDriver;
   /** Milliseconds since the session started. */
   t(): number;
+  /** `fast` (default) or `recorded`. */
+  readonly speed: ReplaySpeed;
+  /** The wait the replay speed adds before this decision's answer (0 at the default speed). */
+  speedDelayMs(decision: Decision): number;
   decide: Engine["decide"];
   synthesized: Engine["synthesized"];
   unanswered: Engine["unanswered"];
@@ -97,6 +104,8 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     toolsList: options.cassette.toolsList,
     driver,
     t,
+    speed: options.speed ?? "fast",
+    speedDelayMs: (decision) => recordedDelayMs(decision, options.speed),
     decide(request) {
       const decision = engine.decide(redact(request));
       if (decision.outcome === "unmatched") options.onUnmatched?.(unmatchedMessage(decision, source), decision);

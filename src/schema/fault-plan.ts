@@ -24,7 +24,21 @@ const ms = z.number().int().nonnegative();
 
 export const FaultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("hang") }).strict(),
-  z.object({ kind: z.literal("delay"), ms }).strict(),
+  z
+    .object({
+      kind: z.literal("delay"),
+      /** The delay; with a distribution, its centre (uniform) or median (lognormal). */
+      ms,
+      /** `fixed` (default; `uniform` when jitter_ms is given): drawn per request from the plan's seed. */
+      distribution: z.enum(["fixed", "uniform", "lognormal"]).optional(),
+      /** uniform: the delay is drawn from [ms − jitter_ms, ms + jitter_ms] (never below 0). */
+      jitter_ms: ms.optional(),
+      /** lognormal: the spread, σ of the log of the delay (default 0.5: a quarter of draws exceed 1.4 × ms). */
+      sigma: z.number().positive().max(4).optional(),
+      /** Cap on a drawn delay. */
+      max_ms: ms.optional(),
+    })
+    .strict(),
   z.object({ kind: z.literal("timeout_after_effect") }).strict(),
   z.object({ kind: z.literal("timeout_before_effect") }).strict(),
   z.object({ kind: z.literal("daemon_down"), socket: z.string().optional() }).strict(),

@@ -31,9 +31,10 @@ describe("cua-contract fuzz", () => {
     expect(doc.violations).toBeGreaterThan(0);
     const first = doc.failures[0]!;
     expect(first.invariant).toBe("unproven-not-done");
-    expect(first.reproduce).toBe(`cua-contract fuzz --seed ${first.seed} --runs 1 --path ${first.path} --harness unverifiable-is-done`);
+    // run from the checkout: the bin as invoked, relative to the working directory
+    expect(first.reproduce).toBe(`node bin/cua-contract.js fuzz --seed ${first.seed} --runs 1 --path ${first.path} --harness unverifiable-is-done`);
 
-    const again = await runCli([...first.reproduce.split(" ").slice(1), "--json"]);
+    const again = await runCli([...first.reproduce.split(" ").slice(2), "--json"]);
     expect(again.exitCode).toBe(1);
     expect(JSON.parse(again.stdout).failures[0].invariant).toBe("unproven-not-done");
 

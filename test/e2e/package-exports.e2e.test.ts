@@ -10,6 +10,8 @@ const EXPECTED: Record<string, string[]> = {
   "cua-contract/msw": ["cassetteHandlers"],
   "cua-contract/testing": ["scriptedDriver", "createVirtualClock", "createReplayer"],
 };
+// `cua-contract/vitest` imports vitest itself, so it is loaded inside a vitest run: src/vitest/vitest.test.ts
+// and examples/vitest/ import it by that name.
 
 describe("package exports", () => {
   it.each(Object.entries(EXPECTED))("%s resolves and exports its names", async (specifier, names) => {
@@ -17,6 +19,15 @@ describe("package exports", () => {
     const r = await execa(process.execPath, ["--input-type=module", "-e", script], { cwd: repoRoot, reject: false });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(expect.arrayContaining(names));
+  });
+
+  it("cua-contract/vitest resolves to the built module (vitest is an optional peer)", async () => {
+    const script = `console.log(import.meta.resolve("cua-contract/vitest"));`;
+    const r = await execa(process.execPath, ["--input-type=module", "-e", script], { cwd: repoRoot, reject: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\/dist\/vitest\/index\.js$/);
+    const pkg = JSON.parse(await import("node:fs/promises").then((fs) => fs.readFile(`${repoRoot}/package.json`, "utf8"))) as { peerDependenciesMeta: Record<string, { optional: boolean }> };
+    expect(pkg.peerDependenciesMeta.vitest?.optional).toBe(true);
   });
 
   it("a scripted driver answers in order and logs the calls", async () => {

@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliCommand } from "../command.js";
@@ -13,6 +12,8 @@ import { writeCheckHtml } from "../../check/report.js";
 import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import type { LogSink } from "../../check/run-check.js";
 import { renderJunit } from "../../report/junit.js";
+import { progressTicker } from "../progress.js";
+import { writeOutputFile } from "../../report/write-output.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
 
@@ -30,26 +31,37 @@ export const checkCommand: CliCommand = {
       .option("cmd", { type: "string", describe: "An external harness command line, run per scenario with a replaying cua-driver on PATH" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document (the check result)" })
       .option("junit", { type: "string", describe: "Write JUnit XML to this file" })
+      .option("progress-every", { type: "string", default: "10", describe: "On a non-TTY, print a progress line to stderr every N scenarios (and at least every 10 s)" })
       .option("report", { type: "string", describe: "Write a self-contained HTML report to this file" }),
   handler: async (args) => {
     const files = findScenarioFiles({ args: (args.scenarios as string[] | undefined) ?? [], bundledDir: BUNDLED });
     if (files.length === 0) {
       throw new UserError("no scenario files found", { code: "USAGE", field: "scenarios", fix: "Name scenario .json files or a folder holding them." });
     }
+    const every = /^\d+$/.test(String(args["progress-every"])) ? Number(args["progress-every"]) : NaN;
+    if (!Number.isInteger(every) || every < 1) throw new UserError(`--progress-every must be a positive integer, got ${String(args["progress-every"])}`, { code: "USAGE", field: "--progress-every", fix: "Pass e.g. --progress-every 5." });
     const now = () => performance.now();
     const logs = new Map<string, ReplayLogEntry[]>();
     const onLog: LogSink | undefined = args.report ? (loaded, log) => logs.set(loaded.file, log) : undefined;
     const { runner, harness } = pickRunner(args, now, onLog);
     const human = !args.json;
     const color = human && !process.env.NO_COLOR && process.stdout.isTTY === true;
+    const ticker = process.stderr.isTTY === true ? undefined : progressTicker({ every, write: (line) => process.stderr.write(line) });
+    let done = 0;
+    let failing = 0;
     const result = await runCheck({
       files: files.map((f) => relative(f)),
       harness,
       runner,
       now,
-      ...(human ? { onResult: (s) => process.stdout.write(renderScenarioLine(s, color)) } : {}),
+      onResult: (s) => {
+        if (human) process.stdout.write(renderScenarioLine(s, color));
+        done += 1;
+        if (!s.passed) failing += 1;
+        ticker?.(done, () => `cua-contract check: ${done}/${files.length} scenarios, ${failing} failing`);
+      },
     });
-    if (args.junit) writeFileSync(String(args.junit), renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }));
+    if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
     if (args.report) await writeCheckHtml({ file: String(args.report), result, logs });
     process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
     return result.failed === 0 ? 0 : 1;

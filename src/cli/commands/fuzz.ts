@@ -14,6 +14,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { progressLine, renderFailure, renderMutants, renderSummary } from "../../fuzz/render.js";
+import { fuzzJunitSuites, mutantJunitSuites } from "../../report/fuzz-junit.js";
+import { renderJunit } from "../../report/junit.js";
+import { writeOutputFile } from "../../report/write-output.js";
+import { parseEnvPairs, toolInvocation } from "../invocation.js";
+import { progressTicker } from "../progress.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
 export const DEFAULT_FUZZ_RUNS = 500;
@@ -31,6 +36,9 @@ export const fuzzCommand: CliCommand = {
       .option("harness", { type: "string", default: "reference", describe: `reference, or a broken variant: ${MUTANT_NAMES.join(", ")}` })
       .option("cmd", { type: "string", describe: "Fuzz an external harness command line instead (each case through the replaying shim; slow: one process per run)" })
       .option("mutants", { type: "boolean", default: false, describe: "Hunt every broken variant of the reference harness; exit 1 if one survives" })
+      .option("env", { type: "string", array: true, describe: "KEY=VALUE set for the harness (repeatable); repeated in each reproduce line" })
+      .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per run (per mutant with --mutants)" })
+      .option("progress-every", { type: "string", default: "50", describe: "On a non-TTY, print a progress line every N runs (and at least every 10 s)" })
       .option("save", { type: "string", describe: "Write each shrunk failure as a scenario file in this folder" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {
@@ -47,8 +55,14 @@ export const fuzzCommand: CliCommand = {
     if (bases.every((b) => b.steps.length === 0)) {
       throw new UserError("the cassettes hold no tool calls to vary", { code: "BAD_CASSETTE", field: "--cassette", fix: "Fuzz a cassette with recorded tools/call requests or CLI calls." });
     }
+    const every = /^\d+$/.test(String(args["progress-every"])) ? Number(args["progress-every"]) : NaN;
+    if (!Number.isInteger(every) || every < 1) throw new UserError(`--progress-every must be a positive integer, got ${String(args["progress-every"])}`, { code: "USAGE", field: "--progress-every", fix: "Pass e.g. --progress-every 100." });
+    const env = parseEnvPairs((args.env as unknown[] | undefined) ?? []);
+    for (const [k, v] of env) process.env[k] = v;
     const json = Boolean(args.json);
     const tty = !json && process.stderr.isTTY === true;
+    const ciLog = process.stderr.isTTY !== true;
+    const ticker = ciLog ? progressTicker({ every, write: (line) => process.stderr.write(line) }) : undefined;
     const color = !json && !process.env.NO_COLOR && process.stdout.isTTY === true;
 
     const external = typeof args.cmd === "string" ? args.cmd : undefined;
@@ -61,9 +75,11 @@ export const fuzzCommand: CliCommand = {
         bases,
         runs,
         seed,
-        ...(tty ? { onMutant: (m: MutantResult) => process.stderr.write(`${m.name}: ${m.caught ? `caught after ${m.runs} runs` : "not caught"}\n`) } : {}),
+        // one line per mutant: on a TTY with the human output, and always in a CI log (each can take hundreds of runs)
+        ...(tty || ciLog ? { onMutant: (m: MutantResult) => process.stderr.write(`${ciLog ? "cua-contract fuzz: " : ""}${m.name}: ${m.caught ? `caught after ${m.runs} runs` : "not caught"}\n`) } : {}),
       });
       const survived = mutants.filter((m) => !m.caught).length;
+      if (typeof args.junit === "string") writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract fuzz", suites: mutantJunitSuites({ mutants, runs, seed }) }) });
       if (json) {
         const doc = { runs, seed, violations: mutants.filter((m) => m.caught).length, failures: [], mutants: mutants.map(({ failure: _f, ...m }) => ({ ...m, ...(_f ? { seed: _f.seed, path: _f.path } : {}) })) };
         process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
@@ -86,8 +102,11 @@ export const fuzzCommand: CliCommand = {
       ...(shard ? { shard } : {}),
       ...(typeof args.path === "string" ? { path: args.path } : {}),
       ...(tty ? { onProgress: (done: number, total: number, v: number) => process.stderr.write(progressLine(done, total, v, done === total)) } : {}),
+      ...(ticker ? { onProgress: (done: number, total: number, v: number) => ticker(done, () => `cua-contract fuzz: ${done}/${total} runs, ${v} failing`) } : {}),
     });
-    const reproduce = (f: CampaignFailure) => reproduceCommand({ seed: f.seed, path: f.path, harness, cassettes, ...(external !== undefined ? { cmd: external } : {}) });
+    const invocation = toolInvocation();
+    const reproduce = (f: CampaignFailure) => reproduceCommand({ seed: f.seed, path: f.path, harness, cassettes, invocation, env, ...(external !== undefined ? { cmd: external } : {}) });
+    if (typeof args.junit === "string") writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract fuzz", suites: fuzzJunitSuites({ result, harness, seed, reproduce }) }) });
     const saved: string[] = [];
     if (typeof args.save === "string") {
       for (const f of result.failures) saved.push(await saveFailure({ dir: args.save, failure: f, bases, reproduce: reproduce(f) }));

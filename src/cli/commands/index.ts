@@ -13,6 +13,7 @@ import { fuzzCommand } from "./fuzz.js";
 import { replayCommand } from "./replay.js";
 import { serveCommand } from "./serve.js";
 import { verifyCommand } from "./verify.js";
+import { cassetteCommand } from "./cassette.js";
 
 // Each command lives in its own file; add it here.
-export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, fuzzCommand, replayCommand, serveCommand, verifyCommand];
+export const commands: CliCommand[] = [importCommand, reportCommand, probeCommand, diffCommand, contractCommand, gateCommand, desktopCommand, recordCommand, inspectCommand, checkCommand, fuzzCommand, replayCommand, serveCommand, verifyCommand, cassetteCommand];

@@ -1,8 +1,13 @@
 import { UserError } from "../../errors.js";
 import { replay, type ReplayRunSummary } from "../../replay/run-replay.js";
 import type { CliCommand } from "../command.js";
+import { replayJunitSuites } from "../../report/replay-junit.js";
+import { renderJunit } from "../../report/junit.js";
+import { writeOutputFile } from "../../report/write-output.js";
+import { stalenessLimits } from "./cassette.js";
 
 const MATCH_MODES = ["per-key", "strict-order"] as const;
+const SPEEDS = ["fast", "recorded"] as const;
 
 export const replayCommand: CliCommand = {
   command: "replay <dir>",
@@ -10,7 +15,7 @@ export const replayCommand: CliCommand = {
   builder: (y) =>
     y
       .parserConfiguration({ "populate--": true })
-      .usage("$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] -- CMD [ARGS…]")
+      .usage("$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] [--json-out FILE] [--junit FILE] [--speed fast|recorded] [--max-age 30d] -- CMD [ARGS…]")
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules (default: the plan's seed, else 0)" })
@@ -19,7 +24,13 @@ export const replayCommand: CliCommand = {
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
       .option("fail-on-unused", { type: "boolean", default: false, describe: "Exit 1 when a recorded mutation was never requested" })
       .option("invariants", { type: "string", array: true, describe: "Invariant ids to check, comma-separated (default: all; --no-invariants for none)" })
-      .option("json", { type: "boolean", default: false, describe: "Print the summary as one JSON document: the last line of stdout, after whatever the harness itself printed there" }),
+      .option("json", { type: "boolean", default: false, describe: "Print the summary as one JSON document: the last line of stdout, after whatever the harness itself printed there" })
+      .option("json-out", { type: "string", describe: "Write the JSON summary to this file (apart from the harness's stdout)" })
+      .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per served request, plus the harness's exit" })
+      .option("speed", { type: "string", choices: SPEEDS, default: "fast", describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" })
+      .option("max-age", { type: "string", describe: "Warn at start when the cassette is older than this (30d, 12h, 2w)" })
+      .option("contract", { type: "string", describe: "Warn at start when the cassette's driver is outside this contract's driver.versions" })
+      .option("driver-versions", { type: "string", describe: "Warn at start when the cassette's driver is outside this range (0.21.x)" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
     if (command.length === 0) {
@@ -30,9 +41,13 @@ export const replayCommand: CliCommand = {
     }
     // `--no-invariants` arrives as [false]: check none
     const invariants = (args.invariants as unknown[] | undefined)?.flatMap((s) => (s === false || s === "false" ? ["none"] : String(s).split(","))).filter(Boolean);
+    const stale = await stalenessLimits(args);
+    const dir = String(args.dir);
     const summary = await replay({
-      dir: String(args.dir),
+      dir,
       command,
+      speed: args.speed as (typeof SPEEDS)[number],
+      ...(stale.maxAgeMs !== undefined || stale.versions !== undefined ? { stale, onStale: (reasons: string[]) => process.stderr.write(`cua-contract replay: warning: ${dir} is stale: ${reasons.join("; ")}; re-record it (docs/cassettes.md)\n`) } : {}),
       ...(args.faults !== undefined ? { faultsFile: String(args.faults) } : {}),
       ...(args.seed !== undefined ? { seed: Number(args.seed) } : {}),
       match: args.match as (typeof MATCH_MODES)[number],
@@ -42,6 +57,11 @@ export const replayCommand: CliCommand = {
       ...(invariants ? { invariants: invariants.includes("none") ? [] : invariants } : {}),
       onNotice: (message) => process.stderr.write(`cua-contract replay: UNMATCHED: ${message}\n`),
     });
+    if (typeof args["json-out"] === "string") writeOutputFile({ file: args["json-out"], flag: "--json-out", text: `${JSON.stringify(jsonSummary(summary), null, 2)}\n` });
+    if (typeof args.junit === "string") {
+      const suites = replayJunitSuites({ dir, entries: summary.entries, violations: summary.violations, unused: summary.unused, failOnUnused: Boolean(args["fail-on-unused"]), harnessExitCode: summary.harnessExitCode });
+      writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract replay", suites }) });
+    }
     if (args.json) process.stdout.write(`${JSON.stringify(jsonSummary(summary))}\n`);
     else process.stderr.write(humanSummary(summary));
     return summary.exitCode;

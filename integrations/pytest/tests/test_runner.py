@@ -1,0 +1,112 @@
+"""Tests of the cua-contract pytest integration, with the standard library only (python3 -m unittest).
+
+The replay tests run the real CLI of this checkout (bin/cua-contract.js, built into dist/)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from cua_contract_pytest import ReplayResult, build_record_argv, build_replay_argv, find_cli, replay, resolve_mode  # noqa: E402
+from cua_contract_pytest.runner import CuaContractError  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+CASSETTE = os.path.join(ROOT, "test", "fixtures", "cassettes", "replay-cli-gtk")
+PYTEST = subprocess.run([sys.executable, "-m", "pytest", "--version"], capture_output=True).returncode == 0
+
+
+class ModeAndCli(unittest.TestCase):
+    def test_mode_from_code_then_env_then_replay(self):
+        self.assertEqual(resolve_mode(None, {}), "replay")
+        self.assertEqual(resolve_mode(None, {"CUA_CONTRACT_MODE": "record"}), "record")
+        self.assertEqual(resolve_mode("replay", {"CUA_CONTRACT_MODE": "record"}), "replay")
+        with self.assertRaisesRegex(CuaContractError, r"^CUA_CONTRACT_MODE: unknown cassette mode 'live'\. Use one of replay, record\.$"):
+            resolve_mode(None, {"CUA_CONTRACT_MODE": "live"})
+
+    def test_cli_from_env_then_the_checkout(self):
+        self.assertEqual(find_cli({"CUA_CONTRACT_BIN": "npx --yes cua-contract"}), ["npx", "--yes", "cua-contract"])
+        cli = find_cli({"PATH": os.environ["PATH"]})
+        self.assertEqual(cli[1], os.path.join(ROOT, "bin", "cua-contract.js"))
+        # outside a checkout, with nothing on PATH: npx
+        with tempfile.TemporaryDirectory() as empty:
+            self.assertEqual(find_cli({"PATH": empty}, here=os.path.join(empty, "a", "b", "c")), ["npx", "cua-contract"])
+
+    def test_argv(self):
+        argv = build_replay_argv(["cc"], "rec", ["python3", "h.py"], faults_file="p.json", seed=3, invariants=[], fail_on_unused=True, json_out="s.json", log="l.jsonl")
+        self.assertEqual(argv, ["cc", "replay", "rec", "--faults", "p.json", "--seed", "3", "--invariants", "none", "--fail-on-unused", "--json-out", "s.json", "--log", "l.jsonl", "--", "python3", "h.py"])
+        self.assertEqual(build_record_argv(["cc"], "rec", ["h"], driver="sdk:0.21.0", desktop=True), ["cc", "record", "--out", "rec", "--driver", "sdk:0.21.0", "--desktop", "--force", "--", "h"])
+
+    def test_importable_without_pytest(self):
+        code = "import sys; sys.modules['pytest'] = None; sys.path.insert(0, sys.argv[1]); import cua_contract_pytest; print(cua_contract_pytest.resolve_mode(None, {}))"
+        done = subprocess.run([sys.executable, "-c", code, os.path.dirname(HERE)], capture_output=True, text=True)
+        self.assertEqual((done.returncode, done.stdout.strip()), (0, "replay"), done.stderr)
+
+
+class ReplayAgainstTheCli(unittest.TestCase):
+    def test_a_passing_run_gives_the_summary_and_the_log(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            junit = os.path.join(tmp, "replay.xml")
+            result = replay(CASSETTE, ["sh", "-c", "cua-driver call get_screen_size </dev/null"], junit=junit)
+            import xml.etree.ElementTree as ET
+            cases = ET.parse(junit).getroot().findall("./testsuite/testcase")
+            self.assertEqual([c.get("name") for c in cases], ["#0 call get_screen_size", "harness exit"])
+        self.assertIsInstance(result, ReplayResult)
+        self.assertTrue(result.passed, result.failure_text())
+        self.assertEqual((result.served, result.unmatched, result.harness_exit_code), (1, 0, 0))
+        self.assertIn('"width": 1280', result.stdout)
+        self.assertEqual([r["tool"] for r in result.requests()], ["get_screen_size"])
+        self.assertEqual(result.assert_passed(), result)
+        with self.assertRaisesRegex(AssertionError, r"unused recorded mutations: #3 click, #4 press_key"):
+            result.assert_passed(allow_unused=False)
+
+    def test_a_fault_plan_dict_and_an_unmatched_request(self):
+        plan = {"rules": [{"match": {"tool": "get_screen_size"}, "fault": {"kind": "exit", "code": 1, "stderr": "boom\n"}}]}
+        result = replay(CASSETTE, ["sh", "-c", "cua-driver call get_screen_size </dev/null; cua-driver call get_screen_size '{\"x\":1}' </dev/null; true"], faults=plan)
+        self.assertFalse(result.passed)
+        self.assertEqual([r["outcome"] for r in result.requests()], ["faulted", "unmatched"])
+        with self.assertRaisesRegex(AssertionError, r"unmatched #1 get_screen_size: "):
+            result.assert_passed()
+
+    def test_bad_input_raises_with_the_cli_message(self):
+        with tempfile.TemporaryDirectory() as empty:
+            with self.assertRaisesRegex(CuaContractError, r"without a summary: cua-contract: .*cassette\.jsonl"):
+                replay(empty, ["true"])
+
+
+@unittest.skipUnless(PYTEST, "pytest is not installed for this python3 (apt-get install python3-pytest)")
+class PluginUnderPytest(unittest.TestCase):
+    def run_pytest(self, mode):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "argv.jsonl")
+            with open(os.path.join(tmp, "test_x.py"), "w", encoding="utf-8") as f:
+                f.write(textwrap.dedent("""
+                    import pytest
+
+                    @pytest.mark.cua_record(driver="sdk:0.21.0", desktop=True)
+                    def test_marked(cua_replay):
+                        assert cua_replay("rec", ["python3", "h.py"]).passed
+
+                    def test_unmarked(cua_replay):
+                        assert cua_replay("rec2", ["h2"]).passed
+                """))
+            env = {**os.environ, "PYTHONPATH": os.path.dirname(HERE), "CUA_CONTRACT_BIN": f"{sys.executable} {os.path.join(HERE, 'fake_cli.py')}", "FAKE_CLI_LOG": log, "CUA_CONTRACT_MODE": mode}
+            done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "cua_contract_pytest.plugin", "-p", "no:cacheprovider", tmp], capture_output=True, text=True, env=env, cwd=tmp)
+            self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+            with open(log, encoding="utf-8") as f:
+                return [json.loads(line)[:2] + [json.loads(line)[-1]] for line in f]
+
+    def test_replay_mode_only_replays(self):
+        self.assertEqual(self.run_pytest("replay"), [["replay", "rec", "h.py"], ["replay", "rec2", "h2"]])
+
+    def test_record_mode_records_the_marked_test_first(self):
+        self.assertEqual(self.run_pytest("record"), [["record", "--out", "h.py"], ["replay", "rec", "h.py"], ["replay", "rec2", "h2"]])
+
+
+if __name__ == "__main__":
+    unittest.main()

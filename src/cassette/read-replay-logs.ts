@@ -1,0 +1,32 @@
+import { readFileSync } from "node:fs";
+import { UserError } from "../errors.js";
+import { ReplayLogEntrySchema, type ReplayLogEntry } from "../schema/replay-log.js";
+
+/** Reads replay logs (`replay --log`, JSONL); a bad line names file:line. */
+export function readReplayLogs(files: readonly string[]): { file: string; entries: ReplayLogEntry[] }[] {
+  return files.map((file) => {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      throw new UserError("cannot read the replay log", { code: "USAGE", file, field: "--log", fix: "Pass a log written by `cua-contract replay DIR --log FILE -- CMD`." });
+    }
+    const entries: ReplayLogEntry[] = [];
+    text.split("\n").forEach((line, i) => {
+      if (line.trim() === "") return;
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        throw new UserError("not a JSON line", { code: "BAD_INPUT", file, line: i + 1, fix: "Pass a replay log (JSONL) as `replay --log` writes it." });
+      }
+      const parsed = ReplayLogEntrySchema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UserError(`not a replay log entry (${issue?.path.join(".") || "entry"}: ${issue?.message ?? "invalid"})`, { code: "BAD_INPUT", file, line: i + 1, fix: "Pass a replay log (JSONL) as `replay --log` writes it." });
+      }
+      entries.push(parsed.data);
+    });
+    return { file, entries };
+  });
+}

@@ -1,0 +1,50 @@
+// The vitest integration (`cua-contract/vitest`): a cassette per test, the record/replay switch and
+// matchers over the replay log. Importing it registers the matchers with vitest's expect.
+import { expect, test as baseTest } from "vitest";
+import { cassetteMatchers, type ExpectedDecision } from "./matchers.js";
+import { useCassette, type CassetteHandle, type UseCassetteOptions } from "./use-cassette.js";
+
+expect.extend({
+  toPassInvariants: (received, only?: readonly string[]) => cassetteMatchers.toPassInvariants(received, only),
+  toHaveServedAll: (received) => cassetteMatchers.toHaveServedAll(received),
+  toHaveDecision: (received, step: number | { tool: string; nth?: number }, decision: ExpectedDecision) => cassetteMatchers.toHaveDecision(received, step, decision),
+});
+
+/**
+ * `test` with a `cassette` fixture: `await cassette(dir, options)` opens a cassette for the test
+ * and closes it (shim, recording, desktop) when the test ends, whether it passed or not.
+ */
+export const test = baseTest.extend<{ cassette: (dir: string, options?: UseCassetteOptions) => Promise<CassetteHandle> }>({
+  // eslint-disable-next-line no-empty-pattern
+  cassette: async ({}, use) => {
+    const opened: CassetteHandle[] = [];
+    try {
+      await use(async (dir, options) => {
+        const handle = await useCassette(dir, options);
+        opened.push(handle);
+        return handle;
+      });
+    } finally {
+      for (const h of opened.reverse()) await h.close();
+    }
+  },
+});
+
+export { useCassette, type CassetteHandle, type UseCassetteOptions } from "./use-cassette.js";
+export { CASSETTE_MODES, resolveMode, type CassetteMode } from "./mode.js";
+export { cassetteMatchers, toPassInvariants, toHaveServedAll, toHaveDecision, type ExpectedDecision, type Judged, type MatcherResult } from "./matchers.js";
+export type { HarnessRun } from "./harness-run.js";
+
+interface CassetteMatchers<R = unknown> {
+  /** Every invariant (or those named) holds over the replay log. */
+  toPassInvariants(only?: readonly string[]): R;
+  /** No unmatched request; every recorded mutation used. */
+  toHaveServedAll(): R;
+  /** Request `step` (log `n`, or `{ tool, nth }`) had this outcome / fault / match. */
+  toHaveDecision(step: number | { tool: string; nth?: number }, decision: ExpectedDecision): R;
+}
+
+declare module "vitest" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Matchers<T = any> extends CassetteMatchers<T> {}
+}
