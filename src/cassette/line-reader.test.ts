@@ -1,0 +1,44 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { tmpDir } from "../../test/helpers/tmp-dir.js";
+import { readLines } from "./line-reader.js";
+
+const opts = (file: string) => ({ file, what: "cassette.jsonl", fix: "Pass the cassette directory." });
+
+describe("readLines", () => {
+  it("yields each line with its number and byte offset, across chunk boundaries and multi-byte characters", async () => {
+    await using dir = await tmpDir();
+    const file = path.join(dir.path, "x.jsonl");
+    const long = "é".repeat(700_000); // 1.4 MB: spans two 1 MiB chunks
+    writeFileSync(file, `a\n${long}\n\nlast`);
+    const lines = [...readLines(opts(file))];
+    expect(lines.map((l) => ({ ...l, text: l.text.length }))).toEqual([
+      { line: 1, text: 1, offset: 0, bytes: 1 },
+      { line: 2, text: 700_000, offset: 2, bytes: 1_400_000 },
+      { line: 3, text: 0, offset: 1_400_003, bytes: 0 },
+      { line: 4, text: 4, offset: 1_400_004, bytes: 4 },
+    ]);
+    expect(lines[1]!.text).toBe(long);
+  });
+
+  it("a final newline ends the last line", async () => {
+    await using dir = await tmpDir();
+    const file = path.join(dir.path, "x.jsonl");
+    writeFileSync(file, "a\nb\n");
+    expect([...readLines(opts(file))].map((l) => l.text)).toEqual(["a", "b"]);
+  });
+
+  it("says what went wrong: missing, a directory, a line too large to read", async () => {
+    await using dir = await tmpDir();
+    const file = path.join(dir.path, "cassette.jsonl");
+    expect(() => [...readLines(opts(file))]).toThrow(`${file}: cassette.jsonl is missing. Pass the cassette directory.`);
+    mkdirSync(file);
+    expect(() => [...readLines(opts(file))]).toThrow(`${file}: cassette.jsonl is a directory, not a file. Pass the cassette directory.`);
+    const big = path.join(dir.path, "big.jsonl");
+    writeFileSync(big, `ok\n${"x".repeat(5000)}\n`);
+    expect(() => [...readLines({ ...opts(big), maxLineBytes: 4096 })]).toThrow(
+      `${big}:2: line 2 of cassette.jsonl is too large to read (over 4096 bytes; at least 5000). A line this long was not written by cua-contract; cut the line out by hand, or re-record.`,
+    );
+  });
+});
