@@ -23,6 +23,13 @@ describe("renderReport", () => {
     expect(html).toContain("a &amp; b");
   });
 
+  it("writes a full result once; a later row with the same result links to the first", () => {
+    const html = render(model([row(0, { resultDetail: "tree A" }), row(1, { resultDetail: "tree B" }), row(2, { resultDetail: "tree A" })]));
+    expect(html.match(/tree A/g)).toHaveLength(1);
+    expect(html.match(/tree B/g)).toHaveLength(1);
+    expect(html).toMatch(/id="call-2"[^]*full result: same as <a href="#call-0">#0<\/a>/);
+  });
+
   it("links each failure to its calls and flags them", () => {
     const html = render(model([row(0), row(1, { kind: "mutation" })], [{ kind: "invariant", title: "no-replay-after-unknown", message: "m", links: [{ row: "call-1", label: "#1" }] }]));
     expect(html).toMatch(/<a href="#call-1">#1<\/a>/);

@@ -36,6 +36,12 @@ function seconds(ms: number | undefined): string {
   return ms === undefined ? "" : `+${(ms / 1000).toFixed(3)} s`;
 }
 
+// What a render has written once already: images (by id) and full results (by text, with the row showing it).
+interface RenderContext {
+  images: Set<string>;
+  details: Map<string, { id: string; label: string }>;
+}
+
 // Image ids become CSS class names: letters, digits and dashes only.
 const imageClass = (image: string) => `im-${image.replace(/[^A-Za-z0-9-]/g, "_")}`;
 
@@ -45,21 +51,21 @@ function aspect(options: RenderOptions, image: string): string {
 }
 
 // A screenshot: an element whose background is the image's one copy in the stylesheet.
-function frame(options: RenderOptions, used: Set<string>, image: string, alt: string): string {
-  used.add(image);
+function frame(options: RenderOptions, ctx: RenderContext, image: string, alt: string): string {
+  ctx.images.add(image);
   return `<div class="frame ${imageClass(image)}" role="img" aria-label="${esc(alt)}"${aspect(options, image)}></div>`;
 }
 
 // What changed between two screenshots, drawn by the browser from their one copy each: the second
 // over the first with a difference blend (unchanged pixels black, changes bright, tinted red), laid
 // over a faint grey copy of the second for context.
-function diffView(options: RenderOptions, used: Set<string>, prev: string, next: string, alt: string): string {
-  used.add(prev);
-  used.add(next);
+function diffView(options: RenderOptions, ctx: RenderContext, prev: string, next: string, alt: string): string {
+  ctx.images.add(prev);
+  ctx.images.add(next);
   return `<div class="frame diffview" role="img" aria-label="${esc(alt)}"${aspect(options, next)}><div class="layer ${imageClass(next)}"></div><div class="delta"><div class="layer ${imageClass(prev)}"></div><div class="layer ${imageClass(next)}"></div></div></div>`;
 }
 
-function shot(options: RenderOptions, used: Set<string>, row: ReportRow, s: ReportShot, rowLabels: Map<string, string>): string {
+function shot(options: RenderOptions, ctx: RenderContext, row: ReportRow, s: ReportShot, rowLabels: Map<string, string>): string {
   const change = s.change;
   const prevLabel = change ? (rowLabels.get(change.previousRow) ?? change.previousRow) : "";
   const pct = change?.fraction !== undefined && change.kind !== "identical" ? ` (${(change.fraction * 100).toFixed(1)} % of cells)` : "";
@@ -72,9 +78,9 @@ function shot(options: RenderOptions, used: Set<string>, row: ReportRow, s: Repo
     const where = shown ? `; shown at <a href="#${esc(shown)}">${esc(rowLabels.get(shown) ?? shown)}</a>` : "";
     return `<div class="same" data-image="${esc(s.image)}">${esc(s.label)}: ${badge} (same image, not repeated${where})</div>`;
   }
-  const main = `<figure class="shot" data-image="${esc(s.image)}">${frame(options, used, s.image, `${s.label} of ${row.label}`)}<figcaption>${esc(s.label)} · ${badge}</figcaption></figure>`;
+  const main = `<figure class="shot" data-image="${esc(s.image)}">${frame(options, ctx, s.image, `${s.label} of ${row.label}`)}<figcaption>${esc(s.label)} · ${badge}</figcaption></figure>`;
   if (!change || change.note !== undefined) return main;
-  return `${main}<figure class="shot diff" data-image="${esc(change.previousImage)}+${esc(s.image)}">${diffView(options, used, change.previousImage, s.image, `what changed since ${prevLabel}`)}<figcaption>difference from ${esc(prevLabel)} (changes highlighted)</figcaption></figure>`;
+  return `${main}<figure class="shot diff" data-image="${esc(change.previousImage)}+${esc(s.image)}">${diffView(options, ctx, change.previousImage, s.image, `what changed since ${prevLabel}`)}<figcaption>difference from ${esc(prevLabel)} (changes highlighted)</figcaption></figure>`;
 }
 
 // Short argument objects read best on one line; long ones keep their indentation.
@@ -87,7 +93,17 @@ function compactArgs(args: string): string {
   }
 }
 
-function row(options: RenderOptions, used: Set<string>, r: ReportRow, rowLabels: Map<string, string>): string {
+// A full result is written once; a later row with the same text links to the first (as an
+// identical screenshot does), which keeps long runs of unchanged reads small.
+function fullResult(ctx: RenderContext, r: ReportRow): string {
+  const detail = r.resultDetail!;
+  const first = ctx.details.get(detail);
+  if (first) return `<p class="same">full result: same as <a href="#${esc(first.id)}">${esc(first.label)}</a></p>`;
+  ctx.details.set(detail, { id: r.id, label: r.label });
+  return `<details><summary>full result</summary><pre>${esc(detail)}</pre></details>`;
+}
+
+function row(options: RenderOptions, ctx: RenderContext, r: ReportRow, rowLabels: Map<string, string>): string {
   const classes = ["call", `kind-${r.kind}`, `outcome-${r.outcome}`, r.isError ? "is-error" : "", r.flagged ? "flagged" : ""].filter(Boolean).join(" ");
   const name = r.tool ?? r.method;
   const epoch =
@@ -106,13 +122,13 @@ function row(options: RenderOptions, used: Set<string>, r: ReportRow, rowLabels:
     `<p class="result">${esc(r.result)}</p>`,
     r.verdict ? `<p class="note">verdict: ${esc(r.verdict.note)}</p>` : "",
     r.args && r.args !== "{}" ? `<pre class="args">${esc(compactArgs(r.args))}</pre>` : "",
-    r.resultDetail ? `<details><summary>full result</summary><pre>${esc(r.resultDetail)}</pre></details>` : "",
+    r.resultDetail ? fullResult(ctx, r) : "",
   ].join("");
-  const shots = r.shots.length > 0 ? `<div class="shots">${r.shots.map((s) => shot(options, used, r, s, rowLabels)).join("")}</div>` : "";
+  const shots = r.shots.length > 0 ? `<div class="shots">${r.shots.map((s) => shot(options, ctx, r, s, rowLabels)).join("")}</div>` : "";
   return `<li class="${classes}${shots ? " has-shots" : ""}" id="${esc(r.id)}" data-tool="${esc(name)}"><div class="head">${head}</div><div class="main">${body}</div>${shots}</li>`;
 }
 
-function section(options: RenderOptions, used: Set<string>, s: ReportSection, single: boolean): string {
+function section(options: RenderOptions, ctx: RenderContext, s: ReportSection, single: boolean): string {
   const flagged = new Set(s.problems.flatMap((p) => p.links.map((l) => l.row)));
   const mark = (r: ReportRow) => (flagged.has(r.id) ? { ...r, flagged: true } : r);
   const rows = s.rows.map(mark);
@@ -120,11 +136,11 @@ function section(options: RenderOptions, used: Set<string>, s: ReportSection, si
   const labels = new Map([...steps, ...rows].map((r) => [r.id, r.label]));
   const stepList =
     steps.length > 0
-      ? `<h2>Harness steps (${steps.length})</h2><ol class="timeline steps">${steps.map((r) => row(options, used, r, labels)).join("\n")}</ol>`
+      ? `<h2>Harness steps (${steps.length})</h2><ol class="timeline steps">${steps.map((r) => row(options, ctx, r, labels)).join("\n")}</ol>`
       : "";
   const timeline =
     rows.length > 0
-      ? `<h2>Timeline (${rows.length} call${rows.length === 1 ? "" : "s"})</h2><ol class="timeline">${rows.map((r) => row(options, used, r, labels)).join("\n")}</ol>`
+      ? `<h2>Timeline (${rows.length} call${rows.length === 1 ? "" : "s"})</h2><ol class="timeline">${rows.map((r) => row(options, ctx, r, labels)).join("\n")}</ol>`
       : steps.length > 0
         ? ""
         : `<p class="note">No calls to show.</p>`;
@@ -186,9 +202,9 @@ export function renderReport(options: RenderOptions): string {
   const judged = model.sections.some((s) => s.passed !== undefined);
   const status = judged ? ` <span class="badge ${overall ? "pass" : "fail"}">${overall ? "passed" : "failed"}</span>` : "";
   const notes = model.notes.length > 0 ? `<ul class="notes">${model.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
-  const used = new Set<string>();
-  const sections = (single ? model.sections : orderSections(model.sections)).map((s) => section(options, used, s, single)).join("\n");
-  const images = [...used].map((id) => `.${imageClass(id)}{background-image:url("${cssUrl(options.imageSrc(id))}")}`).join("\n");
+  const ctx: RenderContext = { images: new Set(), details: new Map() };
+  const sections = (single ? model.sections : orderSections(model.sections)).map((s) => section(options, ctx, s, single)).join("\n");
+  const images = [...ctx.images].map((id) => `.${imageClass(id)}{background-image:url("${cssUrl(options.imageSrc(id))}")}`).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'">
