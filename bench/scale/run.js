@@ -181,9 +181,14 @@ async function measureSize({ tmp, label, cliDir, mcpDir, all }) {
   if (wants("report")) {
     const out = path.join(tmp, "report.html");
     const r = timed(process.execPath, [cli, "report", cliDir, "--out", out, "--json"], { tmp });
-    if (failure(r)) row.report = { failed: failure(r) };
+    let stats;
+    try {
+      stats = JSON.parse(r.stdout);
+    } catch {
+      stats = undefined;
+    }
+    if (failure(r) || !stats) row.report = { failed: failure(r) ?? `exit ${r.code}, no summary: ${r.stderr.trim().split("\n").pop()?.slice(0, 160)}` };
     else {
-      const stats = JSON.parse(r.stdout);
       const frames = bytesUnder(path.join(cliDir, "frames"));
       row.report = { ...r, html: stats.bytes, sizeRatio: stats.bytes / (frames + 2048 * stats.rows), rows: stats.rows };
     }
