@@ -42,3 +42,18 @@ describe("readLines", () => {
     );
   });
 });
+
+describe("scanCassette and readEventAt", () => {
+  it("hands each event with its place, keeps none, and reads one again from its place", async () => {
+    const { scanCassette } = await import("./scan.js");
+    const { readEventAt } = await import("./event-at.js");
+    const { schemaValidators } = await import("./reader.js");
+    const places: Array<{ seq: number; place: import("./scan.js").EventPlace }> = [];
+    const scan = scanCassette({ dir: "recordings/gtk3-demo-mcp", validators: schemaValidators, frames: "skip", onEvent: (e, place) => places.push({ seq: e.seq, place }) });
+    expect(scan.events).toBe(places.length);
+    expect(places.length).toBeGreaterThan(40);
+    for (const { seq, place } of [places[0]!, places[17]!, places.at(-1)!]) {
+      expect(readEventAt({ file: scan.file, place, validators: schemaValidators }).seq).toBe(seq);
+    }
+  });
+});
