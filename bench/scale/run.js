@@ -8,7 +8,7 @@
 //   --big-gib 2           the size of the big cassette (0: none); --big-all runs every command on it
 //   --only inspect,report the commands to run (default: all)
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, openSync, readSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -94,7 +94,11 @@ async function buildCassette({ from, out, events, minBytes }) {
 // The first recorded lines of a cassette (the recordings begin with start_session, then list_windows).
 function firstEvents(dir, count = 40) {
   const events = [];
-  for (const l of readFileSync(path.join(dir, "cassette.jsonl"), "utf8").slice(0, 4 << 20).split("\n").slice(1, count)) {
+  const head = Buffer.alloc(4 << 20);
+  const fd = openSync(path.join(dir, "cassette.jsonl"), "r");
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  for (const l of head.subarray(0, n).toString("utf8").split("\n").slice(1, count)) {
     try {
       events.push(JSON.parse(l));
     } catch {
@@ -126,7 +130,11 @@ const cell = (m, perCall) => {
   return `${fmt(m.wall, 2)} s, ${fmt(m.rss, 0)} MiB${perCall !== undefined ? `, ${fmt(perCall, 2)} ms/call` : ""}`;
 };
 
-const failure = (r) => (r.code === 0 || r.code === 1 ? undefined : `exit ${r.code ?? r.signal}: ${(r.stderr.trim().split("\n").pop() ?? "").slice(0, 160)}`);
+const failure = (r) => {
+  if (r.code === 0 || r.code === 1) return undefined;
+  if (/heap out of memory|Allocation failed/.test(r.stderr)) return `out of memory (V8 heap limit), exit ${r.code ?? r.signal}`;
+  return `exit ${r.code ?? r.signal}: ${(r.stderr.trim().split("\n").pop() ?? "").slice(0, 160)}`;
+};
 
 async function measureSize({ tmp, label, cliDir, mcpDir, all }) {
   const row = { label };
@@ -158,7 +166,7 @@ async function measureSize({ tmp, label, cliDir, mcpDir, all }) {
       const s = await timedAsync((command, args) => mcpCalls({ command, args, initialize, setup, call, n: 200 }), process.execPath, [cli, "serve", mcpDir, "--transport", "mcp"], tmp);
       row.serve = { wall: s.wall, rss: s.rss, perCall: median(s.result) };
     } catch (error) {
-      row.serve = { failed: String(error.message).slice(0, 160) };
+      row.serve = { failed: String(error.message).includes("134") ? "out of memory (V8 heap limit), exit 134" : String(error.message).slice(0, 160) };
     }
   }
   if (wants("gate")) {
@@ -210,6 +218,7 @@ try {
     const row = await measureSize({ tmp, label: `${n}`, cliDir, mcpDir, all: true });
     row.info = { cli: c, mcp: m };
     rows.push(row);
+    process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
     rmSync(cliDir, { recursive: true, force: true });
     rmSync(mcpDir, { recursive: true, force: true });
   }
@@ -220,6 +229,7 @@ try {
     const row = await measureSize({ tmp, label: `${c.events} (${fmt(c.bytes / 2 ** 30, 2)} GiB)`, cliDir, mcpDir: undefined, all: bigAll });
     row.info = { cli: c };
     rows.push(row);
+    process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
     rmSync(cliDir, { recursive: true, force: true });
   }
 } finally {
