@@ -5,8 +5,12 @@ import type { FrameRef } from "../schema/bytes.js";
 import { FRAMES_DIR } from "./cassette.js";
 import { frameRefFor, parseFrameRef, sha256Hex, type FrameExt } from "./frame-ref.js";
 
-/** Writes a frame once (content-addressed); a temp file + rename means a crash never leaves half a frame. */
-export function writeFrame(options: { dir: string; bytes: Uint8Array; ext: FrameExt }): FrameRef {
+/**
+ * Writes a frame once (content-addressed); a temp file + rename means a crash never leaves half a
+ * frame. `sync: false` leaves the flush to the disk for later (`syncFiles` at close): a killed
+ * process loses nothing the kernel already has, so a recording pays no fsync per call.
+ */
+export function writeFrame(options: { dir: string; bytes: Uint8Array; ext: FrameExt; sync?: boolean; onWritten?: (file: string) => void }): FrameRef {
   const ref = frameRefFor(options.bytes, options.ext);
   const target = path.join(options.dir, ref);
   if (existsSync(target)) return ref;
@@ -15,12 +19,43 @@ export function writeFrame(options: { dir: string; bytes: Uint8Array; ext: Frame
   const fd = openSync(tmp, "w");
   try {
     writeSync(fd, options.bytes);
-    fsyncSync(fd);
+    if (options.sync !== false) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
   renameSync(tmp, target);
+  options.onWritten?.(target);
   return ref;
+}
+
+/** Flushes files (and their folders) to the disk once, e.g. the frames a recording wrote, when it closes. */
+export function syncFiles(files: Iterable<string>): void {
+  const dirs = new Set<string>();
+  for (const file of files) {
+    dirs.add(path.dirname(file));
+    try {
+      const fd = openSync(file, "r");
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // a file removed since is nothing to flush
+    }
+  }
+  for (const dir of dirs) {
+    try {
+      const fd = openSync(dir, "r");
+      try {
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } catch {
+      // some file systems do not sync folders
+    }
+  }
 }
 
 /** Reads a frame and checks that its bytes hash to the name; throws a UserError naming the fix otherwise. */

@@ -1,6 +1,8 @@
 // The cassette store: a directory with cassette.jsonl (header + one event per line) and frames/.
 export { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE, BYTES_FIELDS, type Cassette, type FrameStats } from "./cassette.js";
-export { readCassette, readCassetteSync, type ReadCassetteOptions } from "./reader.js";
+export { readCassette, readCassetteSync, schemaValidators, type ReadCassetteOptions } from "./reader.js";
+export { scanCassette, type CassetteScan, type CassetteValidators, type EventPlace, type ScanCassetteOptions } from "./scan.js";
+export { readEventAt } from "./event-at.js";
 export { readFrame, restoreBytes, restoreText, storedField } from "./restore.js";
 export { openCassetteWriter, type CassetteWriter, type CassetteEventInput, type OpenCassetteWriterOptions } from "./writer.js";
 export { toStoredBytes, fromStoredBytes } from "./stored-bytes.js";

@@ -1,4 +1,4 @@
-import type { CassetteHeader } from "../schema/cassette.js";
+import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
 import { fromStoredBytes } from "./stored-bytes.js";
 import type { Cassette, FrameStats } from "./cassette.js";
 import { parseDriverArgv } from "./driver-argv.js";
@@ -38,45 +38,68 @@ const bump = (m: Record<string, number>, k: string) => {
 };
 
 export function summarizeCassette(cassette: Cassette): CassetteSummary {
-  const s: CassetteSummary = {
+  const counter = countEvents();
+  for (const e of cassette.events) counter.add(e);
+  return counter.summary({
     dir: cassette.dir,
     header: cassette.header,
-    events: cassette.events.length,
-    by_kind: {},
-    by_origin: {},
-    by_transport: {},
-    by_tool: {},
-    by_exit_code: {},
-    mcp_streams: 0,
-    frames: cassette.frameStats,
-    probe: probeFacts(cassette),
+    frameStats: cassette.frameStats,
     warnings: cassette.warnings,
-  };
-  for (const e of cassette.events) {
-    bump(s.by_kind, e.kind);
-    bump(s.by_origin, e.origin ?? "harness");
-    if (e.kind === "cli") {
-      bump(s.by_transport, "cli");
-      if (e.origin !== "recorder") {
-        const p = parseDriverArgv(e.argv);
-        bump(s.by_tool, p.subcommand === "call" ? (p.tool ?? "(call without tool)") : `<${p.subcommand}>`);
-      }
-      bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
-    } else if (e.kind === "http") {
-      bump(s.by_transport, "http");
-      const tool = e.origin !== "recorder" && typeof e.request.body === "string" ? toolOfLine(e.request.body) : undefined;
-      if (tool) bump(s.by_tool, tool);
-    } else {
-      bump(s.by_transport, "mcp");
-      if (e.kind === "mcp_open") s.mcp_streams++;
-      if (e.kind === "mcp_close") bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
-      if (e.kind === "mcp" && e.dir === "c2s") {
-        const tool = toolOfLine(fromStoredBytes(e.line).toString("utf8"));
+    ...(cassette.probeSha256 !== undefined ? { probeSha256: cassette.probeSha256 } : {}),
+  });
+}
+
+type EventCounts = Pick<CassetteSummary, "events" | "by_kind" | "by_origin" | "by_transport" | "by_tool" | "by_exit_code" | "mcp_streams">;
+
+/** The summary's counts, one event at a time (so a cassette need not be held in memory to be summarized). */
+export function countEvents(): {
+  add(e: CassetteEvent): void;
+  summary(facts: { dir: string; header: CassetteHeader; frameStats: FrameStats; warnings: string[]; probeSha256?: string }): CassetteSummary;
+} {
+  const s: EventCounts = { events: 0, by_kind: {}, by_origin: {}, by_transport: {}, by_tool: {}, by_exit_code: {}, mcp_streams: 0 };
+  return {
+    add(e) {
+      s.events++;
+      bump(s.by_kind, e.kind);
+      bump(s.by_origin, e.origin ?? "harness");
+      if (e.kind === "cli") {
+        bump(s.by_transport, "cli");
+        if (e.origin !== "recorder") {
+          const p = parseDriverArgv(e.argv);
+          bump(s.by_tool, p.subcommand === "call" ? (p.tool ?? "(call without tool)") : `<${p.subcommand}>`);
+        }
+        bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
+      } else if (e.kind === "http") {
+        bump(s.by_transport, "http");
+        const tool = e.origin !== "recorder" && typeof e.request.body === "string" ? toolOfLine(e.request.body) : undefined;
         if (tool) bump(s.by_tool, tool);
+      } else {
+        bump(s.by_transport, "mcp");
+        if (e.kind === "mcp_open") s.mcp_streams++;
+        if (e.kind === "mcp_close") bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
+        if (e.kind === "mcp" && e.dir === "c2s") {
+          const tool = toolOfLine(fromStoredBytes(e.line).toString("utf8"));
+          if (tool) bump(s.by_tool, tool);
+        }
       }
-    }
-  }
-  return s;
+    },
+    summary(facts) {
+      return {
+        dir: facts.dir,
+        header: facts.header,
+        events: s.events,
+        by_kind: s.by_kind,
+        by_origin: s.by_origin,
+        by_transport: s.by_transport,
+        by_tool: s.by_tool,
+        by_exit_code: s.by_exit_code,
+        mcp_streams: s.mcp_streams,
+        frames: facts.frameStats,
+        probe: probeFacts(facts.probeSha256, facts.header),
+        warnings: facts.warnings,
+      };
+    },
+  };
 }
 
 function toolOfLine(line: string): string | undefined {
@@ -88,9 +111,8 @@ function toolOfLine(line: string): string | undefined {
   }
 }
 
-function probeFacts(cassette: Cassette): ProbeFacts {
-  const actual = cassette.probeSha256;
-  const pinned = cassette.header.driver.probe_sha256;
+function probeFacts(actual: string | undefined, header: CassetteHeader): ProbeFacts {
+  const pinned = header.driver.probe_sha256;
   const status = actual === undefined ? (pinned === undefined ? "absent" : "missing") : pinned === undefined ? "unpinned" : actual === pinned ? "matches" : "mismatched";
   const facts: ProbeFacts = { present: actual !== undefined, status };
   if (actual !== undefined) facts.sha256 = actual;

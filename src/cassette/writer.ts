@@ -1,11 +1,11 @@
-import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "../errors.js";
 import type { FrameRef } from "../schema/bytes.js";
 import { CassetteEventSchema, CassetteHeaderSchema, type CassetteEvent, type CassetteHeader } from "../schema/cassette.js";
 import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE } from "./cassette.js";
 import type { FrameExt } from "./frame-ref.js";
-import { writeFrame } from "./frame-store.js";
+import { syncFiles, writeFrame } from "./frame-store.js";
 import { readCassetteSync } from "./reader.js";
 
 /** An event as handed to the writer: everything but `seq`, which the writer assigns. */
@@ -70,6 +70,7 @@ export function openCassetteWriter(options: OpenCassetteWriterOptions): Cassette
     writeSync(fd, `${JSON.stringify(header)}\n`);
   }
   let closed = false;
+  const unsynced: string[] = [];
   const writer: CassetteWriter = {
     dir,
     file,
@@ -81,12 +82,19 @@ export function openCassetteWriter(options: OpenCassetteWriterOptions): Cassette
       return seq++;
     },
     putFrame(bytes, ext) {
-      return writeFrame({ dir, bytes, ext });
+      return writeFrame({ dir, bytes, ext, sync: false, onWritten: (f) => unsynced.push(f) });
     },
     close() {
       if (closed) return;
       closed = true;
+      // One flush at the end instead of one per frame: a killed writer loses nothing the kernel has.
+      try {
+        fsyncSync(fd);
+      } catch {
+        // a file system without fsync (a pipe, some network mounts) keeps what it has
+      }
       closeSync(fd);
+      syncFiles(unsynced.splice(0));
     },
     [Symbol.dispose]() {
       writer.close();

@@ -7,7 +7,7 @@ import type { FrameRef } from "../schema/bytes.js";
 import type { CassetteHeader, CassetteTransport } from "../schema/cassette.js";
 import type { FrameExt } from "../cassette/frame-ref.js";
 import { openCassetteWriter, type CassetteEventInput, type CassetteWriter } from "../cassette/writer.js";
-import { writeFrame } from "../cassette/frame-store.js";
+import { syncFiles, writeFrame } from "../cassette/frame-store.js";
 
 /**
  * The recorder's view of a cassette. The header (line 1) names the transport, which is only known
@@ -48,6 +48,7 @@ export function createRecordingSink(options: {
   let writer: CassetteWriter | undefined;
   let closed = false;
   const early: CassetteEventInput[] = [];
+  const unsynced: string[] = [];
   const seen = new Set<"cli" | "mcp" | "http">();
   const open = (transport: CassetteTransport) => {
     writer = openCassetteWriter({
@@ -72,7 +73,8 @@ export function createRecordingSink(options: {
       return writer!.append(event);
     },
     putFrame(bytes, ext) {
-      return writeFrame({ dir: options.dir, bytes, ext });
+      // No fsync per call: the frames are flushed once on close (a SIGKILL loses nothing the kernel has).
+      return writeFrame({ dir: options.dir, bytes, ext, sync: false, onWritten: (f) => unsynced.push(f) });
     },
     header: () => writer?.header,
     close() {
@@ -80,6 +82,7 @@ export function createRecordingSink(options: {
       closed = true;
       if (!writer) open("cli");
       writer!.close();
+      syncFiles(unsynced.splice(0));
       if (seen.size > 1 && writer!.header.transport !== "mixed") rewriteTransport(writer!.file, "mixed");
     },
   };

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { FrameRefSchema, FrameSpliceSchema, StoredBytesSchema } from "./bytes.js";
 import { FaultPlanSchema } from "./fault-plan.js";
 import { FaultKindSchema } from "./replay-log.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION } from "./cassette-format.js";
 
-export const CASSETTE_FORMAT = "cua-cassette";
-export const CASSETTE_VERSION = 1;
+export { CASSETTE_FORMAT, CASSETTE_VERSION };
 
 export const DriverSourceSchema = z.enum(["binary", "sdk", "synthetic"]);
 export type DriverSource = z.infer<typeof DriverSourceSchema>;

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
@@ -25,14 +26,23 @@ async function open(file: string): Promise<Page> {
   return page;
 }
 
-// Every <img> on the page decodes to real pixels (not a broken-image icon).
-async function decodedImages(page: Page): Promise<{ total: number; decoded: number }> {
+// Every screenshot on the page: how many, how many carry an embedded image, how many distinct
+// images the stylesheet holds, and whether the first one shows real pixels in a page screenshot
+// (an image decoded lazily comes out blank there).
+async function shownFrames(page: Page): Promise<{ total: number; embedded: number; distinct: number; html: number; firstHasPixels: boolean }> {
   // A string, so the page's DOM types stay out of this Node-typed file.
-  return page.evaluate(`(async () => {
-    const imgs = [...document.images];
-    await Promise.all(imgs.map((i) => i.decode().catch(() => undefined)));
-    return { total: imgs.length, decoded: imgs.filter((i) => i.complete && i.naturalWidth > 0).length };
-  })()`) as Promise<{ total: number; decoded: number }>;
+  const counts = (await page.evaluate(`(() => {
+    const frames = [...document.querySelectorAll(".frame:not(.diffview)")];
+    const urls = frames.map((f) => getComputedStyle(f).backgroundImage);
+    return { total: frames.length, embedded: urls.filter((u) => u.startsWith('url("data:image/')).length, distinct: new Set(urls).size, html: document.documentElement.outerHTML.split("data:image/").length - 1 };
+  })()`)) as { total: number; embedded: number; distinct: number; html: number };
+  let firstHasPixels = false;
+  if (counts.total > 0) {
+    const png = await page.locator(".frame:not(.diffview)").first().screenshot();
+    const { channels } = await sharp(png).stats();
+    firstHasPixels = channels.slice(0, 3).some((c) => c.stdev > 10);
+  }
+  return { ...counts, firstHasPixels };
 }
 
 beforeAll(async () => {
@@ -99,15 +109,17 @@ describe("cua-contract report in Chromium", () => {
     expect(box!.y).toBeGreaterThan(-2);
     expect(box!.y).toBeLessThan(900);
 
-    // screenshots and diff highlights decode; identical ones are not repeated
-    const images = await decodedImages(page);
+    // screenshots show real pixels, each distinct image is in the file once; identical ones are not repeated
+    const images = await shownFrames(page);
     expect(images.total).toBeGreaterThan(0);
-    expect(images.decoded).toBe(images.total);
+    expect(images.embedded).toBe(images.total);
+    expect(images.html).toBe(images.distinct);
+    expect(images.firstHasPixels).toBe(true);
     const changes = await page.locator("[data-change]").evaluateAll((els) => els.map((e) => e.getAttribute("data-change")));
     expect(changes).toHaveLength(8);
     expect(changes).toContain("identical");
     expect(changes).toContain("changed");
-    await expect(page.locator("figure.diff img").count()).resolves.toBe(changes.filter((c) => c !== "identical").length);
+    await expect(page.locator("figure.diff .diffview").count()).resolves.toBe(changes.filter((c) => c !== "identical").length);
     await page.screenshot({ path: path.join(outputDir, "report-replay-log.png"), fullPage: true });
     await page.close();
   });
@@ -134,9 +146,11 @@ describe("cua-contract report in Chromium", () => {
     await expect(page.locator('li.call[data-tool="scroll"]').getAttribute("class")).resolves.toMatch(/is-error/);
     await expect(page.locator('li.call[data-tool="scroll"] .result').innerText()).resolves.toMatch(/background_unavailable/);
     await expect(page.locator("header.top").innerText()).resolves.toMatch(/read-only calls were reconstructed/);
-    const images = await decodedImages(page);
-    expect(images.decoded).toBe(images.total);
+    const images = await shownFrames(page);
+    expect(images.embedded).toBe(images.total);
     expect(images.total).toBeGreaterThanOrEqual(3);
+    expect(images.html).toBe(images.distinct);
+    expect(images.firstHasPixels).toBe(true);
     await page.screenshot({ path: path.join(outputDir, "report-cassette.png"), fullPage: true });
     await page.close();
   });
@@ -159,6 +173,39 @@ describe("cua-contract report in Chromium", () => {
     expect(new URL(page.url()).hash).toBe(href);
     await expect(page.locator(href!).count()).resolves.toBe(1);
     await page.screenshot({ path: path.join(outputDir, "report-check.png") });
+    await page.close();
+  });
+
+  it("check --report: failures first, grouped by scenario and linked to the served request; passing scenarios collapsed; a filter", { timeout: 60_000 }, async () => {
+    const out = path.join(tmp.path, "check-report.html");
+    const run = await runCli(["check", "--harness", "resend-timed-out-click", "--report", out]);
+    expect(run.exitCode).toBe(1);
+    const page = await open(out);
+    const failed = page.locator("section.scenario.failed");
+    const passed = page.locator("section.scenario.passed");
+    const nFailed = await failed.count();
+    expect(nFailed).toBeGreaterThan(0);
+    expect(await passed.count()).toBeGreaterThan(0);
+    // one group per failed scenario, its title once, before any scenario
+    await expect(page.locator("section.problems.all .group").count()).resolves.toBe(nFailed);
+    const groupY = (await page.locator("section.problems.all").boundingBox())!.y;
+    expect(groupY).toBeLessThan(900);
+    expect(groupY).toBeLessThan((await page.locator("section.scenario").first().boundingBox())!.y);
+    // failed scenarios come before passed ones, passed ones are collapsed
+    const order = await page.locator("section.scenario").evaluateAll((els) => els.map((e) => (e.classList.contains("failed") ? "failed" : "passed")));
+    expect(order).toEqual([...order].sort());
+    await expect(passed.first().locator(":scope > details").getAttribute("open")).resolves.toBeNull();
+    await expect(passed.first().locator("li.call").first().isVisible()).resolves.toBe(false);
+    // a failure links to a request the replay served (a row of the replay log, not of the recording)
+    const requestLink = page.locator("section.problems.all li.problem a", { hasText: /^#\d+$/ }).first();
+    const href = (await requestLink.getAttribute("href"))!;
+    await requestLink.click();
+    await expect(page.locator(href).getAttribute("class")).resolves.toMatch(/outcome-(replayed|faulted|unmatched)/);
+    // the filter hides passing scenarios without a script
+    await page.locator("#only-failed").check();
+    await expect(passed.first().isVisible()).resolves.toBe(false);
+    await expect(failed.first().isVisible()).resolves.toBe(true);
+    await page.screenshot({ path: path.join(outputDir, "report-check-run.png") });
     await page.close();
   });
 

@@ -8,7 +8,6 @@ import { checkJunitSuites, renderCheckSummary, renderScenarioLine } from "../../
 import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
 import { externalRunner } from "../../check/run-external.js";
 import { checkCommandExists } from "../../check/find-command.js";
-import { writeCheckHtml } from "../../check/report.js";
 import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import type { LogSink } from "../../check/run-check.js";
 import { renderJunit } from "../../report/junit.js";
@@ -62,7 +61,8 @@ export const checkCommand: CliCommand = {
       },
     });
     if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
-    if (args.report) await writeCheckHtml({ file: String(args.report), result, logs });
+    // The report needs sharp (image decoding): loaded only when a report is asked for.
+    if (args.report) await (await import("../../check/report.js")).writeCheckHtml({ file: String(args.report), result, logs });
     process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
     return result.failed === 0 ? 0 : 1;
   },

@@ -1,8 +1,9 @@
-import { readCassette } from "../../cassette/reader.js";
-import { summarizeCassette, type CassetteSummary } from "../../cassette/summary.js";
+import { countEvents, type CassetteSummary } from "../../cassette/summary.js";
 import type { CliCommand } from "../command.js";
 import path from "node:path";
-import { PROBE_FILE } from "../../cassette/cassette.js";
+import { CASSETTE_FILE, PROBE_FILE } from "../../cassette/cassette.js";
+import { scanCassette, type CassetteValidators } from "../../cassette/scan.js";
+import { NeedsSchemaCheck, quickValidators } from "../../cassette/quick-validate.js";
 
 const PROBE_PROBLEMS: Partial<Record<CassetteSummary["probe"]["status"], string>> = {
   mismatched: "does not match driver.probe_sha256 in the header (field driver.probe_sha256). Restore probe.json from the original recording, or re-record the cassette.",
@@ -17,8 +18,15 @@ export const inspectCommand: CliCommand = {
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {
-    const cassette = await readCassette(String(args.dir), { frames: "report" });
-    const summary = summarizeCassette(cassette);
+    const dir = String(args.dir);
+    let summary: CassetteSummary;
+    try {
+      summary = summarize(dir, quickValidators);
+    } catch (error) {
+      if (!(error instanceof NeedsSchemaCheck)) throw error;
+      summary = summarize(dir, (await import("../../cassette/reader.js")).schemaValidators);
+    }
+    const cassette = { dir, file: path.join(dir, CASSETTE_FILE) };
     process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary));
     const bad = [...summary.frames.mismatched.map((r) => `${r} does not match its hash`), ...summary.frames.missing.map((r) => `${r} is missing`)];
     if (bad.length > 0) {
@@ -31,6 +39,13 @@ export const inspectCommand: CliCommand = {
     return bad.length > 0 || probe ? 2 : 0;
   },
 };
+
+// Streams the cassette: memory holds one event at a time, whatever the cassette's size.
+function summarize(dir: string, validators: CassetteValidators): CassetteSummary {
+  const counter = countEvents();
+  const scan = scanCassette({ dir, validators, frames: "report", onEvent: (e) => counter.add(e) });
+  return counter.summary({ dir: scan.dir, header: scan.header, frameStats: scan.frameStats, warnings: scan.warnings, ...(scan.probe ? { probeSha256: scan.probe.sha256 } : {}) });
+}
 
 function renderSummary(s: CassetteSummary): string {
   const h = s.header;

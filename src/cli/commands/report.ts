@@ -1,4 +1,3 @@
-import { diffImage } from "../../harness/screen/diff-image.js";
 import { screenChange } from "../../harness/screen/screen-change.js";
 import { writeReport } from "../../report/html/write-report.js";
 import type { CliCommand } from "../command.js";
@@ -17,7 +16,7 @@ export const reportCommand: CliCommand = {
       from: String(args.input),
       out: String(args.out),
       ...(typeof args.cassette === "string" ? { cassetteDir: args.cassette } : {}),
-      screen: { screenChange, diffImage },
+      screen: { screenChange },
     });
     if (args.json) {
       process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);

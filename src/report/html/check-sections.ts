@@ -67,7 +67,9 @@ export function checkSections(options: { result: CheckResult; extras?: (scenario
     }
     const problems: ReportProblem[] = failures.map((f) => {
       const title = failureTitle(f);
-      const message = f.message.startsWith(`${title}: `) ? f.message.slice(title.length + 2) : f.message;
+      // The title already names the step (and the invariant): the message need not repeat it.
+      const stepPrefix = f.step !== undefined ? `step ${f.step}: ` : undefined;
+      const message = f.message.startsWith(`${title}: `) ? f.message.slice(title.length + 2) : stepPrefix && f.message.startsWith(stepPrefix) ? f.message.slice(stepPrefix.length) : f.message;
       return { kind: f.kind, title, message, links: failureLinks(f, prefix, [...steps, ...rows]) };
     });
     const facts: Array<[string, string]> = [

@@ -1,18 +1,16 @@
 import type { ReportRow, ReportShot, ScreenChangeKind } from "./model.js";
 
-/** Compares two screenshots: the screenChange kind, and the id of a diffImage highlight when they differ. */
-export type ShotComparison = (
-  prev: ReportShot,
-  next: ReportShot,
-) => Promise<{ kind: ScreenChangeKind; diff?: string; fraction?: number; note?: string }>;
+/** Compares two screenshots: the screenChange kind, the changed fraction, and a note when they could not be compared. */
+export type ShotComparison = (prev: ReportShot, next: ReportShot) => Promise<{ kind: ScreenChangeKind; fraction?: number; note?: string }>;
 
 /**
  * Walks the timeline and compares every screenshot with the one before it (across rows, in
- * order), filling each shot's `change`. Same frame ref means identical without decoding; the other
- * pairs are compared `concurrency` at a time (image decoding runs on libvips threads). Returns how
- * many pairs were compared.
+ * order), filling each shot's `change`. Same frame ref means identical without decoding; each
+ * distinct pair of different frames is compared once (a run that flips between two screens asks
+ * once per direction), `concurrency` at a time (image decoding runs on libvips threads). Returns
+ * how many consecutive pairs there are and how many comparisons were made.
  */
-export async function compareShots(options: { rows: readonly ReportRow[]; compare: ShotComparison; concurrency?: number }): Promise<number> {
+export async function compareShots(options: { rows: readonly ReportRow[]; compare: ShotComparison; concurrency?: number }): Promise<{ pairs: number; compared: number }> {
   const pairs: Array<{ prevRow: ReportRow; prev: ReportShot; next: ReportShot; shownIn: string }> = [];
   let previous: { row: ReportRow; shot: ReportShot; shownIn: string } | undefined;
   for (const row of options.rows) {
@@ -23,18 +21,25 @@ export async function compareShots(options: { rows: readonly ReportRow[]; compar
       previous = { row, shot, shownIn };
     }
   }
+  const known = new Map<string, ReturnType<ShotComparison>>();
+  const key = (shot: ReportShot) => `${shot.source.cassetteDir}\0${shot.source.ref}`;
+  const compareOnce = (prev: ReportShot, next: ReportShot) => {
+    const k = `${key(prev)}\0${key(next)}`;
+    let result = known.get(k);
+    if (!result) known.set(k, (result = options.compare(prev, next)));
+    return result;
+  };
   const limit = Math.max(1, options.concurrency ?? 4);
   let cursor = 0;
   const worker = async () => {
     while (cursor < pairs.length) {
       const { prevRow, prev, next, shownIn } = pairs[cursor++]!;
       const same = prev.source.ref === next.source.ref && prev.source.cassetteDir === next.source.cassetteDir;
-      const result = same ? { kind: "identical" as const, fraction: 0, shownIn } : await options.compare(prev, next);
+      const result = same ? { kind: "identical" as const, fraction: 0, shownIn } : await compareOnce(prev, next);
       next.change = {
         kind: result.kind,
         previousRow: prevRow.id,
         previousImage: prev.image,
-        ...("diff" in result && result.diff !== undefined ? { diff: result.diff } : {}),
         ...(result.fraction !== undefined ? { fraction: result.fraction } : {}),
         ...("note" in result && result.note !== undefined ? { note: result.note } : {}),
         ...("shownIn" in result ? { shownIn: result.shownIn } : {}),
@@ -42,5 +47,5 @@ export async function compareShots(options: { rows: readonly ReportRow[]; compar
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, pairs.length) }, worker));
-  return pairs.length;
+  return { pairs: pairs.length, compared: known.size };
 }

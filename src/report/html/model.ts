@@ -29,11 +29,9 @@ export interface ReportShot {
     /** Row id and image id of the previous screenshot. */
     previousRow: string;
     previousImage: string;
-    /** Image id of the diffImage highlight (changed / similar only). */
-    diff?: string;
     /** Fraction of the 32×18 signature cells that differ. */
     fraction?: number;
-    /** Why there is no diff, when there is none. */
+    /** Why the pair shows no difference view (e.g. a frame that does not decode). */
     note?: string;
     /** For `identical`: the row where this image is actually shown (the start of the run of identical shots). */
     shownIn?: string;

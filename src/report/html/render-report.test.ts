@@ -23,6 +23,13 @@ describe("renderReport", () => {
     expect(html).toContain("a &amp; b");
   });
 
+  it("writes a full result once; a later row with the same result links to the first", () => {
+    const html = render(model([row(0, { resultDetail: "tree A" }), row(1, { resultDetail: "tree B" }), row(2, { resultDetail: "tree A" })]));
+    expect(html.match(/tree A/g)).toHaveLength(1);
+    expect(html.match(/tree B/g)).toHaveLength(1);
+    expect(html).toMatch(/id="call-2"[^]*full result: same as <a href="#call-0">#0<\/a>/);
+  });
+
   it("links each failure to its calls and flags them", () => {
     const html = render(model([row(0), row(1, { kind: "mutation" })], [{ kind: "invariant", title: "no-replay-after-unknown", message: "m", links: [{ row: "call-1", label: "#1" }] }]));
     expect(html).toMatch(/<a href="#call-1">#1<\/a>/);
@@ -33,6 +40,23 @@ describe("renderReport", () => {
 });
 
 describe("compareShots", () => {
+  it("compares each distinct pair once, and embeds each distinct frame once however often it is shown", async () => {
+    // a run that flips between two screens: a b a b a b
+    const rows = [0, 1, 2, 3, 4, 5].map((n) => row(n, { shots: [shot(n % 2 ? "b" : "a")] }));
+    const asked: string[] = [];
+    const counts = await compareShots({ rows, compare: async (prev, next) => (asked.push(`${prev.image}>${next.image}`), { kind: "changed", fraction: 0.5 }) });
+    expect(counts).toEqual({ pairs: 5, compared: 2 });
+    expect(asked).toEqual(["img-a>img-b", "img-b>img-a"]);
+    expect(rows.slice(1).map((r) => r.shots[0]!.change?.kind)).toEqual(["changed", "changed", "changed", "changed", "changed"]);
+    const html = render(model(rows));
+    expect(html.match(/data:image\/png;base64,img-a/g)).toHaveLength(1);
+    expect(html.match(/data:image\/png;base64,img-b/g)).toHaveLength(1);
+    // every screenshot and every difference view names its frames' classes
+    expect(html.match(/class="frame im-img-a"/g)).toHaveLength(3);
+    expect(html.match(/class="frame diffview"/g)).toHaveLength(5);
+    expect(html).not.toContain("<img");
+  });
+
   it("compares every consecutive pair across rows, without decoding identical refs", async () => {
     const rows = [row(0, { shots: [shot("a")] }), row(1), row(2, { shots: [shot("a")] }), row(3, { shots: [shot("b"), shot("c")] })];
     const asked: string[] = [];
@@ -40,15 +64,15 @@ describe("compareShots", () => {
       rows,
       compare: async (prev, next) => {
         asked.push(`${prev.image}>${next.image}`);
-        return { kind: "changed", diff: `d-${next.image}` };
+        return { kind: "changed" };
       },
     });
-    expect(pairs).toBe(3);
+    expect(pairs).toEqual({ pairs: 3, compared: 2 });
     expect(asked).toEqual(["img-a>img-b", "img-b>img-c"]);
     expect(rows[2]!.shots[0]!.change).toMatchObject({ kind: "identical", previousRow: "call-0" });
-    expect(rows[3]!.shots[1]!.change).toMatchObject({ kind: "changed", previousRow: "call-3", diff: "d-img-c" });
+    expect(rows[3]!.shots[1]!.change).toMatchObject({ kind: "changed", previousRow: "call-3", previousImage: "img-b" });
     const html = render(model(rows));
-    expect(html.match(/src="data:image\/png;base64,img-a"/g)).toHaveLength(1);
+    expect(html.match(/data:image\/png;base64,img-a/g)).toHaveLength(1);
     expect(html).toContain("same image, not repeated");
   });
 });

@@ -4,7 +4,10 @@ import { REPORT_CSS } from "./report-style.js";
 
 export interface RenderOptions {
   model: ReportModel;
-  /** The `src` for an image id: a data: URI (self-contained) or a relative file name. */
+  /**
+   * The URL of an image id: a data: URI (self-contained) or a relative file name. Each image is
+   * written once, as a CSS class in the stylesheet; every place that shows it names the class.
+   */
   imageSrc: (image: string) => string;
   /** Pixel size of an image, for width/height attributes (no layout jumps). */
   imageSize?: (image: string) => { width: number; height: number } | undefined;
@@ -33,13 +36,36 @@ function seconds(ms: number | undefined): string {
   return ms === undefined ? "" : `+${(ms / 1000).toFixed(3)} s`;
 }
 
-function img(options: RenderOptions, image: string, alt: string, cls = ""): string {
-  const size = options.imageSize?.(image);
-  const dims = size ? ` width="${size.width}" height="${size.height}"` : "";
-  return `<img${cls ? ` class="${cls}"` : ""} src="${esc(options.imageSrc(image))}" alt="${esc(alt)}"${dims} decoding="async">`;
+// What a render has written once already: images (by id) and full results (by text, with the row showing it).
+interface RenderContext {
+  images: Set<string>;
+  details: Map<string, { id: string; label: string }>;
 }
 
-function shot(options: RenderOptions, row: ReportRow, s: ReportShot, rowLabels: Map<string, string>): string {
+// Image ids become CSS class names: letters, digits and dashes only.
+const imageClass = (image: string) => `im-${image.replace(/[^A-Za-z0-9-]/g, "_")}`;
+
+function aspect(options: RenderOptions, image: string): string {
+  const size = options.imageSize?.(image);
+  return size ? ` style="aspect-ratio:${size.width}/${size.height}"` : "";
+}
+
+// A screenshot: an element whose background is the image's one copy in the stylesheet.
+function frame(options: RenderOptions, ctx: RenderContext, image: string, alt: string): string {
+  ctx.images.add(image);
+  return `<div class="frame ${imageClass(image)}" role="img" aria-label="${esc(alt)}"${aspect(options, image)}></div>`;
+}
+
+// What changed between two screenshots, drawn by the browser from their one copy each: the second
+// over the first with a difference blend (unchanged pixels black, changes bright, tinted red), laid
+// over a faint grey copy of the second for context.
+function diffView(options: RenderOptions, ctx: RenderContext, prev: string, next: string, alt: string): string {
+  ctx.images.add(prev);
+  ctx.images.add(next);
+  return `<div class="frame diffview" role="img" aria-label="${esc(alt)}"${aspect(options, next)}><div class="layer ${imageClass(next)}"></div><div class="delta"><div class="layer ${imageClass(prev)}"></div><div class="layer ${imageClass(next)}"></div></div></div>`;
+}
+
+function shot(options: RenderOptions, ctx: RenderContext, row: ReportRow, s: ReportShot, rowLabels: Map<string, string>): string {
   const change = s.change;
   const prevLabel = change ? (rowLabels.get(change.previousRow) ?? change.previousRow) : "";
   const pct = change?.fraction !== undefined && change.kind !== "identical" ? ` (${(change.fraction * 100).toFixed(1)} % of cells)` : "";
@@ -52,9 +78,9 @@ function shot(options: RenderOptions, row: ReportRow, s: ReportShot, rowLabels: 
     const where = shown ? `; shown at <a href="#${esc(shown)}">${esc(rowLabels.get(shown) ?? shown)}</a>` : "";
     return `<div class="same" data-image="${esc(s.image)}">${esc(s.label)}: ${badge} (same image, not repeated${where})</div>`;
   }
-  const main = `<figure class="shot" data-image="${esc(s.image)}">${img(options, s.image, `${s.label} of ${row.label}`)}<figcaption>${esc(s.label)} · ${badge}</figcaption></figure>`;
-  if (!change?.diff) return main;
-  return `${main}<figure class="shot diff" data-image="${esc(change.diff)}">${img(options, change.diff, `what changed since ${prevLabel}`)}<figcaption>diff vs ${esc(prevLabel)} (changed pixels in red)</figcaption></figure>`;
+  const main = `<figure class="shot" data-image="${esc(s.image)}">${frame(options, ctx, s.image, `${s.label} of ${row.label}`)}<figcaption>${esc(s.label)} · ${badge}</figcaption></figure>`;
+  if (!change || change.note !== undefined) return main;
+  return `${main}<figure class="shot diff" data-image="${esc(change.previousImage)}+${esc(s.image)}">${diffView(options, ctx, change.previousImage, s.image, `what changed since ${prevLabel}`)}<figcaption>difference from ${esc(prevLabel)} (changes highlighted)</figcaption></figure>`;
 }
 
 // Short argument objects read best on one line; long ones keep their indentation.
@@ -67,7 +93,17 @@ function compactArgs(args: string): string {
   }
 }
 
-function row(options: RenderOptions, r: ReportRow, rowLabels: Map<string, string>): string {
+// A full result is written once; a later row with the same text links to the first (as an
+// identical screenshot does), which keeps long runs of unchanged reads small.
+function fullResult(ctx: RenderContext, r: ReportRow): string {
+  const detail = r.resultDetail!;
+  const first = ctx.details.get(detail);
+  if (first) return `<p class="same">full result: same as <a href="#${esc(first.id)}">${esc(first.label)}</a></p>`;
+  ctx.details.set(detail, { id: r.id, label: r.label });
+  return `<details><summary>full result</summary><pre>${esc(detail)}</pre></details>`;
+}
+
+function row(options: RenderOptions, ctx: RenderContext, r: ReportRow, rowLabels: Map<string, string>): string {
   const classes = ["call", `kind-${r.kind}`, `outcome-${r.outcome}`, r.isError ? "is-error" : "", r.flagged ? "flagged" : ""].filter(Boolean).join(" ");
   const name = r.tool ?? r.method;
   const epoch =
@@ -86,52 +122,79 @@ function row(options: RenderOptions, r: ReportRow, rowLabels: Map<string, string
     `<p class="result">${esc(r.result)}</p>`,
     r.verdict ? `<p class="note">verdict: ${esc(r.verdict.note)}</p>` : "",
     r.args && r.args !== "{}" ? `<pre class="args">${esc(compactArgs(r.args))}</pre>` : "",
-    r.resultDetail ? `<details><summary>full result</summary><pre>${esc(r.resultDetail)}</pre></details>` : "",
+    r.resultDetail ? fullResult(ctx, r) : "",
   ].join("");
-  const shots = r.shots.length > 0 ? `<div class="shots">${r.shots.map((s) => shot(options, r, s, rowLabels)).join("")}</div>` : "";
+  const shots = r.shots.length > 0 ? `<div class="shots">${r.shots.map((s) => shot(options, ctx, r, s, rowLabels)).join("")}</div>` : "";
   return `<li class="${classes}${shots ? " has-shots" : ""}" id="${esc(r.id)}" data-tool="${esc(name)}"><div class="head">${head}</div><div class="main">${body}</div>${shots}</li>`;
 }
 
-function section(options: RenderOptions, s: ReportSection, single: boolean): string {
+function section(options: RenderOptions, ctx: RenderContext, s: ReportSection, single: boolean): string {
   const flagged = new Set(s.problems.flatMap((p) => p.links.map((l) => l.row)));
   const mark = (r: ReportRow) => (flagged.has(r.id) ? { ...r, flagged: true } : r);
   const rows = s.rows.map(mark);
   const steps = (s.steps ?? []).map(mark);
   const labels = new Map([...steps, ...rows].map((r) => [r.id, r.label]));
-  const badge = s.passed === undefined ? "" : ` <span class="badge ${s.passed ? "pass" : "fail"}">${s.passed ? "passed" : "failed"}</span>`;
-  const heading = single ? "" : `<h2>${esc(s.title)}${badge}</h2>`;
   const stepList =
     steps.length > 0
-      ? `<h2>Harness steps (${steps.length})</h2><ol class="timeline steps">${steps.map((r) => row(options, r, labels)).join("\n")}</ol>`
+      ? `<h2>Harness steps (${steps.length})</h2><ol class="timeline steps">${steps.map((r) => row(options, ctx, r, labels)).join("\n")}</ol>`
       : "";
   const timeline =
     rows.length > 0
-      ? `<h2>Timeline (${rows.length} call${rows.length === 1 ? "" : "s"})</h2><ol class="timeline">${rows.map((r) => row(options, r, labels)).join("\n")}</ol>`
+      ? `<h2>Timeline (${rows.length} call${rows.length === 1 ? "" : "s"})</h2><ol class="timeline">${rows.map((r) => row(options, ctx, r, labels)).join("\n")}</ol>`
       : steps.length > 0
         ? ""
         : `<p class="note">No calls to show.</p>`;
-  return `<section class="scenario" id="${esc(s.id)}">${heading}${facts(s.facts)}${problems(s)}${stepList}${timeline}</section>`;
+  const body = `${facts(s.facts)}${problems(s)}${stepList}${timeline}`;
+  const state = s.passed === undefined ? "" : s.passed ? " passed" : " failed";
+  if (single) return `<section class="scenario${state}" id="${esc(s.id)}">${body}</section>`;
+  const heading = `<h2>${esc(s.title)}${passBadge(s)}</h2>`;
+  // A passing scenario is collapsed to its title; a failing one is open.
+  if (s.passed === true) return `<section class="scenario${state}" id="${esc(s.id)}"><details><summary>${heading}</summary>${body}</details></section>`;
+  return `<section class="scenario${state}" id="${esc(s.id)}">${heading}${body}</section>`;
 }
 
-// With several sections (a check run), every failure is listed first, each linking to its calls or its section.
+const passBadge = (s: ReportSection) => (s.passed === undefined ? "" : ` <span class="badge ${s.passed ? "pass" : "fail"}">${s.passed ? "passed" : "failed"}</span>`);
+
+// With several sections (a check run): the failures first, grouped by scenario (its title once),
+// each linking to the requests it names; then the scenarios, failed ones first.
 function overview(model: ReportModel): string {
-  const all = model.sections.flatMap((s) => s.problems.map((p) => ({ s, p })));
-  const items = all
-    .map(({ s, p }) => {
-      const links = p.links.length > 0 ? p.links : [{ row: s.id, label: "scenario" }];
-      return `<li class="problem kind-${esc(p.kind)}"><a class="scenario-link" href="#${esc(s.id)}">${esc(s.title)}</a> — <span class="title">${esc(p.title)}</span>${esc(p.message)}${links
-        .map((l) => `<a href="#${esc(l.row)}">${esc(l.label)}</a>`)
-        .join("")}</li>`;
-    })
-    .join("");
-  const head = all.length > 0 ? `<section class="problems all"><h2>All failures (${all.length})</h2><ul>${items}</ul></section>` : `<section class="problems none"><h2>All failures (0)</h2><p>Every scenario passed.</p></section>`;
-  const toc = model.sections
-    .map((s) => `<li><a href="#${esc(s.id)}">${esc(s.title)}</a> ${s.passed === undefined ? "" : `<span class="badge ${s.passed ? "pass" : "fail"}">${s.passed ? "passed" : "failed"}</span>`}</li>`)
+  const failing = model.sections.filter((s) => s.problems.length > 0);
+  const total = failing.reduce((n, s) => n + s.problems.length, 0);
+  const group = (s: ReportSection) => {
+    const items = s.problems
+      .map((p) => {
+        const links = p.links.length > 0 ? p.links : [{ row: s.id, label: "scenario" }];
+        return `<li class="problem kind-${esc(p.kind)}"><span class="title">${esc(p.title)}</span>${esc(p.message)}${links.map((l) => `<a href="#${esc(l.row)}">${esc(l.label)}</a>`).join("")}</li>`;
+      })
+      .join("");
+    return `<div class="group"><h3><a class="scenario-link" href="#${esc(s.id)}">${esc(s.title)}</a> <span class="count">${s.problems.length} failure${s.problems.length === 1 ? "" : "s"}</span></h3><ul>${items}</ul></div>`;
+  };
+  const head =
+    total > 0
+      ? `<section class="problems all"><h2>Failures (${total} in ${failing.length} scenario${failing.length === 1 ? "" : "s"})</h2>${failing.map(group).join("")}</section>`
+      : `<section class="problems none"><h2>Failures (0)</h2><p>Every scenario passed.</p></section>`;
+  const toc = orderSections(model.sections)
+    .map((s) => `<li><a href="#${esc(s.id)}">${esc(s.title)}</a>${passBadge(s)}</li>`)
     .join("");
   return `${head}<h2>Scenarios (${model.sections.length})</h2><ul class="toc">${toc}</ul>`;
 }
 
-/** The whole report as one HTML document; no scripts, no network. */
+// Failed first, then the rest, each group in its own order.
+const orderSections = (sections: readonly ReportSection[]) => [...sections.filter((s) => s.passed === false), ...sections.filter((s) => s.passed !== false)];
+
+// Filters that need no script: each box is a checkbox, and the stylesheet hides what it excludes.
+function filterBar(multi: boolean): string {
+  const box = (id: string, label: string) => `<label><input type="checkbox" id="${id}"> ${esc(label)}</label>`;
+  return `<form class="filter" aria-label="filter">${[
+    multi ? box("only-failed", "failed scenarios only") : "",
+    box("only-flagged", "calls a failure points at"),
+    box("only-mutations", "mutations only"),
+    box("only-faults", "faulted or unmatched only"),
+    box("only-shots", "calls with screenshots"),
+  ].join("")}</form>`;
+}
+
+/** The whole report as one HTML document; no scripts, no network. Each image is in it once. */
 export function renderReport(options: RenderOptions): string {
   const { model } = options;
   const single = model.sections.length === 1;
@@ -139,12 +202,21 @@ export function renderReport(options: RenderOptions): string {
   const judged = model.sections.some((s) => s.passed !== undefined);
   const status = judged ? ` <span class="badge ${overall ? "pass" : "fail"}">${overall ? "passed" : "failed"}</span>` : "";
   const notes = model.notes.length > 0 ? `<ul class="notes">${model.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
+  const ctx: RenderContext = { images: new Set(), details: new Map() };
+  const sections = (single ? model.sections : orderSections(model.sections)).map((s) => section(options, ctx, s, single)).join("\n");
+  const images = [...ctx.images].map((id) => `.${imageClass(id)}{background-image:url("${cssUrl(options.imageSrc(id))}")}`).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'">
-<title>${esc(model.title)}</title><style>${REPORT_CSS}</style></head>
-<body><header class="top"><h1>${esc(model.title)}${status}</h1>${facts([["input", `${model.input.kind}: ${model.input.file}`], ...model.facts])}${notes}</header>
-<main>${single ? "" : overview(model)}${model.sections.map((s) => section(options, s, single)).join("\n")}
+<title>${esc(model.title)}</title><style>${REPORT_CSS}</style>
+<style>
+${images}
+</style></head>
+<body><header class="top"><h1>${esc(model.title)}${status}</h1>${facts([["input", `${model.input.kind}: ${model.input.file}`], ...model.facts])}${notes}${filterBar(!single)}</header>
+<main>${single ? "" : overview(model)}${sections}
 <footer>Generated by ${esc(options.generator)}.</footer></main></body></html>
 `;
 }
+
+// A URL inside url("…"): data URIs and plain file names need only quotes, backslashes and newlines escaped.
+const cssUrl = (url: string) => url.replace(/["\\\n\r]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `);

@@ -45,9 +45,28 @@ li.call.has-shots .shots { margin-top:6px; justify-content:flex-end; align-items
 .call details pre { max-height:320px; overflow:auto; background:var(--bg); padding:6px 8px; white-space:pre-wrap; overflow-wrap:anywhere; }
 .shots { display:flex; flex-wrap:wrap; gap:12px; margin-top:8px; }
 figure.shot { margin:0; max-width:380px; }
-figure.shot img { display:block; max-width:100%; height:auto; border:1px solid var(--line); border-radius:4px; background:#fff; }
+.frame { display:block; width:380px; max-width:100%; aspect-ratio:16/10; border:1px solid var(--line); border-radius:4px; background:#fff center / 100% 100% no-repeat; }
+.frame.diffview { position:relative; isolation:isolate; background:#000; }
+.diffview .layer { position:absolute; inset:0; background-size:100% 100%; background-repeat:no-repeat; }
+.diffview > .layer { opacity:.3; filter:grayscale(1); }
+.diffview .delta { position:absolute; inset:0; isolation:isolate; mix-blend-mode:screen; filter:grayscale(1) brightness(4) sepia(1) saturate(12) hue-rotate(-55deg); }
+.diffview .delta .layer + .layer { mix-blend-mode:difference; }
 figure.shot figcaption { font-size:12px; color:var(--muted); margin-top:3px; }
 .same { font-size:12.5px; color:var(--muted); margin-top:6px; }
+form.filter { display:flex; flex-wrap:wrap; gap:4px 16px; margin:10px 0 0; font-size:13px; color:var(--muted); }
+form.filter label { cursor:pointer; }
+body:has(#only-failed:checked) section.scenario.passed { display:none; }
+body:has(#only-flagged:checked) li.call:not(.flagged) { display:none; }
+body:has(#only-mutations:checked) li.call:not(.kind-mutation) { display:none; }
+body:has(#only-faults:checked) li.call:not(.outcome-faulted):not(.outcome-unmatched) { display:none; }
+body:has(#only-shots:checked) li.call:not(.has-shots) { display:none; }
+section.scenario.passed { margin-top:10px; }
+section.scenario > details > summary { cursor:pointer; }
+section.scenario > details > summary h2 { display:inline; }
+section.scenario.passed > details > summary h2 { color:var(--muted); font-weight:600; }
+section.problems .group h3 { font-size:14px; margin:10px 0 4px; }
+section.problems .group .count { color:var(--muted); font-weight:400; font-size:12.5px; }
+section.problems .group ul { margin:0; padding-left:20px; }
 ul.toc { columns:2; padding-left:18px; } ul.toc li { margin:2px 0; }
 a.scenario-link { font-weight:600; }
 footer { color:var(--muted); font-size:12px; margin-top:30px; }

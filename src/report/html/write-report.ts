@@ -12,18 +12,15 @@ import { reportModel } from "./report-model.js";
 import { writeOutputFile } from "../write-output.js";
 
 /**
- * The two screen functions of the harness core the report needs (harness/screen), on PNG or JPEG
- * bytes. The report hands them one `frames` cache for the whole build (each frame is in two pairs
- * and is decoded once) and asks for diffs no wider than it shows them.
+ * The screen function of the harness core the report needs (harness/screen), on PNG or JPEG bytes.
+ * The report hands it one `frames` cache for the whole build (each frame is decoded once). What
+ * changed is drawn by the browser from the two embedded frames (docs/decisions/0090), so the
+ * report computes no diff image; `diffImage` is accepted and not called.
  */
 export interface ScreenFunctions {
   screenChange(prev: Uint8Array, next: Uint8Array, options?: { frames?: FrameCache }): Promise<{ kind: ScreenChangeKind; changedFraction?: number }>;
-  /** A PNG highlighting what differs. */
-  diffImage(prev: Uint8Array, next: Uint8Array, options?: { frames?: FrameCache; maxWidth?: number }): Promise<{ png: Uint8Array; changedPixels?: number }>;
+  diffImage?: unknown;
 }
-
-/** Diff highlights are drawn this wide at most: twice the 380 CSS px a screenshot is shown at, so sharp on a 2× display. */
-export const DIFF_MAX_WIDTH = 760;
 
 export interface BuildReportOptions {
   input: ReportInput;
@@ -38,8 +35,10 @@ export interface ReportStats {
   rows: number;
   problems: number;
   screenshots: number;
-  /** Consecutive screenshot pairs compared (every one). */
+  /** Consecutive screenshot pairs (every one gets a change kind). */
   pairs: number;
+  /** Comparisons made: one per distinct pair of different frames. */
+  compared: number;
   changed: number;
   bytes: number;
 }
@@ -90,7 +89,14 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
     const dir = options.input.cassette.dir;
     for (const ref of refs) {
       try {
-        signature(load(dir, ref).bytes, "frame", frames).catch(() => undefined);
+        const bytes = load(dir, ref).bytes;
+        // One libvips pipeline from the bytes (the report needs no full-size pixels): the cache
+        // then hands screenChange this signature.
+        if (!frames.has(bytes)) {
+          const sig = signature(bytes, "frame");
+          sig.catch(() => undefined);
+          frames.set(bytes, { signature: sig });
+        }
       } catch {
         // a frame that cannot be read is reported where the model meets it
       }
@@ -107,11 +113,12 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
   };
   const rows: ReportRow[] = model.sections.flatMap((s) => s.rows);
   let pairs = 0;
+  let compared = 0;
   let changed = 0;
   let screenshots = 0;
   for (const section of model.sections) {
     for (const row of section.rows) for (const shot of row.shots) frameBytes(shot), screenshots++;
-    pairs += await compareShots({
+    const counts = await compareShots({
       rows: section.rows,
       compare: async (prev, next) => {
         const a = frameBytes(prev);
@@ -121,20 +128,15 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
           change = await options.screen.screenChange(a, b, { frames });
         } catch {
           // An image that does not decode proves nothing about the screen: shown as changed, without a diff.
-          changed++;
           return { kind: "changed", note: "could not be decoded" };
         }
         const fraction = change.changedFraction !== undefined ? { fraction: change.changedFraction } : {};
-        if (change.kind === "identical") return { kind: change.kind, ...fraction };
-        if (change.kind === "changed") changed++;
-        const diff = await options.screen.diffImage(a, b, { frames, maxWidth: DIFF_MAX_WIDTH }).catch(() => undefined);
-        if (!diff) return { kind: change.kind, ...fraction, note: "no diff: could not be decoded" };
-        const id = `diff-${prev.image.slice(4)}-${next.image.slice(4)}`;
-        const size = imageSize(diff.png);
-        images.set(id, { bytes: diff.png, mime: "image/png", ...(size ? { size } : {}) });
-        return { kind: change.kind, ...fraction, diff: id };
+        return { kind: change.kind, ...fraction };
       },
     });
+    pairs += counts.pairs;
+    compared += counts.compared;
+    for (const row of section.rows) for (const shot of row.shots) if (shot.change?.kind === "changed") changed++;
   }
   const html = renderReport({
     model,
@@ -152,6 +154,7 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
       problems: model.sections.reduce((n, s) => n + s.problems.length, 0),
       screenshots,
       pairs,
+      compared,
       changed,
       bytes: Buffer.byteLength(html),
     },

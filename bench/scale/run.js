@@ -1,0 +1,264 @@
+#!/usr/bin/env node
+// The scaling benchmark (`npm run bench:scale`): cassettes of 100 / 1 000 / 10 000 / 100 000 events
+// built from the bundled real recordings through the public writer, and one over 2 GiB, in a temp
+// dir deleted afterwards. For each: wall time, peak RSS and per-call latency of inspect, replay
+// (CLI and MCP), serve, gate, check and report, each command a separate process under GNU time.
+// Prints a Markdown table; with --write, also puts it in bench/RESULTS.md.
+//   --sizes 100,1000      the event counts (default 100,1000,10000,100000)
+//   --big-gib 2           the size of the big cassette (0: none); --big-all runs every command on it
+//   --only inspect,report the commands to run (default: all)
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, copyFileSync, existsSync, openSync, readSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { openCassetteWriter, readCassette } from "../../dist/index.js";
+import { mcpCalls } from "./mcp-client.mjs";
+import { fmt, median, writeResultsSection } from "../util.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const cli = path.join(root, "bin/cua-contract.js");
+const TIME = "/usr/bin/time";
+const flag = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? fallback : process.argv[i + 1];
+};
+const sizes = String(flag("sizes", "100,1000,10000,100000")).split(",").map(Number);
+const bigGib = Number(flag("big-gib", "2"));
+const bigAll = process.argv.includes("--big-all");
+const only = flag("only", undefined)?.split(",");
+const wants = (name) => !only || only.includes(name);
+const TIMEOUT_MS = 15 * 60_000;
+
+if (!existsSync(TIME)) {
+  console.error(`bench:scale needs GNU time at ${TIME} (apt-get install time) to measure each command's peak RSS`);
+  process.exit(2);
+}
+
+/** Runs a command under GNU time: wall seconds, peak RSS in MiB, exit code, output. */
+function timed(command, args, options = {}) {
+  const out = path.join(options.tmp, `time-${process.hrtime.bigint()}.txt`);
+  const r = spawnSync(TIME, ["-o", out, "-f", "%e %M", command, ...args], { encoding: "utf8", timeout: TIMEOUT_MS, maxBuffer: 1 << 30, cwd: root, env: options.env ?? process.env });
+  const [wall, rss] = existsSync(out) ? readFileSync(out, "utf8").trim().split("\n").pop().split(" ").map(Number) : [NaN, NaN];
+  return { wall, rss: rss / 1024, code: r.status, signal: r.signal, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
+}
+
+/** The same for a server driven by `drive(command, args)` (it spawns the process itself). */
+async function timedAsync(drive, command, args, tmp) {
+  const out = path.join(tmp, `time-${process.hrtime.bigint()}.txt`);
+  const result = await drive(TIME, ["-o", out, "-f", "%e %M", command, ...args]);
+  const [wall, rss] = readFileSync(out, "utf8").trim().split("\n").pop().split(" ").map(Number);
+  return { wall, rss: rss / 1024, result };
+}
+
+function bytesUnder(dir) {
+  return readdirSync(dir, { recursive: true })
+    .map((f) => path.join(dir, String(f)))
+    .filter((f) => statSync(f).isFile())
+    .reduce((n, f) => n + statSync(f).size, 0);
+}
+
+/**
+ * A cassette of `events` events (or of at least `minBytes` bytes) from a real recording: its events
+ * in order, then its harness events again and again (recorder events once), times and MCP stream
+ * numbers shifted per copy, through the public writer; its frames and probe.json copied.
+ */
+async function buildCassette({ from, out, events, minBytes }) {
+  const source = await readCassette(from);
+  const writer = openCassetteWriter({ dir: out, header: source.header });
+  for (const name of readdirSync(path.join(from, "frames"))) {
+    const bytes = readFileSync(path.join(from, "frames", name));
+    writer.putFrame(bytes, name.endsWith(".jpg") ? "jpg" : "png");
+  }
+  if (existsSync(path.join(from, "probe.json"))) copyFileSync(path.join(from, "probe.json"), path.join(out, "probe.json"));
+  const span = Math.max(...source.events.map((e) => e.t_ms)) + 1;
+  const streams = Math.max(0, ...source.events.map((e) => (typeof e.stream === "number" ? e.stream + 1 : 0)));
+  let written = 0;
+  let bytes = 0;
+  for (let copy = 0; ; copy++) {
+    for (const e of source.events) {
+      if (copy > 0 && e.origin === "recorder") continue;
+      const { seq: _seq, ...rest } = e;
+      const event = { ...rest, t_ms: e.t_ms + copy * span, ...(typeof e.stream === "number" ? { stream: e.stream + copy * streams } : {}) };
+      writer.append(event);
+      written++;
+      if (minBytes !== undefined && written % 1000 === 0) bytes = statSync(writer.file).size;
+      if (events !== undefined ? written >= events : bytes >= minBytes) {
+        writer.close();
+        return { events: written, bytes: statSync(path.join(out, "cassette.jsonl")).size };
+      }
+    }
+  }
+}
+
+// The first recorded lines of a cassette (the recordings begin with start_session, then list_windows).
+function firstEvents(dir, count = 40) {
+  const events = [];
+  const head = Buffer.alloc(4 << 20);
+  const fd = openSync(path.join(dir, "cassette.jsonl"), "r");
+  const n = readSync(fd, head, 0, head.length, 0);
+  closeSync(fd);
+  for (const l of head.subarray(0, n).toString("utf8").split("\n").slice(1, count)) {
+    try {
+      events.push(JSON.parse(l));
+    } catch {
+      break;
+    }
+  }
+  return events;
+}
+
+// The recorded initialize, the recorded start_session (the first mutation: list_windows is answered after it) and list_windows.
+function mcpLines(dir) {
+  const c2s = firstEvents(dir)
+    .filter((e) => e.kind === "mcp" && e.dir === "c2s" && typeof e.line === "string")
+    .map((e) => JSON.parse(e.line));
+  const tool = (name) => c2s.find((m) => m.method === "tools/call" && m.params?.name === name);
+  return { initialize: c2s.find((m) => m.method === "initialize"), setup: [tool("start_session")], call: tool("list_windows") };
+}
+
+// The same for the CLI recording: argv arrays.
+function cliCalls(dir) {
+  const calls = firstEvents(dir).filter((e) => e.kind === "cli" && e.origin !== "recorder" && e.argv[0] === "call");
+  const argv = (tool) => calls.find((e) => e.argv[1] === tool).argv;
+  return { setup: [argv("start_session")], call: argv("list_windows") };
+}
+
+const cell = (m, perCall) => {
+  if (!m) return "—";
+  if (m.failed) return `fails: ${m.failed}`;
+  return `${fmt(m.wall, 2)} s, ${fmt(m.rss, 0)} MiB${perCall !== undefined ? `, ${fmt(perCall, 2)} ms/call` : ""}`;
+};
+
+const failure = (r) => {
+  if (r.code === 0 || r.code === 1) return undefined;
+  if (/heap out of memory|Allocation failed/.test(r.stderr)) return `out of memory (V8 heap limit), exit ${r.code ?? r.signal}`;
+  return `exit ${r.code ?? r.signal}: ${(r.stderr.trim().split("\n").pop() ?? "").slice(0, 160)}`;
+};
+
+async function measureSize({ tmp, label, cliDir, mcpDir, all }) {
+  const row = { label };
+  const info = { cli: { events: 0, bytes: 0 }, mcp: { events: 0, bytes: 0 } };
+  row.info = info;
+  if (wants("inspect")) {
+    const r = timed(process.execPath, [cli, "inspect", cliDir, "--json"], { tmp });
+    row.inspect = failure(r) ? { failed: failure(r) } : r;
+  }
+  if (!all) return row;
+  if (wants("replay")) {
+    const out = path.join(tmp, "calls.json");
+    const { setup, call } = cliCalls(cliDir);
+    const r = timed(process.execPath, [cli, "replay", cliDir, "--", process.execPath, path.join(root, "bench/scale/harness-cli.mjs"), out, "20", JSON.stringify(setup), JSON.stringify(call)], { tmp });
+    row.replayCli = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
+    rmSync(out, { force: true });
+  }
+  if (mcpDir && wants("replay")) {
+    const out = path.join(tmp, "mcp-calls.json");
+    const lines = path.join(tmp, "mcp-lines.json");
+    writeFileSync(lines, JSON.stringify(mcpLines(mcpDir)));
+    const r = timed(process.execPath, [cli, "replay", mcpDir, "--", process.execPath, path.join(root, "bench/scale/harness-mcp.mjs"), out, "200", lines], { tmp });
+    row.replayMcp = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
+    rmSync(out, { force: true });
+  }
+  if (mcpDir && wants("serve")) {
+    const { initialize, setup, call } = mcpLines(mcpDir);
+    try {
+      const s = await timedAsync((command, args) => mcpCalls({ command, args, initialize, setup, call, n: 200 }), process.execPath, [cli, "serve", mcpDir, "--transport", "mcp"], tmp);
+      row.serve = { wall: s.wall, rss: s.rss, perCall: median(s.result) };
+    } catch (error) {
+      row.serve = { failed: String(error.message).includes("134") ? "out of memory (V8 heap limit), exit 134" : String(error.message).slice(0, 160) };
+    }
+  }
+  if (wants("gate")) {
+    const r = timed(process.execPath, [cli, "gate", "--contract", "contracts/drivers/cua-driver-0.21.json", "--driver", "sdk", "--recordings", cliDir, "--json"], { tmp });
+    let calls;
+    try {
+      calls = JSON.parse(r.stdout).recordings?.calls;
+    } catch {
+      calls = undefined;
+    }
+    row.gate = failure(r) ? { failed: failure(r) } : { ...r, ...(calls ? { perCall: (r.wall * 1000) / calls } : {}) };
+  }
+  if (mcpDir && wants("check")) {
+    const scenario = JSON.parse(readFileSync(path.join(root, "contracts/scenarios/blocked-key-combo.json"), "utf8"));
+    const file = path.join(tmp, "scenario.json");
+    writeFileSync(file, JSON.stringify({ ...scenario, $schema: undefined, cassette: mcpDir }));
+    const r = timed(process.execPath, [cli, "check", file, "--json"], { tmp });
+    row.check = failure(r) ? { failed: failure(r) } : r;
+  }
+  if (wants("report")) {
+    const out = path.join(tmp, "report.html");
+    const r = timed(process.execPath, [cli, "report", cliDir, "--out", out, "--json"], { tmp });
+    let stats;
+    try {
+      stats = JSON.parse(r.stdout);
+    } catch {
+      stats = undefined;
+    }
+    if (failure(r) || !stats) row.report = { failed: failure(r) ?? `exit ${r.code}, no summary: ${r.stderr.trim().split("\n").pop()?.slice(0, 160)}` };
+    else {
+      const frames = bytesUnder(path.join(cliDir, "frames"));
+      row.report = { ...r, html: stats.bytes, sizeRatio: stats.bytes / (frames + 2048 * stats.rows), rows: stats.rows };
+    }
+    rmSync(out, { force: true });
+  }
+  return row;
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), "cua-scale-bench-"));
+const rows = [];
+const started = Date.now();
+try {
+  for (const n of sizes) {
+    process.stderr.write(`bench:scale: ${n} events …\n`);
+    const cliDir = path.join(tmp, `cli-${n}`);
+    const mcpDir = path.join(tmp, `mcp-${n}`);
+    const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, events: n });
+    const m = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-mcp"), out: mcpDir, events: n });
+    const row = await measureSize({ tmp, label: `${n}`, cliDir, mcpDir, all: true });
+    row.info = { cli: c, mcp: m };
+    rows.push(row);
+    process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
+    rmSync(cliDir, { recursive: true, force: true });
+    rmSync(mcpDir, { recursive: true, force: true });
+  }
+  if (bigGib > 0) {
+    process.stderr.write(`bench:scale: a ${bigGib} GiB cassette …\n`);
+    const cliDir = path.join(tmp, "cli-big");
+    const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, minBytes: bigGib * 2 ** 30 });
+    const row = await measureSize({ tmp, label: `${c.events} (${fmt(c.bytes / 2 ** 30, 2)} GiB)`, cliDir, mcpDir: undefined, all: bigAll });
+    row.info = { cli: c };
+    rows.push(row);
+    process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
+    rmSync(cliDir, { recursive: true, force: true });
+  }
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+const perCall = (label, key) => {
+  const small = rows.find((r) => r.label === "1000")?.[key]?.perCall;
+  const large = rows.find((r) => r.label === "100000")?.[key]?.perCall;
+  return small && large ? `${label} ${fmt(large / small)}` : `${label} —`;
+};
+const ten = rows.find((r) => r.label === "10000")?.report;
+const big = rows.find((r) => r.label.includes("GiB"));
+const body = [
+  `Cassettes built from \`recordings/gtk3-demo-cli\` (CLI) and \`recordings/gtk3-demo-mcp\` (MCP) through \`openCassetteWriter\`: the recording, then its harness events again and again. Each cell: wall time, peak RSS (GNU time) and, where the command serves calls, the median per-call latency (after the recorded start_session: CLI replay, 20 spawned \`call list_windows {}\`; MCP replay and serve, 200 sequential \`tools/call list_windows\`; gate: wall ÷ recorded calls). check runs \`contracts/scenarios/blocked-key-combo.json\` on the MCP cassette; report is \`report\` of the CLI cassette.`,
+  "",
+  "| events | CLI cassette | inspect | replay (CLI) | replay (MCP) | serve (MCP stdio) | gate | check | report |",
+  "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+  ...rows.map(
+    (r) =>
+      `| ${r.label} | ${fmt(r.info.cli.bytes / 2 ** 20, 1)} MiB | ${cell(r.inspect)} | ${cell(r.replayCli, r.replayCli?.perCall)} | ${cell(r.replayMcp, r.replayMcp?.perCall)} | ${cell(r.serve, r.serve?.perCall)} | ${cell(r.gate, r.gate?.perCall)} | ${cell(r.check)} | ${r.report?.html ? `${cell(r.report)}, ${fmt(r.report.html / 2 ** 20, 1)} MiB HTML` : cell(r.report)} |`,
+  ),
+  "",
+  `Per-call cost at 100 000 events ÷ at 1 000 (target ≤ 1.2): ${perCall("CLI replay", "replayCli")}; ${perCall("MCP replay", "replayMcp")}; ${perCall("serve", "serve")}.`,
+  ten?.sizeRatio ? `Report HTML ÷ (distinct frame bytes + 2 KiB per call), 10 000 events (target ≤ 1.2): ${fmt(ten.sizeRatio)} (${ten.rows} calls, ${fmt(ten.html / 2 ** 20, 1)} MiB).` : "",
+  big?.inspect && !big.inspect.failed ? `inspect of the ${big.label} cassette: ${fmt(big.inspect.wall, 1)} s, peak RSS ${fmt(big.inspect.rss, 0)} MiB (target ≤ 400 MiB).` : "",
+].filter((l) => l !== undefined).join("\n");
+console.log(body);
+if (process.argv.includes("--write")) {
+  writeResultsSection({ name: "scale", title: "Scaling: 100 to 100 000 events and a cassette over 2 GiB", seconds: (Date.now() - started) / 1000, body });
+  process.stderr.write("bench:scale: wrote bench/RESULTS.md\n");
+}

@@ -1,0 +1,199 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { UserError } from "../errors.js";
+import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION } from "../schema/cassette-format.js";
+import { CASSETTE_FILE, PROBE_FILE, type FrameStats } from "./cassette.js";
+import { frameRefsOf } from "./event-frames.js";
+import { parseFrameRef, sha256Hex } from "./frame-ref.js";
+import { readLines } from "./line-reader.js";
+
+/** Turns a line's JSON into a header or event, or throws a UserError naming file, line and field. */
+export interface CassetteValidators {
+  header(json: unknown, file: string): CassetteHeader;
+  event(json: unknown, file: string, line: number): CassetteEvent;
+}
+
+/** Where an event is in cassette.jsonl. */
+export interface EventPlace {
+  /** 1-based line. */
+  line: number;
+  /** Byte offset and length of the line (without its newline). */
+  offset: number;
+  bytes: number;
+}
+
+export interface ScanCassetteOptions {
+  dir: string;
+  validators: CassetteValidators;
+  /** Called for each event in file order; the scan keeps no event itself. */
+  onEvent: (event: CassetteEvent, place: EventPlace) => void;
+  /** `verify` throws on a missing or altered frame, `report` lists them, `skip` reads no frame. */
+  frames: "verify" | "report" | "skip";
+}
+
+export interface CassetteScan {
+  dir: string;
+  file: string;
+  header: CassetteHeader;
+  warnings: string[];
+  frameStats: FrameStats;
+  probe?: { json: unknown; sha256: string };
+  events: number;
+}
+
+/** The header's fix line, shared by the validators. */
+export const HEADER_FIX = `Line 1 must be the header {"format":"${CASSETTE_FORMAT}","version":${CASSETTE_VERSION},…}; re-record the cassette.`;
+
+const DIR_FIX = "Pass the directory that `cua-contract record --out DIR` wrote (it holds cassette.jsonl).";
+
+/**
+ * Reads a cassette directory line by line (memory holds one line, not the file) and hands each
+ * validated event to `onEvent`. A torn last line is dropped with a warning naming the line; a torn
+ * line elsewhere is an error naming file:line. Frame refs are checked before the event's schema so
+ * that a path segment gets its own message.
+ */
+export function scanCassette(options: ScanCassetteOptions): CassetteScan {
+  const { dir, validators } = options;
+  const file = path.join(dir, CASSETTE_FILE);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new UserError(`no cassette directory at ${dir}`, { code: "BAD_CASSETTE", file: dir, fix: DIR_FIX });
+  }
+  let header: CassetteHeader | undefined;
+  const warnings: string[] = [];
+  const refs = new Set<string>();
+  let events = 0;
+  // A line that is not JSON is an error unless nothing follows it (a crash tore the last line).
+  let torn: { line: number; chars: number } | undefined;
+  for (const l of readLines({ file, what: "cassette.jsonl", fix: DIR_FIX })) {
+    if (torn) throw tornInMiddle(file, torn.line);
+    if (l.line === 1) {
+      header = parseHeader(file, l.text, validators);
+      continue;
+    }
+    if (l.text.trim() === "") continue;
+    let json: unknown;
+    try {
+      json = JSON.parse(l.text);
+    } catch {
+      torn = { line: l.line, chars: l.text.length };
+      continue;
+    }
+    for (const { field, ref } of frameRefsOf(json)) {
+      if (typeof ref === "string" && parseFrameRef(ref)) {
+        refs.add(ref);
+        continue;
+      }
+      throw new UserError(`frame reference ${JSON.stringify(ref)} is not frames/<sha256>.<png|jpg> (path segments are not allowed)`, {
+        code: "BAD_FRAME",
+        file,
+        line: l.line,
+        field,
+        fix: "Re-record the cassette, or fix the reference by hand; cua-contract never reads files outside frames/.",
+      });
+    }
+    const event = validators.event(json, file, l.line);
+    events++;
+    options.onEvent(event, { line: l.line, offset: l.offset, bytes: l.bytes });
+  }
+  if (header === undefined) header = parseHeader(file, undefined, validators);
+  if (torn) {
+    warnings.push(`${file}:${torn.line}: torn last line (${torn.chars} characters, not valid JSON) ignored; the recording was probably killed while writing it`);
+  }
+  const probe = readProbe(dir);
+  const frameStats = collectFrameStats({ dir, refs, mode: options.frames, file });
+  return { dir, file, header, warnings, frameStats, events, ...(probe ? { probe } : {}) };
+}
+
+function tornInMiddle(file: string, line: number): UserError {
+  return new UserError("torn or invalid JSON line in the middle of the cassette", {
+    code: "BAD_CASSETTE",
+    file,
+    line,
+    fix: "Only the last line may be torn by a crash; repair or delete this line by hand, or re-record.",
+  });
+}
+
+function parseHeader(file: string, line: string | undefined, validators: CassetteValidators): CassetteHeader {
+  const fix = HEADER_FIX;
+  if (line === undefined || line.trim() === "") {
+    throw new UserError("the cassette is empty (no header line)", { code: "BAD_CASSETTE", file, line: 1, fix });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    throw new UserError("bad header: not valid JSON", { code: "BAD_CASSETTE", file, line: 1, fix });
+  }
+  const obj = (json ?? {}) as Record<string, unknown>;
+  if (typeof json !== "object" || obj.format !== CASSETTE_FORMAT) {
+    throw new UserError(`bad header: format is ${JSON.stringify(obj.format)}, expected "${CASSETTE_FORMAT}"`, {
+      code: "BAD_CASSETTE",
+      file,
+      line: 1,
+      field: "format",
+      fix,
+    });
+  }
+  if (obj.version !== CASSETTE_VERSION) {
+    throw new UserError(`unknown cassette format version ${JSON.stringify(obj.version)}; this cua-contract reads version ${CASSETTE_VERSION}`, {
+      code: "BAD_CASSETTE",
+      file,
+      line: 1,
+      field: "version",
+      fix: "Use the cua-contract release that wrote it, or re-record the cassette with this one.",
+    });
+  }
+  return validators.header(json, file);
+}
+
+function readProbe(dir: string): { json: unknown; sha256: string } | undefined {
+  const file = path.join(dir, PROBE_FILE);
+  if (!existsSync(file)) return undefined;
+  const bytes = readFileSync(file);
+  try {
+    return { json: JSON.parse(bytes.toString("utf8")), sha256: sha256Hex(bytes) };
+  } catch {
+    throw new UserError("probe.json is not valid JSON", {
+      code: "BAD_CASSETTE",
+      file,
+      fix: "Delete probe.json or take the probe again with `cua-contract probe`.",
+    });
+  }
+}
+
+function collectFrameStats(options: { dir: string; refs: ReadonlySet<string>; mode: "verify" | "report" | "skip"; file: string }): FrameStats {
+  const stats: FrameStats = { count: options.refs.size, bytes: 0, missing: [], mismatched: [] };
+  if (options.mode === "skip") return stats;
+  for (const ref of [...options.refs].sort()) {
+    const framePath = path.join(options.dir, ref);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(framePath);
+    } catch {
+      stats.missing.push(ref);
+      continue;
+    }
+    stats.bytes += bytes.length;
+    if (sha256Hex(bytes) !== parseFrameRef(ref)!.sha256) stats.mismatched.push(ref);
+  }
+  if (options.mode === "verify") {
+    const bad = stats.mismatched[0];
+    if (bad) {
+      throw new UserError(`frame ${bad} does not match its hash`, {
+        code: "BAD_FRAME",
+        file: path.join(options.dir, bad),
+        fix: "The frame was altered or damaged: restore it from the original recording, or re-record the cassette.",
+      });
+    }
+    const missing = stats.missing[0];
+    if (missing) {
+      throw new UserError(`frame ${missing} is missing`, {
+        code: "BAD_FRAME",
+        file: options.file,
+        fix: `Copy ${missing} back beside cassette.jsonl, or re-record the cassette.`,
+      });
+    }
+  }
+  return stats;
+}
