@@ -2,6 +2,7 @@ import yargs, { type Argv } from "yargs";
 import { isUserError, userErrorFromSystemError } from "../errors.js";
 import { commands } from "./commands/index.js";
 import { version } from "../version.js";
+import { USAGE_STRINGS, UsageFailure, checkNumbers, commandMessage, describedBuilder, usageMessage } from "./usage.js";
 
 /** Runs the CLI and resolves to the process exit code. Only src/cli prints or chooses exit codes. */
 export async function main(argv: string[]): Promise<number> {
@@ -17,13 +18,14 @@ export async function main(argv: string[]): Promise<number> {
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((message, error) => {
       if (error && !isUserError(error)) throw error;
-      throw error ?? new UsageFailure(message ?? "bad usage");
+      throw error ?? new UsageFailure(usageMessage({ message: message ?? "bad usage", argv, parser, commands }));
     })
+    .middleware((args) => checkNumbers(argv, parser, args))
     .help();
-  const commandNames = new Set(commands.map((c) => String([c.command].flat()[0]).split(" ")[0]));
   for (const command of commands) {
     parser.command({
       ...command,
+      builder: describedBuilder(command.describe, command.builder),
       handler: async (args: Record<string, unknown>) => {
         exitCode = (await command.handler(args)) ?? 0;
       },
@@ -34,11 +36,8 @@ export async function main(argv: string[]): Promise<number> {
     return exitCode;
   } catch (error) {
     if (error instanceof UsageFailure) {
-      const first = argv[0] ?? "";
-      const known = commandNames.has(first);
-      const suggestion = /^Did you mean/.test(error.message) ? error.message : `Commands: ${[...commandNames].join(", ")}.`;
-      const message = !known && first !== "" && !first.startsWith("-") ? `Unknown command: ${first}. ${suggestion}` : oneLine(error.message);
-      process.stderr.write(`cua-contract: ${message}\nRun \`${known ? `cua-contract ${first} --help` : "cua-contract --help"}\` for usage.\n`);
+      const { message, help } = commandMessage({ message: error.message, argv, commands });
+      process.stderr.write(`cua-contract: ${message}\nRun \`${help}\` for usage.\n`);
       return 2;
     }
     const userError = isUserError(error) ? error : userErrorFromSystemError(error);
@@ -49,21 +48,3 @@ export async function main(argv: string[]): Promise<number> {
     throw error;
   }
 }
-
-class UsageFailure extends Error {}
-
-/** yargs' multi-line usage messages, reworded so each fits one line and names the fix. */
-const USAGE_STRINGS = {
-  "Argument: %s, Given: %s, Choices: %s": "%s: %s is not a valid value; choose one of %s.",
-  "Not enough non-option arguments: got %s, need at least %s": {
-    one: "Missing arguments: got %s, need at least %s.",
-    other: "Missing arguments: got %s, need at least %s.",
-  },
-  "Missing required argument: %s": { one: "Missing required option: --%s.", other: "Missing required options: %s." },
-} as unknown as Record<string, string>;
-
-const oneLine = (message: string) =>
-  message
-    .replace(/^Invalid values:\s*/, "")
-    .replace(/\s*\n\s*/g, " ")
-    .trim();

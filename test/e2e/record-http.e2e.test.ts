@@ -218,10 +218,10 @@ for (let i = 1; i <= 2000; i++) {
 
 describe("record --http-upstream: bad input", () => {
   it.each([
-    [["--http-upstream", "https://example.com/mcp"], "--http-upstream: --http-upstream \"https://example.com/mcp\" is not an http:// address on loopback"],
-    [["--http-upstream", "not a url"], "--http-upstream: --http-upstream \"not a url\" is not a URL"],
-    [["--http-port", "8080"], "--http-port: --http-port needs --http-upstream"],
-    [["--http-upstream", "http://127.0.0.1:9/mcp", "--http-port", "70000"], "--http-port: --http-port 70000 is not a port"],
+    [["--http-upstream", "https://example.com/mcp"], "--http-upstream \"https://example.com/mcp\" is not an http:// address on loopback"],
+    [["--http-upstream", "not a url"], "--http-upstream \"not a url\" is not a URL"],
+    [["--http-port", "8080"], "--http-port needs --http-upstream"],
+    [["--http-upstream", "http://127.0.0.1:9/mcp", "--http-port", "70000"], "--http-port 70000 is not a port"],
   ])("%j exits 2", async (flags, message) => {
     await using dir = await tmpDir();
     const r = await runCli(["record", "--driver", "sdk:0.21.0", "--no-probe", "--out", path.join(dir.path, "rec"), ...flags, "--", "true"]);

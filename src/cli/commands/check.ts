@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CliCommand } from "../command.js";
@@ -13,6 +12,7 @@ import { writeCheckHtml } from "../../check/report.js";
 import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import type { LogSink } from "../../check/run-check.js";
 import { renderJunit } from "../../report/junit.js";
+import { writeOutputFile } from "../../report/write-output.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
 
@@ -49,8 +49,14 @@ export const checkCommand: CliCommand = {
       now,
       ...(human ? { onResult: (s) => process.stdout.write(renderScenarioLine(s, color)) } : {}),
     });
-    if (args.junit) writeFileSync(String(args.junit), renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }));
-    if (args.report) await writeCheckHtml({ file: String(args.report), result, logs });
+    if (args.junit) {
+      writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
+      process.stderr.write(`cua-contract check: JUnit XML written to ${String(args.junit)}\n`);
+    }
+    if (args.report) {
+      await writeCheckHtml({ file: String(args.report), result, logs });
+      process.stderr.write(`cua-contract check: HTML report written to ${String(args.report)}\n`);
+    }
     process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
     return result.failed === 0 ? 0 : 1;
   },
