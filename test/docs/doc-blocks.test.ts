@@ -52,7 +52,7 @@ describe("docs' shell blocks", () => {
   it("reads exit status, shown stderr (with continuation) and a following 'prints' block as expectations", () => {
     const [a, b, c] = blocks[0]!.commands;
     expect(a).toMatchObject({ exit: 1, stdout: [], stderr: [] });
-    expect(b).toMatchObject({ exit: 0, stderr: ["bad … thing more"] });
+    expect(b).toMatchObject({ exit: 0, stderr: ["bad … thing", "more"] });
     expect(c!.stdout).toEqual(["first line", "second … line"]);
   });
 

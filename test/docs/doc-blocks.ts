@@ -8,7 +8,7 @@
 // Inside a block, comment lines right after a command state what it does:
 //   # exit status N      the command exits N (default 0)
 //   # stdout: TEXT       stdout contains TEXT; `…` stands for anything; indented `#   more`
-//   # stderr: TEXT       lines continue TEXT
+//   # stderr: TEXT       lines continue TEXT, each shown in order (lines between may be left out)
 // A bare fence after a block, introduced by a paragraph starting "prints" (or anywhere later,
 // marked <!-- docs-test: output -->), is the stdout of that block's last command, its lines in
 // order (`…` again stands for anything).
@@ -110,7 +110,7 @@ export function splitCommands(body: string[], firstLine: number): DocCommand[] {
           last[lastField].push(shown[2]!);
         } else if (last && lastField && /^#\s{2,}\S/.test(trimmed)) {
           const shownSoFar = last[lastField];
-          shownSoFar[shownSoFar.length - 1] += ` ${comment.trim()}`;
+          shownSoFar.push(comment.trim());
         } else lastField = undefined;
         return;
       }
