@@ -10,6 +10,7 @@ import {
 } from "../schema/cassette.js";
 import { CASSETTE_FILE, PROBE_FILE, type Cassette, type FrameStats } from "./cassette.js";
 import { parseFrameRef, sha256Hex } from "./frame-ref.js";
+import { recogniseFile } from "./recognise-file.js";
 import { frameRefsOf } from "./event-frames.js";
 
 export interface ReadCassetteOptions {
@@ -81,6 +82,14 @@ export function readCassetteSync(dir: string, options: ReadCassetteOptions = {})
 
 function readCassetteText(dir: string, file: string): string {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    const kind = recogniseFile(dir);
+    if (kind) {
+      throw new UserError(`this is ${kind.what}, not a cassette: ${kind.takenBy}`, {
+        code: "BAD_CASSETTE",
+        file: dir,
+        fix: "Where a cassette goes, pass the directory that `cua-contract record --out DIR` wrote (it holds cassette.jsonl).",
+      });
+    }
     throw new UserError(`no cassette directory at ${dir}`, {
       code: "BAD_CASSETTE",
       file: dir,

@@ -64,6 +64,48 @@ describe("mistyped flags and numbers", () => {
   });
 });
 
+describe("wrong-kind inputs", () => {
+  it("check names a cassette, a trajectory or a check result given as a scenario, and which command takes it", async () => {
+    expect((await badInput(["check", "recordings/gtk3-demo-mcp"]))[0]).toBe(
+      'cua-contract: recordings/gtk3-demo-mcp: this is a cassette (the folder `record --out` writes), not a scenario contract: `cua-contract replay`, `serve`, `inspect` and `report` read it; a scenario names it in its "cassette" field. `cua-contract check` takes scenario files (contracts/scenarios/*.json, docs/scenarios.md) or folders of them.',
+    );
+    expect((await badInput(["check", "test/fixtures/trajectories/gtk3-demo-0.21.0"]))[0]).toMatch(/this is a cua-driver trajectory folder \(turn-NNNNN\/\), not a scenario contract: `cua-contract import` turns it into a cassette\./);
+    await using dir = await tmpDir();
+    const result = path.join(dir.path, "check.json");
+    await writeFile(result, (await runCli(["check", "contracts/scenarios/click-confirmed.json", "--json"])).stdout);
+    expect((await badInput(["check", result]))[0]).toMatch(/: this is a check result \(written by `check --json`\), not a scenario contract: `cua-contract report .*check\.json` reads it\./);
+  });
+
+  it("a replay log or a check result where a cassette goes says what it is and which command reads it", async () => {
+    await using dir = await tmpDir();
+    const log = path.join(dir.path, "replay.jsonl");
+    await runCli(["replay", "test/fixtures/cassettes/replay-cli-gtk", "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null"]);
+    for (const command of [["replay", log, "--", "true"], ["inspect", log], ["serve", log, "--transport", "mcp"]]) {
+      expect((await badInput(command))[0]).toBe(
+        `cua-contract: ${log}: this is a replay log (written by \`replay --log\`), not a cassette: \`cua-contract report ${log} --cassette DIR\` reads it. Where a cassette goes, pass the directory that \`cua-contract record --out DIR\` wrote (it holds cassette.jsonl).`,
+      );
+    }
+    expect((await badInput(["inspect", "recordings/gtk3-demo-cli/cassette.jsonl"]))[0]).toMatch(/this is the event file inside a cassette, not a cassette: pass its folder, recordings\/gtk3-demo-cli, instead\./);
+  });
+
+  it("a harness script that does not exist is bad input (exit 2), not a failing harness", async () => {
+    expect((await badInput(["check", "--cmd", "python3 nosuch.py", "contracts/scenarios/click-confirmed.json"]))[0]).toMatch(
+      /^cua-contract: --cmd: the harness script "nosuch\.py" does not exist \(.*nosuch\.py\)\. Check the path/,
+    );
+    expect((await badInput(["fuzz", "--cmd", "node missing/harness.mjs", "--runs", "1"]))[0]).toMatch(/the harness script "missing\/harness\.mjs" does not exist/);
+  });
+
+  it("a fault plan's trailing comma names its line; bytes that are not UTF-8 name the offset", async () => {
+    await using dir = await tmpDir();
+    const plan = path.join(dir.path, "plan.json");
+    await writeFile(plan, '{ "rules": [\n  { "match": {}, "fault": { "kind": "empty" } },\n] }\n');
+    const replay = ["replay", "test/fixtures/cassettes/replay-cli-gtk", "--faults", plan, "--", "true"];
+    expect((await badInput(replay))[0]).toMatch(new RegExp(`^cua-contract: ${plan}:3: fault plan is not valid JSON`));
+    await writeFile(plan, Buffer.concat([Buffer.from('{ "rules": [\n  { "match": { "tool": "caf'), Buffer.from([0xe9]), Buffer.from('" }, "fault": { "kind": "empty" } }] }')]));
+    expect((await badInput(replay))[0]).toBe(`cua-contract: ${plan}:2: fault plan is not valid UTF-8 (byte offset 40: 0xe9). Save the plan as UTF-8 JSON.`);
+  });
+});
+
 describe("help", () => {
   it("every command has a description and every option says what it does; numbers are typed as numbers", async () => {
     const top = String((await runCli(["--help"])).stdout);
