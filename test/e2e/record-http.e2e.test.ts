@@ -117,6 +117,7 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
       recorded = String(r.stdout);
       // The client's GET for an SSE stream is refused by the driver (405): forwarded, not recorded.
       expect(r.stderr).toContain("MCP over HTTP: 1 request(s) the driver refused (401, 403, 405, …) were forwarded but not recorded");
+      expect(String(r.stderr)).not.toMatch(/unknown format "uint(32|64)" ignored/);
     }
     const result = JSON.parse(recorded) as { server: { name: string; version: string }; tools: number; typed: { isError?: boolean } };
     expect([result.server.version, result.tools]).toEqual(["0.21.0", 59]);
