@@ -53,7 +53,8 @@ export class UserError extends Error {
 /** `file:line: field: problem. fix` — the one-line shape every user error takes. */
 export function formatUserError(problem: string, options: Omit<UserErrorOptions, "code">): string {
   const where = options.file ? `${options.file}${options.line ? `:${options.line}` : ""}: ` : "";
-  const field = options.field ? `${options.field}: ` : "";
+  // "--seed must be…" says the field twice; a problem that starts with it names it already.
+  const field = options.field && !problem.startsWith(options.field) ? `${options.field}: ` : "";
   const fix = options.fix ? ` ${options.fix}` : "";
   const sentence = /[.!?]$/.test(problem) ? problem : `${problem}.`;
   return `${where}${field}${sentence}${fix}`;

@@ -7,6 +7,7 @@ import { CASSETTE_FILE, PROBE_FILE, type FrameStats } from "./cassette.js";
 import { frameRefsOf } from "./event-frames.js";
 import { parseFrameRef, sha256Hex } from "./frame-ref.js";
 import { readLines } from "./line-reader.js";
+import { recogniseFile } from "./recognise-file.js";
 
 /** Turns a line's JSON into a header or event, or throws a UserError naming file, line and field. */
 export interface CassetteValidators {
@@ -57,6 +58,14 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
   const { dir, validators } = options;
   const file = path.join(dir, CASSETTE_FILE);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    const kind = recogniseFile(dir);
+    if (kind) {
+      throw new UserError(`this is ${kind.what}, not a cassette: ${kind.takenBy}`, {
+        code: "BAD_CASSETTE",
+        file: dir,
+        fix: "Where a cassette goes, pass the directory that `cua-contract record --out DIR` wrote (it holds cassette.jsonl).",
+      });
+    }
     throw new UserError(`no cassette directory at ${dir}`, { code: "BAD_CASSETTE", file: dir, fix: DIR_FIX });
   }
   let header: CassetteHeader | undefined;

@@ -25,4 +25,27 @@ export function checkCommandExists(options: { command: string; env: NodeJS.Proce
       fix: "Check the spelling, install it, or give a path to an executable.",
     });
   }
+  checkScriptExists({ ...options, program });
+}
+
+const INTERPRETERS = /^(python[\d.]*|node|nodejs|deno|bun|ruby|perl|php|bash|sh|dash|zsh)$/;
+const SCRIPT = /\.(py|js|mjs|cjs|ts|rb|pl|php|sh)$/;
+
+// "python3 nosuch.py" finds python3, then python3 exits 2 per scenario: that is bad input, not a
+// harness failure. The script an interpreter is given must exist before anything runs.
+function checkScriptExists(options: { command: string; cwd: string; program: string }): void {
+  if (!INTERPRETERS.test(path.basename(options.program))) return;
+  const words = options.command.trim().split(/\s+/).slice(1).map((w) => w.replace(/^["']|["']$/g, ""));
+  const script = words.find((w) => !w.startsWith("-"));
+  if (!script || !SCRIPT.test(script) || words.slice(0, words.indexOf(script)).some((w) => /^-(c|e|m|-eval|-input-type.*)$/.test(w))) return;
+  const file = path.resolve(options.cwd, script);
+  try {
+    accessSync(file, constants.R_OK);
+  } catch {
+    throw new UserError(`the harness script ${JSON.stringify(script)} does not exist (${file})`, {
+      code: "USAGE",
+      field: "--cmd",
+      fix: `Check the path; it is relative to the folder you run cua-contract in (${options.cwd}).`,
+    });
+  }
 }

@@ -7,6 +7,7 @@ import { ScenarioSchema, type Scenario } from "../schema/scenario.js";
 import { CASSETTE_FILE } from "../cassette/cassette.js";
 import { nearestAction } from "../harness/core/nearest-action.js";
 import { parseJsonText } from "../util/read-json.js";
+import { recogniseFile } from "../cassette/recognise-file.js";
 
 export interface LoadedScenario {
   scenario: Scenario;
@@ -30,6 +31,7 @@ export function loadScenario(file: string): LoadedScenario {
     });
   }
   const doc = parseJsonText({ text, file, code: "BAD_SCENARIO", what: "the scenario", fix: "Fix the JSON syntax." });
+  notAScenario(file);
   checkActions(doc, file);
   const parsed = ScenarioSchema.safeParse(doc);
   if (!parsed.success) throw zodProblem(parsed.error, file);
@@ -53,10 +55,22 @@ export function findScenarioFiles(options: { args: readonly string[]; bundledDir
   const files: string[] = [];
   for (const arg of args) {
     if (existsSync(arg) && statSync(arg).isDirectory()) {
+      notAScenario(arg);
       for (const name of readdirSync(arg).sort()) if (name.endsWith(".json")) files.push(path.join(arg, name));
     } else files.push(arg);
   }
   return files;
+}
+
+/** A cassette, check result, replay log … given to `check` is named as what it is. */
+function notAScenario(file: string): void {
+  const kind = recogniseFile(file);
+  if (!kind || kind.what === "a scenario contract") return;
+  throw new UserError(`this is ${kind.what}, not a scenario contract: ${kind.takenBy}`, {
+    code: "BAD_SCENARIO",
+    file,
+    fix: "`cua-contract check` takes scenario files (contracts/scenarios/*.json, docs/scenarios.md) or folders of them.",
+  });
 }
 
 function checkActions(doc: unknown, file: string): void {

@@ -5,6 +5,7 @@ import { commands } from "./commands/index.js";
 import { renderTopHelp } from "./top-help.js";
 import { quickArgs } from "./quick-args.js";
 import { version } from "../version.js";
+import { USAGE_STRINGS, UsageFailure, checkNumbers, commandMessage, describedBuilder, usageMessage } from "./usage.js";
 
 const SCRIPT = "cua-contract";
 const TAGLINE = "Record, probe, replay and fuzz cua-driver traffic without a desktop.";
@@ -54,12 +55,14 @@ async function runYargs(argv: string[], loaded: CliCommand[], width: number): Pr
     .wrap(width)
     .fail((message, error) => {
       if (error && !isUserError(error)) throw error;
-      throw error ?? new UsageFailure(message ?? "bad usage");
+      throw error ?? new UsageFailure(usageMessage({ message: message ?? "bad usage", argv, parser, commands }));
     })
+    .middleware((args) => checkNumbers(argv, parser, args))
     .help();
   for (const command of loaded) {
     parser.command({
       ...command,
+      builder: describedBuilder(command.describe, command.builder),
       handler: async (args: Record<string, unknown>) => {
         exitCode = (await command.handler(args)) ?? 0;
       },
@@ -71,12 +74,10 @@ async function runYargs(argv: string[], loaded: CliCommand[], width: number): Pr
 
 function reportFailure(argv: string[], error: unknown): number {
   if (error instanceof UsageFailure) {
-    const names = commands.map(commandName);
-    const first = argv[0] ?? "";
-    const known = names.includes(first);
-    const suggestion = /^Did you mean/.test(error.message) ? error.message : `Commands: ${names.join(", ")}.`;
-    const message = !known && first !== "" && !first.startsWith("-") ? `Unknown command: ${first}. ${suggestion}` : oneLine(error.message);
-    process.stderr.write(`cua-contract: ${message}\nRun \`${known ? `cua-contract ${first} --help` : "cua-contract --help"}\` for usage.\n`);
+    const { message, help } = commandMessage({ message: error.message, argv, commands });
+    process.stderr.write(`cua-contract: ${message}
+Run \`${help}\` for usage.
+`);
     return 2;
   }
   const userError = isUserError(error) ? error : userErrorFromSystemError(error);
@@ -86,21 +87,3 @@ function reportFailure(argv: string[], error: unknown): number {
   }
   throw error;
 }
-
-class UsageFailure extends Error {}
-
-/** yargs' multi-line usage messages, reworded so each fits one line and names the fix. */
-const USAGE_STRINGS = {
-  "Argument: %s, Given: %s, Choices: %s": "%s: %s is not a valid value; choose one of %s.",
-  "Not enough non-option arguments: got %s, need at least %s": {
-    one: "Missing arguments: got %s, need at least %s.",
-    other: "Missing arguments: got %s, need at least %s.",
-  },
-  "Missing required argument: %s": { one: "Missing required option: --%s.", other: "Missing required options: %s." },
-} as unknown as Record<string, string>;
-
-const oneLine = (message: string) =>
-  message
-    .replace(/^Invalid values:\s*/, "")
-    .replace(/\s*\n\s*/g, " ")
-    .trim();

@@ -21,7 +21,8 @@ export async function missingDesktopPrograms(options: { app: string[] | null }):
   return missing;
 }
 
-async function findProgram(program: string): Promise<string | undefined> {
+/** The first executable `program` on PATH (or the path itself when it has a slash). */
+export async function findProgram(program: string): Promise<string | undefined> {
   const candidates = program.includes("/") ? [program] : (process.env.PATH ?? "").split(path.delimiter).map((d) => path.join(d, program));
   for (const candidate of candidates) {
     try {

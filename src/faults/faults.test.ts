@@ -43,6 +43,32 @@ describe("fault plan parsing", () => {
     expect(message).toMatch(/^p\.json: rules\[0\]\.fault\.ms: /);
   });
 
+  it("a syntax error (a trailing comma) names its line", () => {
+    const text = '{ "rules": [\n  { "match": {}, "fault": { "kind": "hang" } },\n] }\n';
+    expect(errorOf(() => parseFaultPlan({ file: "p.json", text }))).toMatch(/^p\.json:3: fault plan is not valid JSON \(/);
+  });
+
+  it("names an unknown parameter of a fault, on its line, in the scenarios' path notation", () => {
+    const text = '{ "rules": [\n  { "match": { "tool": "click" },\n    "fault": { "kind": "delay", "msec": 200 } }\n] }';
+    expect(errorOf(() => parseFaultPlan({ file: "p.json", text }))).toMatch(/^p\.json:3: rules\[0\]\.fault\.msec: unknown key "msec" in a delay fault\. Valid keys for delay: kind, ms\b/);
+    const range = '{ "rules": [\n  { "match": { "probability": 2 },\n    "fault": { "kind": "hang" } }\n] }';
+    expect(errorOf(() => parseFaultPlan({ file: "p.json", text: range }))).toMatch(/^p\.json:2: rules\[0\]\.match\.probability: /);
+  });
+
+  it("a rule needs match; match {} faults every call", () => {
+    expect(errorOf(() => parseFaultPlan({ file: "p.json", text: '{"rules":[{"fault":{"kind":"hang"}}]}' }))).toBe(
+      'p.json: rules[0]: the rule has no match. Add "match": { "tool": "…" } to pick the calls, or "match": {} to fault every call.',
+    );
+    expect(parseFaultPlan({ file: "p.json", text: '{"rules":[{"match":{},"fault":{"kind":"hang"}}]}' }).rules[0]!.match).toEqual({});
+  });
+
+  it("rejects bytes that are not UTF-8, naming the byte offset and its line", () => {
+    const bytes = new Uint8Array([...new TextEncoder().encode('{ "rules": [],\n  "seed": 1 }'), 0xff]);
+    bytes.set([0xc3, 0x28], 20);
+    expect(errorOf(() => parseFaultPlan({ file: "p.json", text: bytes }))).toBe("p.json:2: fault plan is not valid UTF-8 (byte offset 20: 0xc3). Save the plan as UTF-8 JSON.");
+    expect(parseFaultPlan({ file: "p.json", text: new TextEncoder().encode('{"rules":[{"match":{"tool":"é*"},"fault":{"kind":"hang"}}]}') }).rules).toHaveLength(1);
+  });
+
   it("rejects invalid JSON naming the file", () => {
     expect(errorOf(() => parseFaultPlan({ file: "p.json", text: "{" }))).toMatch(/^p\.json: fault plan is not valid JSON/);
   });

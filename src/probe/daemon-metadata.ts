@@ -26,7 +26,15 @@ export function daemonMetadata(options: { socket: string; timeoutMs: number }): 
     const timer = setTimeout(() => finish({ status: "failed", timedOut: true, message: `the daemon on ${options.socket} did not answer metadata within ${options.timeoutMs} ms` }), options.timeoutMs);
     conn.setEncoding("utf8");
     conn.on("connect", () => conn.write(`${JSON.stringify({ method: "metadata" })}\n`));
-    conn.on("error", (error) => finish({ status: "failed", message: `cannot reach the daemon on ${options.socket} (${error.message})` }));
+    // `status` named a socket nobody listens on (a daemon that has gone, or status output that is
+    // stale): there is no daemon to ask, as when status says none runs, so this is not a failure.
+    conn.on("error", (error: NodeJS.ErrnoException) =>
+      finish(
+        error.code === "ENOENT" || error.code === "ECONNREFUSED"
+          ? { status: "unsupported", message: `no daemon answers on ${options.socket} (${error.code}), so there is no metadata to read` }
+          : { status: "failed", message: `cannot reach the daemon on ${options.socket} (${error.message})` },
+      ),
+    );
     conn.on("close", () => finish({ status: "failed", message: `the daemon on ${options.socket} closed the connection without an answer` }));
     conn.on("data", (chunk: string) => {
       buffered += chunk;

@@ -61,9 +61,9 @@ export interface ReplayRunSummary {
 
 /** Reads and validates a fault plan file (exit 2 with the field named when it is wrong). */
 export function readFaultPlan(file: string): FaultPlan {
-  let text: string;
+  let text: Uint8Array;
   try {
-    text = readFileSync(file, "utf8");
+    text = readFileSync(file);
   } catch {
     throw new UserError("cannot read the fault plan", { code: "BAD_FAULT_PLAN", file, fix: "Pass the path of a JSON fault plan (docs/faults.md)." });
   }

@@ -38,8 +38,91 @@ describe("CLI usage errors", () => {
 
   it("names a missing option and missing positionals", async () => {
     expect((await badInput(["gate"]))[0]).toBe("cua-contract: Missing required option: --contract.");
-    expect((await badInput(["diff", "a"]))[0]).toBe("cua-contract: Missing arguments: got 1, need at least 2.");
+    expect((await badInput(["diff", "a"]))[0]).toBe("cua-contract: Missing B: run it as `cua-contract diff A B`.");
+    expect((await badInput(["inspect"]))[0]).toBe("cua-contract: Missing DIR: run it as `cua-contract inspect DIR`.");
+    expect((await badInput(["inspect", "a", "b"]))[0]).toBe("cua-contract: Unexpected argument b.");
     expect((await badInput(["contract", "init"]))[0]).toMatch(/^cua-contract: --from: contract init needs a probe snapshot to start from\. Pass --from SNAPSHOT/);
+  });
+});
+
+describe("mistyped flags and numbers", () => {
+  it("names the unknown flag first, with the nearest known one, before any option it made look missing", async () => {
+    expect(await badInput(["record", "--ot", "x", "--", "true"])).toEqual(["cua-contract: Unknown option --ot (did you mean --out?).", "Run `cua-contract record --help` for usage."]);
+    expect((await badInput(["check", "--harnes", "x"]))[0]).toBe("cua-contract: Unknown option --harnes (did you mean --harness?).");
+    expect((await badInput(["serve", "--transport", "mcp", "--prot=3", "--zzzzzz"]))[0]).toBe("cua-contract: Unknown options --prot (did you mean --port?), --zzzzzz.");
+    expect((await badInput(["--verison"]))[0]).toBe("cua-contract: Unknown option --verison (did you mean --version?).");
+  });
+
+  it("a flag after `--` belongs to the harness, and --no-X of a boolean is known", async () => {
+    const r = await runCli(["record", "--out", "x", "--no-probe", "--no-redact", "--", "true", "--ot"]);
+    expect(String(r.stderr)).not.toMatch(/Unknown option/);
+  });
+
+  it("a number option given text names the option and the text once", async () => {
+    expect((await badInput(["replay", "x", "--seed", "abc", "--", "true"]))[0]).toBe('cua-contract: --seed must be a number, got "abc".');
+    expect((await badInput(["serve", "x", "--transport", "http", "--port=eighty"]))[0]).toBe('cua-contract: --port must be a number, got "eighty".');
+  });
+});
+
+describe("wrong-kind inputs", () => {
+  it("check names a cassette, a trajectory or a check result given as a scenario, and which command takes it", async () => {
+    expect((await badInput(["check", "recordings/gtk3-demo-mcp"]))[0]).toBe(
+      'cua-contract: recordings/gtk3-demo-mcp: this is a cassette (the folder `record --out` writes), not a scenario contract: `cua-contract replay`, `serve`, `inspect` and `report` read it; a scenario names it in its "cassette" field. `cua-contract check` takes scenario files (contracts/scenarios/*.json, docs/scenarios.md) or folders of them.',
+    );
+    expect((await badInput(["check", "test/fixtures/trajectories/gtk3-demo-0.21.0"]))[0]).toMatch(/this is a cua-driver trajectory folder \(turn-NNNNN\/\), not a scenario contract: `cua-contract import` turns it into a cassette\./);
+    await using dir = await tmpDir();
+    const result = path.join(dir.path, "check.json");
+    await writeFile(result, (await runCli(["check", "contracts/scenarios/click-confirmed.json", "--json"])).stdout);
+    expect((await badInput(["check", result]))[0]).toMatch(/: this is a check result \(written by `check --json`\), not a scenario contract: `cua-contract report .*check\.json` reads it\./);
+  });
+
+  it("a replay log or a check result where a cassette goes says what it is and which command reads it", async () => {
+    await using dir = await tmpDir();
+    const log = path.join(dir.path, "replay.jsonl");
+    await runCli(["replay", "test/fixtures/cassettes/replay-cli-gtk", "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null"]);
+    for (const command of [["replay", log, "--", "true"], ["inspect", log], ["serve", log, "--transport", "mcp"]]) {
+      expect((await badInput(command))[0]).toBe(
+        `cua-contract: ${log}: this is a replay log (written by \`replay --log\`), not a cassette: \`cua-contract report ${log} --cassette DIR\` reads it. Where a cassette goes, pass the directory that \`cua-contract record --out DIR\` wrote (it holds cassette.jsonl).`,
+      );
+    }
+    expect((await badInput(["inspect", "recordings/gtk3-demo-cli/cassette.jsonl"]))[0]).toMatch(/this is the event file inside a cassette, not a cassette: pass its folder, recordings\/gtk3-demo-cli, instead\./);
+  });
+
+  it("a harness script that does not exist is bad input (exit 2), not a failing harness", async () => {
+    expect((await badInput(["check", "--cmd", "python3 nosuch.py", "contracts/scenarios/click-confirmed.json"]))[0]).toMatch(
+      /^cua-contract: --cmd: the harness script "nosuch\.py" does not exist \(.*nosuch\.py\)\. Check the path/,
+    );
+    expect((await badInput(["fuzz", "--cmd", "node missing/harness.mjs", "--runs", "1"]))[0]).toMatch(/the harness script "missing\/harness\.mjs" does not exist/);
+  });
+
+  it("a fault plan's trailing comma names its line; bytes that are not UTF-8 name the offset", async () => {
+    await using dir = await tmpDir();
+    const plan = path.join(dir.path, "plan.json");
+    await writeFile(plan, '{ "rules": [\n  { "match": {}, "fault": { "kind": "empty" } },\n] }\n');
+    const replay = ["replay", "test/fixtures/cassettes/replay-cli-gtk", "--faults", plan, "--", "true"];
+    expect((await badInput(replay))[0]).toMatch(new RegExp(`^cua-contract: ${plan}:3: fault plan is not valid JSON`));
+    await writeFile(plan, Buffer.concat([Buffer.from('{ "rules": [\n  { "match": { "tool": "caf'), Buffer.from([0xe9]), Buffer.from('" }, "fault": { "kind": "empty" } }] }')]));
+    expect((await badInput(replay))[0]).toBe(`cua-contract: ${plan}:2: fault plan is not valid UTF-8 (byte offset 40: 0xe9). Save the plan as UTF-8 JSON.`);
+  });
+});
+
+describe("help", () => {
+  it("every command has a description and every option says what it does; numbers are typed as numbers", async () => {
+    const top = String((await runCli(["--help"])).stdout);
+    const names = [...top.matchAll(/^ {2}cua-contract (\w+)/gm)].map((m) => m[1]!);
+    expect(names.length).toBeGreaterThan(10);
+    const missing: string[] = [];
+    for (const name of names) {
+      const help = String((await runCli([name, "--help"])).stdout);
+      const description = (/^(?:.*\n)+?\n(.+)\n/.exec(help)?.[1] ?? "").trim();
+      if (!description || /^(Positionals|Options):/.test(description)) missing.push(`${name}: no description`);
+      for (const line of help.split("\n").filter((l) => /^ {2}(-\w, )?--[a-z-]+ {2,}\[/.test(l))) missing.push(`${name}: ${line.trim().split(/\s/)[0]} has no description`);
+    }
+    expect(missing).toEqual([]);
+    const fuzz = String((await runCli(["fuzz", "--help"])).stdout);
+    expect(fuzz).toMatch(/--runs .*\[number\] \[default: 500\]/);
+    expect(fuzz).toMatch(/--seed .*\[number\]/);
+    expect(String((await runCli(["record", "--help"])).stdout)).toContain("Run a harness with a recording cua-driver shim first on PATH");
   });
 });
 
@@ -71,6 +154,17 @@ describe("output files", () => {
     expect((await badInput(["probe", "--from", SNAPSHOT, "--save", path.join(file, "x.json")]))[0]).toBe(
       `cua-contract: --save: cannot write ${path.join(file, "x.json")}: ${file} already exists and is in the way (mkdir). Choose another path, or move the existing one aside.`,
     );
+  });
+
+  it("check --junit and --report say on stderr which files they wrote", async () => {
+    await using dir = await tmpDir();
+    const junit = path.join(dir.path, "out", "check.xml");
+    const report = path.join(dir.path, "check.html");
+    const r = await runCli(["check", "contracts/scenarios/click-confirmed.json", "--junit", junit, "--report", report]);
+    expect(r.exitCode).toBe(0);
+    expect(String(r.stderr)).toBe(`cua-contract check: JUnit XML written to ${junit}\ncua-contract check: HTML report written to ${report}`);
+    expect(await readFile(junit, "utf8")).toContain("<testsuites");
+    expect(await readFile(report, "utf8")).toMatch(/^<!doctype html>/i);
   });
 
   it("probe --junit without --contract is refused before probing", async () => {

@@ -27,6 +27,6 @@ describe("fuzz --cmd (an external harness)", () => {
   it("rejects --cmd with --mutants", async () => {
     const r = await runCli(["fuzz", "--cmd", "python3 harness.py", "--mutants"], { cwd: example });
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain("--cmd: --cmd names the harness; it cannot be combined with --harness or --mutants");
+    expect(r.stderr).toContain("--cmd names the harness; it cannot be combined with --harness or --mutants");
   });
 });

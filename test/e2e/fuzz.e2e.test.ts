@@ -66,9 +66,11 @@ describe("cua-contract fuzz", () => {
 
   it("names the flag and the value for a malformed --path, --runs or --seed, with no stack trace", async () => {
     const cases: [string[], string][] = [
-      [["--path", "abc", "--runs", "1", "--seed", "1"], "--path: --path must be colon-separated numbers as a failure's reproduce command prints it, got abc."],
-      [["--runs", "abc"], "--runs: --runs must be a positive integer, got abc."],
-      [["--seed", "x1"], "--seed: --seed must be an integer, got x1."],
+      [["--path", "abc", "--runs", "1", "--seed", "1"], "cua-contract: --path must be colon-separated numbers as a failure's reproduce command prints it, got abc."],
+      [["--runs", "abc"], 'cua-contract: --runs must be a number, got "abc".'],
+      [["--runs", "0"], "cua-contract: --runs must be a positive integer, got 0."],
+      [["--seed", "x1"], 'cua-contract: --seed must be a number, got "x1".'],
+      [["--seed", "1.5"], "cua-contract: --seed must be an integer, got 1.5."],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(["fuzz", ...args]);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
@@ -6,14 +6,15 @@ import { readCassette } from "../../src/cassette/reader.js";
 import { restoreText } from "../../src/cassette/restore.js";
 import { renderCallResult } from "../../src/transports/sdk/render-call.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const recorder = path.join(repoRoot, "test/fixtures/trajectories/record-trajectory.mjs");
-const hasDesktop = existsSync("/usr/bin/Xvfb") && existsSync("/usr/bin/gtk3-demo") && existsSync("/usr/libexec/at-spi-bus-launcher");
+const skip = await skipWithout("desktop", "import of a fresh trajectory (real runtime under Xvfb)");
 
 // Records a fresh trajectory with the real runtime under Xvfb, then imports it: the rebuilt
 // mutation results must print exactly what the driver returned in that run.
-describe.skipIf(!hasDesktop)("cua-contract import (fresh trajectory from the real runtime under Xvfb)", () => {
+describe.skipIf(skip)("cua-contract import (fresh trajectory from the real runtime under Xvfb)", () => {
   it("imports what the runtime just recorded, result for result", { timeout: 90_000 }, async () => {
     await using tmp = await tmpDir();
     const trajectory = path.join(tmp.path, "trajectory");

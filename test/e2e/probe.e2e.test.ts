@@ -22,9 +22,13 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     expect(doc).toMatchObject({ ok: true, version: "0.21.0", reachable: true, driver: { source: "binary", location: fake } });
     expect(Object.fromEntries(doc.steps.map((s: any) => [s.step, s.status]))).toEqual({
       version: "succeeded", manifest: "succeeded", list_tools: "succeeded", mcp_initialize: "succeeded",
-      mcp_tools_list: "succeeded", status: "succeeded", metadata: "failed",
+      mcp_tools_list: "succeeded", status: "succeeded", metadata: "unsupported",
     });
-    expect(doc.steps.find((s: any) => s.step === "metadata").message).toMatch(/^cannot reach the daemon on .*cua-driver\.sock \(connect ENOENT/);
+    // No daemon to ask is not a failure of a passing probe: shown as "--", never FAIL.
+    expect(doc.steps.find((s: any) => s.step === "metadata").message).toMatch(/^no daemon answers on .*cua-driver\.sock \(ENOENT\), so there is no metadata to read$/);
+    const human = await runCli(["probe", "--driver", fake, ...slow], { env: { HOME: home.path } });
+    expect(String(human.stdout)).toMatch(/^ {2}-- {3}metadata .* no daemon answers on /m);
+    expect(String(human.stdout)).not.toMatch(/FAIL/);
     expect(doc.tools).toHaveLength(60);
     expect(doc.tools).toContain("check_for_update");
     expect(doc.gaps.filter((g: any) => g.blocking)).toEqual([]);

@@ -25,6 +25,6 @@ describe("record: provenance in the header", () => {
   it("refuses --driver-source with the sdk backend", async () => {
     const r = await runCli(["record", "--out", "/tmp/never-written", "--driver", "sdk", "--driver-source", "synthetic", ...harness]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain("--driver-source: --driver-source is for an executable driver; a recording from --driver sdk is always source sdk.");
+    expect(r.stderr).toContain("--driver-source is for an executable driver; a recording from --driver sdk is always source sdk.");
   });
 });

@@ -186,14 +186,14 @@ describe("record: bad input", () => {
       [["record", "--out", out, "--driver", fake, "python3", "h.py"], 'cua-contract: --: the harness command must follow `--` (got "python3 h.py" before it). Run it as `cua-contract record --out DIR -- CMD [ARGS…]`.'],
       [["record", "--out", out, "--driver", path.join(work.path, "nope"), "--", "true"], `cua-contract: --driver: driver ${path.join(work.path, "nope")} does not exist. Pass --driver with the path of an executable cua-driver.`],
       [["record", "--out", out, "--driver", path.join(repoRoot, "package.json"), "--", "true"], `cua-contract: --driver: driver ${path.join(repoRoot, "package.json")} is not an executable file. Make it executable (chmod +x ${path.join(repoRoot, "package.json")}) or pass --driver with another path.`],
-      [["record", "--out", out, "--driver", fake, "--redact", "(", "--", "true"], expect.stringContaining("cua-contract: --redact: --redact \"(\" is not a valid regular expression") as never],
+      [["record", "--out", out, "--driver", fake, "--redact", "(", "--", "true"], expect.stringContaining("cua-contract: --redact \"(\" is not a valid regular expression") as never],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(args);
       expect([args, r.exitCode, r.stderr]).toEqual([args, 2, message]);
     }
     const unknown = await runCli(["record", "--out", out, "--bogus", "--", "true"]);
-    expect([unknown.exitCode, String(unknown.stderr).split("\n")[0]]).toEqual([2, "cua-contract: Unknown argument: bogus"]);
+    expect([unknown.exitCode, String(unknown.stderr).split("\n")[0]]).toEqual([2, "cua-contract: Unknown option --bogus."]);
     const ok = await runCli(["record", "--out", out, "--driver", fake, "--", "true"]);
     expect(ok.exitCode).toBe(0);
     const again = await runCli(["record", "--out", out, "--driver", fake, "--", "true"]);

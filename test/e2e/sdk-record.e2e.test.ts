@@ -4,26 +4,23 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { missingDesktopPrograms } from "../../src/desktop/programs.js";
 import { startDesktop } from "../../src/desktop/desktop.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
-const missing = await missingDesktopPrograms({ app: ["gtk3-demo"] });
-if (missing.length > 0) {
-  console.warn(
-    `\n!!! SKIPPING the desktop recording tests: ${missing.join(", ")} not found. Install xvfb openbox at-spi2-core gtk-3-examples dbus-x11 xdotool (see docs/desktop.md).\n`,
-  );
-}
+const skip = await skipWithout("desktop", "record --desktop (real runtime under Xvfb)");
 const harness = path.join(repoRoot, "scripts", "record-fixtures.harness.mjs");
 
-describe.skipIf(missing.length > 0)("record --driver sdk --desktop (real runtime under Xvfb)", () => {
+describe.skipIf(skip)("record --driver sdk --desktop (real runtime under Xvfb)", () => {
   it("records the gtk3-demo flow over the CLI with source sdk, redaction and a deduplicated frame, and it replays", { timeout: 90_000 }, async () => {
     await using dir = await tmpDir();
     const out = path.join(dir.path, "rec");
     const recorded = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--out", out, "--", process.execPath, harness, "cli"]);
     expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
     expect(recorded.stderr).toContain("old token: refused stale_element_token");
+    // The runtime's X clipboard thread complains on fd 1 if the X server stops first (the harness's stdout).
+    expect(String(recorded.stdout)).not.toMatch(/process_server_req|X11 server closed/);
     const lines = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).trim().split("\n");
     const header = JSON.parse(lines[0]!) as { driver: { source: string; version: string; location: string; probe_sha256: string } };
     expect(header.driver).toMatchObject({ source: "sdk", version: "0.21.0", location: "sdk:@trycua/cua-driver@0.21.0" });
@@ -89,7 +86,8 @@ describe("desktop command errors", () => {
   it("names a missing program and exits 3; stop without state exits 2", async () => {
     const start = await runCli(["desktop", "start", "--app", "no-such-program-xyz"]);
     expect(start.exitCode).toBe(3);
-    expect(start.stderr).toContain("cannot start a desktop: no-such-program-xyz not found");
+    // Other desktop programs may be missing too (a machine without the packages): the app is named either way.
+    expect(start.stderr).toMatch(/cannot start a desktop: (\S+, )*no-such-program-xyz not found/);
     const stop = await runCli(["desktop", "stop", "/nonexistent-desktop-state"]);
     expect(stop.exitCode).toBe(2);
     expect(stop.stderr).toContain("no desktop state in /nonexistent-desktop-state");

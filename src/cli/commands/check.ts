@@ -60,9 +60,15 @@ export const checkCommand: CliCommand = {
         ticker?.(done, () => `cua-contract check: ${done}/${files.length} scenarios, ${failing} failing`);
       },
     });
-    if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
-    // The report needs sharp (image decoding): loaded only when a report is asked for.
-    if (args.report) await (await import("../../check/report.js")).writeCheckHtml({ file: String(args.report), result, logs });
+    if (args.junit) {
+      writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
+      process.stderr.write(`cua-contract check: JUnit XML written to ${String(args.junit)}\n`);
+    }
+    if (args.report) {
+      // The report needs sharp (image decoding): loaded only when a report is asked for.
+      await (await import("../../check/report.js")).writeCheckHtml({ file: String(args.report), result, logs });
+      process.stderr.write(`cua-contract check: HTML report written to ${String(args.report)}\n`);
+    }
     process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
     return result.failed === 0 ? 0 : 1;
   },

@@ -28,8 +28,8 @@ export const fuzzCommand: CliCommand = {
   describe: "Generate fault plans and step scripts over cassettes, check the harness, shrink and save failures",
   builder: (y) =>
     y
-      .option("runs", { type: "string", default: String(DEFAULT_FUZZ_RUNS), describe: "Generated cases to run (per mutant with --mutants)" })
-      .option("seed", { type: "string", describe: "Base seed (run k uses seed + k); random when not given" })
+      .option("runs", { type: "number", default: DEFAULT_FUZZ_RUNS, describe: "Generated cases to run (per mutant with --mutants)" })
+      .option("seed", { type: "number", describe: "Base seed (run k uses seed + k); random when not given" })
       .option("shard", { type: "string", describe: "Run only shard i of n (e.g. 2/4): disjoint slices that together cover all runs" })
       .option("path", { type: "string", describe: "Replay one shrunk case (from a failure's reproduce command)" })
       .option("cassette", { type: "string", array: true, describe: "Fuzz these cassettes (their recorded calls are the base flow) instead of the bundled scenarios" })
@@ -42,9 +42,9 @@ export const fuzzCommand: CliCommand = {
       .option("save", { type: "string", describe: "Write each shrunk failure as a scenario file in this folder" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {
-    const runs = /^\d+$/.test(String(args.runs)) ? Number(args.runs) : NaN;
+    const runs = Number(args.runs);
     if (!Number.isInteger(runs) || runs < 1) throw new UserError(`--runs must be a positive integer, got ${String(args.runs)}`, { code: "USAGE", field: "--runs", fix: "Pass e.g. --runs 1000." });
-    const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : /^-?\d+$/.test(String(args.seed)) ? Number(args.seed) : NaN;
+    const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(args.seed);
     if (!Number.isSafeInteger(seed)) throw new UserError(`--seed must be an integer, got ${String(args.seed)}`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
     if (typeof args.path === "string" && !/^\d+(:\d+)*$/.test(args.path)) {
       throw new UserError(`--path must be colon-separated numbers as a failure's reproduce command prints it, got ${args.path}`, { code: "USAGE", field: "--path", fix: "Copy --seed, --runs 1 and --path from the reproduce line." });

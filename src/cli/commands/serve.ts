@@ -24,7 +24,7 @@ export const serveCommand: CliCommand = {
       .option("port", { type: "number", describe: "HTTP port (default: CUA_DRIVER_RS_MCP_HTTP_PORT; 0 picks a free one)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules" })
-      .option("match", { type: "string", choices: ["per-key", "strict-order"], default: "per-key" })
+      .option("match", { type: "string", choices: ["per-key", "strict-order"], default: "per-key", describe: "How requests are matched to recorded ones (docs/matching.md)" })
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable)" })
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" }),
   handler: async (args) => {
