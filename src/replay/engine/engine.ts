@@ -175,9 +175,11 @@ export function createEngine(options: EngineOptions): Engine {
   const fitState = (request: ReplayRequest, chosen: Chosen, label: string | undefined): Chosen => {
     const tool = request.tool;
     if ((tool === "start_session" || tool === "end_session") && label !== undefined) {
+      // the recorded bytes stand when the recording named the same label; only another label or state is rebuilt
       const recorded = recordedLifecycleState(chosen.exchange);
+      const recordedLabel = sessionLabel(chosen.exchange.request.args);
       const revived = tool === "start_session" ? ended.has(label) : undefined;
-      if (recorded && (recorded.session !== label || (revived !== undefined && recorded.revived !== revived))) {
+      if (recorded && (recordedLabel !== label || (revived !== undefined && recorded.revived !== undefined && recorded.revived !== revived))) {
         return lifecycle(request, chosen.exchange.kind, label, chosen) ?? chosen;
       }
       return chosen;
@@ -250,7 +252,9 @@ export function createEngine(options: EngineOptions): Engine {
       const { exchange } = chosen;
       const tookEffect = fault ? ADVANCES.has(fault.fault.kind) : true;
       const real = chosen.consumes;
-      if (real && chosen.commit === "normal") matcher.commit(real, { advance: tookEffect, outOfOrder: chosen.lifecycleEpoch !== undefined });
+      // a mutation the recorder kept from the driver is consumed as recorded: it never changed the desktop
+      const keptFromDriver = real?.fault?.forwarded === false;
+      if (real && chosen.commit === "normal") matcher.commit(real, { advance: tookEffect || keptFromDriver, outOfOrder: chosen.lifecycleEpoch !== undefined });
       else if (real && chosen.commit === "skip" && tookEffect) matcher.skipTo(real);
       if (fault && !tookEffect && kind === "mutation" && real && !matcher.isConsumed(real)) {
         noEffect.set(real.seq, `did not take effect (${fault.fault.kind} at request #${base.n})`);

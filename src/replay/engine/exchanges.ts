@@ -5,6 +5,7 @@ import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
 import { restoreField, type FrameLookup } from "./frames.js";
 import { objectSpans } from "./raw-json.js";
+import { isLifecycleTool } from "./session-lifecycle.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
 
 /** One recorded request and the driver's answer to it, on whichever transport it was recorded. */
@@ -170,6 +171,14 @@ function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools?: 
 }
 
 /**
+ * Whether a recorded exchange changed the desktop: a harness mutation the driver saw, other than a
+ * session start or end (they change which session a call runs in, never what is on screen).
+ */
+export function endsEpoch(x: RecordedExchange): boolean {
+  return x.kind === "mutation" && x.origin === "harness" && x.fault?.forwarded !== false && !isLifecycleTool(x.request.tool);
+}
+
+/**
  * Number the states a recording passed through: every exchange gets the epoch it was recorded
  * in, and each harness mutation ends its epoch (DESIGN.md §4), except one a recording fault kept
  * from the driver (`fault.forwarded: false`): the desktop did not change.
@@ -178,7 +187,7 @@ export function assignEpochs(exchanges: RecordedExchange[]): number {
   let epoch = 0;
   for (const x of exchanges) {
     x.epoch = epoch;
-    if (x.kind === "mutation" && x.origin === "harness" && x.fault?.forwarded !== false) epoch++;
+    if (endsEpoch(x)) epoch++;
   }
   return epoch;
 }

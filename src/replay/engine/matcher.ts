@@ -1,5 +1,5 @@
 import type { ReplayTransport, ToolKind } from "../../schema/replay-log.js";
-import type { RecordedExchange } from "./exchanges.js";
+import { endsEpoch, type RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import { nearestRecorded, type Miss } from "./nearest.js";
 import type { ReplayRequest } from "./request.js";
@@ -26,8 +26,10 @@ export interface Matcher {
   commit(exchange: RecordedExchange, options: { advance: boolean; outOfOrder?: boolean }): void;
   /** Harness mutations never consumed. */
   unused(): RecordedExchange[];
-  /** The harness mutations in recorded order (mutation `i` ends epoch `i`). */
+  /** The harness mutations in recorded order. */
   readonly mutations: readonly RecordedExchange[];
+  /** Index in `mutations` of the next one the recording expects. */
+  readonly position: number;
   /** Whether a recorded mutation has been consumed. */
   isConsumed(exchange: RecordedExchange): boolean;
   /**
@@ -76,13 +78,49 @@ export function createMatcher(options: {
 }): Matcher {
   const { exchanges, mode, keys } = options;
   const byKey = options.index ?? indexByKey(exchanges, keys);
-  const mutations = exchanges.filter((x) => x.kind === "mutation" && x.origin === "harness");
+  // session starts and ends are answered at any epoch and never end one (docs/decisions/0014)
+  const mutations = exchanges.filter((x) => x.kind === "mutation" && x.origin === "harness" && !isLifecycleTool(x.request.tool));
   const ordered = exchanges.filter((x) => x.kind !== "other" && x.origin === "harness");
+  const mutationIndex = new Map(mutations.map((x, i) => [x.seq, i]));
   const consumed = new Set<number>();
   const answeredOutOfOrder = new Set<number>();
   const cursors = new Map<string, number>();
+  /** Per match key: its recorded reads by epoch, and those epochs in ascending order (built on first use). */
+  const readIndex = new Map<string, { byEpoch: Map<number, RecordedExchange[]>; epochs: number[] }>();
   let epoch = 0;
+  let position = 0;
   let strictPos = 0;
+
+  const readsOf = (key: string, group: readonly RecordedExchange[]) => {
+    let index = readIndex.get(key);
+    if (!index) {
+      const byEpoch = new Map<number, RecordedExchange[]>();
+      for (const x of group) {
+        if (x.kind !== "read") continue;
+        const list = byEpoch.get(x.epoch);
+        if (list) list.push(x);
+        else byEpoch.set(x.epoch, [x]);
+      }
+      index = { byEpoch, epochs: [...byEpoch.keys()].sort((a, b) => a - b) };
+      readIndex.set(key, index);
+    }
+    return index;
+  };
+
+  /** The latest epoch before `epoch` that recorded a read of this key (binary search). */
+  const latestBefore = (epochs: readonly number[]): number | undefined => {
+    let lo = 0;
+    let hi = epochs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (epochs[mid]! < epoch) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? epochs[lo - 1] : undefined;
+  };
+
+  /** A mutation the recorder kept from the driver (`record --faults`) did not change the desktop. */
+  const epochAfter = (x: RecordedExchange) => x.epoch + (endsEpoch(x) ? 1 : 0);
 
   const take = (cursorKey: string, list: readonly RecordedExchange[]): RecordedExchange => {
     const c = cursors.get(cursorKey) ?? 0;
@@ -91,7 +129,7 @@ export function createMatcher(options: {
   };
 
   const miss = (request: ReplayRequest): MatchResult => ({
-    miss: nearestRecorded({ request, exchanges, keys, epoch, consumed, nextMutation: mutations[epoch], mode }),
+    miss: nearestRecorded({ request, exchanges, keys, epoch, consumed, nextMutation: mutations[position], mode }),
   });
 
   /** A lifecycle call the current epoch cannot answer in order: the same request recorded at any epoch. */
@@ -106,6 +144,9 @@ export function createMatcher(options: {
   return {
     get epoch() {
       return epoch;
+    },
+    get position() {
+      return position;
     },
     match(request, kind) {
       const key = matchKey(request, keys);
@@ -123,16 +164,17 @@ export function createMatcher(options: {
         return miss(request);
       }
       if (kind === "mutation") {
-        const expected = mutations[epoch];
+        const expected = mutations[position];
         if (expected && !consumed.has(expected.seq) && matchKey(expected.request, keys) === key) return { exchange: expected };
         return outOfOrder(request, group) ?? miss(request);
       }
-      const inEpoch = preferred(group.filter((x) => x.epoch === epoch && x.kind === "read"), request);
+      const reads = readsOf(key, group);
+      const current = reads.byEpoch.get(epoch);
+      const inEpoch = current ? preferred(current, request) : [];
       if (inEpoch.length > 0) return { exchange: take(`read:${epoch}:${shapeOf(request)}:${key}`, inEpoch) };
-      const earlier = group.filter((x) => x.epoch < epoch && x.kind === "read");
-      if (earlier.length > 0) {
-        const latest = Math.max(...earlier.map((x) => x.epoch));
-        const list = preferred(earlier.filter((x) => x.epoch === latest), request);
+      const latest = latestBefore(reads.epochs);
+      if (latest !== undefined) {
+        const list = preferred(reads.byEpoch.get(latest)!, request);
         return { exchange: list.at(-1)!, fallbackEpoch: latest };
       }
       return outOfOrder(request, group) ?? miss(request);
@@ -143,9 +185,11 @@ export function createMatcher(options: {
         return;
       }
       if (exchange.kind !== "mutation" || !advance) return;
+      const index = mutationIndex.get(exchange.seq);
+      if (index === undefined) return;
       consumed.add(exchange.seq);
-      const index = mutations.indexOf(exchange);
-      if (index >= 0) epoch = index + 1;
+      position = index + 1;
+      epoch = epochAfter(exchange);
     },
     unused() {
       return mutations.filter((x) => !consumed.has(x.seq) && !answeredOutOfOrder.has(x.seq));
@@ -153,10 +197,11 @@ export function createMatcher(options: {
     mutations,
     isConsumed: (exchange) => consumed.has(exchange.seq),
     skipTo(exchange) {
-      const index = mutations.indexOf(exchange);
-      if (index < epoch) return;
+      const index = mutationIndex.get(exchange.seq);
+      if (index === undefined || index < position) return;
       consumed.add(exchange.seq);
-      epoch = index + 1;
+      position = index + 1;
+      epoch = epochAfter(exchange);
     },
   };
 }

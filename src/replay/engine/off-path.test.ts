@@ -134,7 +134,7 @@ describe("session starts and ends built for the harness", () => {
     ]);
     const engine = createEngine({ events });
     const start = serve(engine, call("start_session", { session: "mine" }));
-    expect(start.entry).toMatchObject({ synthesized: "lifecycle", epoch_after: 1 });
+    expect(start.entry).toMatchObject({ synthesized: "lifecycle", epoch_after: 0 });
     expect(start.entry.basis).toEqual({ source: "cassette", seq: 0, detail: "the recorded start_session #0, for label 'mine', not revived" });
     const served = answerCli({ decision: start.d });
     expect(served.type === "output" && served.stdout).toContain('"session": "mine"');

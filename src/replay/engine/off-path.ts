@@ -62,17 +62,17 @@ export function offPathMutation(options: {
 }): OffPathAnswer | undefined {
   const { matcher, equivalent, noEffect, afterFault } = options;
   const why = (x: RecordedExchange) => noEffect.get(x.seq) ?? "was not sent in this replay";
-  const { mutations, epoch } = matcher;
-  for (let j = epoch; j < mutations.length; j++) {
+  const { mutations, position } = matcher;
+  for (let j = position; j < mutations.length; j++) {
     const x = mutations[j]!;
     const same = matcher.isConsumed(x) ? undefined : equivalent(x);
     if (same !== undefined) {
       const aimed = same === "same" ? "" : `; ${same}`;
-      if (j === epoch) {
+      if (j === position) {
         if (same === "same") return undefined; // the expected mutation: not off the path
         return { exchange: x, synthesized: "same_element", basis: { source: "cassette", seq: x.seq, detail: `the recorded ${label(x)}${aimed}` }, commit: "normal" };
       }
-      const skipped = mutations.slice(epoch, j);
+      const skipped = mutations.slice(position, j);
       return {
         exchange: x,
         synthesized: "skipped_ahead",
@@ -86,7 +86,7 @@ export function offPathMutation(options: {
     }
     if (!noEffect.has(x.seq) && !(afterFault && !matcher.isConsumed(x))) break;
   }
-  for (let j = Math.min(epoch, mutations.length) - 1; j >= 0; j--) {
+  for (let j = Math.min(position, mutations.length) - 1; j >= 0; j--) {
     const x = mutations[j]!;
     const same = matcher.isConsumed(x) ? equivalent(x) : undefined;
     if (same !== undefined) {

@@ -58,9 +58,9 @@ describe("session-lifecycle calls out of the recorded order", () => {
       ["start_session", "replayed", 0, 0, 1, null],
       ["list_windows", "replayed", 0, 0, null, null],
       ["click", "replayed", 0, 1, null, null],
-      // in its recorded place, the same rebuild is consumed as the mutation it is
-      ["start_session", "replayed", 1, 2, null, null],
-      ["type_text", "replayed", 2, 3, null, null],
+      // in its recorded place too, a rebuild never ends an epoch: answered, nothing moves
+      ["start_session", "replayed", 1, 1, 1, null],
+      ["type_text", "replayed", 1, 2, null, null],
     ]);
     // the pre-click window list is what the harness reads after the rebuild
     expect(decisions[3]!.exchange!.seq).toBe(decisions[0]!.exchange!.seq);
@@ -118,7 +118,7 @@ describe("an ended session", () => {
       engine.decide(call("click", { x: 1, y: 2, session: "mine" })),
     ];
     expect(decisions.map(row)).toEqual([
-      ["end_session", "replayed", 0, 0, 2, null],
+      ["end_session", "replayed", 0, 0, 1, null],
       ["list_windows", "replayed", 0, 0, null, "session_ended"],
       ["click", "replayed", 0, 0, null, "session_ended"],
       ["list_windows", "replayed", 0, 0, null, null],
