@@ -153,7 +153,7 @@ describe("cassette stale and the replay-start warning", () => {
     expect(contract.exitCode, contract.stdout).toBe(0);
     const bad = await runCli(["cassette", "stale", CASSETTE, "--max-age", "soon"]);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('--max-age: --max-age must be a duration like 30d, 12h or 2w, got "soon"');
+    expect(bad.stderr).toContain('--max-age must be a duration like 30d, 12h or 2w, got "soon"');
   });
 
   it("replay warns at start and still replays", async () => {

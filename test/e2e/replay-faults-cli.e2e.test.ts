@@ -46,7 +46,8 @@ describe("fault injection on the per-call CLI", () => {
       { argv: ["call", "click", TOKEN], timeout: 1 },
       { argv: ["call", "click", TOKEN] },
       { argv: ["call", "click", TOKEN], timeout: 1 },
-      // the click took effect (timeout_after_effect): the next recorded mutation answers now
+      // the injected stale refusal made the token's look stale: the driver refuses the third click too
+      // (so it never ran), and the next recorded mutation answers after it
       { argv: ["call", "press_key", PRESS] },
       { argv: ["call", "get_desktop_state"] },
       { argv: ["call", "get_desktop_state", "--screenshot-out-file", shot], out_file: shot },
@@ -84,14 +85,15 @@ describe("fault injection on the per-call CLI", () => {
     const file = Buffer.from(seen[13]!.file_b64!, "base64");
     expect(file.length).toBe(real.length);
     expect(file.equals(real)).toBe(false);
-    expect(summary).toMatchObject({ unmatched: 0, faults: 12, unused: 0, exitCode: 0 });
+    expect(summary).toMatchObject({ unmatched: 0, faults: 12, unused: 1, exitCode: 0 });
     const entries = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
     const requests = entries.filter((e) => e.type === "request");
     expect(requests.map((e) => (e.fault as { kind?: string } | undefined)?.kind ?? null)).toEqual([
       "daemon_down", "daemon_died_midcall", "exit", "delay", "hang", "truncated", null, "empty",
       "timeout_before_effect", "refusal", "timeout_after_effect", null, "corrupt_image", "corrupt_image",
     ]);
-    expect(requests.slice(8, 12).map((e) => [e.epoch_before, e.epoch_after])).toEqual([[0, 0], [0, 0], [0, 1], [1, 2]]);
+    expect(requests.slice(8, 12).map((e) => [e.epoch_before, e.epoch_after])).toEqual([[0, 0], [0, 0], [0, 0], [0, 2]]);
+    expect(requests.slice(10, 12).map((e) => e.synthesized)).toEqual(["stale_element_token", "skipped_ahead"]);
     expect(entries.at(-1)).toMatchObject({ type: "summary", faults: 12, unmatched: 0 });
   }, 60_000);
 });

@@ -16,7 +16,7 @@ describe("replaying the bundled real recordings to the harness that made them", 
       expect(r.stderr).toContain("harness: click on the ended session: refused session_ended");
       expect(r.stderr).toContain("harness: session revived");
       expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toEqual({
-        served, unmatched: 0, faults: 0, unused: 0, unusedMutations: [], violations: [], harnessExitCode: 0, exitCode: 0,
+        served, unmatched: 0, faults: 0, synthesized: 0, unanswered: 0, unused: 0, unusedMutations: [], violations: [], harnessExitCode: 0, exitCode: 0,
       });
     });
   }
