@@ -61,10 +61,12 @@ export function nearestRecorded(options: {
     return { ...base, reason: `same request as ${label(x)}, recorded in epoch ${x.epoch} but the replay is in epoch ${epoch}${next}` };
   }
   if (x.request.tool !== request.tool) {
-    return { ...base, path: "$.tool", expected: x.request.tool, actual: request.tool, reason: `no recorded call of ${request.tool ?? "(no tool)"}; nearest: ${label(x)}` };
+    const tools = [...new Set(candidates.map((c) => c.request.tool).filter((t): t is string => t !== undefined))].sort();
+    const listed = tools.length <= 12 ? tools.join(", ") : `${tools.slice(0, 12).join(", ")}, … (${tools.length} tools)`;
+    return { ...base, path: "$.tool", expected: x.request.tool, actual: request.tool, reason: `no recorded call of ${request.tool ?? "(no tool)"}; the cassette records ${listed}` };
   }
   const first = diffs[0];
-  if (!first) return { ...base, reason: `flags differ from ${label(x)}: ${show(x.request.flags)} ≠ ${show(request.flags)}` };
+  if (!first) return { ...base, reason: `flags differ from ${label(x)}: ${show(request.flags)} ≠ recorded ${show(x.request.flags)}` };
   const flagsDiffer = JSON.stringify(x.request.flags ?? {}) !== JSON.stringify(request.flags ?? {});
   const all = diffs.map((d) => `${d.path}: ${show(d.actual)} ≠ recorded ${show(d.expected)}`).join("; ");
   return {

@@ -44,7 +44,9 @@ export function cliRequest(options: { argv: readonly string[]; stdin?: string; e
   const outFlag = flags.get("--screenshot-out-file");
   const outFile = typeof outFlag === "string" ? outFlag : undefined;
   const kept: Record<string, string | true> = {};
-  for (const [k, v] of flags) if (!VOLATILE_FLAGS.has(k) && !/^(--version|-V|--help|-h)$/.test(k)) kept[k] = v;
+  // `call` reads no bare flag: the driver skips one it does not know (cli.rs:273-287), so it cannot change the answer
+  const ignoresBare = parsed.subcommand === "call";
+  for (const [k, v] of flags) if (!VOLATILE_FLAGS.has(k) && !/^(--version|-V|--help|-h)$/.test(k) && !(ignoresBare && v === true)) kept[k] = v;
   const base = { transport: "cli" as const, socket, ...(outFile !== undefined ? { outFile } : {}) };
   if (parsed.subcommand === "version") return { ...base, method: "--version" };
   if (parsed.subcommand === "help") return { ...base, method: "--help" };
