@@ -56,7 +56,8 @@ function diffToolLists(a: ToolEntry[], b: ToolEntry[]): Change[] {
   const added = b.filter((t) => !names.has(t.name));
   for (const tool of a) {
     const other = byName.get(tool.name);
-    if (other) out.push(...diffTool(tool, other));
+    // Most tools are the same from one version to the next: the same text has no difference to classify.
+    if (other && JSON.stringify(tool) !== JSON.stringify(other)) out.push(...diffTool(tool, other));
   }
   for (const tool of removed) {
     // A tool that vanished while one with the same input schema appeared was renamed.

@@ -21,7 +21,7 @@ import { checkRecordedCalls, type CallCheck, type RecordingBreak, type StaleReco
 import { contractItemOf, inContractScope } from "./scope.js";
 import { findCassettes } from "./find-cassettes.js";
 import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
-import { createToolValidator } from "./schema-validator.js";
+import { createToolValidator, createValidatorMemo, type ValidatorMemo } from "./schema-validator.js";
 import { stampOf } from "./verdict-cache.js";
 
 export interface GateOptions {
@@ -50,6 +50,8 @@ export interface PreparedGate {
   baseline: { snapshot: ProbeSnapshot; from: string } | { note: string };
   /** Every file the judgment depends on, by path, size and modification time (the matrix's verdict cache key). */
   stamps: string[];
+  /** Schema checks shared by every candidate judged against this preparation. */
+  memo: ValidatorMemo;
 }
 
 export interface GateReport {
@@ -117,6 +119,7 @@ export async function prepareGate(options: Pick<GateOptions, "contract" | "recor
     warnings: cassettes.flatMap((c) => c.warnings),
     baseline,
     stamps: [process.cwd(), ...(await Promise.all(files.map((f) => (f ? stampOf(f) : "-"))))],
+    memo: createValidatorMemo(),
   };
 }
 
@@ -194,7 +197,7 @@ export function judgeCandidate(prepared: PreparedGate, candidate: Candidate): Ga
 
   const tools = snapshot.tools_list?.tools;
   if (prepared.cassettes.length && tools) {
-    const checks = checkRecordedCalls(prepared.calls, createToolValidator(tools));
+    const checks = checkRecordedCalls(prepared.calls, createToolValidator(tools, prepared.memo));
     report.recordings.calls = prepared.calls.length;
     report.recordings.checks = checks;
     report.recordings.breaks = checks.flatMap((c) => c.breaks);

@@ -16,11 +16,11 @@ type Check = (value: unknown) => SchemaError[];
  * uses are interpreted directly (no compile step); any other schema is compiled once with ajv.
  * Formats (`uint32`, `double`…) are annotations here: schemars emits non-standard ones.
  */
-export function createToolValidator(tools: readonly ToolEntry[]) {
+export function createToolValidator(tools: readonly ToolEntry[], shared: ValidatorMemo = createValidatorMemo()) {
   let ajv: Ajv2020 | undefined;
   const byName = new Map(tools.map((t) => [t.name, t]));
   const cache = new Map<string, Check | null>();
-  const bySource = new Map<string, Check | null>();
+  const bySource = shared.checks;
   const build = (schema: Record<string, unknown>): Check | null => {
     if (supportsSchema(schema)) return (value) => checkSchema(schema, value);
     ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false, code: { optimize: false } });
@@ -40,7 +40,7 @@ export function createToolValidator(tools: readonly ToolEntry[]) {
     if (schema) {
       // Many tools share one schema (20 action tools share the ActionResult outputSchema).
       const source = JSON.stringify(schema);
-      if (!bySource.has(source)) bySource.set(source, build(schema));
+      if (!bySource.has(source)) bySource.set(source, remembered(build(schema)));
       fn = bySource.get(source)!;
     }
     cache.set(key, fn);
@@ -62,6 +62,28 @@ export function createToolValidator(tools: readonly ToolEntry[]) {
 }
 
 export type ToolValidator = ReturnType<typeof createToolValidator>;
+
+/**
+ * What validators share: one check per distinct schema text, and each check's answer per value
+ * (the same recorded value against the same schema, in another version, gives the same answer).
+ */
+export interface ValidatorMemo {
+  checks: Map<string, Check | null>;
+}
+
+export function createValidatorMemo(): ValidatorMemo {
+  return { checks: new Map() };
+}
+
+function remembered(check: Check | null): Check | null {
+  if (!check) return null;
+  const answers = new Map<unknown, SchemaError[]>();
+  return (value) => {
+    let got = answers.get(value);
+    if (!got) answers.set(value, (got = check(value)));
+    return got;
+  };
+}
 
 /** `strict`: the schema as written; `consumer`: what a harness that received the value can lean on. */
 export type SchemaView = "strict" | "consumer";

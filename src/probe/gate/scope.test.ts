@@ -17,6 +17,9 @@ describe("what a change reaches", () => {
     expect(inContractScope({ ...gone, covers: ["click", "drag"] }, contract)).toBe(true);
     expect(inContractScope({ severity: "behavioural", kind: "contract_version_changed", message: "x" }, contract)).toBe(true);
     expect(inContractScope({ severity: "breaking", kind: "tool_removed", tool: "zoom", message: "x" }, contract)).toBe(false);
+    const vocabulary = { severity: "behavioural", kind: "tools_list_version_changed", path: "/capability_version", message: "x" } as const;
+    expect(inContractScope(vocabulary, contract)).toBe(false);
+    expect(inContractScope(vocabulary, { tools: { click: { capabilities: ["input.delivery_mode"] } } } as unknown as DriverContract)).toBe(true);
   });
 
   it("a diff change is the same fact as the failed contract item it names (real 0.21.0 → 0.28.2)", () => {

@@ -4,11 +4,16 @@ import type { Change } from "../analysis/change.js";
 
 /**
  * Whether a change reaches something the contract names: a tool it lists, an enforcement adapter
- * whose operations include one of them, or the driver as a whole (argv, protocol, versions).
+ * whose operations include one of them, the capability vocabulary when it names capabilities, or
+ * the driver as a whole (argv, protocol, versions).
  */
 export function inContractScope(change: Change, contract: DriverContract): boolean {
   if (change.tool !== undefined) return change.tool in contract.tools;
   if (change.covers !== undefined) return change.covers.some((tool) => tool in contract.tools);
+  // The capability vocabulary's version matters to a contract that names capabilities.
+  if (change.kind === "tools_list_version_changed" && change.path === "/capability_version") {
+    return Object.values(contract.tools).some((need) => (need.capabilities ?? []).length > 0);
+  }
   return true;
 }
 
