@@ -7,7 +7,7 @@ const REGISTER = new URL("../fixtures/startup/register.mjs", import.meta.url).hr
 
 /** The npm packages a CLI run loads, and its output. */
 async function packagesLoaded(args: string[]): Promise<{ packages: string[]; stdout: string; exitCode: number | undefined }> {
-  const r = await execa(process.execPath, ["--import", REGISTER, cliPath, ...args], { reject: false, cwd: repoRoot });
+  const r = await execa(process.execPath, ["--import", REGISTER, cliPath, ...args], { reject: false, cwd: repoRoot, input: "" });
   const packages = [...new Set(String(r.stderr).split("\n").flatMap((l) => (l.startsWith("package ") ? [l.slice(8)] : [])))].sort();
   return { packages, stdout: String(r.stdout), exitCode: r.exitCode };
 }
@@ -15,6 +15,15 @@ async function packagesLoaded(args: string[]): Promise<{ packages: string[]; std
 const HEAVY = ["msw", "@modelcontextprotocol/sdk", "fast-check", "sharp", "execa", "pixelmatch"];
 
 describe("start-up", () => {
+  it("check with the in-process harness and serve of a cassette load none of the heavy packages", async () => {
+    const check = await packagesLoaded(["check", "contracts/scenarios/click-confirmed.json"]);
+    expect(check.exitCode).toBe(0);
+    expect(check.packages.filter((p) => HEAVY.includes(p))).toEqual([]);
+    const serve = await packagesLoaded(["serve", "recordings/gtk3-demo-mcp", "--transport", "mcp"]);
+    expect(serve.exitCode).toBe(0);
+    expect(serve.packages.filter((p) => HEAVY.includes(p))).toEqual([]);
+  });
+
   it("--help loads no package and lists every command with its description", async () => {
     const r = await packagesLoaded(["--help"]);
     expect(r.exitCode).toBe(0);
@@ -34,8 +43,8 @@ describe("start-up", () => {
     const r = await packagesLoaded([name, "--help"]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain(`cua-contract ${name}`);
-    // execa runs a harness or a driver: check, gate and serve may need it on any run
-    const allowed = ["check", "gate", "serve"].includes(name) ? ["execa"] : [];
+    // execa runs the candidate driver: gate may need it on any run
+    const allowed = name === "gate" ? ["execa"] : [];
     expect(r.packages.filter((p) => HEAVY.includes(p) && !allowed.includes(p))).toEqual([]);
   });
 });

@@ -6,7 +6,6 @@ import { findScenarioFiles } from "../../check/load-scenario.js";
 import { referenceRunner, runCheck, type ScenarioRunner } from "../../check/run-check.js";
 import { checkJunitSuites, renderCheckSummary, renderScenarioLine } from "../../check/render.js";
 import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
-import { externalRunner } from "../../check/run-external.js";
 import { checkCommandExists } from "../../check/find-command.js";
 import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import type { LogSink } from "../../check/run-check.js";
@@ -42,7 +41,7 @@ export const checkCommand: CliCommand = {
     const now = () => performance.now();
     const logs = new Map<string, ReplayLogEntry[]>();
     const onLog: LogSink | undefined = args.report ? (loaded, log) => logs.set(loaded.file, log) : undefined;
-    const { runner, harness } = pickRunner(args, now, onLog);
+    const { runner, harness } = await pickRunner(args, now, onLog);
     const human = !args.json;
     const color = human && !process.env.NO_COLOR && process.stdout.isTTY === true;
     const ticker = process.stderr.isTTY === true ? undefined : progressTicker({ every, write: (line) => process.stderr.write(line) });
@@ -74,11 +73,13 @@ export const checkCommand: CliCommand = {
   },
 };
 
-function pickRunner(args: Record<string, unknown>, now: () => number, onLog: LogSink | undefined): { runner: ScenarioRunner; harness: string } {
+async function pickRunner(args: Record<string, unknown>, now: () => number, onLog: LogSink | undefined): Promise<{ runner: ScenarioRunner; harness: string }> {
   const sink = onLog ? { onLog } : {};
   if (typeof args.cmd === "string") {
     if (args.harness !== "reference") throw new UserError("--cmd and --harness both name a harness", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
     checkCommandExists({ command: args.cmd, env: process.env, cwd: process.cwd() });
+    // An external harness is run with execa: loaded only for --cmd.
+    const { externalRunner } = await import("../../check/run-external.js");
     return { runner: externalRunner({ command: args.cmd, now, ...sink }), harness: `external (${args.cmd})` };
   }
   const name = String(args.harness);

@@ -7,7 +7,6 @@ import { startMcpHttpServer } from "../../transports/http/server.js";
 import { createMcpStdioSession } from "../../transports/mcp/stdio-session.js";
 import type { CliCommand } from "../command.js";
 import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";
-import { serveSdk } from "./serve-sdk.js";
 
 const TRANSPORTS = ["mcp", "cli-socket", "http"] as const;
 type Transport = (typeof TRANSPORTS)[number];
@@ -29,7 +28,8 @@ export const serveCommand: CliCommand = {
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" }),
   handler: async (args) => {
     const transport = args.transport as Transport;
-    if (args.driver !== undefined) return await serveSdk({ driver: String(args.driver), transport, port: args.port });
+    // The published runtime (and what runs it) loads only when serving from it.
+    if (args.driver !== undefined) return await (await import("./serve-sdk.js")).serveSdk({ driver: String(args.driver), transport, port: args.port });
     if (args.dir === undefined) throw new UserError("no cassette to serve", { code: "USAGE", field: "dir", fix: "Run `cua-contract serve DIR --transport …`, or serve the runtime live with --driver sdk." });
     // Settings are checked before the session opens, so bad input prints no replay summary.
     const http = transport === "http" ? httpSettings(args.port) : undefined;
