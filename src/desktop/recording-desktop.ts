@@ -8,7 +8,7 @@ import { rm } from "node:fs/promises";
 import { startDesktop, type Desktop, type DesktopOptions } from "./desktop.js";
 import { killTree } from "./processes.js";
 
-export async function startRecordingDesktop(options: DesktopOptions = {}): Promise<Desktop> {
+export async function startRecordingDesktop(options: DesktopOptions & { xServerAfterExit?: boolean } = {}): Promise<Desktop> {
   const desktop = await startDesktop(options);
   const added: Record<string, string> = { ...desktop.env, ...(desktop.appPid ? { CUA_DESKTOP_APP_PID: String(desktop.appPid) } : {}) };
   const before = new Map(Object.keys(added).map((k) => [k, process.env[k]]));
@@ -23,7 +23,9 @@ export async function startRecordingDesktop(options: DesktopOptions = {}): Promi
       // The in-process runtime keeps an X clipboard thread that prints "process_server_req error:
       // … X11 server closed the connection" on fd 1 — the harness's stdout — when the X server
       // goes first, and nothing stops that thread. So the X server outlives this process by a
-      // moment: everything else stops now, the X server once this process has exited.
+      // moment: everything else stops now, the X server once this process has exited. A driver
+      // binary runs in its own process and needs none of this.
+      if (!options.xServerAfterExit) return void (await desktop.stop());
       const x = desktop.processes.filter((p) => p.name === "Xvfb");
       for (const proc of desktop.processes.filter((p) => p.name !== "Xvfb").reverse()) await killTree(proc.pid);
       if (x.length === 0) return void (await rm(desktop.stateDir, { recursive: true, force: true }));

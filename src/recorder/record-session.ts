@@ -61,7 +61,8 @@ export interface RecordResult {
  */
 export async function record(options: RecordOptions): Promise<RecordResult> {
   if (options.desktop) {
-    await using _desktop = await startRecordingDesktop();
+    // The in-process runtime (--driver sdk) needs the X server to outlive this process (recording-desktop.ts).
+    await using _desktop = await startRecordingDesktop({ xServerAfterExit: String(options.driver ?? "").startsWith("sdk") });
     return await record({ ...options, desktop: false });
   }
   if (options.command.length === 0) {

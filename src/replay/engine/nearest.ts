@@ -1,6 +1,7 @@
 import type { RecordedExchange } from "./exchanges.js";
 import { jsonDifferences } from "./json-path.js";
 import { matchArgs, matchKey, type KeyOptions } from "./match-key.js";
+import { shortValue } from "./short-value.js";
 import type { ReplayRequest } from "./request.js";
 
 /** Why a request got no recorded answer, and the recorded request it came closest to. */
@@ -20,7 +21,7 @@ export interface Miss {
   afterFault?: string;
 }
 
-const show = (v: unknown): string => (v === undefined ? "(absent)" : JSON.stringify(v));
+const show = shortValue;
 
 function label(x: RecordedExchange): string {
   return x.request.method === "call" ? `#${x.seq} (${x.request.tool ?? "?"})` : `#${x.seq} (${x.request.method})`;

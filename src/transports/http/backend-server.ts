@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import type { McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
-import { jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
+import { MAX_HEADER_BYTES, jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
 
 const MAX_BODY = 16 * 1024 * 1024;
 
@@ -29,7 +29,7 @@ export async function startBackendHttpServer(options: { backend: ShimBackend; po
     }
     return conn;
   };
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const send = jsonSender(req, res);
     if (refuseMcpHttpRequest({ req, res, token: options.token, send })) return;
     readRequestBody(req, MAX_BODY, (requestBody) => {

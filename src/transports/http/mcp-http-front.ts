@@ -3,6 +3,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { errorLine } from "../mcp/jsonrpc.js";
 
 export interface McpHttpServer {
@@ -64,8 +65,31 @@ export function readRequestBody(req: http.IncomingMessage, maxBytes: number, onB
   req.on("end", () => onBody(Buffer.concat(chunks)));
 }
 
+/** `cua-driver serve` reads at most 64 KiB of request headers (CONTRACT.md §2.6); pass to http.createServer. */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Past MAX_HEADER_BYTES the answer is 431. Node writes one and closes while the client is still
+ * sending, and the client then sees a reset instead of the answer: here the rest of the request is
+ * read and dropped after the 431 until the client is done, or a second has passed.
+ */
+function answerOversizedHeaders(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code !== "HPE_HEADER_OVERFLOW" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = errorLine(undefined, -32600, `Request headers are larger than ${MAX_HEADER_BYTES} bytes`);
+  socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.on("data", () => undefined);
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), 1_000);
+  socket.once("close", () => clearTimeout(timer));
+  socket.once("end", () => socket.destroy());
+}
+
 /** Listens on loopback (or `host`) and returns the endpoint; closing drops every open connection. */
 export async function listenMcpHttp(server: http.Server, options: { port: number; host?: string }): Promise<McpHttpServer> {
+  server.on("clientError", answerOversizedHeaders);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, options.host ?? "127.0.0.1", () => resolve());

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { dispatchMcpLine, logUnanswered } from "../mcp/dispatch.js";
 import type { ReplaySession } from "../../replay/session.js";
-import { jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
+import { MAX_HEADER_BYTES, jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
 
 export type { McpHttpServer } from "./mcp-http-front.js";
 
@@ -20,7 +20,7 @@ export function isValidToken(token: string): boolean {
 export async function startMcpHttpServer(options: { session: ReplaySession; port: number; token: string; host?: string }): Promise<McpHttpServer> {
   const { session, token } = options;
   const streams = new WeakMap<object, { stream: number; chain: Promise<void>; stuck: boolean }>();
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const socket = req.socket;
     let conn = streams.get(socket);
     if (!conn) {
