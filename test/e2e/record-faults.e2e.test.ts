@@ -15,10 +15,10 @@ const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
 const TIMEOUT_S = "2.5";
 
 /**
- * Every fault kind, where it lands. Faults after the effect go on the first click (a mutation):
- * forwarded, the real answer recorded and withheld. Faults before the effect go on a read: a
- * mutation the driver never saw needs the replay engine to match the recorded, not-forwarded
- * mutation (docs/decisions/0121-record-faults.md), which it does not yet.
+ * Every fault kind, on the first click (a mutation) where it can land there, else on a read. Faults
+ * after the effect are forwarded: the real answer recorded and withheld. Faults before the effect
+ * never reach the driver: the recorded click is consumed on replay without ending its epoch, so the
+ * click sent anew after the recovery meets the real one recorded after it.
  */
 const KINDS: { fault: Record<string, unknown>; tool: string; forwarded: boolean }[] = [
   { fault: { kind: "timeout_after_effect" }, tool: "click", forwarded: true },
@@ -26,12 +26,12 @@ const KINDS: { fault: Record<string, unknown>; tool: string; forwarded: boolean 
   { fault: { kind: "truncated" }, tool: "click", forwarded: true },
   { fault: { kind: "empty" }, tool: "click", forwarded: true },
   { fault: { kind: "corrupt_image" }, tool: "get_window_state", forwarded: true },
-  { fault: { kind: "timeout_before_effect" }, tool: "get_window_state", forwarded: false },
-  { fault: { kind: "hang" }, tool: "get_window_state", forwarded: false },
-  { fault: { kind: "daemon_died_midcall" }, tool: "list_windows", forwarded: false },
+  { fault: { kind: "timeout_before_effect" }, tool: "click", forwarded: false },
+  { fault: { kind: "hang" }, tool: "click", forwarded: false },
+  { fault: { kind: "daemon_died_midcall" }, tool: "click", forwarded: false },
   { fault: { kind: "daemon_down" }, tool: "list_windows", forwarded: false },
-  { fault: { kind: "exit", code: 3, stderr: "boom\n" }, tool: "list_windows", forwarded: false },
-  { fault: { kind: "refusal", code: "stale_element_token" }, tool: "get_window_state", forwarded: false },
+  { fault: { kind: "exit", code: 3, stderr: "boom\n" }, tool: "click", forwarded: false },
+  { fault: { kind: "refusal", code: "stale_element_token" }, tool: "click", forwarded: false },
 ];
 
 async function recordAndReplay(options: { mode: "cli" | "mcp"; fault: Record<string, unknown>; tool: string; driver: string[] }) {
@@ -65,7 +65,6 @@ function matrix(driver: string[], alternate = false) {
       });
     }
   }
-  it.todo("timeout_before_effect, hang, daemon_died_midcall, daemon_down, exit and refusal on a mutation: the replay engine must match the recorded, not-forwarded mutation (docs/decisions/0121-record-faults.md)");
 }
 
 // each run mostly waits on the harness's timeouts: the fake driver's runs go side by side
