@@ -223,6 +223,15 @@ describe("bounded-retries", () => {
   });
 });
 
+describe("no-input-after-stale and a window list", () => {
+  it("a window list between the stale refusal and the next click does not refresh the target", () => {
+    const stale = log().req("click", click, { fault: "refusal", code: "stale_element_token" }).req("list_windows", {}, { result: windows }).req("click", click);
+    expect(violations("no-input-after-stale", stale.entries)).toHaveLength(1);
+    const looked = log().req("click", click, { fault: "refusal", code: "stale_element_token" }).req("get_window_state", look, { result: windows }).req("click", click);
+    expect(violations("no-input-after-stale", looked.entries)).toEqual([]);
+  });
+});
+
 describe("requests without a tool", () => {
   /** A client that opens a fresh `cua-driver mcp` stream and asks what the driver is, `times` times. */
   function discovery(times: number): ReplayLogEntry[] {

@@ -18,14 +18,15 @@ function staleCode(r: RequestEntry, extra: readonly string[]): string | undefine
 export const noInputAfterStale: Invariant = {
   id: "no-input-after-stale",
   statement:
-    "After an input is refused as stale (stale frame or element token), no input call follows in the same batch without a new observation.",
+    "After an input is refused as stale (stale frame or element token), no input call follows in the same batch without a new look at the window (a window list is not one).",
   check(entries, options) {
     const out: Violation[] = [];
     let stale: { request: RequestEntry; code: string } | undefined;
     for (const e of entries) {
       if (e.type === "mark" && e.label === BATCH_MARK) stale = undefined;
       if (e.type !== "request") continue;
-      if (isFreshObservation(e)) stale = undefined;
+      // a window list names no elements and shows no pixels: only a look at the window refreshes the target
+      if (isFreshObservation(e) && e.tool !== "list_windows") stale = undefined;
       else if (stale && isInput(e)) {
         out.push(
           violation(

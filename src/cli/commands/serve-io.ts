@@ -54,13 +54,23 @@ export async function serveShim(backend: ShimBackend): Promise<number> {
 /** `cua-driver mcp` on this process's stdio; resolves with the exit code the session ended with. */
 export function serveMcpStdio(open: (io: McpIo) => McpSessionHandler): Promise<number> {
   return new Promise((resolve) => {
+    let signalled: number | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      // a client that stops the server with a signal still gets the log's summary: end as on EOF
+      signalled = 128 + (signal === "SIGINT" ? 2 : 15);
+      handler.end();
+    };
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
     const handler = open({
       send: (line) => process.stdout.write(`${line}\n`),
       stderr: (data) => process.stderr.write(data),
       exit: (code) => {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
         rl.close();
         process.stdin.pause();
-        process.stdout.end(() => resolve(code ?? 1));
+        process.stdout.end(() => resolve(signalled ?? code ?? 1));
       },
     });
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
