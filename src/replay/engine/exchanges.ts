@@ -58,7 +58,8 @@ export function parseJsonRpc(line: string): JsonRpcMessage | undefined {
   }
 }
 
-function kindOf(request: ReplayRequest, tools?: readonly ToolInfo[]): ToolKind {
+/** Read, mutation or other, by the tool list's annotations (else the 0.21 read-only list). */
+export function kindOf(request: ReplayRequest, tools?: readonly ToolInfo[]): ToolKind {
   if (request.method !== "call" || request.tool === undefined) return "other";
   return isReadOnlyTool(request.tool, tools) ? "read" : "mutation";
 }

@@ -2,7 +2,7 @@ import type { CassetteEvent } from "../../schema/cassette.js";
 import type { ToolInfo } from "../../driver/port.js";
 import { KNOWN_TOOLS_0_21 } from "../../driver/tool-kinds.js";
 import { toolNames } from "../../transports/sdk/tool-names.js";
-import { assignEpochs, buildExchanges, type RecordedExchange } from "./exchanges.js";
+import { assignEpochs, buildExchanges, kindOf, type RecordedExchange } from "./exchanges.js";
 import type { FrameLookup } from "./frames.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import { rawMember } from "./raw-json.js";
@@ -44,9 +44,10 @@ export function recordedTools(exchanges: readonly RecordedExchange[]): ToolInfo[
 
 export function prepareCassette(options: PrepareOptions): PreparedCassette {
   const frame = options.frame ? { frame: options.frame } : {};
-  const first = buildExchanges({ events: options.events, ...frame });
-  const tools = options.tools ?? recordedTools(first);
-  const exchanges = tools ? buildExchanges({ events: options.events, ...frame, tools }) : first;
+  // one pass over the events; kinds are set again when the tool list comes from the recording itself
+  const exchanges = buildExchanges({ events: options.events, ...frame, ...(options.tools ? { tools: options.tools } : {}) });
+  const tools = options.tools ?? recordedTools(exchanges);
+  if (tools && !options.tools) for (const x of exchanges) x.kind = kindOf(x.request, tools);
   assignEpochs(exchanges);
   const listed = tools ? tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
   const classified = new Set([
