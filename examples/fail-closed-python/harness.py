@@ -43,6 +43,20 @@ def answered(result):
     return {"status": "refused" if code else "ok", "result": result, "code": code}
 
 
+def from_jsonrpc(tool, reply):
+    """A JSON-RPC reply to tools/call as an outcome value: an error or no content is unknown."""
+    if "error" in reply:
+        return unknown(f"{tool}: JSON-RPC error {reply['error'].get('code')}: {reply['error'].get('message')}")
+    result = reply.get("result") or {}
+    structured = result.get("structuredContent")
+    if structured is None:
+        text = "\n".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")
+        if not text:
+            return unknown(f"{tool}: empty answer")
+        structured = {"text": text}
+    return answered(structured)
+
+
 def refusal_code(result):
     if not isinstance(result, dict):
         return None
@@ -139,16 +153,7 @@ class McpDriver:
         reply = self._request("tools/call", {"name": tool, "arguments": args})
         if reply.get("status") == "unknown":
             return reply
-        if "error" in reply:
-            return unknown(f"{tool}: JSON-RPC error {reply['error'].get('code')}: {reply['error'].get('message')}")
-        result = reply.get("result") or {}
-        structured = result.get("structuredContent")
-        if structured is None:
-            text = "\n".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")
-            if not text:
-                return unknown(f"{tool}: empty answer")
-            structured = {"text": text}
-        return answered(structured)
+        return from_jsonrpc(tool, reply)
 
     def reset(self):
         """The process may be stuck on a call that never returns, or gone: replace it."""
@@ -181,16 +186,7 @@ class HttpDriver:
             reply = json.loads(text)
         except ValueError:
             return unknown(f"{tool}: answer cut mid-JSON")
-        if "error" in reply:
-            return unknown(f"{tool}: JSON-RPC error {reply['error'].get('code')}: {reply['error'].get('message')}")
-        result = reply.get("result") or {}
-        structured = result.get("structuredContent")
-        if structured is None:
-            text = "\n".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")
-            if not text:
-                return unknown(f"{tool}: empty answer")
-            structured = {"text": text}
-        return answered(structured)
+        return from_jsonrpc(tool, reply)
 
     def reset(self):
         """Each request is its own connection; the daemon keeps the session."""

@@ -4,6 +4,7 @@
  * and a command's own usage line followed by its description.
  */
 import type { Argv } from "yargs";
+import { editDistance } from "../harness/core/nearest-action.js";
 
 export class UsageFailure extends Error {}
 
@@ -29,26 +30,12 @@ export function describedBuilder(describe: string, builder: (y: Argv) => Argv): 
   };
 }
 
-/** Levenshtein distance, for suggestions. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = row[j]!;
-      row[j] = next;
-    }
-  }
-  return row[b.length]!;
-}
 
 /** The nearest candidate, when it is near enough to be what was meant. */
 export function nearest(word: string, candidates: Iterable<string>): string | undefined {
   let best: { name: string; d: number } | undefined;
   for (const name of candidates) {
-    const d = name.startsWith(word) || word.startsWith(name) ? Math.min(1, distance(word, name)) : distance(word, name);
+    const d = name.startsWith(word) || word.startsWith(name) ? Math.min(1, editDistance(word, name)) : editDistance(word, name);
     if (!best || d < best.d) best = { name, d };
   }
   return best && best.d <= Math.max(2, Math.floor(word.length / 3)) ? best.name : undefined;

@@ -14,7 +14,8 @@ export interface NearestAction {
   note: string;
 }
 
-function distance(a: string, b: string): number {
+/** Levenshtein distance between two names, for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     let prev = row[0]!;
@@ -36,7 +37,7 @@ export function nearestAction(name: string, known: readonly string[]): NearestAc
   if (!suggestion) {
     let best = Infinity;
     for (const k of known) {
-      const d = distance(wanted, k);
+      const d = editDistance(wanted, k);
       if (d < best && d <= Math.max(2, Math.floor(k.length / 3))) [best, suggestion] = [d, k];
     }
   }
