@@ -215,6 +215,8 @@ class Harness:
             self.suspect = True
             if self.rebuild():
                 reply = self.driver.call(tool, args)  # reads are safe to send again, once
+                # the retry failed too: the rebuilt session is suspect again
+                self.suspect = reply["status"] == "unknown"
         return reply
 
     def mutate(self, tool, args):
