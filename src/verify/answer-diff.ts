@@ -97,7 +97,8 @@ function describe(value: unknown): string {
   return t === "null" ? "null" : `${t === "integer" ? "a number" : `a${/^[aeiou]/.test(t) ? "n" : ""} ${t}`}`;
 }
 
-function jsonObject(text: string): unknown {
+/** A driver's output as JSON when it is a JSON object or array, else undefined. */
+export function jsonObject(text: string): unknown {
   if (!/^\s*[[{]/.test(text)) return undefined;
   try {
     return JSON.parse(text);

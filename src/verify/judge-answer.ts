@@ -1,5 +1,5 @@
 import type { Severity } from "../probe/analysis/change.js";
-import { diffAnswers, type AnswerDifference } from "./answer-diff.js";
+import { diffAnswers, jsonObject as json, type AnswerDifference } from "./answer-diff.js";
 
 /** One per-call CLI answer, as recorded or as the candidate gave it. */
 export interface CliAnswer {
@@ -74,15 +74,6 @@ export function judgeMcpAnswer(options: { method: string; recorded: unknown; liv
 export function worstOf(differences: readonly AnswerDifference[]): Severity | undefined {
   for (const s of ["breaking", "behavioural", "additive", "cosmetic"] as const) if (differences.some((d) => d.severity === s)) return s;
   return undefined;
-}
-
-function json(text: string): unknown {
-  if (!/^\s*[[{]/.test(text)) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function obj(value: unknown): Record<string, unknown> {

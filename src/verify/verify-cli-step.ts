@@ -6,6 +6,7 @@ import type { CassetteEvent } from "../schema/cassette.js";
 import type { CliResponse, ShimBackend } from "../shim-server/backend.js";
 import type { IdMap } from "./id-map.js";
 import type { Unredactor } from "./secrets.js";
+import { jsonObject as json } from "./answer-diff.js";
 import { judgeCliAnswer, type CliAnswer } from "./judge-answer.js";
 
 export interface CliStepResult {
@@ -83,11 +84,3 @@ export async function runCliStep(options: {
   return { argv, stdin, response, files, recordedJson, liveJson, differences: judgeCliAnswer(recorded, live, options.tolerance), duration_ms };
 }
 
-function json(text: string): unknown {
-  if (!/^\s*[[{]/.test(text)) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
