@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import type { McpIo, McpSessionHandler } from "../shim-server/backend.js";
-import { openMcpStreamRecording } from "./mcp-stream-recording.js";
+import { faultStreamEnder, openMcpStreamRecording } from "./mcp-stream-recording.js";
 import { createMcpRelay } from "./mcp-relay.js";
 import type { RecordingParts } from "./recording-parts.js";
 
@@ -35,18 +35,8 @@ export function recordMcpSession(
   });
   child.stdin.on("error", () => {});
   // the stream ended by an injected fault (a death, or stdin EOF on a hung call): the driver is stopped, its own end not reported
-  let ended = false;
-  const endStream = (code: number, stderr?: string) => {
-    if (ended) return;
-    ended = true;
-    if (stderr) {
-      recording.stderr(stderr);
-      io.stderr(stderr);
-    }
-    recording.close(code);
-    io.exit(code);
-    void stop();
-  };
+  const fault = faultStreamEnder({ recording, io, stop: () => void stop() });
+  const endStream = fault.end;
   const relay = createMcpRelay({
     recording,
     stream: options.stream,
@@ -76,12 +66,12 @@ export function recordMcpSession(
     }
   });
   child.stderr.on("data", (chunk: Buffer) => {
-    if (ended) return;
+    if (fault.ended) return;
     recording.stderr(chunk);
     io.stderr(chunk);
   });
   child.on("close", (code, signal) => {
-    if (spawnFailed || ended) {
+    if (spawnFailed || fault.ended) {
       markClosed();
       return;
     }

@@ -61,3 +61,34 @@ function learn(options: { redactor: RecordingParts["redactor"]; toolById: Map<st
     learnFromToolResult(options.redactor, options.toolById.get(id), message);
   }
 }
+
+/**
+ * Ends a recorded MCP stream the way an injected fault ends it (a death, or stdin EOF on a hung
+ * call): the fault's stderr to both the cassette and the harness, the stream closed with its code,
+ * the harness told, then `stop` for the driver side. Only the first `end` counts; `ended` says
+ * whether it came, so the driver's own end is not reported after it.
+ */
+export function faultStreamEnder(options: {
+  recording: McpStreamRecording;
+  io: { stderr(data: string): void; exit(code: number): void };
+  stop: () => void;
+}): { end(code: number, stderr?: string): void; readonly ended: boolean } {
+  const { recording, io } = options;
+  let ended = false;
+  return {
+    get ended() {
+      return ended;
+    },
+    end(code, stderr) {
+      if (ended) return;
+      ended = true;
+      if (stderr) {
+        recording.stderr(stderr);
+        io.stderr(stderr);
+      }
+      recording.close(code);
+      io.exit(code);
+      options.stop();
+    },
+  };
+}

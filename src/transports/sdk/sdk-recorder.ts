@@ -5,7 +5,7 @@
  */
 import { sha256Hex } from "../../cassette/frame-ref.js";
 import { recordCliCall } from "../../recorder/cli-recording.js";
-import { openMcpStreamRecording } from "../../recorder/mcp-stream-recording.js";
+import { faultStreamEnder, openMcpStreamRecording } from "../../recorder/mcp-stream-recording.js";
 import { createMcpRelay } from "../../recorder/mcp-relay.js";
 import type { RecordingParts } from "../../recorder/recording-parts.js";
 import type { CassetteHeader } from "../../schema/cassette.js";
@@ -55,27 +55,17 @@ function recordMcp(options: RecorderParts & { init: { argv: string[]; cwd: strin
   const { io } = options;
   const recording = openMcpStreamRecording({ ...options, argv: options.init.argv });
   // the stream ended by an injected fault (a death, or stdin EOF on a hung call): the runtime's session is dropped
-  let ended = false;
-  const endStream = (code: number, stderr?: string) => {
-    if (ended) return;
-    ended = true;
-    if (stderr) {
-      recording.stderr(stderr);
-      io.stderr(stderr);
-    }
-    recording.close(code);
-    io.exit(code);
-    inner.gone?.();
-  };
+  const fault = faultStreamEnder({ recording, io, stop: () => inner.gone?.() });
+  const endStream = fault.end;
   const inner = options.sdk.mcp(options.init, {
     send: (line) => relay.fromDriver(line),
     stderr: (data) => {
-      if (ended) return;
+      if (fault.ended) return;
       recording.stderr(data);
       io.stderr(data);
     },
     exit: (code, signal) => {
-      if (ended) return;
+      if (fault.ended) return;
       recording.close(code, signal);
       io.exit(code, signal);
     },
