@@ -4,6 +4,9 @@ import { loadReplayCassette, type LoadedCassette } from "../check/replay-cassett
 import { createEngine } from "../replay/engine/engine.js";
 import type { HarnessAction } from "../schema/harness-step.js";
 import type { FuzzBase } from "./arbitraries/fuzz-case.js";
+import { faultTargets, type FaultTarget } from "./arbitraries/fault-plan.js";
+import { isReadOnlyTool } from "../driver/tool-kinds.js";
+import { LIFECYCLE_TOOLS } from "../invariants/classify.js";
 
 /** A base and the cassette it replays against. */
 export interface LoadedBase extends FuzzBase {
@@ -23,6 +26,7 @@ export function basesFromScenarios(files: readonly string[]): LoadedBase[] {
       steps: scenario.steps,
       rules: scenario.faults.rules,
       tools: toolsOf(cassette),
+      targets: targetsOf(cassette),
       ...windowOf(scenario.steps),
       cassetteDir,
       cassette,
@@ -44,13 +48,25 @@ export function basesFromCassettes(dirs: readonly string[]): LoadedBase[] {
     const steps = engine.exchanges
       .filter((x) => x.origin === "harness" && x.request.method === "call" && x.request.tool)
       .map((x) => actionFor(x.request.tool!, (x.request.args ?? {}) as Record<string, unknown>));
-    return { name: path.basename(cassetteDir), steps, rules: [], tools: toolsOf(cassette), ...windowOf(steps), cassetteDir, cassette, from: dir };
+    return { name: path.basename(cassetteDir), steps, rules: [], tools: toolsOf(cassette), targets: targetsOf(cassette), ...windowOf(steps), cassetteDir, cassette, from: dir };
   });
 }
 
 function toolsOf(cassette: LoadedCassette): string[] {
   const engine = createEngine({ prepared: cassette.replay.prepared });
   return [...new Set(engine.exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])))].sort();
+}
+
+/** The harness calls the cassette recorded, in order, as places to aim faults at. */
+function targetsOf(cassette: LoadedCassette): FaultTarget[] {
+  const engine = createEngine({ prepared: cassette.replay.prepared });
+  const calls = engine.exchanges.flatMap((x) => {
+    const tool = x.origin === "harness" && x.request.method === "call" ? x.request.tool : undefined;
+    if (!tool) return [];
+    const args = (x.request.args ?? {}) as Record<string, unknown>;
+    return [{ tool, args, mutation: !LIFECYCLE_TOOLS.has(tool) && !isReadOnlyTool(tool, cassette.tools) }];
+  });
+  return faultTargets(calls);
 }
 
 function windowOf(steps: readonly HarnessAction[]): { window?: { pid: number; window_id: number } } {

@@ -80,11 +80,11 @@ describe("fuzz --junit, progress and the reproduce line", () => {
     const cassette = path.join(repoRoot, "contracts/scenarios/cassettes/gtk3demo-click-timeout");
     // the harness refuses to start without HARNESS_READY; --env gives it
     const cmd = 'test "$HARNESS_READY" = yes && python3 harness_buggy.py';
-    const r = await runCli(["fuzz", "--cmd", cmd, "--cassette", cassette, "--seed", "107", "--runs", "1", "--path", "0:0:2:1:1", "--env", "HARNESS_READY=yes", "--json"], { cwd: example });
+    const r = await runCli(["fuzz", "--cmd", cmd, "--cassette", cassette, "--seed", "103", "--runs", "1", "--path", "0:0:2", "--env", "HARNESS_READY=yes", "--json"], { cwd: example });
     expect(r.exitCode, r.stderr).toBe(1);
     const failure = (JSON.parse(r.stdout) as { failures: { invariant: string; reproduce: string }[] }).failures[0]!;
     expect(failure.invariant).toBe("no-replay-after-unknown");
-    expect(failure.reproduce).toMatch(/^node \.\.\/\.\.\/bin\/cua-contract\.js fuzz --seed 107 --runs 1 --path 0:0:2:1:1 --cmd '.*' --cassette \S+ --env HARNESS_READY=yes$/);
+    expect(failure.reproduce).toMatch(/^node \.\.\/\.\.\/bin\/cua-contract\.js fuzz --seed 103 --runs 1 --path 0:0:2 --cmd '.*' --cassette \S+ --env HARNESS_READY=yes$/);
     const env = { ...process.env };
     delete env.HARNESS_READY;
     const again = await execa("sh", ["-c", `${failure.reproduce} --json`], { cwd: example, env, extendEnv: false, reject: false });

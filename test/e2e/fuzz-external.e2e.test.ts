@@ -5,16 +5,16 @@ import { repoRoot, runCli } from "../helpers/run-cli.js";
 const example = path.join(repoRoot, "examples/harness-python");
 const cassette = path.join(repoRoot, "contracts/scenarios/cassettes/gtk3demo-click-timeout");
 // A case found by `fuzz --cmd "python3 harness_buggy.py" --cassette … --seed 100 --runs 60`, shrunk:
-// the recorded flow with the daemon dying during the first mutation (the click).
-const found = ["--cassette", cassette, "--seed", "107", "--runs", "1", "--path", "0:0:2:1:1", "--json"];
+// the recorded flow with the first click's output cut short (its outcome unknown).
+const found = ["--cassette", cassette, "--seed", "103", "--runs", "1", "--path", "0:0:2", "--json"];
 
 describe("fuzz --cmd (an external harness)", () => {
-  it("replays the shrunk case that catches the harness re-sending a click after the daemon died", async () => {
+  it("replays the shrunk case that catches the harness re-sending a click whose output was cut short", async () => {
     const r = await runCli(["fuzz", "--cmd", "python3 harness_buggy.py", ...found], { cwd: example });
     expect(r.exitCode, r.stderr).toBe(1);
     const doc = JSON.parse(r.stdout) as { failures: { invariant: string; case: { rules: unknown[] }; reproduce: string }[] };
     expect(doc.failures[0]!.invariant).toBe("no-replay-after-unknown");
-    expect(doc.failures[0]!.case.rules).toEqual([{ match: { kind: "mutation", nth: 1 }, fault: { kind: "daemon_died_midcall" } }]);
+    expect(doc.failures[0]!.case.rules).toEqual([{ match: { tool: "click", nth: 1 }, fault: { kind: "truncated" } }]);
     expect(doc.failures[0]!.reproduce).toContain("--cmd 'python3 harness_buggy.py'");
   });
 
@@ -28,5 +28,20 @@ describe("fuzz --cmd (an external harness)", () => {
     const r = await runCli(["fuzz", "--cmd", "python3 harness.py", "--mutants"], { cwd: example });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("--cmd names the harness; it cannot be combined with --harness or --mutants");
+  });
+});
+
+describe("fuzz --cmd finds the fail-closed harness's twin that retargets after a stale refusal", () => {
+  const example = path.join(repoRoot, "examples/fail-closed-python");
+  it("catches it in a 20-run campaign, and the correct harness passes the same runs", { timeout: 120_000 }, async () => {
+    const campaign = ["--cassette", "recordings/cli", "--runs", "20", "--seed", "50", "--env", "HARNESS_TIMEOUT_S=1", "--json"];
+    const twin = await runCli(["fuzz", "--cmd", "python3 twins.py retarget --transport cli", ...campaign], { cwd: example });
+    expect(twin.exitCode, twin.stderr).toBe(1);
+    const doc = JSON.parse(twin.stdout) as { failures: { invariant: string; case: { rules: unknown[] } }[] };
+    expect(doc.failures.map((f) => f.invariant)).toContain("no-input-after-stale");
+    expect(doc.failures[0]!.case.rules).toEqual([{ match: { tool: "click", nth: 1 }, fault: { kind: "refusal", code: "stale_element_token" } }]);
+    const correct = await runCli(["fuzz", "--cmd", "python3 harness.py --transport cli", ...campaign], { cwd: example });
+    expect(correct.exitCode, correct.stdout).toBe(0);
+    expect(JSON.parse(correct.stdout).violations).toBe(0);
   });
 });

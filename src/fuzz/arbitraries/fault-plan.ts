@@ -11,7 +11,53 @@ export const FUZZ_REFUSAL_CODES = [
   "ambiguous_window_target",
 ] as const;
 
-export function faultArb(): fc.Arbitrary<Fault> {
+type RefusalCode = (typeof FUZZ_REFUSAL_CODES)[number];
+
+/**
+ * One call of the flow a fault can be aimed at: its tool, which call of that tool it is, and
+ * what its arguments name (an element, pixel coordinates, a window), so the refusal codes drawn
+ * for it are the ones the driver can give that call.
+ */
+export interface FaultTarget {
+  tool: string;
+  nth: number;
+  mutation: boolean;
+  element: boolean;
+  pixels: boolean;
+  window: boolean;
+}
+
+/** The fault targets of a flow: each harness call in order, numbered per tool. */
+export function faultTargets(calls: readonly { tool: string; args: Record<string, unknown>; mutation: boolean }[]): FaultTarget[] {
+  const seen = new Map<string, number>();
+  return calls.map(({ tool, args, mutation }) => {
+    const nth = (seen.get(tool) ?? 0) + 1;
+    seen.set(tool, nth);
+    return {
+      tool,
+      nth,
+      mutation,
+      element: "element_token" in args || "element_index" in args,
+      pixels: "x" in args && "y" in args,
+      window: "window_id" in args || "pid" in args,
+    };
+  });
+}
+
+/** The refusal codes the driver can give a call like this one (CONTRACT.md §6), most telling first. */
+export function refusalCodesFor(target: FaultTarget): RefusalCode[] {
+  const codes: RefusalCode[] = [];
+  if (target.element) codes.push("stale_element_token");
+  codes.push("session_ended");
+  if (target.mutation) codes.push("background_unavailable", "input_busy");
+  if (target.pixels) codes.push("px_frame_mismatch");
+  if (target.window) codes.push("ambiguous_window_target");
+  return codes;
+}
+
+const refusal = (code: string): Fault => ({ kind: "refusal", code });
+
+export function faultArb(codes: readonly string[] = FUZZ_REFUSAL_CODES): fc.Arbitrary<Fault> {
   return fc.oneof(
     fc.constant<Fault>({ kind: "timeout_after_effect" }),
     fc.constant<Fault>({ kind: "timeout_before_effect" }),
@@ -22,22 +68,47 @@ export function faultArb(): fc.Arbitrary<Fault> {
     fc.constant<Fault>({ kind: "truncated" }),
     fc.constant<Fault>({ kind: "empty" }),
     fc.constant<Fault>({ kind: "corrupt_image" }),
-    fc.constantFrom(...FUZZ_REFUSAL_CODES).map((code): Fault => ({ kind: "refusal", code })),
+    fc.constantFrom(...codes).map(refusal),
     fc.integer({ min: 1, max: 3000 }).map((ms): Fault => ({ kind: "delay", ms })),
   );
 }
 
 /**
- * Which call a fault hits: a tool of the flow and its nth call, or the nth mutation or read.
- * Timing is the order of calls: the replayer runs on a virtual clock.
+ * A fault for one call of the flow: every kind stays possible, and a refusal is drawn as often
+ * as all the unknown outcomes together, with the code that call can get (the element-token
+ * refusal first when the call names an element).
  */
-export function faultRuleArb(options: { tools: readonly string[] }): fc.Arbitrary<FaultRule> {
+function aimedFaultArb(target: FaultTarget): fc.Arbitrary<Fault> {
+  const codes = refusalCodesFor(target);
+  const [first, ...rest] = codes;
+  const refusals = rest.length > 0 ? fc.oneof({ weight: 2, arbitrary: fc.constant(refusal(first!)) }, { weight: 1, arbitrary: fc.constantFrom(...rest).map(refusal) }) : fc.constant(refusal(first!));
+  return fc.oneof({ weight: 3, arbitrary: faultArb(codes) }, { weight: 1, arbitrary: refusals });
+}
+
+/**
+ * Which call a fault hits, and the fault. Most rules are aimed at a call the flow makes (its
+ * tool and nth call, mutations three times as often as reads); the rest name a tool of the flow
+ * and an nth call, or the nth mutation or read, which the flow may or may not reach. Timing is
+ * the order of calls: the replayer runs on a virtual clock.
+ */
+export function faultRuleArb(options: { tools: readonly string[]; targets?: readonly FaultTarget[] }): fc.Arbitrary<FaultRule> {
   const nth = fc.integer({ min: 1, max: 3 });
   const byTool = options.tools.length > 0 ? [fc.record({ tool: fc.constantFrom(...options.tools), nth })] : [];
   const byKind = fc.record({ kind: fc.constantFrom<"mutation" | "read">("mutation", "read"), nth });
-  return fc.record({ match: fc.oneof(...byTool, byKind), fault: faultArb() });
+  const loose = fc.record({ match: fc.oneof(...byTool, byKind), fault: faultArb() });
+  const targets = options.targets ?? [];
+  if (targets.length === 0) return loose;
+  const mutations = targets.filter((t) => t.mutation);
+  const reads = targets.filter((t) => !t.mutation);
+  const aimed = (group: readonly FaultTarget[]) =>
+    fc.constantFrom(...group).chain((t) => aimedFaultArb(t).map((fault): FaultRule => ({ match: { tool: t.tool, nth: t.nth }, fault })));
+  return fc.oneof(
+    ...(mutations.length > 0 ? [{ weight: 6, arbitrary: aimed(mutations) }] : []),
+    ...(reads.length > 0 ? [{ weight: 2, arbitrary: aimed(reads) }] : []),
+    { weight: 2, arbitrary: loose },
+  );
 }
 
-export function faultRulesArb(options: { tools: readonly string[]; maxRules?: number }): fc.Arbitrary<FaultRule[]> {
+export function faultRulesArb(options: { tools: readonly string[]; targets?: readonly FaultTarget[]; maxRules?: number }): fc.Arbitrary<FaultRule[]> {
   return fc.array(faultRuleArb(options), { minLength: 0, maxLength: options.maxRules ?? 3 });
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { FaultRule } from "../../schema/fault-plan.js";
 import type { HarnessAction } from "../../schema/harness-step.js";
 import type { StepExpectation } from "../../schema/scenario.js";
-import { faultRulesArb } from "./fault-plan.js";
+import { faultRulesArb, type FaultTarget } from "./fault-plan.js";
 import { blockedComboArb, destructiveTextArb } from "./guard-probes.js";
 
 /** A flow the fuzzer varies: a step script that replays against one cassette. */
@@ -13,6 +13,8 @@ export interface FuzzBase {
   rules: FaultRule[];
   /** Tools the flow calls, for aiming fault rules. */
   tools: string[];
+  /** The calls the flow makes, in order, for aiming fault rules at them. */
+  targets?: FaultTarget[];
   /** The window guard probes aim at, when the flow has one. */
   window?: { pid: number; window_id: number };
 }
@@ -53,7 +55,7 @@ export function fuzzCaseArb(bases: readonly FuzzBase[]): fc.Arbitrary<FuzzCase> 
     return fc
       .record({
         keepBaseRules: fc.boolean(),
-        rules: faultRulesArb({ tools: base.tools }),
+        rules: faultRulesArb({ tools: base.tools, ...(base.targets ? { targets: base.targets } : {}) }),
         repeat: mutationSteps.length > 0 ? fc.option(fc.record({ step: fc.constantFrom(...mutationSteps), times: fc.integer({ min: 1, max: 7 }) }), { nil: undefined }) : fc.constant(undefined),
         probes: fc.array(fc.record({ at: fc.nat({ max: base.steps.length }), probe: probeArb() }), { maxLength: 2 }),
       })
