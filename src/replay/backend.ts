@@ -15,10 +15,13 @@ export function createReplayBackend(options: { session: ReplaySession }): ShimBa
   const { session } = options;
   return {
     cli: (request) => answerCliRequest({ session, request }),
-    mcp: (_init, io) => {
-      return createMcpStdioSession(session.speed === "recorded" ? pacedMcp(session, io) : { session, io });
-    },
+    mcp: (_init, io) => replayMcpSession(session, io),
   };
+}
+
+/** An MCP stdio session answered from the replay session, at its speed. */
+export function replayMcpSession(session: ReplaySession, io: McpIo): ReturnType<typeof createMcpStdioSession> {
+  return createMcpStdioSession(session.speed === "recorded" ? pacedMcp(session, io) : { session, io });
 }
 
 /**

@@ -1,8 +1,9 @@
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { execa } from "execa";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CASSETTE, HARNESS, type Seen } from "../helpers/replay-cli-harness.js";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 describe("replay --speed recorded (per-call CLI)", () => {
@@ -49,6 +50,67 @@ describe("replay --speed recorded (cua-driver mcp)", () => {
     const recorded = await timed(["--speed", "recorded"]);
     expect(recorded.seen.lines).toEqual(fast.seen.lines);
     expect(recorded.seen.lines[1]).toContain('"id":3,"result"');
+    expect(recorded.ms - fast.ms).toBeGreaterThan(1000);
+  });
+});
+
+describe("serve --speed recorded (MCP over HTTP and stdio)", () => {
+  const TOKEN = "t".repeat(40);
+  const slowCassette = async (dir: string) => {
+    const slow = path.join(dir, "slow");
+    cpSync(path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk"), slow, { recursive: true });
+    const file = path.join(slow, "cassette.jsonl");
+    // list_windows asked at t=35 and answered at t=1235: a 1.2 s call
+    writeFileSync(file, readFileSync(file, "utf8").replace('{"seq":7,"t_ms":40,', '{"seq":7,"t_ms":1235,'));
+    return slow;
+  };
+  const listWindows = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_windows","arguments":{}}}';
+
+  it("answers each HTTP request after its recorded duration, with the same bytes as at full speed", async () => {
+    await using dir = await tmpDir();
+    const slow = await slowCassette(dir.path);
+    const timed = async (extra: string[]) => {
+      const child = execa(process.execPath, [cliPath, "serve", slow, "--transport", "http", "--port", "0", ...extra], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN }, reject: false });
+      try {
+        const url = await new Promise<string>((resolve, reject) => {
+          let err = "";
+          child.stderr!.on("data", (d: Buffer) => {
+            err += d.toString();
+            const m = /listening on (http:\/\/\S+)/.exec(err);
+            if (m) resolve(m[1]!);
+          });
+          child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
+        });
+        const started = performance.now();
+        const res = await fetch(url, { method: "POST", body: listWindows, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" } });
+        const text = await res.text();
+        return { ms: performance.now() - started, text };
+      } finally {
+        child.kill("SIGTERM");
+        await child;
+      }
+    };
+    const fast = await timed([]);
+    const recorded = await timed(["--speed", "recorded"]);
+    expect(recorded.text).toBe(fast.text);
+    expect(recorded.text).toContain('"id":3,"result"');
+    expect(fast.ms).toBeLessThan(1000);
+    expect(recorded.ms).toBeGreaterThan(1150);
+  });
+
+  it("paces serve --transport mcp the way replay paces cua-driver mcp", async () => {
+    await using dir = await tmpDir();
+    const slow = await slowCassette(dir.path);
+    const init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+    const timed = async (extra: string[]) => {
+      const started = performance.now();
+      const r = await execa(process.execPath, [cliPath, "serve", slow, "--transport", "mcp", ...extra], { input: `${init}\n${listWindows}\n`, reject: false });
+      return { ms: performance.now() - started, out: r.stdout };
+    };
+    const fast = await timed([]);
+    const recorded = await timed(["--speed", "recorded"]);
+    expect(recorded.out).toBe(fast.out);
+    expect(recorded.out).toContain('"id":3,"result"');
     expect(recorded.ms - fast.ms).toBeGreaterThan(1000);
   });
 });

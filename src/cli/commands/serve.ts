@@ -1,10 +1,9 @@
 import { UserError } from "../../errors.js";
-import { createReplayBackend } from "../../replay/backend.js";
+import { createReplayBackend, replayMcpSession } from "../../replay/backend.js";
 import { runInvariants } from "../../invariants/run.js";
 import { openReplaySession } from "../../replay/run-replay.js";
 import type { ReplaySession } from "../../replay/session.js";
 import { startMcpHttpServer } from "../../transports/http/server.js";
-import { createMcpStdioSession } from "../../transports/mcp/stdio-session.js";
 import type { CliCommand } from "../command.js";
 import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";
 
@@ -16,7 +15,7 @@ export const serveCommand: CliCommand = {
   describe: "Serve a cassette as a cua-driver stand-in: MCP on stdio, a cua-driver shim socket, or MCP over HTTP",
   builder: (y) =>
     y
-      .usage("$0 serve DIR --transport mcp|cli-socket|http [--port N] [--faults PLAN.json] [--seed N] [--match …] [--ignore PATH…] [--log FILE]")
+      .usage("$0 serve DIR --transport mcp|cli-socket|http [--port N] [--faults PLAN.json] [--seed N] [--match …] [--ignore PATH…] [--log FILE] [--speed fast|recorded]")
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
       .option("driver", { type: "string", describe: "Instead of a cassette, answer live from the published runtime: sdk or sdk:VERSION (any transport)" })
       .option("transport", { type: "string", choices: TRANSPORTS, demandOption: true, describe: "How harnesses reach the stand-in" })
@@ -25,7 +24,8 @@ export const serveCommand: CliCommand = {
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules" })
       .option("match", { type: "string", choices: ["per-key", "strict-order"], default: "per-key", describe: "How requests are matched to recorded ones (docs/matching.md)" })
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable)" })
-      .option("log", { type: "string", describe: "Write the replay log (JSONL) here" }),
+      .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
+      .option("speed", { type: "string", choices: ["fast", "recorded"], default: "fast", describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" }),
   handler: async (args) => {
     const transport = args.transport as Transport;
     // The published runtime (and what runs it) loads only when serving from it.
@@ -41,11 +41,12 @@ export const serveCommand: CliCommand = {
       match: args.match as "per-key" | "strict-order",
       ignore: ((args.ignore as unknown[] | undefined) ?? []).map(String),
       ...(args.log !== undefined ? { logFile: String(args.log) } : {}),
+      speed: args.speed === "recorded" ? "recorded" : "fast",
       onNotice: notices,
     });
     let code = 0;
     try {
-      if (transport === "mcp") code = await serveMcpStdio((io) => createMcpStdioSession({ session: opened.session, io }));
+      if (transport === "mcp") code = await serveMcpStdio((io) => replayMcpSession(opened.session, io));
       else if (transport === "cli-socket") code = await serveShim(createReplayBackend({ session: opened.session }));
       else code = await serveHttp(opened.session, http!);
     } finally {

@@ -54,7 +54,9 @@ export async function dispatchMcpLine(options: {
   if (method === "tools/call") answer = answerMcpCall({ decision, idRaw, transport });
   else if (decision.exchange?.rpc?.response) answer = { type: "line", delayMs: 0, line: withId(decision.exchange.rpc.response, idRaw) };
   else answer = { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, "cua-contract replay: no recorded answer") };
-  if (answer.type === "line" && answer.delayMs > 0) await session.clock.sleep(answer.delayMs);
+  // over HTTP each answer is its own response, so `--speed recorded` waits here (stdio paces its output stream)
+  const paced = transport === "http" && answer.type === "line" ? session.speedDelayMs(decision) : 0;
+  if (answer.type === "line" && answer.delayMs + paced > 0) await session.clock.sleep(answer.delayMs + paced);
   if (answer.type !== "hang") {
     session.record(decision, { tMs, ...(answer.type === "line" && answer.served !== undefined ? { served: answer.served } : {}) });
   } else {
