@@ -1,10 +1,55 @@
-// The public surface of cua-contract. Each part adds its names here.
+// The public surface of cua-contract: the names a harness team uses, listed one by one (a test
+// pins the list). Everything else stays behind the subpath exports (cua-contract/harness,
+// /replay, /msw, /testing, /vitest) or is internal.
+
+// errors
 export { UserError, isUserError, type UserErrorCode } from "./errors.js";
-export * from "./driver/port.js";
-export { isReadOnlyTool, READ_ONLY_TOOLS_0_21 } from "./driver/tool-kinds.js";
-export * from "./schema/cassette.js";
-export * from "./schema/replay-log.js";
-export * from "./cassette/index.js";
+
+// the Driver port every harness talks to
+export {
+  isTransportFailure,
+  type Driver,
+  type Reply,
+  type ToolResult,
+  type TransportFailure,
+  type TransportFailureKind,
+  type ContentBlock,
+  type ToolInfo,
+  type ToolAnnotations,
+  type CallOptions,
+  type Clock,
+} from "./driver/port.js";
+
+// cassettes: read, write, restore
+export {
+  readCassette,
+  readCassetteSync,
+  scanCassette,
+  readEventAt,
+  readFrame,
+  restoreBytes,
+  restoreText,
+  openCassetteWriter,
+  summarizeCassette,
+  createRedactor,
+  type Cassette,
+  type CassetteScan,
+  type CassetteWriter,
+  type CassetteEventInput,
+  type CassetteSummary,
+  type Redactor,
+} from "./cassette/index.js";
+export {
+  CASSETTE_FORMAT,
+  CASSETTE_VERSION,
+  CassetteHeaderSchema,
+  CassetteEventSchema,
+  type CassetteHeader,
+  type CassetteEvent,
+} from "./schema/cassette.js";
+export { ReplayLogEntrySchema, type ReplayLogEntry, type RequestEntry, type SummaryEntry } from "./schema/replay-log.js";
+
+// the reference harness core
 export {
   classifyActionResult,
   mostSevereVerdict,
@@ -33,26 +78,8 @@ export {
   type StepResult,
   type ScreenChange,
 } from "./harness/index.js";
-export { loadSdk, locateSdk, publishedSdkVersions, DEFAULT_SDK_VERSION, type LoadSdkOptions, type SdkLocation } from "./transports/sdk/load.js";
-export { createSdkBackend, type SdkBackend } from "./transports/sdk/sdk-backend.js";
-export { startDesktop, stopDesktop, type Desktop, type DesktopOptions } from "./desktop/desktop.js";
-export { importTrajectory, type ImportTrajectoryOptions, type ImportSummary } from "./import/import-trajectory.js";
-export { readTrajectory } from "./import/read-trajectory.js";
-export { writeReport, writeCheckReport, buildReport, type ScreenFunctions, type ReportStats } from "./report/html/write-report.js";
-export { renderReport } from "./report/html/render-report.js";
-export {
-  runInvariants,
-  formatInvariantReport,
-  INVARIANTS,
-  INVARIANT_IDS,
-  type InvariantId,
-  type InvariantOptions,
-  type InvariantReport,
-  type InvariantResult,
-  type Violation,
-} from "./invariants/index.js";
-export { ScenarioSchema, InvariantIdSchema, type Scenario } from "./schema/scenario.js";
-export { CheckResultSchema, type CheckResult, type ScenarioResult } from "./schema/check-result.js";
+
+// replay
 export {
   createReplayer,
   loadReplayCassette,
@@ -66,7 +93,55 @@ export {
   type FaultPlan,
   type Fault,
 } from "./replay/index.js";
-export * from "./probe/index.js";
-export * from "./schema/probe-snapshot.js";
-export * from "./schema/driver-contract.js";
-export * from "./schema/gate-baseline.js";
+
+// traffic invariants and scenarios
+export {
+  runInvariants,
+  formatInvariantReport,
+  INVARIANTS,
+  INVARIANT_IDS,
+  type InvariantId,
+  type InvariantOptions,
+  type InvariantReport,
+  type InvariantResult,
+  type Violation,
+} from "./invariants/index.js";
+export { ScenarioSchema, type Scenario } from "./schema/scenario.js";
+export { CheckResultSchema, type CheckResult, type ScenarioResult } from "./schema/check-result.js";
+
+// the published runtime and a desktop to run it on
+export { loadSdk, locateSdk, publishedSdkVersions, DEFAULT_SDK_VERSION, type LoadSdkOptions, type SdkLocation } from "./transports/sdk/load.js";
+export { createSdkBackend, type SdkBackend } from "./transports/sdk/sdk-backend.js";
+export { startDesktop, stopDesktop, type Desktop, type DesktopOptions } from "./desktop/desktop.js";
+
+// probe, contract, gate, verify
+export {
+  probeBinary,
+  probeSdk,
+  acquireSnapshot,
+  readSnapshot,
+  readContract,
+  checkContract,
+  contractFromSnapshot,
+  diffSurfaces,
+  runGate,
+  runMatrix,
+  runVerify,
+  type CheckReport,
+  type DriverDiff,
+  type GateOptions,
+  type GateReport,
+  type MatrixOptions,
+  type MatrixReport,
+  type VerifyOptions,
+  type VerifyReport,
+} from "./probe/index.js";
+export { ProbeSnapshotSchema, type ProbeSnapshot } from "./schema/probe-snapshot.js";
+export { DriverContractSchema, type DriverContract } from "./schema/driver-contract.js";
+export { ExpectedFailuresSchema, type ExpectedFailures } from "./schema/gate-baseline.js";
+
+// trajectories and reports
+export { importTrajectory, type ImportTrajectoryOptions, type ImportSummary } from "./import/import-trajectory.js";
+export { readTrajectory } from "./import/read-trajectory.js";
+export { writeReport, writeCheckReport, buildReport, type ScreenFunctions, type ReportStats } from "./report/html/write-report.js";
+export { renderReport } from "./report/html/render-report.js";
