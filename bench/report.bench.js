@@ -84,7 +84,7 @@ export async function run() {
   try {
     const bundled = largestBundled();
     const imported = path.join(tmp, "imported");
-    importTrajectory({ from: path.join(root, "test/fixtures/trajectories/gtk3-demo-0.21.0"), out: imported, source: "sdk" });
+    await importTrajectory({ from: path.join(root, "test/fixtures/trajectories/gtk3-demo-0.21.0"), out: imported, source: "sdk" });
     const rows = [
       await measure(`largest bundled recording: \`${path.relative(root, bundled.dir)}\``, bundled.dir),
       await measure("imported `test/fixtures/trajectories/gtk3-demo-0.21.0` (real 0.21.0 trajectory)", imported),

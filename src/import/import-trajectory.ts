@@ -38,8 +38,8 @@ export interface ImportSummary {
 }
 
 /** Reads a cua-driver trajectory folder and writes it as a per-call CLI cassette. */
-export function importTrajectory(options: ImportTrajectoryOptions): ImportSummary {
-  const trajectory = readTrajectory({ dir: options.from });
+export async function importTrajectory(options: ImportTrajectoryOptions): Promise<ImportSummary> {
+  const trajectory = await readTrajectory({ dir: options.from });
   checkOut({ out: options.out, force: options.force ?? false });
   const redaction = options.redact ?? true;
   const redactor = createRedactor({ enabled: redaction });

@@ -20,8 +20,8 @@ afterEach(() => {
 });
 
 describe("readTrajectory", () => {
-  it("reads the real trajectory: five turns, each with both sides", () => {
-    const t = readTrajectory({ dir: real });
+  it("reads the real trajectory: five turns, each with both sides", async () => {
+    const t = await readTrajectory({ dir: real });
     expect(t.turns.map((x) => [x.name, x.action.tool])).toEqual([
       ["turn-00001", "click"],
       ["turn-00002", "press_key"],
@@ -32,39 +32,39 @@ describe("readTrajectory", () => {
     expect(t.turns.every((x) => x.before.state && x.before.png && x.after.state && x.after.png)).toBe(true);
   });
 
-  it("refuses a capture evidence.json calls captured when its file is missing", () => {
+  it("refuses a capture evidence.json calls captured when its file is missing", async () => {
     const dir = copy();
     unlinkSync(path.join(dir, "turn-00002", "before.png"));
-    expect(() => readTrajectory({ dir })).toThrow(/turn-00002\/before\.png: turn-00002: evidence\.json says the screenshot was captured, but before\.png is missing/);
+    await expect(readTrajectory({ dir })).rejects.toThrow(/turn-00002\/before\.png: turn-00002: evidence\.json says the screenshot was captured, but before\.png is missing/);
   });
 
-  it("accepts a missing capture that evidence.json classifies as not captured", () => {
+  it("accepts a missing capture that evidence.json classifies as not captured", async () => {
     const dir = copy();
     unlinkSync(path.join(dir, "turn-00002", "after.png"));
     writeFileSync(
       path.join(dir, "turn-00002", "evidence.json"),
       JSON.stringify({ after: { screenshot: { status: "unavailable", classification: "capture_failed" }, state: { status: "captured" } } }),
     );
-    const t = readTrajectory({ dir });
+    const t = await readTrajectory({ dir });
     expect(t.turns[1]!.after.png).toBeUndefined();
     expect(t.turns[1]!.after.state).toMatchObject({ element_count: 159, pid: 16165, window_id: 4194311 });
   });
 
-  it("names the field when action.json lacks one", () => {
+  it("names the field when action.json lacks one", async () => {
     const dir = copy();
     writeFileSync(path.join(dir, "turn-00001", "action.json"), JSON.stringify({ tool: "click", arguments: {}, result_error: false }));
-    expect(() => readTrajectory({ dir })).toThrow(/turn-00001\/action\.json: result_summary: turn-00001: action\.json is not what cua-driver writes/);
+    await expect(readTrajectory({ dir })).rejects.toThrow(/turn-00001\/action\.json: result_summary: turn-00001: action\.json is not what cua-driver writes/);
   });
 
-  it("names the file when a state file is torn", () => {
+  it("names the file when a state file is torn", async () => {
     const dir = copy();
     writeFileSync(path.join(dir, "turn-00002", "after_state.json"), '{"element_count": 3, "pid"');
-    expect(() => readTrajectory({ dir })).toThrow(/turn-00002\/after_state\.json: turn-00002: after_state\.json is not valid JSON/);
+    await expect(readTrajectory({ dir })).rejects.toThrow(/turn-00002\/after_state\.json: turn-00002: after_state\.json is not valid JSON/);
   });
 
-  it("refuses numbering that does not start at 1", () => {
+  it("refuses numbering that does not start at 1", async () => {
     const dir = copy();
     rmSync(path.join(dir, "turn-00001"), { recursive: true });
-    expect(() => readTrajectory({ dir })).toThrow(/turn-00002: turn numbers have a gap: turn-00001 is missing before turn-00002/);
+    await expect(readTrajectory({ dir })).rejects.toThrow(/turn-00002: turn numbers have a gap: turn-00001 is missing before turn-00002/);
   });
 });

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { PNG } from "pngjs";
+import sharp from "sharp";
 import type { z } from "zod";
 import { UserError } from "../errors.js";
 import {
@@ -17,7 +17,7 @@ const FIX_RERECORD = "Re-record the trajectory with `start_recording` (or `cua-d
  * names the turn folder and the file: a missing action.json, a gap in the turn numbers, JSON that
  * does not parse or lacks a field, a PNG that does not decode.
  */
-export function readTrajectory(options: { dir: string }): Trajectory {
+export async function readTrajectory(options: { dir: string }): Promise<Trajectory> {
   const dir = options.dir;
   if (existsSync(dir) && !statSync(dir).isDirectory()) {
     throw new UserError("is a file, not a trajectory folder", {
@@ -44,7 +44,7 @@ export function readTrajectory(options: { dir: string }): Trajectory {
     });
   }
   const turns: TrajectoryTurn[] = [];
-  names.forEach((name, i) => {
+  for (const [i, name] of names.entries()) {
     const number = Number(TURN_DIR.exec(name)![1]);
     const expected = i + 1;
     if (number !== expected) {
@@ -55,14 +55,14 @@ export function readTrajectory(options: { dir: string }): Trajectory {
         fix: `A trajectory numbers its turns 1, 2, 3, … without gaps: restore ${want}/ from the original recording, or move ${name}/ and every later turn out of the folder to import the turns before the gap.`,
       });
     }
-    turns.push(readTurn({ dir, name, number }));
-  });
+    turns.push(await readTurn({ dir, name, number }));
+  }
   const sessionFile = path.join(dir, "session.json");
   const session = existsSync(sessionFile) ? readJson({ file: sessionFile, turn: undefined }) : undefined;
   return { dir: path.resolve(dir), turns, ...(session !== undefined ? { session } : {}) };
 }
 
-function readTurn(options: { dir: string; name: string; number: number }): TrajectoryTurn {
+async function readTurn(options: { dir: string; name: string; number: number }): Promise<TrajectoryTurn> {
   const turnDir = path.join(options.dir, options.name);
   const actionFile = path.join(turnDir, "action.json");
   if (!existsSync(actionFile)) {
@@ -77,18 +77,18 @@ function readTurn(options: { dir: string; name: string; number: number }): Traje
   const evidence = existsSync(evidenceFile)
     ? parseFile({ file: evidenceFile, turn: options.name, schema: TrajectoryEvidenceSchema })
     : undefined;
-  const side = (phase: "before" | "after"): TurnObservation => {
+  const side = async (phase: "before" | "after"): Promise<TurnObservation> => {
     const stateFile = path.join(turnDir, `${phase}_state.json`);
     const pngFile = path.join(turnDir, `${phase}.png`);
     const captured = evidence?.[phase];
     const obs: TurnObservation = { stateFile, pngFile };
     if (existsSync(stateFile)) obs.state = parseFile({ file: stateFile, turn: options.name, schema: TrajectoryStateSchema });
     else if (captured?.state?.status === "captured") missing({ file: stateFile, turn: options.name, what: "state" });
-    if (existsSync(pngFile)) obs.png = readPng({ file: pngFile, turn: options.name });
+    if (existsSync(pngFile)) obs.png = await readPng({ file: pngFile, turn: options.name });
     else if (captured?.screenshot?.status === "captured") missing({ file: pngFile, turn: options.name, what: "screenshot" });
     return obs;
   };
-  return { number: options.number, name: options.name, action, ...(evidence ? { evidence } : {}), before: side("before"), after: side("after") };
+  return { number: options.number, name: options.name, action, ...(evidence ? { evidence } : {}), before: await side("before"), after: await side("after") };
 }
 
 function missing(options: { file: string; turn: string; what: string }): never {
@@ -125,10 +125,12 @@ function parseFile<T extends z.ZodType>(options: { file: string; turn: string; s
 }
 
 // Decoding the whole PNG (not just its header) is what catches a truncated or corrupted capture.
-function readPng(options: { file: string; turn: string }): Uint8Array {
+async function readPng(options: { file: string; turn: string }): Promise<Uint8Array> {
   const bytes = readFileSync(options.file);
   try {
-    PNG.sync.read(bytes);
+    const { format } = await sharp(bytes, { failOn: "truncated" }).metadata();
+    if (format !== "png") throw new Error(format ? `it is ${format}` : "unknown format");
+    await sharp(bytes, { failOn: "truncated" }).raw().toBuffer();
   } catch (error) {
     throw new UserError(`${options.turn}: ${path.basename(options.file)} does not decode as a PNG (${(error as Error).message})`, {
       code: "BAD_FRAME",

@@ -18,7 +18,7 @@ export const importCommand: CliCommand = {
       .option("force", { type: "boolean", default: false, describe: "replace an existing cassette at --out" })
       .option("json", { type: "boolean", default: false, describe: "print one JSON document" }),
   handler: async (args) => {
-    const summary = importTrajectory({
+    const summary = await importTrajectory({
       from: String(args.trajectory),
       out: String(args.out),
       source: args["driver-source"] as "binary" | "sdk",
