@@ -1,5 +1,4 @@
-/** Process helpers for the desktop: wait for a condition, stop a process and its descendants by pid. */
-import { execa } from "execa";
+/** Process helpers for the desktop: wait for a condition, stop a program and what it started by process group. */
 import { setTimeout as sleep } from "node:timers/promises";
 
 export async function waitFor(options: { what: string; timeoutMs: number; check: () => Promise<boolean> | boolean }): Promise<void> {
@@ -11,52 +10,31 @@ export async function waitFor(options: { what: string; timeoutMs: number; check:
   }
 }
 
-/** The pid and every descendant pid (children first found via /proc through `ps`). */
-export async function descendants(pid: number): Promise<number[]> {
-  const r = await execa("ps", ["-e", "-o", "pid=,ppid="], { reject: false });
-  const children = new Map<number, number[]>();
-  for (const line of r.stdout.split("\n")) {
-    const [child, parent] = line.trim().split(/\s+/).map(Number);
-    if (!child || parent === undefined) continue;
-    children.set(parent, [...(children.get(parent) ?? []), child]);
-  }
-  const out: number[] = [];
-  const visit = (p: number) => {
-    for (const c of children.get(p) ?? []) {
-      visit(c);
-      out.push(c);
-    }
-  };
-  visit(pid);
-  return out;
-}
-
-function alive(pid: number): boolean {
+/** Whether any process of the group led by `pgid` is still there. */
+function groupAlive(pgid: number): boolean {
   try {
-    process.kill(pid, 0);
+    process.kill(-pgid, 0);
     return true;
   } catch {
     return false;
   }
 }
 
-/** SIGTERM the process and its descendants, wait up to 2 s, then SIGKILL what is left. */
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * SIGTERM the process group a desktop program leads (each is spawned detached, so it and
+ * everything it starts share its pid as their group id), wait up to 2 s, then SIGKILL the group.
+ */
 export async function killTree(pid: number): Promise<void> {
-  const pids = [...(await descendants(pid)), pid];
-  for (const p of pids) {
-    try {
-      process.kill(p, "SIGTERM");
-    } catch {
-      // already gone
-    }
-  }
+  signalGroup(pid, "SIGTERM");
   const deadline = Date.now() + 2_000;
-  while (pids.some(alive) && Date.now() < deadline) await sleep(25);
-  for (const p of pids.filter(alive)) {
-    try {
-      process.kill(p, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
+  while (groupAlive(pid) && Date.now() < deadline) await sleep(25);
+  if (groupAlive(pid)) signalGroup(pid, "SIGKILL");
 }
