@@ -62,7 +62,11 @@ function mcpClient() {
       if (reply.error) fail(`${tool}: JSON-RPC error ${JSON.stringify(reply.error)}`);
       return reply.result.structuredContent ?? { text: reply.result.content?.map((c) => c.text).join("\n") };
     },
-    close: () => new Promise((resolve) => (child.stdin.end(), child.on("close", resolve))),
+    close: () =>
+      new Promise((resolve) => {
+        child.stdin.end();
+        child.on("close", resolve);
+      }),
   };
 }
 

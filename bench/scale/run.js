@@ -7,7 +7,7 @@
 //   --sizes 100,1000      the event counts (default 100,1000,10000,100000)
 //   --big-gib 2           the size of the big cassette (0: none); --big-all runs every command on it
 //   --only inspect,report the commands to run (default: all)
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { closeSync, copyFileSync, existsSync, openSync, readSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";

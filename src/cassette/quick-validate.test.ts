@@ -25,7 +25,7 @@ function mutate(value: unknown, path: readonly number[], replacement: unknown, o
   const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [...value] : { ...value };
   const keys = Object.keys(copy);
   if (keys.length === 0 || path.length === 0) {
-    if (op === 0 && !Array.isArray(copy)) (copy as Record<string, unknown>)["extra"] = replacement;
+    if (op === 0 && !Array.isArray(copy)) (copy as Record<string, unknown>).extra = replacement;
     return op === 1 ? replacement : copy;
   }
   const key = keys[path[0]! % keys.length]!;
@@ -42,7 +42,7 @@ describe("quick cassette validation", () => {
   });
 
   it("accepts only what the zod schema accepts, unchanged (property test over mutated real events)", () => {
-    const json = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }), fc.constantFrom("cli", "mcp", "frames/" + "a".repeat(64) + ".png", -1, 1.5, 0));
+    const json = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }), fc.constantFrom("cli", "mcp", `frames/${"a".repeat(64)}.png`, -1, 1.5, 0));
     let accepted = 0;
     let rejected = 0;
     fc.assert(

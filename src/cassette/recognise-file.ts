@@ -13,7 +13,7 @@ const MAX_SNIFF = 1 << 20;
 
 /** Recognises the project's own files by their shape; undefined when it is none of them. */
 export function recogniseFile(file: string): Recognised | undefined {
-  let stat;
+  let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(file);
   } catch {

@@ -5,7 +5,7 @@ export interface CliCommand {
   command: string | string[];
   describe: string;
   builder: (yargs: Argv) => Argv;
-  handler: (args: Record<string, unknown>) => Promise<number | void>;
+  handler: (args: Record<string, unknown>) => Promise<number | undefined>;
 }
 
 /**

@@ -44,7 +44,7 @@ export function quickArgs(command: CliCommand, argv: readonly string[], scriptNa
     args[name] = value;
   }
   if (positionals.length !== spec.positionals.length) return undefined;
-  spec.positionals.forEach((name, i) => (args[name] = positionals[i]));
+  for (const [i, name] of spec.positionals.entries()) args[name] = positionals[i];
   for (const [name, option] of spec.options) {
     if (!(name in args)) {
       if (option.demandOption) return undefined;

@@ -146,7 +146,6 @@ async function startXvfb(options: { launch: Launch; width: number; height: numbe
       } });
       return `:${n}`;
     } catch {
-      continue; // another process won the display between our check and Xvfb's lock
     }
   }
   throw new UserError("no free X display among :90-:99", { code: "DRIVER_UNAVAILABLE", fix: "Stop desktops left running (desktop stop) or free a display." });

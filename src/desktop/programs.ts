@@ -29,7 +29,6 @@ export async function findProgram(program: string): Promise<string | undefined> 
       await access(candidate, constants.X_OK);
       return candidate;
     } catch {
-      continue;
     }
   }
   return undefined;

@@ -28,7 +28,7 @@ export function corruptResultImages(raw: string): { raw: string; corrupted: numb
     out = setSortedMember(out, "content", `[${items.join(",")}]`);
   }
   const structured = rawMember(out, "structuredContent");
-  if (structured && structured.startsWith("{") && objectSpans(structured).has("screenshot_png_b64")) {
+  if (structured?.startsWith("{") && objectSpans(structured).has("screenshot_png_b64")) {
     const data = JSON.parse(rawMember(structured, "screenshot_png_b64")!) as string;
     out = setSortedMember(out, "structuredContent", setSortedMember(structured, "screenshot_png_b64", JSON.stringify(corruptBase64(data))));
     corrupted++;

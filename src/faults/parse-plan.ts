@@ -47,7 +47,7 @@ export function jsonPathText(path: readonly PropertyKey[]): string {
 export function validateFaultPlan(options: { data: unknown; file: string; text?: string }): FaultPlan {
   const { data, file, text } = options;
   const fail = (path: readonly PropertyKey[], problem: string, fix = FIX): never => {
-    const line = text !== undefined && text.trim().includes("\n") && path.length > 0 ? jsonPathLine(text, path) : undefined;
+    const line = text?.trim().includes("\n") && path.length > 0 ? jsonPathLine(text, path) : undefined;
     throw new UserError(problem, { code: "BAD_FAULT_PLAN", file, ...(line ? { line } : {}), field: jsonPathText(path), fix });
   };
   if (data === null || typeof data !== "object" || Array.isArray(data)) fail([], "a fault plan is a JSON object");

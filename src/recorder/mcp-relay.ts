@@ -98,7 +98,7 @@ export function createMcpRelay(options: {
 /** The fault for a `tools/call` request line, if the plan selects one (the dispatch's own validity checks first). */
 function selectFault(faults: RecordFaults, line: string, stream: number): { request: ReplayRequest; fault: SelectedFault; idRaw: string } | undefined {
   const message = parseJsonRpc(line);
-  if (!message || message.method !== "tools/call" || message.idRaw === undefined || !/"jsonrpc"\s*:/.test(line)) return undefined;
+  if (message?.method !== "tools/call" || message.idRaw === undefined || !/"jsonrpc"\s*:/.test(line)) return undefined;
   const params = message.params as Record<string, unknown> | undefined;
   if (!params || typeof params.name !== "string") return undefined;
   const request = mcpRequest({ message, stream });

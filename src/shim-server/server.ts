@@ -80,7 +80,7 @@ function cleanEnv(options: { env: Record<string, string>; dir: string; originalC
   if (env.PATH !== undefined) {
     env.PATH = env.PATH.split(path.delimiter).filter((p) => p !== options.dir).join(path.delimiter);
   }
-  if (env.CUA_DRIVER !== undefined && env.CUA_DRIVER.startsWith(options.dir + path.sep)) {
+  if (env.CUA_DRIVER?.startsWith(options.dir + path.sep)) {
     if (options.originalCuaDriver === undefined) delete env.CUA_DRIVER;
     else env.CUA_DRIVER = options.originalCuaDriver;
   }

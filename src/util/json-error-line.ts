@@ -38,9 +38,9 @@ function scanJson(text: string, onValue?: (at: number, path: string[]) => void):
     while (i < text.length && text[i] !== '"') {
       if (text.charCodeAt(i) < 0x20) fail();
       if (text[i] === "\\") {
-        const escape = /^\\(["\\/bfnrt]|u[0-9a-fA-F]{4})/.exec(text.slice(i, i + 6));
-        if (!escape) fail();
-        i += escape![0].length;
+        const escapeMatch = /^\\(["\\/bfnrt]|u[0-9a-fA-F]{4})/.exec(text.slice(i, i + 6));
+        if (!escapeMatch) fail();
+        i += escapeMatch![0].length;
       } else i++;
     }
     if (i >= text.length) fail();

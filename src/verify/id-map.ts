@@ -17,7 +17,7 @@ export function createIdMap(): IdMap {
   const keyOf = (v: unknown) => JSON.stringify(v);
   const learn = (a: unknown, b: unknown, key: string) => {
     if (Array.isArray(a) && Array.isArray(b)) {
-      a.forEach((item, i) => learn(item, b[i], key));
+      for (const [i, item] of a.entries()) learn(item, b[i], key);
       return;
     }
     if (isPlain(a) && isPlain(b)) {

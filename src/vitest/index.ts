@@ -15,7 +15,8 @@ expect.extend({
  * and closes it (shim, recording, desktop) when the test ends, whether it passed or not.
  */
 export const test = baseTest.extend<{ cassette: (dir: string, options?: UseCassetteOptions) => Promise<CassetteHandle> }>({
-  // eslint-disable-next-line no-empty-pattern
+  // vitest reads the fixtures a fixture uses from its first parameter, which must be a destructuring pattern
+  // biome-ignore lint/correctness/noEmptyPattern: vitest requires an object pattern here, even an empty one
   cassette: async ({}, use) => {
     const opened: CassetteHandle[] = [];
     try {
@@ -45,6 +46,6 @@ interface CassetteMatchers<R = unknown> {
 }
 
 declare module "vitest" {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  // biome-ignore lint/suspicious/noExplicitAny: the declaration must repeat vitest's own `Matchers<T = any>` to merge with it
   interface Matchers<T = any> extends CassetteMatchers<T> {}
 }

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CASSETTE, HARNESS, PRESS, TOKEN } from "../helpers/replay-cli-harness.js";
+import { CASSETTE, HARNESS, TOKEN } from "../helpers/replay-cli-harness.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 

@@ -36,7 +36,7 @@ describe("harness adapters over the real runtime", () => {
     await using driver = await createMcpDriver({ env: env() });
     const stale = (await driver.call("click", { pid: 1, element_token: "s00000001:0" })) as ToolResult;
     expect(stale.isError).toBe(true);
-    expect((stale.structuredContent?.refusal as { code: string }).code).toBe("stale_element_token");
+    expect((stale.structuredContent?.refusal as { code: string } | undefined)?.code).toBe("stale_element_token");
     const session = createHarnessSession({ driver, clock: manualClock(), label: "harness-e2e" });
     const seen = await session.step({ action: "observe" });
     expect(seen.calls.map((c) => `${c.tool}:${c.result}`)).toEqual(["start_session:ok", "list_windows:ok"]);

@@ -76,7 +76,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   it("reports a driver that hangs on manifest as a timed-out step, not a crash", async () => {
     const r = await runCli(["probe", "--driver", fake, "--timeout-ms", "1500", "--contract", contract], { env: { FAKE_CUA_DRIVER_HANG: "manifest" } });
     expect(r.exitCode).toBe(1);
-    expect(r.stdout).toMatch(/FAIL manifest +\d+ ms  timed out: manifest did not finish within 1500 ms/);
+    expect(r.stdout).toMatch(/FAIL manifest +\d+ ms {2}timed out: manifest did not finish within 1500 ms/);
     expect(r.stdout).toMatch(/ok {3}mcp_tools_list/);
     expect(r.stdout).toContain("FAIL driver CLI could not be checked for call --screenshot-out-file: the manifest step failed (manifest did not finish within 1500 ms)");
   });

@@ -33,6 +33,6 @@ export async function writeCarelessReplayLog(options: {
   }
   const { epoch: _epoch, ...summary } = replayer.summary();
   const entries: ReplayLogEntry[] = [...replayer.log(), summary];
-  writeFileSync(options.logFile, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+  writeFileSync(options.logFile, `${entries.map((e) => JSON.stringify(e)).join("\n")}\n`);
   return entries;
 }

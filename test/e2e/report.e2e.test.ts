@@ -91,8 +91,8 @@ describe.skipIf(skipBrowser)("cua-contract report in Chromium", () => {
     // the fault and the verdict on the faulted click
     const faulted = page.locator("li.call.outcome-faulted");
     await expect(faulted.count()).resolves.toBe(1);
-    await expect(faulted.locator(".badge.fault").innerText()).resolves.toMatch(/timeout_after_effect/);
-    await expect(faulted.locator(".badge.verdict").innerText()).resolves.toBe("verify_fresh_state");
+    await expect(faulted.locator(".badge.fault").textContent()).resolves.toMatch(/timeout_after_effect/);
+    await expect(faulted.locator(".badge.verdict").textContent()).resolves.toBe("verify_fresh_state");
     await expect(page.locator("li.call.outcome-unmatched").count()).resolves.toBe(0);
 
     // failures at the top, before the timeline, and their links land on the calls
@@ -145,8 +145,8 @@ describe.skipIf(skipBrowser)("cua-contract report in Chromium", () => {
     ]);
     // the refused scroll reads as an error with its code
     await expect(page.locator('li.call[data-tool="scroll"]').getAttribute("class")).resolves.toMatch(/is-error/);
-    await expect(page.locator('li.call[data-tool="scroll"] .result').innerText()).resolves.toMatch(/background_unavailable/);
-    await expect(page.locator("header.top").innerText()).resolves.toMatch(/read-only calls were reconstructed/);
+    await expect(page.locator('li.call[data-tool="scroll"] .result').textContent()).resolves.toMatch(/background_unavailable/);
+    await expect(page.locator("header.top").textContent()).resolves.toMatch(/read-only calls were reconstructed/);
     const images = await shownFrames(page);
     expect(images.embedded).toBe(images.total);
     expect(images.total).toBeGreaterThanOrEqual(3);

@@ -28,7 +28,7 @@ describe("tests that need Debian packages", () => {
     );
     vi.stubEnv("CUA_CONTRACT_TEST_HIDE", "");
     vi.stubEnv("CI", "");
-    vi.stubEnv("PATH", process.env.PATH + ":/usr/bin");
+    vi.stubEnv("PATH", `${process.env.PATH}:/usr/bin`);
     expect(await skipWithout("chromium", "report in Chromium", log)).toBe(!existsSync("/usr/bin/chromium"));
   });
 

@@ -15,7 +15,7 @@ describe("in-process driver over the real runtime (no display)", () => {
     expect(windows.structuredContent).toEqual({ windows: [] });
     const stale = (await driver.call("click", { pid: 1, element_token: "s00000001:0" })) as ToolResult;
     expect(stale.isError).toBe(true);
-    expect((stale.structuredContent?.refusal as { code: string }).code).toBe("stale_element_token");
+    expect((stale.structuredContent?.refusal as { code: string } | undefined)?.code).toBe("stale_element_token");
   });
 
   it("the harness session fails closed on the real runtime: an empty desktop is partial, and input is refused", async () => {

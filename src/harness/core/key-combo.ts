@@ -33,7 +33,7 @@ export const BLOCKED_KEY_COMBOS: readonly (readonly string[])[] = [
 
 /** Canonical key list: split on `+` and `-`, lower-cased, aliases folded, modifiers first. */
 export function canonicalKeys(keys: string | readonly string[]): string[] {
-  const parts = (typeof keys === "string" ? [keys] : keys).flatMap((k) => k.split(/\s*[+\-]\s*/));
+  const parts = (typeof keys === "string" ? [keys] : keys).flatMap((k) => k.split(/\s*[+-]\s*/));
   const canon = new Set<string>();
   for (const raw of parts) {
     const k = raw.trim().toLowerCase();

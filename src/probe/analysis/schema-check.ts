@@ -77,7 +77,7 @@ function visit(schema: unknown, value: unknown, at: string, errors: SchemaError[
   if (Array.isArray(value)) {
     if (typeof schema.minItems === "number" && value.length < schema.minItems) err(`must NOT have fewer than ${schema.minItems} items`);
     if (typeof schema.maxItems === "number" && value.length > schema.maxItems) err(`must NOT have more than ${schema.maxItems} items`);
-    if (schema.items !== undefined) value.forEach((item, i) => visit(schema.items, item, `${at}/${i}`, errors));
+    if (schema.items !== undefined) for (const [i, item] of value.entries()) visit(schema.items, item, `${at}/${i}`, errors);
   }
   if (isObject(value)) visitObject(schema, value, at, errors);
   if (Array.isArray(schema.anyOf)) alternatives(schema.anyOf, value, at, errors, "anyOf");

@@ -43,7 +43,7 @@ const HANDLED = new Set([
 ]);
 
 function compareNode(args: NodeArgs): void {
-  const { a, b, at, ctx } = args;
+  const { a, b, at } = args;
   if (deepEqual(a, b)) return;
   if (!isObject(a) || !isObject(b)) {
     emit(args, "constraint_changed", { input: "behavioural", output: "behavioural" }, `schema changed`, a, b);

@@ -1,4 +1,4 @@
-import type { CassetteEvent } from "../../schema/cassette.js";
+
 import type { FaultPlan } from "../../schema/fault-plan.js";
 import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
@@ -6,11 +6,9 @@ import { isReadOnlyTool } from "../../driver/tool-kinds.js";
 import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "../../faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "../../faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
-import type { FrameLookup } from "./frames.js";
 import { keyOptions } from "./match-key.js";
 import { createMatcher, type MatchMode } from "./matcher.js";
 import type { Miss } from "./nearest.js";
-import { rawMember } from "./raw-json.js";
 import type { ReplayRequest } from "./request.js";
 import { isLifecycleTool, recordsSessionEnded, sessionLabel } from "./session-lifecycle.js";
 import { buildLifecycleAnswer, recordedLifecycleState } from "./lifecycle-answer.js";
@@ -132,7 +130,6 @@ export function createEngine(options: EngineOptions): Engine {
           const s = (JSON.parse(outcome.raw) as { structuredContent?: Record<string, unknown> }).structuredContent;
           if (s) for (const [t, e] of elementsOf(s)) recordedElements.set(t, e);
         } catch {
-          continue;
         }
       }
     }

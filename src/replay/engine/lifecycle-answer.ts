@@ -98,7 +98,6 @@ function templateOf(tool: string, exchanges: readonly RecordedExchange[]): { seq
       if (value.isError || !s || typeof s !== "object" || typeof (s as Structured).session !== "string") continue;
       return { seq: x.seq, structured: s as Structured };
     } catch {
-      continue;
     }
   }
   return undefined;

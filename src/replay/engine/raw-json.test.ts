@@ -68,7 +68,7 @@ describe("CLI rendering of tool results (CONTRACT.md §0.1, §0.3)", () => {
     expect(toFile.files[0]?.path).toBe("/tmp/x.png");
     expect(Buffer.from(toFile.files[0]!.base64, "base64").subarray(1, 4).toString()).toBe("PNG");
     // zoom: JPEG merged under the PNG name, as the real CLI does
-    expect(renderCliCall({ raw: resultOf(11) }).stdout).toMatch(/"screenshot_mime_type": "image\/jpeg",\n  "screenshot_png_b64": "\/9j\//);
+    expect(renderCliCall({ raw: resultOf(11) }).stdout).toMatch(/"screenshot_mime_type": "image\/jpeg",\n {2}"screenshot_png_b64": "\/9j\//);
   });
 
   it("rebuilds a result from CLI stdout and renders it back to the same bytes", () => {

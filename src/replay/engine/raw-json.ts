@@ -139,7 +139,7 @@ function rewriteTokens(text: string, from: number, step: (c: string, i: number, 
  */
 export function prettyRaw(text: string): string {
   let indent = 0;
-  const nl = () => "\n" + "  ".repeat(indent);
+  const nl = () => `\n${"  ".repeat(indent)}`;
   return rewriteTokens(text, skipWs(text, 0), (c, i, emit) => {
     if (c === "{" || c === "[") {
       const close = c === "{" ? "}" : "]";
@@ -158,7 +158,7 @@ export function prettyRaw(text: string): string {
       return i + 1;
     }
     if (c === ",") {
-      emit("," + nl());
+      emit(`,${nl()}`);
       return i + 1;
     }
     if (c === ":") {
@@ -190,8 +190,8 @@ export function setSortedMember(text: string, key: string, rawValue: string): st
   const member = `${JSON.stringify(key)}:${rawValue}`;
   for (const [k, span] of spans) {
     if (k > key) {
-      const keyStart = text.lastIndexOf('"' + escapeForSearch(k) + '"', span.start);
-      return text.slice(0, keyStart) + member + "," + text.slice(keyStart);
+      const keyStart = text.lastIndexOf(`"${escapeForSearch(k)}"`, span.start);
+      return `${text.slice(0, keyStart) + member},${text.slice(keyStart)}`;
     }
   }
   const close = text.lastIndexOf("}");
@@ -205,7 +205,7 @@ export function removeMembers(text: string, keys: readonly string[]): string {
     const spans = objectSpans(out);
     const span = spans.get(key);
     if (!span) continue;
-    const keyStart = out.lastIndexOf('"' + escapeForSearch(key) + '"', span.start);
+    const keyStart = out.lastIndexOf(`"${escapeForSearch(key)}"`, span.start);
     let start = keyStart;
     let end = span.end;
     const after = skipWs(out, end);

@@ -108,7 +108,7 @@ export function replayLogProblems(options: { entries: readonly ReplayLogEntry[];
 /** What a replay log reports that is not a failure by default: recorded mutations the harness never sent. */
 export function replayLogNotes(entries: readonly ReplayLogEntry[]): string[] {
   const summary = entries.find((e) => e.type === "summary");
-  if (!summary || summary.type !== "summary") return [];
+  if (summary?.type !== "summary") return [];
   const unused = summary.unused.filter((u) => u.kind === "mutation");
   if (unused.length === 0) return [];
   const list = unused.map((u) => `seq ${u.seq}${u.tool ? ` (${u.tool})` : ""}`).join(", ");

@@ -117,7 +117,12 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
   let changed = 0;
   let screenshots = 0;
   for (const section of model.sections) {
-    for (const row of section.rows) for (const shot of row.shots) frameBytes(shot), screenshots++;
+    for (const row of section.rows) {
+      for (const shot of row.shots) {
+        frameBytes(shot);
+        screenshots++;
+      }
+    }
     const counts = await compareShots({
       rows: section.rows,
       compare: async (prev, next) => {

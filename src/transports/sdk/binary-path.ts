@@ -12,7 +12,6 @@ export async function resolveBinaryPath(env: Record<string, string>): Promise<st
       await access(candidate, constants.X_OK);
       return await realpath(candidate);
     } catch {
-      continue;
     }
   }
   return "cua-driver";

@@ -27,7 +27,7 @@ describe("static cua-driver subcommands rendered from the runtime inventory", ()
   it("describe of an unknown tool lists the tools on stderr and exits 64", () => {
     const out = renderDescribe(inventory, "nope");
     expect(out.exitCode).toBe(64);
-    expect(out.stderr).toMatch(/^Unknown tool: nope\nAvailable tools:\n  bring_to_front\n  browser_click\n/);
+    expect(out.stderr).toMatch(/^Unknown tool: nope\nAvailable tools:\n {2}bring_to_front\n {2}browser_click\n/);
   });
 
   it("manifest, compact and pretty", () => {

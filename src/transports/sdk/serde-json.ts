@@ -111,12 +111,12 @@ export function stringNode(value: string): SerdeNode {
 
 /** The decoded value of a string scalar, or undefined for anything else. */
 export function stringValue(node: SerdeNode | undefined): string | undefined {
-  if (!node || node.kind !== "scalar" || !node.raw.startsWith('"')) return undefined;
+  if (node?.kind !== "scalar" || !node.raw.startsWith('"')) return undefined;
   return JSON.parse(node.raw) as string;
 }
 
 export function member(node: SerdeNode | undefined, key: string): SerdeNode | undefined {
-  if (!node || node.kind !== "object") return undefined;
+  if (node?.kind !== "object") return undefined;
   let found: SerdeNode | undefined;
   for (const entry of node.entries) if (entry.key === key) found = entry.value;
   return found;
