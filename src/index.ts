@@ -126,16 +126,14 @@ export {
   diffSurfaces,
   runGate,
   runMatrix,
-  runVerify,
   type CheckReport,
   type DriverDiff,
   type GateOptions,
   type GateReport,
   type MatrixOptions,
   type MatrixReport,
-  type VerifyOptions,
-  type VerifyReport,
 } from "./probe/index.js";
+export { runVerify, type VerifyOptions, type VerifyReport } from "./verify/run-verify.js";
 export { ProbeSnapshotSchema, type ProbeSnapshot } from "./schema/probe-snapshot.js";
 export { DriverContractSchema, type DriverContract } from "./schema/driver-contract.js";
 export { ExpectedFailuresSchema, type ExpectedFailures } from "./schema/gate-baseline.js";

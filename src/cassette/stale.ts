@@ -1,5 +1,5 @@
 import { UserError } from "../errors.js";
-import { satisfies } from "../probe/analysis/versions.js";
+import { satisfies } from "../util/versions.js";
 import type { CassetteHeader } from "../schema/cassette.js";
 
 /** Why a cassette should be re-recorded: too old, or made with a driver outside the range a harness targets. */

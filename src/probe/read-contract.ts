@@ -1,6 +1,6 @@
 import { UserError } from "../errors.js";
 import { DriverContractSchema, type DriverContract } from "../schema/driver-contract.js";
-import { rangeProblem } from "./analysis/versions.js";
+import { rangeProblem } from "../util/versions.js";
 import { jsonPathLine } from "../util/json-error-line.js";
 import { parseWith, readJsonDocument } from "../util/read-json.js";
 

@@ -1,5 +1,5 @@
 import type { ProbeSnapshot } from "../schema/probe-snapshot.js";
-import type { JunitCase, JunitSuite } from "../report/junit.js";
+import type { JunitCase, JunitSuite } from "../util/junit.js";
 import type { CheckReport } from "./analysis/check.js";
 import type { DriverDiff } from "./analysis/diff.js";
 

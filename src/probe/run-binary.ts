@@ -13,7 +13,7 @@ import {
   type ProbeSnapshot,
   type ProbeStep,
 } from "../schema/probe-snapshot.js";
-import { parseVersion } from "./analysis/versions.js";
+import { parseVersion } from "../util/versions.js";
 import { probeMcp } from "./mcp-session.js";
 import { daemonMetadata, socketFromStatus } from "./daemon-metadata.js";
 import { recordStep, runStep, timeStep, type StepOutcome } from "./step.js";

@@ -6,7 +6,7 @@ import { readReplayLogs } from "../../cassette/read-replay-logs.js";
 import { readCassetteSync } from "../../cassette/reader.js";
 import { judgeStaleness, parseMaxAge } from "../../cassette/stale.js";
 import { readContract } from "../../probe/read-contract.js";
-import { rangeProblem } from "../../probe/analysis/versions.js";
+import { rangeProblem } from "../../util/versions.js";
 
 const ACTIONS = ["prune", "merge", "stale"] as const;
 

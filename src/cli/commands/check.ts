@@ -9,7 +9,7 @@ import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
 import { checkCommandExists } from "../../check/find-command.js";
 import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import type { LogSink } from "../../check/run-check.js";
-import { renderJunit } from "../../report/junit.js";
+import { renderJunit } from "../../util/junit.js";
 import { progressTicker } from "../progress.js";
 import { writeOutputFile } from "../../report/write-output.js";
 

@@ -6,7 +6,7 @@ import { gateSuites, renderGate } from "../../probe/gate/render-gate.js";
 import { historyEntry, matrixJson, matrixSuites, renderMatrix } from "../../probe/gate/render-matrix.js";
 import { runGate, type GateReport } from "../../probe/gate/run-gate.js";
 import { runMatrix } from "../../probe/gate/run-matrix.js";
-import { renderJunit } from "../../report/junit.js";
+import { renderJunit } from "../../util/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 
 export const gateCommand: CliCommand = {

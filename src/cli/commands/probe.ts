@@ -3,7 +3,7 @@ import { checkContract, probeFailed, type CheckReport } from "../../probe/analys
 import { acquireSnapshot } from "../../probe/acquire.js";
 import { readContract } from "../../probe/read-contract.js";
 import { checkSuite, renderCheck, renderSnapshot } from "../../probe/render.js";
-import { renderJunit } from "../../report/junit.js";
+import { renderJunit } from "../../util/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 import { UserError } from "../../errors.js";
 

@@ -1,8 +1,8 @@
 import { UserError } from "../../errors.js";
 import { replay, type ReplayRunSummary } from "../../replay/run-replay.js";
 import type { CliCommand } from "../command.js";
-import { replayJunitSuites } from "../../report/replay-junit.js";
-import { renderJunit } from "../../report/junit.js";
+import { replayJunitSuites } from "../../replay/junit.js";
+import { renderJunit } from "../../util/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 import { stalenessLimits } from "./cassette.js";
 

@@ -1,7 +1,7 @@
 import { closeSync, openSync } from "node:fs";
 import type { CliCommand } from "../command.js";
 import { startRecordingDesktop } from "../../desktop/recording-desktop.js";
-import { renderJunit } from "../../report/junit.js";
+import { renderJunit } from "../../util/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 import { renderVerify, verifySuites } from "../../verify/render-verify.js";
 import { runVerify } from "../../verify/run-verify.js";

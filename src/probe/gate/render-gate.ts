@@ -1,4 +1,4 @@
-import type { JunitCase, JunitSuite } from "../../report/junit.js";
+import type { JunitCase, JunitSuite } from "../../util/junit.js";
 import { checkSuite } from "../render.js";
 import type { Change } from "../analysis/change.js";
 import type { GateReport } from "./run-gate.js";

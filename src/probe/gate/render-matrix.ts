@@ -1,4 +1,4 @@
-import type { JunitSuite } from "../../report/junit.js";
+import type { JunitSuite } from "../../util/junit.js";
 import { GATE_HISTORY_FORMAT, type GateHistoryEntry } from "../../schema/gate-history.js";
 import type { MatrixReport } from "./run-matrix.js";
 

@@ -1,6 +1,6 @@
 import { UserError } from "../../errors.js";
 import { GATE_VERDICT_FORMAT, type GateVerdict } from "../../schema/gate-verdict.js";
-import { rangeProblem, satisfies } from "../analysis/versions.js";
+import { rangeProblem, satisfies } from "../../util/versions.js";
 import { defaultProbeCacheRoot, findSnapshotFile, type SnapshotOrigin } from "../snapshot-cache.js";
 import { gateSuites } from "./render-gate.js";
 import { acquireCandidate, judgeCandidate, prepareGate, type GateOptions, type GateReport } from "./run-gate.js";

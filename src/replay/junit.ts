@@ -1,5 +1,5 @@
 import type { ReplayLogEntry, RequestEntry } from "../schema/replay-log.js";
-import type { JunitCase, JunitSuite } from "./junit.js";
+import type { JunitCase, JunitSuite } from "../util/junit.js";
 
 export interface ReplayJunitInput {
   /** The cassette directory, as given. */
