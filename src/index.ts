@@ -4,6 +4,7 @@ export * from "./driver/port.js";
 export { isReadOnlyTool, READ_ONLY_TOOLS_0_21 } from "./driver/tool-kinds.js";
 export * from "./schema/cassette.js";
 export * from "./schema/replay-log.js";
+export { UNKNOWN_OUTCOME_FAULTS } from "./faults/fault-table.js";
 export * from "./cassette/index.js";
 export {
   classifyActionResult,
