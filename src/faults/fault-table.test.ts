@@ -7,7 +7,7 @@ import { answerInprocess } from "../replay/engine/answer-inprocess.js";
 import { cliRequest, mcpRequest } from "../replay/engine/request.js";
 import { loadReplayCassette } from "../replay/load.js";
 import { createReplaySession } from "../replay/session.js";
-import { createVirtualClock } from "../replay/virtual-clock.js";
+import { createVirtualClock } from "../driver/clock-virtual.js";
 import { FaultKindSchema, FaultSchema, type Fault, type FaultKind } from "../schema/fault-plan.js";
 import { AppliedFaultSchema } from "../schema/replay-log.js";
 import { answerMcpCall } from "../transports/mcp/answer.js";
