@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openCassetteWriter, storeText } from "../dist/cassette/index.js";
 import { createHarnessSession } from "../dist/harness/core/session.js";
-import { createVirtualClock } from "../dist/replay/virtual-clock.js";
+import { createVirtualClock } from "../dist/driver/clock-virtual.js";
 import { FLOWS } from "./scenario-flows.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -10,6 +10,7 @@ import { repoRoot } from "./helpers/run-cli.js";
 const PURE = [
   "src/schema",
   "src/driver/port.ts",
+  "src/driver/clock-virtual.ts",
   "src/driver/tool-kinds.ts",
   "src/harness/core",
   "src/invariants",

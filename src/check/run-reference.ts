@@ -5,7 +5,7 @@ import { runInvariants } from "../invariants/run.js";
 import { BATCH_MARK } from "../invariants/no-input-after-stale.js";
 import type { InvariantReport } from "../invariants/types.js";
 import { createReplayer } from "../replay/replayer.js";
-import { createVirtualClock } from "../replay/virtual-clock.js";
+import { createVirtualClock } from "../driver/clock-virtual.js";
 import type { CheckFailure, ScenarioResult } from "../schema/check-result.js";
 import type { StepResult } from "../schema/harness-step.js";
 import type { ReplayLogEntry } from "../schema/replay-log.js";

@@ -1,14 +1,10 @@
-import type { Fault } from "../schema/fault-plan.js";
+import { assertNever } from "../util/assert-never.js";
 import { corruptResultImages } from "./corrupt-image.js";
 import { emptyResult } from "./empty.js";
+import type { ResultFault } from "./fault-table.js";
 import { refusalResult, type WindowCandidate } from "./refusal.js";
 
-/** Faults that change the tool result itself rather than the transport. */
-export type ResultFault = Extract<Fault, { kind: "empty" | "refusal" | "corrupt_image" }>;
-
-export function isResultFault(fault: Fault): fault is ResultFault {
-  return fault.kind === "empty" || fault.kind === "refusal" || fault.kind === "corrupt_image";
-}
+export { isResultFault, type ResultFault } from "./fault-table.js";
 
 /**
  * The raw result a harness gets under a result fault, built from the recorded one where useful;
@@ -23,17 +19,22 @@ export function applyResultFault(options: {
 }): string {
   const { fault, tool, recorded } = options;
   const args = options.args && typeof options.args === "object" ? (options.args as Record<string, unknown>) : {};
-  if (fault.kind === "refusal") {
-    return refusalResult({
-      code: fault.code,
-      tool,
-      args,
-      ...(fault.message !== undefined ? { message: fault.message } : {}),
-      ...(options.candidates ? { candidates: options.candidates } : {}),
-    });
+  switch (fault.kind) {
+    case "refusal":
+      return refusalResult({
+        code: fault.code,
+        tool,
+        args,
+        ...(fault.message !== undefined ? { message: fault.message } : {}),
+        ...(options.candidates ? { candidates: options.candidates } : {}),
+      });
+    case "empty":
+      return emptyResult({ tool, ...(recorded !== undefined ? { recorded } : {}) });
+    case "corrupt_image":
+      return recorded === undefined ? '{"content":[]}' : corruptResultImages(recorded).raw;
+    default:
+      return assertNever(fault, "result fault");
   }
-  if (fault.kind === "empty") return emptyResult({ tool, ...(recorded !== undefined ? { recorded } : {}) });
-  return recorded === undefined ? '{"content":[]}' : corruptResultImages(recorded).raw;
 }
 
 /** Cut text mid-way (default: keep half), the way a dying writer leaves it. */

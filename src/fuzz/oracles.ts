@@ -1,3 +1,4 @@
+import { TRANSPORT_FAULTS } from "../faults/fault-table.js";
 import type { HarnessAction, StepResult } from "../schema/harness-step.js";
 import type { RequestEntry, ReplayLogEntry } from "../schema/replay-log.js";
 
@@ -11,7 +12,6 @@ export interface OracleFailure {
 }
 
 const MUTATION_ACTIONS: ReadonlySet<string> = new Set(["click", "type_text", "press_key", "hotkey", "set_window_frame"]);
-const TRANSPORT_FAULTS: ReadonlySet<string> = new Set(["hang", "timeout_after_effect", "timeout_before_effect", "daemon_down", "daemon_died_midcall", "exit", "truncated"]);
 
 /** Each step's calls paired with the replay-log requests they produced (the in-process replayer logs one per call, in order). */
 export function pairCalls(steps: readonly StepResult[], log: readonly ReplayLogEntry[]): RequestEntry[][] {

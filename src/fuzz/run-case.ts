@@ -4,7 +4,7 @@ import { createHarnessSession } from "../harness/core/session.js";
 import { runInvariants } from "../invariants/run.js";
 import { BATCH_MARK } from "../invariants/no-input-after-stale.js";
 import { createReplayer } from "../replay/replayer.js";
-import { createVirtualClock } from "../replay/virtual-clock.js";
+import { createVirtualClock } from "../driver/clock-virtual.js";
 import type { StepResult } from "../schema/harness-step.js";
 import type { ReplayLogEntry } from "../schema/replay-log.js";
 import type { FuzzCase } from "./arbitraries/fuzz-case.js";

@@ -1,5 +1,6 @@
 import { ACTION_RESULT_TOOLS } from "../driver/tool-kinds.js";
-import { UNKNOWN_OUTCOME_FAULTS, type FaultKind, type RequestEntry } from "../schema/replay-log.js";
+import { TIMEOUT_FAULTS, TRANSPORT_FAULTS, UNKNOWN_OUTCOME_FAULTS } from "../faults/fault-table.js";
+import type { RequestEntry } from "../schema/replay-log.js";
 
 /** Tools that deliver input to a window (the ActionResult tools, minus window geometry). */
 export const INPUT_TOOLS: ReadonlySet<string> = new Set([...ACTION_RESULT_TOOLS].filter((tool) => tool !== "set_window_frame"));
@@ -18,17 +19,6 @@ export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set([
 
 /** Calls that open or close a driver session; they rebuild state rather than act on the screen. */
 export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(["start_session", "end_session"]);
-
-/** Faults that break the transport (the harness got no normal answer). */
-const TRANSPORT_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([
-  "hang",
-  "timeout_after_effect",
-  "timeout_before_effect",
-  "daemon_down",
-  "daemon_died_midcall",
-  "exit",
-  "truncated",
-]);
 
 /** Refusal codes that mean the target the harness acted on is out of date. */
 export const STALE_CODES: readonly string[] = [
@@ -52,8 +42,7 @@ export function isTransportFault(r: RequestEntry): boolean {
 }
 
 export function isTimeout(r: RequestEntry): boolean {
-  const k = r.fault?.kind;
-  return k === "hang" || k === "timeout_after_effect" || k === "timeout_before_effect";
+  return r.fault !== undefined && TIMEOUT_FAULTS.has(r.fault.kind);
 }
 
 /**

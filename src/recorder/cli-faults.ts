@@ -4,7 +4,7 @@ import { deliverCliAnswer } from "../replay/deliver-cli.js";
 import { answerCli } from "../replay/engine/answer-cli.js";
 import type { RecordedExchange } from "../replay/engine/exchanges.js";
 import type { ReplayRequest } from "../replay/engine/request.js";
-import { systemClock } from "../replay/system-clock.js";
+import { systemClock } from "../driver/clock-system.js";
 import { buildCliEvent } from "./cli-event.js";
 import type { CliAnswer as DriverAnswer } from "./cli-recording.js";
 import { outFilesOf, readIfWritten } from "./cli-recording.js";

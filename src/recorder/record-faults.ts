@@ -1,6 +1,6 @@
 import type { ToolInfo } from "../driver/port.js";
 import { isReadOnlyTool, KNOWN_TOOLS_0_21 } from "../driver/tool-kinds.js";
-import { faultTakesEffect } from "../faults/effect.js";
+import { faultTakesEffect } from "../faults/fault-table.js";
 import { listsCandidates, pidOf, type WindowCandidate } from "../faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "../faults/select.js";
 import type { Decision } from "../replay/engine/engine.js";

@@ -8,7 +8,7 @@ export {
   type PreparedReplayCassette,
   type ReplaySummary,
 } from "./replayer.js";
-export { createVirtualClock, type VirtualClock } from "./virtual-clock.js";
+export { createVirtualClock, type VirtualClock } from "../driver/clock-virtual.js";
 export { createEngine, type Engine, type EngineOptions, type Decision, summariseResult } from "./engine/engine.js";
 export type { MatchMode } from "./engine/matcher.js";
 export { parseFaultPlan, validateFaultPlan } from "../faults/parse-plan.js";
@@ -16,6 +16,6 @@ export { FaultPlanSchema, type FaultPlan, type Fault, type FaultRule, type Fault
 export { loadReplayCassette } from "./load.js";
 export { createReplaySession, type ReplaySession, type ReplaySessionOptions } from "./session.js";
 export { createReplayBackend } from "./backend.js";
-export { systemClock } from "./system-clock.js";
+export { systemClock } from "../driver/clock-system.js";
 export { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 export { replay, type ReplayRunOptions, type ReplayRunSummary, readFaultPlan } from "./run-replay.js";

@@ -8,7 +8,7 @@ import { startMcpHttpServer } from "../transports/http/server.js";
 import { createReplayBackend } from "./backend.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplaySession } from "./session.js";
-import { createVirtualClock } from "./virtual-clock.js";
+import { createVirtualClock } from "../driver/clock-virtual.js";
 
 // A CLI recording with an sdk probe (recordings/gtk3-demo-cli): no check-update, --help, mcp-config or tools/list in it.
 const CLI = loadReplayCassette(path.join(repoRoot, "recordings/gtk3-demo-cli"));

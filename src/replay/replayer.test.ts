@@ -5,7 +5,7 @@ import { isTransportFailure, type ToolResult } from "../driver/port.js";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplayer, prepareReplayCassette } from "./replayer.js";
-import { createVirtualClock } from "./virtual-clock.js";
+import { createVirtualClock } from "../driver/clock-virtual.js";
 
 const MCP = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
 const CLI = path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk");

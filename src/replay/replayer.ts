@@ -9,7 +9,7 @@ import { prepareCassette, type PreparedCassette } from "./engine/prepared.js";
 import type { FrameLookup } from "./engine/frames.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
-import { createVirtualClock } from "./virtual-clock.js";
+import { createVirtualClock } from "../driver/clock-virtual.js";
 import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
 /** A cassette in memory: its events and a way to read its frames. */

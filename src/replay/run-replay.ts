@@ -12,7 +12,7 @@ import type { MatchMode } from "./engine/matcher.js";
 import { openJsonlLog } from "./jsonl-log.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplaySession, type ReplaySession } from "./session.js";
-import { systemClock } from "./system-clock.js";
+import { systemClock } from "../driver/clock-system.js";
 import type { ReplaySpeed } from "./recorded-timing.js";
 import { judgeStaleness } from "../cassette/stale.js";
 

@@ -70,6 +70,10 @@ export const FaultSchema = z.discriminatedUnion("kind", [
 ]);
 export type Fault = z.infer<typeof FaultSchema>;
 
+/** The fault kinds, read off FaultSchema's variants in their order (never restated). */
+export const FaultKindSchema = z.enum(FaultSchema.options.map((variant) => variant.shape.kind.value));
+export type FaultKind = z.infer<typeof FaultKindSchema>;
+
 export const FaultRuleSchema = z.object({ match: FaultMatchSchema, fault: FaultSchema }).strict();
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 

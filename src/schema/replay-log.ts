@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FaultKindSchema } from "./fault-plan.js";
 
 /**
  * The replay log: one JSON object per line, written by every replay transport (CLI shim, MCP,
@@ -12,29 +13,7 @@ export type ToolKind = z.infer<typeof ToolKindSchema>;
 export const ReplayTransportSchema = z.enum(["cli", "mcp", "http", "inprocess"]);
 export type ReplayTransport = z.infer<typeof ReplayTransportSchema>;
 
-export const FaultKindSchema = z.enum([
-  "hang",
-  "delay",
-  "timeout_after_effect",
-  "timeout_before_effect",
-  "daemon_down",
-  "daemon_died_midcall",
-  "exit",
-  "truncated",
-  "corrupt_image",
-  "empty",
-  "refusal",
-]);
-export type FaultKind = z.infer<typeof FaultKindSchema>;
-
-/** Faults after which the harness cannot know whether a mutation took effect. */
-export const UNKNOWN_OUTCOME_FAULTS: readonly FaultKind[] = [
-  "hang",
-  "timeout_after_effect",
-  "timeout_before_effect",
-  "daemon_died_midcall",
-  "truncated",
-];
+export { FaultKindSchema, type FaultKind } from "./fault-plan.js";
 
 export const AppliedFaultSchema = z
   .object({

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Fault, FaultRule } from "../../schema/fault-plan.js";
+import type { Fault, FaultKind, FaultRule } from "../../schema/fault-plan.js";
 
 /** Refusal codes the fuzzer injects: the ones a harness must treat specially, and plain ones. */
 export const FUZZ_REFUSAL_CODES = [
@@ -57,20 +57,25 @@ export function refusalCodesFor(target: FaultTarget): RefusalCode[] {
 
 const refusal = (code: string): Fault => ({ kind: "refusal", code });
 
+/** One arbitrary per fault kind (every kind is fuzzed; the order is the draw order, kept stable for seeds). */
+function faultArbs(codes: readonly string[]): { [K in FaultKind]: fc.Arbitrary<Extract<Fault, { kind: K }>> } {
+  return {
+    timeout_after_effect: fc.constant({ kind: "timeout_after_effect" }),
+    timeout_before_effect: fc.constant({ kind: "timeout_before_effect" }),
+    hang: fc.constant({ kind: "hang" }),
+    daemon_died_midcall: fc.constant({ kind: "daemon_died_midcall" }),
+    daemon_down: fc.constant({ kind: "daemon_down" }),
+    exit: fc.constantFrom({ kind: "exit", code: 1 }, { kind: "exit", code: 64 }),
+    truncated: fc.constant({ kind: "truncated" }),
+    empty: fc.constant({ kind: "empty" }),
+    corrupt_image: fc.constant({ kind: "corrupt_image" }),
+    refusal: fc.constantFrom(...codes).map((code) => ({ kind: "refusal", code })),
+    delay: fc.integer({ min: 1, max: 3000 }).map((ms) => ({ kind: "delay", ms })),
+  };
+}
+
 export function faultArb(codes: readonly string[] = FUZZ_REFUSAL_CODES): fc.Arbitrary<Fault> {
-  return fc.oneof(
-    fc.constant<Fault>({ kind: "timeout_after_effect" }),
-    fc.constant<Fault>({ kind: "timeout_before_effect" }),
-    fc.constant<Fault>({ kind: "hang" }),
-    fc.constant<Fault>({ kind: "daemon_died_midcall" }),
-    fc.constant<Fault>({ kind: "daemon_down" }),
-    fc.constantFrom<Fault>({ kind: "exit", code: 1 }, { kind: "exit", code: 64 }),
-    fc.constant<Fault>({ kind: "truncated" }),
-    fc.constant<Fault>({ kind: "empty" }),
-    fc.constant<Fault>({ kind: "corrupt_image" }),
-    fc.constantFrom(...codes).map(refusal),
-    fc.integer({ min: 1, max: 3000 }).map((ms): Fault => ({ kind: "delay", ms })),
-  );
+  return fc.oneof(...Object.values(faultArbs(codes)));
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { StoredBytes } from "../../schema/bytes.js";
-import { applyResultFault, CLI_DAEMON_DEADLINE_MS, isResultFault, truncateText } from "../../faults/result-faults.js";
+import { applyResultFault, CLI_DAEMON_DEADLINE_MS, truncateText } from "../../faults/result-faults.js";
 import { corruptBase64 } from "../../faults/corrupt-image.js";
 import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed } from "../../faults/driver-messages.js";
+import { assertNever } from "../../util/assert-never.js";
 import type { Decision } from "./engine.js";
 import type { FrameLookup } from "./frames.js";
 import { arrayItems, objectSpans, rawMember, setSortedMember } from "./raw-json.js";
@@ -71,8 +72,8 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
       const stdout = typeof out.stdout === "string" ? corruptStdout(out.stdout) : out.stdout;
       return { type: "output", delayMs: 0, ...out, stdout, files: out.files.map((file) => ({ ...file, base64: corruptBase64(file.base64) })) };
     }
-    default: {
-      if (!isResultFault(f)) return { type: "output", delayMs: 0, ...normal() };
+    case "empty":
+    case "refusal": {
       const outcome = recordedOutcome(exchange);
       const raw = applyResultFault({
         fault: f,
@@ -84,6 +85,8 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
       const rendered = renderCliCall({ raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) });
       return { type: "output", delayMs: 0, ...rendered, served: raw };
     }
+    default:
+      return assertNever(f, "fault kind");
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Reply, ToolResult } from "../../driver/port.js";
 import { DAEMON_CLOSED } from "../../faults/driver-messages.js";
-import { applyResultFault, CLI_DAEMON_DEADLINE_MS, isResultFault } from "../../faults/result-faults.js";
+import { applyResultFault, CLI_DAEMON_DEADLINE_MS } from "../../faults/result-faults.js";
+import { assertNever } from "../../util/assert-never.js";
 import type { Decision } from "./engine.js";
 import { syntheticResult } from "./synthetic-answer.js";
 import { recordedOutcome, type RecordedOutcome } from "./tool-result.js";
@@ -73,8 +74,9 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
       return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: f.stderr ?? `driver exited with code ${f.code}` } };
     case "truncated":
       return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "the driver's answer ended mid-JSON" } };
-    default: {
-      if (!isResultFault(f)) return { type: "reply", delayMs: 0, ...fromOutcome(tool, outcome) };
+    case "corrupt_image":
+    case "empty":
+    case "refusal": {
       const raw = applyResultFault({
         fault: f,
         tool,
@@ -84,5 +86,7 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
       });
       return { type: "reply", delayMs: 0, reply: toolResultFromRaw(raw), served: raw };
     }
+    default:
+      return assertNever(f, "fault kind");
   }
 }

@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { loadReplayCassette } from "../load.js";
-import { createVirtualClock } from "../virtual-clock.js";
+import { createVirtualClock } from "../../driver/clock-virtual.js";
 import { createReplaySession } from "../session.js";
 import { answerCli } from "./answer-cli.js";
 import { answerMcpCall } from "../../transports/mcp/answer.js";

@@ -3,6 +3,7 @@ import type { FaultPlan } from "../../schema/fault-plan.js";
 import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { faultTakesEffect } from "../../faults/fault-table.js";
 import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "../../faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "../../faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
@@ -72,9 +73,6 @@ export type SyntheticAnswer =
   | { kind: "session_ended"; label: string }
   /** The tool is not in the driver's tool list: refused before any lookup (CONTRACT.md §0.5). */
   | { kind: "permission_denied" };
-
-/** Faults after which the recorded mutation counts as done (the epoch advances). */
-const ADVANCES: ReadonlySet<string> = new Set(["delay", "timeout_after_effect", "truncated", "corrupt_image", "empty"]);
 
 export interface Engine {
   readonly exchanges: readonly RecordedExchange[];
@@ -247,7 +245,7 @@ export function createEngine(options: EngineOptions): Engine {
         return { ...base, epochAfter: epochBefore, outcome: "unmatched", miss: firstFault ? { ...miss, afterFault: firstFault } : miss };
       }
       const { exchange } = chosen;
-      const tookEffect = fault ? ADVANCES.has(fault.fault.kind) : true;
+      const tookEffect = fault ? faultTakesEffect(fault.fault.kind) : true;
       const real = chosen.consumes;
       // a mutation the recorder kept from the driver is consumed as recorded: it never changed the desktop
       const keptFromDriver = real?.fault?.forwarded === false;

@@ -6,7 +6,7 @@ import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { answerMcpCall } from "../../transports/mcp/answer.js";
 import { loadReplayCassette } from "../load.js";
 import { createReplaySession } from "../session.js";
-import { createVirtualClock } from "../virtual-clock.js";
+import { createVirtualClock } from "../../driver/clock-virtual.js";
 import { answerCli } from "./answer-cli.js";
 import { createEngine } from "./engine.js";
 import { cliRequest, mcpRequest } from "./request.js";

@@ -1,6 +1,7 @@
 import type { Reply } from "../../driver/port.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
-import { UNKNOWN_OUTCOME_FAULTS, type RequestEntry, type ReplayLogEntry, type ServedResult } from "../../schema/replay-log.js";
+import { UNKNOWN_OUTCOME_FAULTS } from "../../faults/fault-table.js";
+import type { RequestEntry, ReplayLogEntry, ServedResult } from "../../schema/replay-log.js";
 import type { InvariantReport } from "../../invariants/types.js";
 import { prettyArgs, shotsOf, viewExchanges, type ExchangeView } from "./cassette-rows.js";
 import type { ReportProblem, ReportRow } from "./model.js";

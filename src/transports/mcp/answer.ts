@@ -1,8 +1,9 @@
 import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "../../faults/driver-messages.js";
-import { applyResultFault, isResultFault, truncateText } from "../../faults/result-faults.js";
+import { applyResultFault, truncateText } from "../../faults/result-faults.js";
 import type { Decision } from "../../replay/engine/engine.js";
 import { syntheticResult } from "../../replay/engine/synthetic-answer.js";
 import { recordedOutcome } from "../../replay/engine/tool-result.js";
+import { assertNever } from "../../util/assert-never.js";
 import { errorLine, resultLine, withId } from "./jsonrpc.js";
 
 export type McpAnswer =
@@ -68,8 +69,9 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
       return options.transport === "http" ? { type: "drop" } : { type: "exit", code: f.code, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}) };
     case "truncated":
       return { type: "line", delayMs: 0, line: truncateText(normal().line, f.keep) };
-    default: {
-      if (!isResultFault(f)) return { type: "line", delayMs: 0, ...normal() };
+    case "corrupt_image":
+    case "empty":
+    case "refusal": {
       const raw = applyResultFault({
         fault: f,
         tool,
@@ -79,5 +81,7 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
       });
       return { type: "line", delayMs: 0, line: resultLine(idRaw, raw), served: raw };
     }
+    default:
+      return assertNever(f, "fault kind");
   }
 }

@@ -1,4 +1,4 @@
-import type { Clock } from "../driver/port.js";
+import type { Clock } from "./port.js";
 
 /** A clock that never waits: `sleep` moves time forward at once, so delays and hangs are instantaneous. */
 export interface VirtualClock extends Clock {

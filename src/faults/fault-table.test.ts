@@ -1,0 +1,174 @@
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "../../test/helpers/run-cli.js";
+import { isTransportFailure } from "../driver/port.js";
+import { answerCli } from "../replay/engine/answer-cli.js";
+import { answerInprocess } from "../replay/engine/answer-inprocess.js";
+import { cliRequest, mcpRequest } from "../replay/engine/request.js";
+import { loadReplayCassette } from "../replay/load.js";
+import { createReplaySession } from "../replay/session.js";
+import { createVirtualClock } from "../driver/clock-virtual.js";
+import { FaultKindSchema, FaultSchema, type Fault, type FaultKind } from "../schema/fault-plan.js";
+import { AppliedFaultSchema } from "../schema/replay-log.js";
+import { answerMcpCall } from "../transports/mcp/answer.js";
+import { assertNever } from "../util/assert-never.js";
+import { EFFECT_FAULTS, FAULT_KINDS, FAULT_TABLE, isResultFault, RESULT_FAULTS, TIMEOUT_FAULTS, TRANSPORT_FAULTS, UNKNOWN_OUTCOME_FAULTS } from "./fault-table.js";
+
+// ---- type level: checked by `npm run typecheck`, which fails if an expected error goes away ----
+
+/** One fault of each kind; a mapped type, so a kind added to the schema fails here too. */
+const SAMPLE: { [K in FaultKind]: Extract<Fault, { kind: K }> } = {
+  hang: { kind: "hang" },
+  delay: { kind: "delay", ms: 250 },
+  timeout_after_effect: { kind: "timeout_after_effect" },
+  timeout_before_effect: { kind: "timeout_before_effect" },
+  daemon_down: { kind: "daemon_down" },
+  daemon_died_midcall: { kind: "daemon_died_midcall" },
+  exit: { kind: "exit", code: 3, stderr: "driver gone\n" },
+  truncated: { kind: "truncated" },
+  corrupt_image: { kind: "corrupt_image" },
+  empty: { kind: "empty" },
+  refusal: { kind: "refusal", code: "stale_element_token" },
+};
+
+// @ts-expect-error a per-kind Record that leaves out a kind (refusal) does not type-check
+const missingKind: Record<FaultKind, string> = {
+  hang: "",
+  delay: "",
+  timeout_after_effect: "",
+  timeout_before_effect: "",
+  daemon_down: "",
+  daemon_died_midcall: "",
+  exit: "",
+  truncated: "",
+  corrupt_image: "",
+  empty: "",
+};
+
+/** A switch that forgets a kind does not type-check: the kind reaches `assertNever`. */
+function forgetsRefusal(fault: Fault): string {
+  switch (fault.kind) {
+    case "hang":
+    case "delay":
+    case "timeout_after_effect":
+    case "timeout_before_effect":
+    case "daemon_down":
+    case "daemon_died_midcall":
+    case "exit":
+    case "truncated":
+    case "corrupt_image":
+    case "empty":
+      return fault.kind;
+    default:
+      // @ts-expect-error refusal is not handled, so `fault` is not `never` here
+      return assertNever(fault, "fault kind");
+  }
+}
+
+// @ts-expect-error FaultKind is the union of the schema's kinds, not any string
+const notAKind: FaultKind = "explode";
+
+describe("the fault table", () => {
+  it("has one row per schema variant, in the schema's order, and the log's enum is the same", () => {
+    const variants = FaultSchema.options.map((variant) => variant.shape.kind.value);
+    expect(FAULT_KINDS).toEqual(variants);
+    expect(Object.keys(FAULT_TABLE)).toEqual(variants);
+    expect(Object.keys(SAMPLE)).toEqual(variants);
+    expect(AppliedFaultSchema.shape.kind.options).toEqual(variants);
+    expect(FaultKindSchema.options).toHaveLength(11);
+    for (const kind of FAULT_KINDS) expect(FaultSchema.parse(SAMPLE[kind])).toEqual(SAMPLE[kind]);
+  });
+
+  it("the derived lists are the table's columns", () => {
+    const column = (trait: keyof (typeof FAULT_TABLE)["hang"]) => FAULT_KINDS.filter((kind) => FAULT_TABLE[kind][trait]);
+    expect([...EFFECT_FAULTS]).toEqual(["delay", "timeout_after_effect", "truncated", "corrupt_image", "empty"]);
+    expect(UNKNOWN_OUTCOME_FAULTS).toEqual(["hang", "timeout_after_effect", "timeout_before_effect", "daemon_died_midcall", "truncated"]);
+    expect([...TRANSPORT_FAULTS]).toEqual(["hang", "timeout_after_effect", "timeout_before_effect", "daemon_down", "daemon_died_midcall", "exit", "truncated"]);
+    expect([...TIMEOUT_FAULTS]).toEqual(column("timesOut"));
+    expect([...RESULT_FAULTS]).toEqual(["corrupt_image", "empty", "refusal"]);
+    expect(FAULT_KINDS.filter((kind) => isResultFault(SAMPLE[kind]))).toEqual([...RESULT_FAULTS]);
+  });
+
+  it("the traits are consistent: no answer means a broken transport and an unknown outcome; a result fault leaves the transport whole", () => {
+    for (const kind of FAULT_KINDS) {
+      const t = FAULT_TABLE[kind];
+      if (t.timesOut) expect({ kind, ...t }).toMatchObject({ breaksTransport: true, unknownOutcome: true });
+      if (t.changesResult) expect({ kind, ...t }).toMatchObject({ breaksTransport: false, unknownOutcome: false });
+    }
+  });
+
+  it("the type-level cases above are real values (they exist only to be type-checked)", () => {
+    expect(Object.keys(missingKind)).toHaveLength(10);
+    expect(forgetsRefusal({ kind: "hang" })).toBe("hang");
+    expect(() => forgetsRefusal({ kind: "refusal", code: "x" })).toThrow(/unhandled fault kind: \{"kind":"refusal","code":"x"\}/);
+    expect(FaultKindSchema.safeParse(notAKind).success).toBe(false);
+  });
+});
+
+// ---- run time: every kind has its own rendering on every transport ----
+
+const cassette = loadReplayCassette(path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk"));
+const READ = { tool: "get_window_state", args: { pid: 24132, window_id: 4194311, max_elements: 40 } };
+const MUTATION = { tool: "click", args: { pid: 24132, window_id: 4194311, element_token: "s00000004:15" } };
+const TRANSPORTS = ["cli", "mcp", "http", "inprocess"] as const;
+type Transport = (typeof TRANSPORTS)[number];
+
+/** What the harness is served for one call on one transport, and how the replay's epoch moved. */
+function serve(transport: Transport, call: { tool: string; args: Record<string, unknown> }, fault?: Fault) {
+  const session = createReplaySession({
+    cassette,
+    clock: createVirtualClock(),
+    ...(fault ? { faults: { rules: [{ match: { tool: call.tool }, fault }] } } : {}),
+  });
+  const request =
+    transport === "cli"
+      ? cliRequest({ argv: ["call", call.tool, JSON.stringify(call.args)], env: { HOME: "/home/u" } })
+      : transport === "inprocess"
+        ? { transport, method: "call" as const, tool: call.tool, args: call.args }
+        : mcpRequest({ message: { idRaw: "7", method: "tools/call", params: { name: call.tool, arguments: call.args } }, transport });
+  const decision = session.decide(request);
+  const answer =
+    transport === "cli"
+      ? answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) })
+      : transport === "inprocess"
+        ? answerInprocess(decision)
+        : answerMcpCall({ decision, idRaw: "7", transport });
+  const entry = session.record(decision, { tMs: 0, ...("served" in answer && answer.served !== undefined ? { served: answer.served } : {}) });
+  return { answer, entry, moved: entry.epoch_after !== entry.epoch_before };
+}
+
+describe("every fault kind renders on every transport", () => {
+  for (const transport of TRANSPORTS) {
+    // the read has a screenshot and elements, so every kind (a corrupt image, an empty result) changes it
+    it(`${transport}: each kind is served as itself, never as the normal answer`, () => {
+      const normalRead = JSON.stringify(serve(transport, READ).answer);
+      const behaviour = new Map<FaultKind, string>();
+      for (const kind of FAULT_KINDS) {
+        const read = serve(transport, READ, SAMPLE[kind]);
+        const mutation = serve(transport, MUTATION, SAMPLE[kind]);
+        expect(read.entry.outcome, kind).toBe("faulted");
+        expect(read.entry.fault?.kind, kind).toBe(kind);
+        expect(JSON.stringify(read.answer), `${kind} on a read`).not.toBe(normalRead);
+        // the table's columns, as the transport shows them
+        expect(mutation.moved, `${kind} moves the epoch`).toBe(FAULT_TABLE[kind].takesEffect);
+        expect(read.answer.type === "hang", `${kind} answers nothing`).toBe(FAULT_TABLE[kind].timesOut);
+        behaviour.set(kind, JSON.stringify([read.answer, mutation.answer, mutation.moved]));
+      }
+      // kinds that look the same to the harness on this transport: only those docs/faults.md names
+      const alike = FAULT_KINDS.flatMap((a, i) => FAULT_KINDS.slice(i + 1).filter((b) => behaviour.get(a) === behaviour.get(b)).map((b) => `${a} = ${b}`));
+      const expected = ["hang = timeout_before_effect"]; // "like hang", and the epoch stays
+      // HTTP: a daemon death (direct mode) and a driver exit both close the connection without a response
+      if (transport === "http") expected.push("daemon_died_midcall = exit");
+      expect(alike).toEqual(expected);
+    });
+  }
+
+  it("in process, a transport fault is a TransportFailure or no answer; every other kind is a tool result", () => {
+    for (const kind of FAULT_KINDS) {
+      const { answer } = serve("inprocess", READ, SAMPLE[kind]);
+      if (answer.type !== "hang" && answer.type !== "reply") throw new Error(`unexpected in-process answer ${answer.type}`);
+      const broken = answer.type === "hang" || isTransportFailure(answer.reply);
+      expect(broken, kind).toBe(FAULT_TABLE[kind].breaksTransport);
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import type { ToolInfo } from "../../driver/port.js";
+import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { HarnessActionSchema, HARNESS_ACTION_NAMES, type HarnessAction, type StepResult } from "../../schema/harness-step.js";
+import { checkBatchSize, checkWaitBudget } from "./batch-budget.js";
+import { canonicalJson } from "./canonical-json.js";
+import { checkLoopGuard, initialLoopGuardState, recordLoopStep, resumeLoopGuard, type LoopGuardState } from "./loop-guard.js";
+import { nearestAction } from "./nearest-action.js";
+import { StepRecorder, blocked, isFailedStep } from "./step-recorder.js";
+
+export interface BatchResult {
+  decision: StepResult["decision"];
+  steps: StepResult[];
+  /** Index of the step the batch stopped at, when one failed. */
+  stoppedAt?: number;
+  note: string;
+}
+
+/** Steps and batches: each action parsed, run under the loop guard; a batch within its size and wait budgets. */
+export interface StepRunner {
+  step(action: HarnessAction): Promise<StepResult>;
+  batch(actions: readonly HarnessAction[]): Promise<BatchResult>;
+  /** Clears a loop-guard pause. */
+  resume(): void;
+  readonly loop: LoopGuardState;
+}
+
+export function createStepRunner(options: {
+  /** Startup and rebuild before the action; a result when the session cannot go on. */
+  ready(rec: StepRecorder): Promise<StepResult | undefined>;
+  run(rec: StepRecorder, action: HarnessAction): Promise<StepResult>;
+  /** The driver's tools as listed so far (a read-only `call` is an observation to the loop guard). */
+  tools(): readonly ToolInfo[] | undefined;
+}): StepRunner {
+  let loop = initialLoopGuardState();
+
+  function loopKind(action: HarnessAction): "observation" | "wait" | "mutation" {
+    if (action.action === "wait") return "wait";
+    if (action.action === "observe" || action.action === "list_windows" || action.action === "get_window_state") return "observation";
+    if (action.action === "call" && isReadOnlyTool(action.tool, options.tools())) return "observation";
+    return "mutation";
+  }
+
+  async function step(input: HarnessAction): Promise<StepResult> {
+    const rec = new StepRecorder();
+    const parsed = HarnessActionSchema.safeParse(input);
+    if (!parsed.success) {
+      const name = typeof (input as { action?: unknown })?.action === "string" ? String((input as { action: string }).action) : "";
+      if (name && !HARNESS_ACTION_NAMES.includes(name as HarnessAction["action"])) {
+        return blocked(rec, "unknown_action", nearestAction(name, HARNESS_ACTION_NAMES).note);
+      }
+      const issue = parsed.error.issues[0];
+      return blocked(rec, "bad_action", `Bad ${name || "action"}: ${issue ? `${issue.path.join(".") || "action"}: ${issue.message}` : "invalid"}. Nothing was sent.`);
+    }
+    const action = parsed.data;
+    const paused = checkLoopGuard(loop);
+    if (!paused.ok) return rec.result({ decision: "paused", blockedBy: "loop_guard", note: paused.note });
+    const notReady = await options.ready(rec);
+    const result = notReady ?? (await options.run(rec, action));
+    const kind = loopKind(action);
+    const error = result.blockedBy ?? (result.verdict && result.verdict.outcome !== "confirmed" && result.verdict.outcome !== "unconfirmed" ? `${result.verdict.outcome}:${result.verdict.note}` : undefined);
+    const sentCall = result.calls.filter((c) => c.purpose === "action").at(-1);
+    const key = sentCall ? `${sentCall.tool} ${canonicalJson(sentCall.args)}` : canonicalJson(action);
+    loop = recordLoopStep(loop, { kind, key, sent: sentCall !== undefined, failed: isFailedStep(result), ...(error ? { error } : {}) });
+    const nowPaused = checkLoopGuard(loop);
+    if (!nowPaused.ok && result.decision !== "blocked") return { ...result, note: `${result.note} ${nowPaused.note}` };
+    return result;
+  }
+
+  async function batch(actions: readonly HarnessAction[]): Promise<BatchResult> {
+    const size = checkBatchSize(actions.length);
+    if (!size.ok) {
+      const rec = new StepRecorder();
+      return { decision: "blocked", steps: [blocked(rec, "batch_budget", size.note)], stoppedAt: 0, note: size.note };
+    }
+    const steps: StepResult[] = [];
+    let waited = 0;
+    for (const [i, action] of actions.entries()) {
+      let result: StepResult;
+      if (action.action === "wait") {
+        const budget = checkWaitBudget({ usedMs: waited, waitMs: action.ms });
+        result = budget.ok ? await step(action) : blocked(new StepRecorder(), "batch_budget", budget.note);
+        if (budget.ok) waited += action.ms;
+      } else {
+        result = await step(action);
+      }
+      steps.push(result);
+      if (isFailedStep(result)) {
+        const note = `Stopped at step ${i + 1} of ${actions.length} (${action.action}): ${result.note}`;
+        return { decision: result.decision, steps, stoppedAt: i, note };
+      }
+    }
+    const worst = steps.reduce((w, s) => (rank(s.decision) > rank(w.decision) ? s : w), steps[0]!);
+    return { decision: worst.decision, steps, note: `All ${actions.length} steps ran.${worst.decision === "done" ? "" : ` ${worst.note}`}` };
+  }
+
+  return {
+    step,
+    batch,
+    resume() {
+      loop = resumeLoopGuard();
+    },
+    get loop() {
+      return loop;
+    },
+  };
+}
+
+function rank(decision: StepResult["decision"]): number {
+  return { done: 0, verify_fresh_state: 1, escalate: 2, blocked: 3, paused: 4 }[decision];
+}
