@@ -1,11 +1,20 @@
-import type { Argv } from "yargs";
+import type { ArgumentsCamelCase, Argv } from "yargs";
 
-/** One CLI command. The handler returns the exit code (0 when it returns nothing). */
-export interface CliCommand {
+/**
+ * One CLI command. The handler returns the exit code (0 when it returns nothing) and sees the
+ * arguments its builder declares, typed (`defineCommand` infers them from the builder).
+ */
+// biome-ignore lint/complexity/noBannedTypes: a command that declares no options has the empty options type, as yargs has
+export interface CliCommand<T = {}> {
   command: string | string[];
   describe: string;
-  builder: (yargs: Argv) => Argv;
-  handler: (args: Record<string, unknown>) => Promise<number | undefined>;
+  builder(yargs: Argv): Argv<T>;
+  handler(args: ArgumentsCamelCase<T>): Promise<number | undefined>;
+}
+
+/** A command, its handler's arguments typed from what its builder declares. */
+export function defineCommand<T>(command: CliCommand<T>): CliCommand<T> {
+  return command;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Argv } from "yargs";
+import type { ArgumentsCamelCase, Argv } from "yargs";
 import { isUserError, userErrorFromSystemError } from "../errors.js";
 import { commandName, type CliCommand } from "./command.js";
 import { commands } from "./commands/index.js";
@@ -63,7 +63,7 @@ async function runYargs(argv: string[], loaded: CliCommand[], width: number): Pr
     parser.command({
       ...command,
       builder: describedBuilder(command.describe, command.builder),
-      handler: async (args: Record<string, unknown>) => {
+      handler: async (args: ArgumentsCamelCase) => {
         exitCode = (await command.handler(args)) ?? 0;
       },
     } as never);

@@ -1,3 +1,4 @@
+import type { ArgumentsCamelCase } from "yargs";
 import type { CliCommand } from "./command.js";
 
 /**
@@ -9,7 +10,7 @@ import type { CliCommand } from "./command.js";
  * for more) returns undefined and yargs parses, so every message and help text stays yargs'.
  * The result has yargs' shape: `_`, `$0`, each option under its name and its camelCase name.
  */
-export function quickArgs(command: CliCommand, argv: readonly string[], scriptName: string): Record<string, unknown> | undefined {
+export function quickArgs(command: CliCommand, argv: readonly string[], scriptName: string): ArgumentsCamelCase | undefined {
   const spec = specOf(command);
   if (!spec) return undefined;
   const args: Record<string, unknown> = { _: [spec.name], $0: scriptName };
@@ -55,7 +56,7 @@ export function quickArgs(command: CliCommand, argv: readonly string[], scriptNa
     const camel = key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
     if (camel !== key) args[camel] = args[key];
   }
-  return args;
+  return args as ArgumentsCamelCase; // yargs' shape, `_` and `$0` included (the quick-args test holds it equal to what yargs parses)
 }
 
 interface QuickOption {

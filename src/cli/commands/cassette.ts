@@ -1,4 +1,4 @@
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { UserError } from "../../errors.js";
 import { mergeCassettes } from "../../cassette/merge.js";
 import { pruneCassette } from "../../cassette/prune.js";
@@ -10,7 +10,7 @@ import { rangeProblem } from "../../util/versions.js";
 
 const ACTIONS = ["prune", "merge", "stale"] as const;
 
-export const cassetteCommand: CliCommand = {
+export const cassetteCommand = defineCommand({
   command: "cassette <action> [dirs..]",
   describe: "Tidy cassettes: prune what no replay used, merge two, list the stale ones (docs/cassettes.md)",
   builder: (y) =>
@@ -27,12 +27,12 @@ export const cassetteCommand: CliCommand = {
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {
     const action = String(args.action) as (typeof ACTIONS)[number];
-    const dirs = ((args.dirs as unknown[] | undefined) ?? []).map(String);
+    const dirs = (args.dirs ?? []).map(String);
     const json = Boolean(args.json);
     const print = (doc: unknown, human: string) => process.stdout.write(json ? `${JSON.stringify(doc, null, 2)}\n` : human);
     if (action === "prune") {
       if (dirs.length !== 1) throw new UserError(`prune takes one cassette directory, got ${dirs.length}`, { code: "USAGE", field: "dirs", fix: "Run `cua-contract cassette prune DIR --log LOG…`." });
-      const logs = ((args.log as unknown[] | undefined) ?? []).map(String);
+      const logs = (args.log ?? []).map(String);
       if (logs.length === 0) throw new UserError("prune needs the replay logs that say what was used", { code: "USAGE", field: "--log", fix: "Replay with `--log FILE`, then pass each log with --log." });
       const r = pruneCassette({ dir: dirs[0]!, logs: readReplayLogs(logs), ...(typeof args.out === "string" ? { out: args.out } : {}), dryRun: Boolean(args["dry-run"]) });
       for (const w of r.warnings) process.stderr.write(`cua-contract cassette prune: warning: ${w}\n`);
@@ -62,7 +62,7 @@ export const cassetteCommand: CliCommand = {
     );
     return stale.length === 0 ? 0 : 1;
   },
-};
+});
 
 /** `--max-age`, and the version range from `--driver-versions` or a contract's `driver.versions`. */
 export async function stalenessLimits(args: Record<string, unknown>): Promise<{ maxAgeMs?: number; versions?: string }> {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { UserError } from "../../errors.js";
 import { findScenarioFiles } from "../../check/load-scenario.js";
 import { referenceRunner, runCheck, type ScenarioRunner } from "../../check/run-check.js";
@@ -15,7 +15,7 @@ import { writeOutputFile } from "../../report/write-output.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
 
-export const checkCommand: CliCommand = {
+export const checkCommand = defineCommand({
   command: "check [scenarios..]",
   describe: "Run scenario contracts (cassette + faults + steps + expectations) against a harness",
   builder: (y) =>
@@ -32,7 +32,7 @@ export const checkCommand: CliCommand = {
       .option("progress-every", { type: "string", default: "10", describe: "On a non-TTY, print a progress line to stderr every N scenarios (and at least every 10 s)" })
       .option("report", { type: "string", describe: "Write a self-contained HTML report to this file" }),
   handler: async (args) => {
-    const files = findScenarioFiles({ args: (args.scenarios as string[] | undefined) ?? [], bundledDir: BUNDLED });
+    const files = findScenarioFiles({ args: args.scenarios ?? [], bundledDir: BUNDLED });
     if (files.length === 0) {
       throw new UserError("no scenario files found", { code: "USAGE", field: "scenarios", fix: "Name scenario .json files or a folder holding them." });
     }
@@ -71,7 +71,7 @@ export const checkCommand: CliCommand = {
     process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
     return result.failed === 0 ? 0 : 1;
   },
-};
+});
 
 async function pickRunner(args: Record<string, unknown>, now: () => number, onLog: LogSink | undefined): Promise<{ runner: ScenarioRunner; harness: string }> {
   const sink = onLog ? { onLog } : {};

@@ -1,12 +1,12 @@
 import { access } from "node:fs/promises";
 import path from "node:path";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { UserError } from "../../errors.js";
 import { contractFromSnapshot } from "../../probe/analysis/contract-init.js";
 import { readSnapshot, snapshotFile } from "../../probe/read-snapshot.js";
 import { writeOutputFile } from "../../report/write-output.js";
 
-export const contractCommand: CliCommand = {
+export const contractCommand = defineCommand({
   command: "contract <action>",
   describe: "Write a starting driver contract from a probe snapshot (then trim it to what your harness uses)",
   builder: (y) =>
@@ -39,4 +39,4 @@ export const contractCommand: CliCommand = {
     } else process.stdout.write(text);
     return 0;
   },
-};
+});

@@ -1,8 +1,8 @@
 import { desktopExports, startDesktop, stopDesktop } from "../../desktop/desktop.js";
 import { UserError } from "../../errors.js";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 
-export const desktopCommand: CliCommand = {
+export const desktopCommand = defineCommand({
   command: "desktop <action> [state-dir]",
   describe: "Start or stop a throwaway X desktop (Xvfb, D-Bus, at-spi, openbox, gtk3-demo) for recording from the real runtime",
   builder: (y) =>
@@ -31,4 +31,4 @@ export const desktopCommand: CliCommand = {
     process.stdout.write(args.json ? `${JSON.stringify(state, null, 2)}\n` : `${desktopExports(desktop)}\n`);
     return 0;
   },
-};
+});

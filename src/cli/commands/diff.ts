@@ -1,9 +1,9 @@
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { diffSurfaces } from "../../probe/analysis/diff.js";
 import { loadSurface } from "../../probe/load-surface.js";
 import { renderDiff } from "../../probe/render.js";
 
-export const diffCommand: CliCommand = {
+export const diffCommand = defineCommand({
   command: "diff <a> <b>",
   describe: "Classify every difference between two drivers (snapshots, tools/list results or cassettes)",
   builder: (y) =>
@@ -17,4 +17,4 @@ export const diffCommand: CliCommand = {
     process.stdout.write(args.json ? `${JSON.stringify(diff, null, 2)}\n` : renderDiff(diff));
     return diff.ok ? 0 : 1;
   },
-};
+});

@@ -1,5 +1,5 @@
 import { fileURLToPath } from "node:url";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { UserError } from "../../errors.js";
 import { basesFromCassettes, bundledBases, type LoadedBase } from "../../fuzz/bases.js";
 import { runCampaign, type CampaignFailure } from "../../fuzz/campaign.js";
@@ -23,7 +23,7 @@ import { progressTicker } from "../progress.js";
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
 export const DEFAULT_FUZZ_RUNS = 500;
 
-export const fuzzCommand: CliCommand = {
+export const fuzzCommand = defineCommand({
   command: "fuzz",
   describe: "Generate fault plans and step scripts over cassettes, check the harness, shrink and save failures",
   builder: (y) =>
@@ -50,14 +50,14 @@ export const fuzzCommand: CliCommand = {
       throw new UserError(`--path must be colon-separated numbers as a failure's reproduce command prints it, got ${args.path}`, { code: "USAGE", field: "--path", fix: "Copy --seed, --runs 1 and --path from the reproduce line." });
     }
     const shard = typeof args.shard === "string" ? parseShard(args.shard) : undefined;
-    const cassettes = (args.cassette as string[] | undefined) ?? [];
+    const cassettes = args.cassette ?? [];
     const bases: LoadedBase[] = cassettes.length > 0 ? basesFromCassettes(cassettes) : bundledBases(BUNDLED);
     if (bases.every((b) => b.steps.length === 0)) {
       throw new UserError("the cassettes hold no tool calls to vary", { code: "BAD_CASSETTE", field: "--cassette", fix: "Fuzz a cassette with recorded tools/call requests or CLI calls." });
     }
     const every = /^\d+$/.test(String(args["progress-every"])) ? Number(args["progress-every"]) : NaN;
     if (!Number.isInteger(every) || every < 1) throw new UserError(`--progress-every must be a positive integer, got ${String(args["progress-every"])}`, { code: "USAGE", field: "--progress-every", fix: "Pass e.g. --progress-every 100." });
-    const env = parseEnvPairs((args.env as unknown[] | undefined) ?? []);
+    const env = parseEnvPairs(args.env ?? []);
     for (const [k, v] of env) process.env[k] = v;
     const json = Boolean(args.json);
     const tty = !json && process.stderr.isTTY === true;
@@ -136,7 +136,7 @@ export const fuzzCommand: CliCommand = {
     }
     return result.violations === 0 ? 0 : 1;
   },
-};
+});
 
 /** A 0700 scratch directory for case files, removed when the command ends. */
 async function privateDir(): Promise<{ path: string } & AsyncDisposable> {

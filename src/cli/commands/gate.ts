@@ -1,4 +1,4 @@
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { UserError } from "../../errors.js";
 import { EXPECTED_FAILURES_FORMAT } from "../../schema/gate-baseline.js";
 import { appendHistory } from "../../probe/gate/append-history.js";
@@ -9,7 +9,7 @@ import { runMatrix } from "../../probe/gate/run-matrix.js";
 import { renderJunit } from "../../util/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 
-export const gateCommand: CliCommand = {
+export const gateCommand = defineCommand({
   command: "gate",
   describe: "Before bumping the pinned driver: probe the candidate, check the contract, diff, and check every recorded call",
   builder: (y) =>
@@ -30,10 +30,10 @@ export const gateCommand: CliCommand = {
   handler: async (args) => {
     const common = {
       contract: String(args.contract),
-      recordings: args.recordings as string[] | undefined,
-      expectedFailures: args.expectedFailures as string | undefined,
-      timeoutMs: args.timeoutMs as number,
-      snapshots: args.snapshots as string | undefined,
+      recordings: args.recordings,
+      expectedFailures: args.expectedFailures,
+      timeoutMs: args.timeoutMs,
+      snapshots: args.snapshots,
       refresh: Boolean(args.refresh),
     };
     if (args.matrix !== undefined) {
@@ -49,18 +49,18 @@ export const gateCommand: CliCommand = {
       return report.ok ? 0 : 1;
     }
     if (args.history) throw new UserError("--history needs --matrix", { code: "USAGE", field: "--history", fix: "Add --matrix all (or a range) to record a versions table." });
-    const report = await runGate({ ...common, driver: args.driver as string | undefined, sdk: args.sdk as string | undefined });
+    const report = await runGate({ ...common, driver: args.driver, sdk: args.sdk });
     if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract gate", suites: gateSuites(report) }) });
     if (args.saveExpectedFailures) {
       const doc = { format: EXPECTED_FAILURES_FORMAT, version: 1, failures: report.failures.map((f) => ({ id: f.id, reason: f.message })) };
       writeOutputFile({ file: String(args.saveExpectedFailures), flag: "--save-expected-failures", text: `${JSON.stringify(doc, null, 2)}\n` });
     }
     if (args.json) process.stdout.write(`${JSON.stringify(gateJson(report), null, 2)}\n`);
-    else process.stdout.write(renderGate(report, { expectedFile: args.expectedFailures as string | undefined }));
+    else process.stdout.write(renderGate(report, { expectedFile: args.expectedFailures }));
     if (!report.reachable) return 3;
     return report.ok ? 0 : 1;
   },
-};
+});
 
 function gateJson(report: GateReport): unknown {
   const { check: _check, recordings, ...rest } = report;

@@ -1,7 +1,7 @@
 import { importTrajectory } from "../../import/import-trajectory.js";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 
-export const importCommand: CliCommand = {
+export const importCommand = defineCommand({
   command: "import <trajectory>",
   describe: "Turn a cua-driver trajectory folder (turn-NNNNN/, from start_recording) into a cassette",
   builder: (y) =>
@@ -36,4 +36,4 @@ export const importCommand: CliCommand = {
     for (const part of summary.unmapped) process.stdout.write(`  not rebuilt: ${part}\n`);
     return 0;
   },
-};
+});

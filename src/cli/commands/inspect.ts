@@ -1,5 +1,5 @@
 import { countEvents, type CassetteSummary } from "../../cassette/summary.js";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import path from "node:path";
 import { CASSETTE_FILE, PROBE_FILE } from "../../cassette/cassette.js";
 import { scanCassette, type CassetteValidators } from "../../cassette/scan.js";
@@ -10,7 +10,7 @@ const PROBE_PROBLEMS: Partial<Record<CassetteSummary["probe"]["status"], string>
   missing: "is missing but the header names one (field driver.probe_sha256). Restore probe.json from the original recording, or re-record the cassette.",
 };
 
-export const inspectCommand: CliCommand = {
+export const inspectCommand = defineCommand({
   command: "inspect <dir>",
   describe: "Load and validate a cassette: header, event counts, frames (missing or altered) and warnings",
   builder: (y) =>
@@ -38,7 +38,7 @@ export const inspectCommand: CliCommand = {
     if (probe) process.stderr.write(`cua-contract: ${path.join(cassette.dir, PROBE_FILE)}: ${probe}\n`);
     return bad.length > 0 || probe ? 2 : 0;
   },
-};
+});
 
 // Streams the cassette: memory holds one event at a time, whatever the cassette's size.
 function summarize(dir: string, validators: CassetteValidators): CassetteSummary {

@@ -1,4 +1,4 @@
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { checkContract, probeFailed, type CheckReport } from "../../probe/analysis/check.js";
 import { acquireSnapshot } from "../../probe/acquire.js";
 import { readContract } from "../../probe/read-contract.js";
@@ -7,7 +7,7 @@ import { renderJunit } from "../../util/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 import { UserError } from "../../errors.js";
 
-export const probeCommand: CliCommand = {
+export const probeCommand = defineCommand({
   command: "probe",
   describe: "Probe a cua-driver (read-only) and, with --contract, name every gap",
   builder: (y) =>
@@ -30,10 +30,10 @@ export const probeCommand: CliCommand = {
     }
     const contract = args.contract ? await readContract(String(args.contract)) : undefined;
     const snapshot = await acquireSnapshot({
-      driver: args.driver as string | undefined,
-      sdk: args.sdk as string | undefined,
-      from: args.from as string | undefined,
-      timeoutMs: args.timeoutMs as number,
+      driver: args.driver,
+      sdk: args.sdk,
+      from: args.from,
+      timeoutMs: args.timeoutMs,
     });
     if (args.save) writeOutputFile({ file: String(args.save), flag: "--save", text: `${JSON.stringify(snapshot, null, 2)}\n` });
     const unreachable = probeFailed(snapshot);
@@ -60,4 +60,4 @@ export const probeCommand: CliCommand = {
     if (unreachable) return 3;
     return ok ? 0 : 1;
   },
-};
+});

@@ -1,9 +1,9 @@
 import { record } from "../../recorder/record-session.js";
 import { readFaultPlan } from "../../replay/run-replay.js";
 import { UserError } from "../../errors.js";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 
-export const recordCommand: CliCommand = {
+export const recordCommand = defineCommand({
   // `[stray..]` only catches a harness command given without `--`, to say so.
   command: "record [stray..]",
   describe: "Run a harness with a recording cua-driver shim first on PATH and write every driver call to a cassette",
@@ -27,7 +27,7 @@ export const recordCommand: CliCommand = {
       .option("probe", { type: "boolean", default: true, describe: "Store a capability probe of the driver as probe.json (--no-probe skips it; never taken when appending)" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
-    const stray = ((args.stray as unknown[] | undefined) ?? []).map(String);
+    const stray = (args.stray ?? []).map(String);
     if (command.length === 0 || stray.length > 0) {
       throw new UserError(
         stray.length ? `the harness command must follow \`--\` (got ${JSON.stringify(stray.join(" "))} before it)` : "no harness command after `--`",
@@ -48,7 +48,7 @@ export const recordCommand: CliCommand = {
         fix: "Drop --driver-source, or name the executable with --driver PATH.",
       });
     }
-    const patterns = ((args.redact as unknown[] | undefined) ?? []).map(String);
+    const patterns = (args.redact ?? []).map(String);
     if (args.seed !== undefined && !Number.isInteger(args.seed)) {
       throw new UserError(`--seed must be an integer (got ${String(args.seed)})`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
     }
@@ -64,7 +64,7 @@ export const recordCommand: CliCommand = {
       redactPatterns: patterns,
       probe: args.probe !== false,
       ...(faults ? { faults } : {}),
-      ...(args.seed !== undefined ? { seed: args.seed as number } : {}),
+      ...(args.seed !== undefined ? { seed: args.seed } : {}),
       ...(args["driver-source"] !== undefined ? { driverSource: args["driver-source"] as "binary" | "synthetic" } : {}),
       ...(args["http-upstream"] !== undefined ? { httpUpstream: String(args["http-upstream"]) } : {}),
       ...(args["http-port"] !== undefined ? { httpPort: args["http-port"] as number } : {}),
@@ -73,4 +73,4 @@ export const recordCommand: CliCommand = {
     if (process.stderr.isTTY) process.stderr.write(`cua-contract record: cassette written to ${result.cassetteDir} (check it with \`cua-contract inspect ${result.cassetteDir}\`)\n`);
     return result.exitCode;
   },
-};
+});

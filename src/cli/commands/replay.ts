@@ -1,6 +1,6 @@
 import { UserError } from "../../errors.js";
 import { replay, type ReplayRunSummary } from "../../replay/run-replay.js";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { replayJunitSuites } from "../../replay/junit.js";
 import { renderJunit } from "../../util/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
@@ -9,7 +9,7 @@ import { stalenessLimits } from "./cassette.js";
 const MATCH_MODES = ["per-key", "strict-order"] as const;
 const SPEEDS = ["fast", "recorded"] as const;
 
-export const replayCommand: CliCommand = {
+export const replayCommand = defineCommand({
   command: "replay <dir>",
   describe: "Run a harness against a cassette: a cua-driver shim on PATH answers every call from the recording",
   builder: (y) =>
@@ -19,7 +19,7 @@ export const replayCommand: CliCommand = {
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules (default: the plan's seed, else 0)" })
-      .option("match", { type: "string", choices: MATCH_MODES, default: "per-key", describe: "How requests are matched to recorded ones" })
+      .option("match", { type: "string", choices: MATCH_MODES, default: "per-key" as const, describe: "How requests are matched to recorded ones" })
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable), e.g. x or target.pid" })
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
       .option("fail-on-unused", { type: "boolean", default: false, describe: "Exit 1 when a recorded mutation was never requested" })
@@ -27,7 +27,7 @@ export const replayCommand: CliCommand = {
       .option("json", { type: "boolean", default: false, describe: "Print the summary as one JSON document: the last line of stdout, after whatever the harness itself printed there" })
       .option("json-out", { type: "string", describe: "Write the JSON summary to this file (apart from the harness's stdout)" })
       .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per served request, plus the harness's exit" })
-      .option("speed", { type: "string", choices: SPEEDS, default: "fast", describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" })
+      .option("speed", { type: "string", choices: SPEEDS, default: "fast" as const, describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" })
       .option("max-age", { type: "string", describe: "Warn at start when the cassette is older than this (30d, 12h, 2w)" })
       .option("contract", { type: "string", describe: "Warn at start when the cassette's driver is outside this contract's driver.versions" })
       .option("driver-versions", { type: "string", describe: "Warn at start when the cassette's driver is outside this range (0.21.x)" }),
@@ -46,12 +46,12 @@ export const replayCommand: CliCommand = {
     const summary = await replay({
       dir,
       command,
-      speed: args.speed as (typeof SPEEDS)[number],
+      speed: args.speed,
       ...(stale.maxAgeMs !== undefined || stale.versions !== undefined ? { stale, onStale: (reasons: string[]) => process.stderr.write(`cua-contract replay: warning: ${dir} is stale: ${reasons.join("; ")}; re-record it (docs/cassettes.md)\n`) } : {}),
       ...(args.faults !== undefined ? { faultsFile: String(args.faults) } : {}),
       ...(args.seed !== undefined ? { seed: Number(args.seed) } : {}),
-      match: args.match as (typeof MATCH_MODES)[number],
-      ignore: ((args.ignore as unknown[] | undefined) ?? []).map(String),
+      match: args.match,
+      ignore: (args.ignore ?? []).map(String),
       ...(args.log !== undefined ? { logFile: String(args.log) } : {}),
       failOnUnused: Boolean(args["fail-on-unused"]),
       ...(invariants ? { invariants: invariants.includes("none") ? [] : invariants } : {}),
@@ -66,7 +66,7 @@ export const replayCommand: CliCommand = {
     else process.stderr.write(humanSummary(summary));
     return summary.exitCode;
   },
-};
+});
 
 function jsonSummary(s: ReplayRunSummary) {
   return {

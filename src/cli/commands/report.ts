@@ -1,8 +1,8 @@
 import { screenChange } from "../../harness/screen/screen-change.js";
 import { writeReport } from "../../report/html/write-report.js";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 
-export const reportCommand: CliCommand = {
+export const reportCommand = defineCommand({
   command: "report <input>",
   describe: "Write one self-contained HTML report of a cassette, a replay log or a check result",
   builder: (y) =>
@@ -28,4 +28,4 @@ export const reportCommand: CliCommand = {
     );
     return 0;
   },
-};
+});

@@ -4,13 +4,12 @@ import { runInvariants } from "../../invariants/run.js";
 import { openReplaySession } from "../../replay/run-replay.js";
 import type { ReplaySession } from "../../replay/session.js";
 import { startMcpHttpServer } from "../../transports/http/server.js";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";
 
 const TRANSPORTS = ["mcp", "cli-socket", "http"] as const;
-type Transport = (typeof TRANSPORTS)[number];
 
-export const serveCommand: CliCommand = {
+export const serveCommand = defineCommand({
   command: "serve [dir]",
   describe: "Serve a cassette as a cua-driver stand-in: MCP on stdio, a cua-driver shim socket, or MCP over HTTP",
   builder: (y) =>
@@ -22,12 +21,12 @@ export const serveCommand: CliCommand = {
       .option("port", { type: "number", describe: "HTTP port (default: CUA_DRIVER_RS_MCP_HTTP_PORT; 0 picks a free one)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules" })
-      .option("match", { type: "string", choices: ["per-key", "strict-order"], default: "per-key", describe: "How requests are matched to recorded ones (docs/matching.md)" })
+      .option("match", { type: "string", choices: ["per-key", "strict-order"] as const, default: "per-key" as const, describe: "How requests are matched to recorded ones (docs/matching.md)" })
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable)" })
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
-      .option("speed", { type: "string", choices: ["fast", "recorded"], default: "fast", describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" }),
+      .option("speed", { type: "string", choices: ["fast", "recorded"] as const, default: "fast" as const, describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" }),
   handler: async (args) => {
-    const transport = args.transport as Transport;
+    const transport = args.transport;
     // The published runtime (and what runs it) loads only when serving from it.
     if (args.driver !== undefined) return await (await import("./serve-sdk.js")).serveSdk({ driver: String(args.driver), transport, port: args.port });
     if (args.dir === undefined) throw new UserError("no cassette to serve", { code: "USAGE", field: "dir", fix: "Run `cua-contract serve DIR --transport …`, or serve the runtime live with --driver sdk." });
@@ -38,10 +37,10 @@ export const serveCommand: CliCommand = {
       dir: String(args.dir),
       ...(args.faults !== undefined ? { faultsFile: String(args.faults) } : {}),
       ...(args.seed !== undefined ? { seed: Number(args.seed) } : {}),
-      match: args.match as "per-key" | "strict-order",
-      ignore: ((args.ignore as unknown[] | undefined) ?? []).map(String),
+      match: args.match,
+      ignore: (args.ignore ?? []).map(String),
       ...(args.log !== undefined ? { logFile: String(args.log) } : {}),
-      speed: args.speed === "recorded" ? "recorded" : "fast",
+      speed: args.speed,
       onNotice: notices,
     });
     let code = 0;
@@ -62,7 +61,7 @@ export const serveCommand: CliCommand = {
     }
     return code;
   },
-};
+});
 
 async function serveHttp(session: ReplaySession, { port, token }: { port: number; token: string }): Promise<number> {
   const server = await startMcpHttpServer({ session, port, token });

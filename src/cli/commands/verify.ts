@@ -1,12 +1,12 @@
 import { closeSync, openSync } from "node:fs";
-import type { CliCommand } from "../command.js";
+import { defineCommand } from "../command.js";
 import { startRecordingDesktop } from "../../desktop/recording-desktop.js";
 import { renderJunit } from "../../util/junit.js";
 import { writeOutputFile } from "../../report/write-output.js";
 import { renderVerify, verifySuites } from "../../verify/render-verify.js";
 import { runVerify } from "../../verify/run-verify.js";
 
-export const verifyCommand: CliCommand = {
+export const verifyCommand = defineCommand({
   command: "verify <dir>",
   describe: "Send a recording's flow to the live candidate, in order, and diff every answer against the recorded one",
   builder: (y) =>
@@ -33,7 +33,7 @@ export const verifyCommand: CliCommand = {
       }
     }
   },
-};
+});
 
 async function verify(args: Record<string, unknown>, desktop: boolean): Promise<number> {
   const report = await runVerify({
