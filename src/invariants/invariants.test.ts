@@ -1,5 +1,7 @@
+import { InvariantIdSchema } from "../schema/scenario.js";
 import { describe, expect, it } from "vitest";
 import { ReplayLogEntrySchema, type FaultKind, type ReplayLogEntry, type RequestEntry } from "../schema/replay-log.js";
+import { INVARIANTS } from "./registry.js";
 import { runInvariants } from "./run.js";
 import type { InvariantId } from "./types.js";
 
@@ -296,5 +298,11 @@ describe("runInvariants", () => {
     expect(() => runInvariants([], { only: ["no-such"] })).toThrow(
       /--invariants: unknown invariant "no-such"\. Use one or more of: no-replay-after-unknown, /,
     );
+  });
+});
+
+describe("the registry", () => {
+  it("has one invariant per id the scenario schema knows, each under its own id, in report order", () => {
+    expect(INVARIANTS.map((i) => i.id)).toEqual(InvariantIdSchema.options);
   });
 });

@@ -7,16 +7,23 @@ import { rebuildBeforeMutation } from "./rebuild-before-mutation.js";
 import { retryReadOnlyOnly } from "./retry-read-only-only.js";
 import type { Invariant, InvariantId } from "./types.js";
 
+/**
+ * Every bundled invariant by id, in the order reports list them. A `Record` over the schema's ids
+ * (src/schema/scenario.ts, where scenario files name them), so an id without an invariant, or an
+ * invariant without an id, fails the type-check.
+ */
+const BY_ID: Record<InvariantId, Invariant> = {
+  "no-replay-after-unknown": noReplayAfterUnknown,
+  "rebuild-before-mutation": rebuildBeforeMutation,
+  "no-input-after-stale": noInputAfterStale,
+  "retry-read-only-only": retryReadOnlyOnly,
+  "no-unknown-tools": noUnknownTools,
+  "empty-is-not-absent": emptyIsNotAbsent,
+  "bounded-retries": boundedRetries,
+};
+
 /** Every bundled invariant, in the order reports list them. */
-export const INVARIANTS: readonly Invariant[] = [
-  noReplayAfterUnknown,
-  rebuildBeforeMutation,
-  noInputAfterStale,
-  retryReadOnlyOnly,
-  noUnknownTools,
-  emptyIsNotAbsent,
-  boundedRetries,
-];
+export const INVARIANTS: readonly Invariant[] = Object.values(BY_ID);
 
 export const INVARIANT_IDS: readonly InvariantId[] = INVARIANTS.map((i) => i.id);
 
