@@ -10,7 +10,8 @@ import { repoRoot } from "./helpers/run-cli.js";
 const PURE = [
   "src/schema",
   "src/driver/port.ts",
-  "src/driver/tool-kinds.ts",
+  "src/driver/catalogue.ts",
+  "src/wire",
   "src/harness/core",
   "src/invariants",
   "src/faults",

@@ -1,23 +1,14 @@
-import { ACTION_RESULT_TOOLS } from "../driver/tool-kinds.js";
+import { toolsWith } from "../driver/catalogue.js";
 import { UNKNOWN_OUTCOME_FAULTS, type FaultKind, type RequestEntry } from "../schema/replay-log.js";
 
 /** Tools that deliver input to a window (the ActionResult tools, minus window geometry). */
-export const INPUT_TOOLS: ReadonlySet<string> = new Set([...ACTION_RESULT_TOOLS].filter((tool) => tool !== "set_window_frame"));
+export const INPUT_TOOLS: ReadonlySet<string> = new Set(toolsWith("input"));
 
 /** Read-only tools whose result shows the screen or a window: what counts as a fresh look. */
-export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set([
-  "list_windows",
-  "get_window_state",
-  "get_desktop_state",
-  "get_accessibility_tree",
-  "get_browser_state",
-  "verify_state",
-  "zoom",
-  "screenshot",
-]);
+export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set(toolsWith("observation"));
 
 /** Calls that open or close a driver session; they rebuild state rather than act on the screen. */
-export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(["start_session", "end_session"]);
+export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(toolsWith("session-lifecycle"));
 
 /** Faults that break the transport (the harness got no normal answer). */
 const TRANSPORT_FAULTS: ReadonlySet<FaultKind> = new Set<FaultKind>([

@@ -6,7 +6,7 @@ import { captured } from "../../../test/helpers/scripted-driver.js";
 import { isTransportFailure, type ToolResult } from "../../driver/port.js";
 import { classifyActionResult } from "../core/verdict.js";
 import { createCliDriver } from "./cli-driver.js";
-import { parseCallFailure, parseCallStdout, parseListTools } from "./cli-output.js";
+import { parseCallFailure, parseCallStdout, parseListTools } from "../../wire/cli/stdout.js";
 
 const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
 const index = (set: string) =>

@@ -1,9 +1,9 @@
 import type { Clock, Driver, Reply, ToolInfo } from "../../driver/port.js";
 import { isTransportFailure } from "../../driver/port.js";
-import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { hasFlag, harnessActionFor, isReadOnlyTool } from "../../driver/catalogue.js";
 import { HarnessActionSchema, HARNESS_ACTION_NAMES, type HarnessAction, type StepResult } from "../../schema/harness-step.js";
 import { checkBatchSize, checkWaitBudget } from "./batch-budget.js";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
 import { layoutDifference, layoutOf, type Layout } from "./frame-lease.js";
 import { checkInputTarget } from "./input-target.js";
 import { checkLoopGuard, initialLoopGuardState, recordLoopStep, resumeLoopGuard, type LoopGuardState } from "./loop-guard.js";
@@ -74,10 +74,6 @@ export interface HarnessSession {
 }
 
 export const DEFAULT_LABEL = "cua-contract-harness";
-/** Lifecycle calls are never revived: an end_session result is final. */
-const LIFECYCLE = new Set(["start_session", "end_session"]);
-const INPUT_TOOLS = new Set(["click", "type_text", "press_key", "hotkey", "set_window_frame", "type_text_chars", "list_windows", "get_window_state"]);
-const POINTER_TOOLS = new Set(["double_click", "right_click", "drag", "scroll", "move_cursor", "mouse_drag", "mouse_button_down", "mouse_button_up", "parallel_mouse_drag"]);
 
 /**
  * The reference harness: executes one action at a time against a Driver and answers with a
@@ -178,7 +174,7 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
       if (d.suspect) suspect = true;
       if (d.retry && (!suspect || (await rebuild(rec)))) reply = await call(rec, tool, args, "retry");
       if (isTransportFailure(reply)) suspect = suspect || d.suspect;
-    } else if (!LIFECYCLE.has(tool) && isSessionEnded(reply) && (await revive(rec)) && parts.unknownOutcome.replayAfterRevival({ tool, readOnly: true })) {
+    } else if (!hasFlag(tool, "session-lifecycle") && isSessionEnded(reply) && (await revive(rec)) && parts.unknownOutcome.replayAfterRevival({ tool, readOnly: true })) {
       reply = await call(rec, tool, args, "retry");
     }
     return reply;
@@ -196,7 +192,7 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
       }
       return { reply, revivedWithoutReplay: false };
     }
-    if (!LIFECYCLE.has(tool) && isSessionEnded(reply) && (await revive(rec))) {
+    if (!hasFlag(tool, "session-lifecycle") && isSessionEnded(reply) && (await revive(rec))) {
       if (!parts.unknownOutcome.replayAfterRevival({ tool, readOnly: false })) return { reply, revivedWithoutReplay: true };
       reply = await call(rec, tool, args, "retry");
     }
@@ -384,8 +380,9 @@ export function createHarnessSession(options: HarnessSessionOptions): HarnessSes
 
   async function genericCall(rec: StepRecorder, action: Extract<HarnessAction, { action: "call" }>): Promise<StepResult> {
     const { tool, args } = action;
-    if (INPUT_TOOLS.has(tool)) return blocked(rec, "bad_action", `Use the ${tool === "type_text_chars" ? "type_text" : tool} action, not call, so its guards apply. Nothing was sent.`);
-    if (POINTER_TOOLS.has(tool) && ("x" in args || "y" in args)) {
+    const own = harnessActionFor(tool);
+    if (own) return blocked(rec, "bad_action", `Use the ${own} action, not call, so its guards apply. Nothing was sent.`);
+    if (hasFlag(tool, "pointer") && ("x" in args || "y" in args)) {
       return blocked(rec, "stale_frame", `${tool} by coordinates cannot carry a frame lease; use click with a frame, or an element_token. Nothing was sent.`);
     }
     const readOnly = isReadOnlyTool(tool, await listTools());

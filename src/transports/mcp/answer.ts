@@ -3,7 +3,7 @@ import { applyResultFault, isResultFault, truncateText } from "../../faults/resu
 import type { Decision } from "../../replay/engine/engine.js";
 import { syntheticResult } from "../../replay/engine/synthetic-answer.js";
 import { recordedOutcome } from "../../replay/engine/tool-result.js";
-import { errorLine, resultLine, withId } from "./jsonrpc.js";
+import { errorLine, resultLine, withId } from "../../wire/mcp/envelope.js";
 
 export type McpAnswer =
   | { type: "line"; line: string; delayMs: number; served?: string }

@@ -4,7 +4,8 @@
  * (`listToolsJson()`) and version, the way the 0.21.0 binary prints them.
  */
 import { HELP_TEMPLATE, MANIFEST_SCHEMA_VERSION, MANIFEST_SUBCOMMANDS_JSON } from "./binary-reference.js";
-import { member, parseSerdeJson, serdeCompact, serdePretty, serdeString, stringValue, type SerdeNode } from "./serde-json.js";
+import { serdeString } from "../../wire/json/string.js";
+import { member, parseSerdeJson, serdeCompact, serdePretty, stringValue, type SerdeNode } from "../../wire/json/tree.js";
 
 export interface RenderedText {
   stdout: string;
