@@ -2,7 +2,7 @@ import { withHostTools } from "../../driver/host-tools.js";
 import { renderMcpConfig } from "../../driver/mcp-config.js";
 import { checkedAt, checkForUpdateResult, offlineUpdateState, renderCheckUpdate, type UpdateState } from "../../driver/update-check.js";
 import type { SynthesizedAnswer } from "../../schema/replay-log.js";
-import { renderDescribe, renderHelp, renderListTools } from "../../transports/sdk/render-static.js";
+import { renderDescribe, renderHelp, renderListTools } from "../../wire/cli/render-static.js";
 import { canonicalJson } from "../../wire/json/canonical.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { rawMember } from "../../wire/json/spans.js";

@@ -6,7 +6,7 @@ import { READ_ONLY_TOOLS_0_21 } from "../../driver/catalogue.js";
 import { withHostTools } from "../../driver/host-tools.js";
 import { checkForUpdateAnswer, probeToolsList } from "../../replay/engine/static-answers.js";
 import type { SynthesizedAnswer } from "../../schema/replay-log.js";
-import { INITIALIZE_INSTRUCTIONS_LINUX } from "../sdk/binary-reference.js";
+import { INITIALIZE_INSTRUCTIONS_LINUX } from "../../driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "../../wire/mcp/envelope.js";
 

@@ -4,7 +4,7 @@
  * `initialize` with the runtime's version, `tools/list` = the runtime's inventory bytes,
  * `tools/call` = the runtime's result bytes, never re-serialised.
  */
-import { INITIALIZE_INSTRUCTIONS_LINUX } from "./binary-reference.js";
+import { INITIALIZE_INSTRUCTIONS_LINUX } from "../../driver/binary-reference.js";
 import type { SdkDriver } from "./sdk-types.js";
 import { serdeString } from "../../wire/json/string.js";
 import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "../../wire/json/tree.js";

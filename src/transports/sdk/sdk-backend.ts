@@ -10,7 +10,7 @@ import { driverCommand } from "../../wire/cli/argv.js";
 import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "./load.js";
 import { createMcpDirectSession, withoutReservedArgs } from "./mcp-direct.js";
 import { renderCall } from "../../wire/cli/render-call.js";
-import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "./render-static.js";
+import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "../../wire/cli/render-static.js";
 import { rustIoErrorText } from "./rust-io-error.js";
 import type { SdkDriver, SdkMetadata } from "./sdk-types.js";
 import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "../../wire/json/tree.js";

@@ -4,7 +4,7 @@
  * `permission_denied`; a classified name the platform does not register is `Unknown tool`.
  */
 import { classifiedNames } from "../../driver/catalogue.js";
-import { inventoryTools } from "./render-static.js";
+import { inventoryTools } from "../../wire/cli/render-static.js";
 
 export interface ToolNames {
   registered: ReadonlySet<string>;
