@@ -1,4 +1,5 @@
 import { compareKeys, serdeString } from "./string.js";
+import { parseSerdeJson, serdePretty } from "./tree.js";
 
 /**
  * The canonical text of a JS value: serde_json's compact form, object keys in BTreeMap order at
@@ -22,4 +23,9 @@ export function canonicalJson(value: unknown): string {
   }
   if (typeof value === "string") return serdeString(value);
   return JSON.stringify(value) ?? "null";
+}
+
+/** `serde_json::to_string_pretty` of a JS value: the canonical form, re-indented as serde does. */
+export function canonicalPretty(value: unknown): string {
+  return serdePretty(parseSerdeJson(canonicalJson(value)));
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "./canonical.js";
+import { canonicalJson, canonicalPretty } from "./canonical.js";
 import { compareKeys, serdeString } from "./string.js";
 import { parseSerdeJson, SerdeJsonError, serdeCompact, serdePretty } from "./tree.js";
 
@@ -52,6 +52,10 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ b: [1, "x"], 10: true, 2: null, a: { d: 1, c: undefined } })).toBe('{"10":true,"2":null,"a":{"d":1},"b":[1,"x"]}');
     expect(canonicalJson([undefined, "é\n"])).toBe('[null,"é\\n"]');
     expect(canonicalJson(undefined)).toBe("null");
+  });
+
+  it("pretty-prints a JS value as to_string_pretty does", () => {
+    expect(canonicalPretty({ b: [], a: { y: null, x: "s" }, c: [1] })).toBe('{\n  "a": {\n    "x": "s",\n    "y": null\n  },\n  "b": [],\n  "c": [\n    1\n  ]\n}');
   });
 
   it("gives equal text for equal values built in any key order", () => {
