@@ -1,6 +1,9 @@
 /**
  * Reading what `cua-driver call` and `list-tools` printed back into results: the inverse of
- * `render-call.ts`, as far as the bytes allow (docs/decisions/0010, 0039).
+ * `render-call.ts`, as far as the bytes allow (docs/decisions/0010, 0039). Two readers of the same
+ * bytes for two users: `parseCallStdout` gives the CLI adapter a ToolResult as a harness sees it
+ * (the merged image stays in structuredContent too), `resultFromCliStdout` gives the replay the raw
+ * result the driver most likely returned (the merged image moved back into its own block).
  */
 import type { Reply, ToolResult } from "../../driver/port.js";
 import { STRUCTURED_ON_SUCCESS } from "../../driver/catalogue.js";
