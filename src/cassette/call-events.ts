@@ -1,5 +1,5 @@
 import type { CassetteEvent } from "../schema/cassette.js";
-import { parseDriverArgv } from "./driver-argv.js";
+import { parseDriverArgv } from "../wire/cli/argv.js";
 import { fromStoredBytes } from "./stored-bytes.js";
 import type { StoredBytes } from "../schema/bytes.js";
 

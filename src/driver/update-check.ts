@@ -4,6 +4,8 @@
  * cli.rs:3629-3669, check_update_tool.rs:29-86; docs/discoveries/maintenance-surface.md).
  * Pure: the state comes in, text comes out; whoever calls decides where "latest" came from.
  */
+import { canonicalJson, canonicalPretty } from "../wire/json/canonical.js";
+import { serdeString } from "../wire/json/string.js";
 
 /** `UpdateState` (version_check.rs:119-146), every field present; serde writes `None` as null. */
 export interface UpdateState {
@@ -88,18 +90,11 @@ export function isNewer(latest: string, current: string): boolean {
   return false;
 }
 
-/** The state as serde writes a `Value` built from it: keys sorted (no preserve_order). */
-function sortedState(state: UpdateState): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(state).sort()) out[key] = state[key as keyof UpdateState];
-  return out;
-}
-
 /** `cua-driver check-update [--json]` (cli.rs:3629-3669): text or pretty JSON on stdout; exit 1 only when the check failed outright. */
 export function renderCheckUpdate(options: { state: UpdateState; json: boolean }): { stdout: string; stderr: string; exitCode: number } {
   const { state } = options;
   const exitCode = state.error !== null && state.latest_version === null ? 1 : 0;
-  if (options.json) return { stdout: `${JSON.stringify(sortedState(state), null, 2)}\n`, stderr: "", exitCode };
+  if (options.json) return { stdout: `${canonicalPretty(state)}\n`, stderr: "", exitCode };
   const lines = [`Current: ${state.current_version}`];
   if (state.latest_version !== null) {
     lines.push(`Latest:  ${state.latest_version}`, "");
@@ -121,7 +116,7 @@ export function checkForUpdateResult(state: UpdateState): string {
       : state.update_available
         ? `Update available: cua-driver ${state.latest_version ?? "?"} (you have ${state.current_version}).`
         : `Up to date (cua-driver ${state.current_version}).`;
-  return `{"content":[{"text":${JSON.stringify(summary)},"type":"text"}],"structuredContent":${JSON.stringify(sortedState(state))}}`;
+  return `{"content":[{"text":${serdeString(summary)},"type":"text"}],"structuredContent":${canonicalJson(state)}}`;
 }
 
 /**

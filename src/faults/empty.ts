@@ -1,5 +1,5 @@
-import { serdeJson } from "../replay/engine/canonical-json.js";
-import { arrayItems, objectSpans, rawMember, removeMembers, setSortedMember } from "../replay/engine/raw-json.js";
+import { canonicalJson } from "../wire/json/canonical.js";
+import { arrayItems, objectSpans, rawMember, removeMembers, setSortedMember } from "../wire/json/spans.js";
 
 /**
  * The tool's own empty shape (docs/faults.md): list_windows with no windows, get_window_state
@@ -9,7 +9,7 @@ import { arrayItems, objectSpans, rawMember, removeMembers, setSortedMember } fr
 export function emptyResult(options: { tool: string; recorded?: string }): string {
   const { tool, recorded } = options;
   if (tool === "list_windows") {
-    return serdeJson({ content: [{ text: "Found 0 windows:", type: "text" }], structuredContent: { windows: [] } });
+    return canonicalJson({ content: [{ text: "Found 0 windows:", type: "text" }], structuredContent: { windows: [] } });
   }
   if ((tool === "get_window_state" || tool === "get_desktop_state") && recorded && !isErrorResult(recorded)) {
     const content = rawMember(recorded, "content") ?? "[]";
@@ -31,12 +31,12 @@ export function emptyResult(options: { tool: string; recorded?: string }): strin
     return out;
   }
   if (tool === "get_window_state") {
-    return serdeJson({
+    return canonicalJson({
       content: [],
       structuredContent: { element_count: 0, elements: [], returned_element_count: 0, total_element_count: 0, tree_markdown: "" },
     });
   }
-  return serdeJson({ content: [] });
+  return canonicalJson({ content: [] });
 }
 
 export function isImageItem(item: string): boolean {

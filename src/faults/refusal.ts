@@ -1,4 +1,4 @@
-import { serdeJson } from "../replay/engine/canonical-json.js";
+import { canonicalJson } from "../wire/json/canonical.js";
 
 /**
  * Tool-result refusals in the envelope shapes cua-driver 0.21 uses (CONTRACT.md §3.2):
@@ -90,5 +90,5 @@ export function refusalResult(options: {
       suggestion: 'Retry this action with delivery_mode:"foreground".',
     };
   } else structured = { code };
-  return serdeJson({ content: [{ text: message, type: "text" }], isError: true, structuredContent: structured });
+  return canonicalJson({ content: [{ text: message, type: "text" }], isError: true, structuredContent: structured });
 }

@@ -5,7 +5,7 @@ import { createEngine } from "../replay/engine/engine.js";
 import type { HarnessAction } from "../schema/harness-step.js";
 import type { FuzzBase } from "./arbitraries/fuzz-case.js";
 import { faultTargets, type FaultTarget } from "./arbitraries/fault-plan.js";
-import { isReadOnlyTool } from "../driver/tool-kinds.js";
+import { isReadOnlyTool } from "../driver/catalogue.js";
 import { LIFECYCLE_TOOLS } from "../invariants/classify.js";
 
 /** A base and the cassette it replays against. */

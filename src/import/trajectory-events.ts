@@ -3,7 +3,7 @@ import type { FrameExt } from "../cassette/frame-ref.js";
 import { extractImages } from "../cassette/images.js";
 import type { Redactor } from "../cassette/redact.js";
 import type { FrameRef } from "../schema/bytes.js";
-import { cliStdout } from "./cli-rendering.js";
+import { renderBuiltCall } from "../wire/cli/render-call.js";
 import { rebuildActionResult, rebuildWindowState } from "./reconstruct-result.js";
 import type { Trajectory, TrajectoryTurn, TurnObservation } from "./trajectory.js";
 
@@ -55,7 +55,7 @@ export function trajectoryEvents(options: TrajectoryEventsOptions): TrajectoryEv
       duration_ms: end - start,
       origin: "harness",
       argv: ["call", turn.action.tool, options.redactor.text(JSON.stringify(turn.action.arguments))],
-      stdout: options.redactor.text(cliStdout(rebuilt)),
+      stdout: options.redactor.text(renderBuiltCall(rebuilt)),
       stderr: "",
       exit_code: 0,
     });
@@ -85,7 +85,7 @@ function observationEvent(options: TrajectoryEventsOptions & { obs: TurnObservat
   const state = options.obs.state!;
   const { structured } = rebuildWindowState({ state, ...(options.obs.png ? { png: options.obs.png } : {}) });
   const imageBase64 = options.obs.png ? Buffer.from(options.obs.png).toString("base64") : undefined;
-  const stdout = options.redactor.text(cliStdout({ structured, ...(imageBase64 ? { imageBase64 } : {}) }));
+  const stdout = options.redactor.text(renderBuiltCall({ structured, ...(imageBase64 ? { imageBase64 } : {}) }));
   const cut = extractImages({ text: stdout, field: "stdout", putFrame: (bytes, ext) => options.putFrame(bytes, ext) });
   return {
     kind: "cli",

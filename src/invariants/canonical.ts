@@ -1,4 +1,5 @@
 import type { RequestEntry } from "../schema/replay-log.js";
+import { canonicalJson } from "../wire/json/canonical.js";
 
 /** Argument keys that name a session or a file path rather than what the call does. */
 const VOLATILE_KEYS = new Set(["session", "screenshot_out_file"]);
@@ -27,7 +28,7 @@ export function isDiscovery(r: Pick<RequestEntry, "method">): boolean {
 // Two requests are "the same request" when their method, tool and arguments are equal after sorting
 // keys and dropping volatile keys; this is the identity the retry and replay invariants compare.
 export function requestKey(r: Pick<RequestEntry, "method" | "tool" | "args">): string {
-  return `${r.method} ${r.tool ?? ""} ${canonical(r.args, true)}`;
+  return `${r.method} ${r.tool ?? ""} ${canonicalJson(withoutVolatile(r.args))}`;
 }
 
 /** The identity of a tool call by name and arguments (a `call` request's key). */
@@ -35,14 +36,9 @@ export function callKey(tool: string | undefined, args: unknown): string {
   return requestKey({ method: "call", tool, args });
 }
 
-function canonical(value: unknown, top: boolean): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, false)).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const keys = Object.keys(value as Record<string, unknown>)
-      .filter((k) => !(top && VOLATILE_KEYS.has(k)))
-      .sort();
-    const parts = keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], false)}`);
-    return `{${parts.join(",")}}`;
-  }
-  return value === undefined ? "{}" : JSON.stringify(value);
+// absent arguments are the empty object; only top-level keys are volatile
+function withoutVolatile(args: unknown): unknown {
+  if (args === undefined) return {};
+  if (args === null || typeof args !== "object" || Array.isArray(args)) return args;
+  return Object.fromEntries(Object.entries(args).filter(([k]) => !VOLATILE_KEYS.has(k)));
 }

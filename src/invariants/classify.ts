@@ -1,24 +1,15 @@
-import { ACTION_RESULT_TOOLS } from "../driver/tool-kinds.js";
+import { toolsWith } from "../driver/catalogue.js";
 import { TIMEOUT_FAULTS, TRANSPORT_FAULTS, UNKNOWN_OUTCOME_FAULTS } from "../faults/fault-table.js";
 import type { RequestEntry } from "../schema/replay-log.js";
 
 /** Tools that deliver input to a window (the ActionResult tools, minus window geometry). */
-export const INPUT_TOOLS: ReadonlySet<string> = new Set([...ACTION_RESULT_TOOLS].filter((tool) => tool !== "set_window_frame"));
+export const INPUT_TOOLS: ReadonlySet<string> = new Set(toolsWith("input"));
 
 /** Read-only tools whose result shows the screen or a window: what counts as a fresh look. */
-export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set([
-  "list_windows",
-  "get_window_state",
-  "get_desktop_state",
-  "get_accessibility_tree",
-  "get_browser_state",
-  "verify_state",
-  "zoom",
-  "screenshot",
-]);
+export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set(toolsWith("observation"));
 
 /** Calls that open or close a driver session; they rebuild state rather than act on the screen. */
-export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(["start_session", "end_session"]);
+export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(toolsWith("session-lifecycle"));
 
 /** Refusal codes that mean the target the harness acted on is out of date. */
 export const STALE_CODES: readonly string[] = [

@@ -3,6 +3,7 @@ import { performance } from "node:perf_hooks";
 import type { InitializeResult, ToolsListResult } from "../schema/probe-snapshot.js";
 import { InitializeResultSchema, ToolsListResultSchema } from "../schema/probe-snapshot.js";
 import type { StepOutcome } from "./step.js";
+import { createLineFramer } from "../wire/mcp/lines.js";
 
 export interface McpProbeResult {
   initialize: StepOutcome<InitializeResult>;
@@ -18,25 +19,20 @@ export interface McpProbeResult {
 export async function probeMcp(options: { driver: string; args: string[]; timeoutMs: number; env: NodeJS.ProcessEnv }): Promise<McpProbeResult> {
   const child = execa(options.driver, options.args, { env: options.env, reject: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false });
   const waiting = new Map<number, (line: Record<string, unknown>) => void>();
-  let buffered = "";
   let stderr = "";
   let closed: string | undefined;
   child.stdout?.setEncoding("utf8");
-  child.stdout?.on("data", (chunk: string) => {
-    buffered += chunk;
-    let nl: number;
-    while ((nl = buffered.indexOf("\n")) >= 0) {
-      const line = buffered.slice(0, nl).trim();
-      buffered = buffered.slice(nl + 1);
-      if (!line) continue;
-      try {
-        const msg = JSON.parse(line) as Record<string, unknown>;
-        if (typeof msg.id === "number") waiting.get(msg.id)?.(msg);
-      } catch {
-        // Not JSON-RPC; the request waiting for this answer times out and says so.
-      }
+  const lines = createLineFramer((raw) => {
+    const line = raw.trim();
+    if (!line) return;
+    try {
+      const msg = JSON.parse(line) as Record<string, unknown>;
+      if (typeof msg.id === "number") waiting.get(msg.id)?.(msg);
+    } catch {
+      // Not JSON-RPC; the request waiting for this answer times out and says so.
     }
   });
+  child.stdout?.on("data", (chunk: string) => lines.push(chunk));
   child.stderr?.setEncoding("utf8");
   child.stderr?.on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-2000)));
   const exited = child.then((r) => {

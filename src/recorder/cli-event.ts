@@ -2,7 +2,7 @@ import type { FrameRef, FrameSplice } from "../schema/bytes.js";
 import type { FrameExt } from "../cassette/frame-ref.js";
 import { imageExt } from "../cassette/frame-ref.js";
 import type { CassetteEventInput } from "../cassette/writer.js";
-import { parseDriverArgv } from "../cassette/driver-argv.js";
+import { parseDriverArgv } from "../wire/cli/argv.js";
 import type { Redactor } from "../cassette/redact.js";
 import { storeText } from "../cassette/store-text.js";
 import { eventTime } from "./recording-parts.js";

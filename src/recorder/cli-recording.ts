@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { parseDriverArgv } from "../cassette/driver-argv.js";
+import { parseDriverArgv } from "../wire/cli/argv.js";
 import type { CliRequest, CliResponse } from "../shim-server/backend.js";
 import { buildCliEvent } from "./cli-event.js";
 import type { RecordingParts } from "./recording-parts.js";

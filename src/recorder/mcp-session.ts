@@ -3,6 +3,7 @@ import type { McpIo, McpSessionHandler } from "../shim-server/backend.js";
 import { faultStreamEnder, openMcpStreamRecording } from "./mcp-stream-recording.js";
 import { createMcpRelay } from "./mcp-relay.js";
 import type { RecordingParts } from "./recording-parts.js";
+import { createLineFramer } from "../wire/mcp/lines.js";
 
 /**
  * Proxies one `cua-driver mcp` session line by line to the real driver and records every line in
@@ -48,23 +49,9 @@ export function recordMcpSession(
     ...(options.faults ? { faults: options.faults } : {}),
   });
   const fromDriver = (line: string) => relay.fromDriver(line);
-  let partial: Buffer = Buffer.alloc(0);
-  child.stdout.on("data", (chunk: Buffer) => {
-    partial = partial.length ? Buffer.concat([partial, chunk]) : chunk;
-    let nl: number;
-    while ((nl = partial.indexOf(0x0a)) >= 0) {
-      const line = partial.subarray(0, nl).toString("utf8");
-      partial = partial.subarray(nl + 1);
-      fromDriver(line);
-    }
-  });
-  child.stdout.on("end", () => {
-    if (partial.length > 0) {
-      const line = partial.toString("utf8");
-      partial = Buffer.alloc(0);
-      fromDriver(line);
-    }
-  });
+  const lines = createLineFramer(fromDriver);
+  child.stdout.on("data", (chunk: Buffer) => lines.push(chunk));
+  child.stdout.on("end", () => lines.end());
   child.stderr.on("data", (chunk: Buffer) => {
     if (fault.ended) return;
     recording.stderr(chunk);

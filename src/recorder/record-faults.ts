@@ -1,5 +1,5 @@
 import type { ToolInfo } from "../driver/port.js";
-import { isReadOnlyTool, KNOWN_TOOLS_0_21 } from "../driver/tool-kinds.js";
+import { classifiedNames, isReadOnlyTool, KNOWN_TOOLS_0_21 } from "../driver/catalogue.js";
 import { faultTakesEffect } from "../faults/fault-table.js";
 import { listsCandidates, pidOf, type WindowCandidate } from "../faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "../faults/select.js";
@@ -10,7 +10,6 @@ import { windowCandidates } from "../replay/engine/window-candidates.js";
 import type { CassetteEvent, RecordedFault } from "../schema/cassette.js";
 import type { FaultPlan } from "../schema/fault-plan.js";
 import type { ToolKind } from "../schema/replay-log.js";
-import { toolNames } from "../transports/sdk/tool-names.js";
 import type { RecordingSink } from "./recording-sink.js";
 
 /** The fault plan while recording: which harness call gets which fault, decided as the replay decides it. */
@@ -41,7 +40,7 @@ export function recordedFault(fault: SelectedFault): RecordedFault {
 export function createRecordFaults(options: { plan: FaultPlan; seed?: number; tools?: readonly ToolInfo[]; events: () => readonly CassetteEvent[] }): RecordFaults {
   const selector = createFaultSelector({ plan: options.plan, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   const listed = options.tools ? options.tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
-  const classified = toolNames(JSON.stringify({ tools: listed.map((name) => ({ name })) })).classified;
+  const classified = classifiedNames(listed);
   const kindOf = (request: ReplayRequest): ToolKind =>
     request.method !== "call" || request.tool === undefined ? "other" : isReadOnlyTool(request.tool, options.tools) ? "read" : "mutation";
   return {

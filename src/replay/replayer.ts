@@ -2,7 +2,7 @@ import type { CallOptions, Clock, Driver, Reply, ToolInfo } from "../driver/port
 import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
 import type { FaultPlan } from "../schema/fault-plan.js";
 import type { MarkEntry, ReplayLogEntry, SummaryEntry } from "../schema/replay-log.js";
-import { READ_ONLY_TOOLS_0_21 } from "../driver/tool-kinds.js";
+import { READ_ONLY_TOOLS_0_21 } from "../driver/catalogue.js";
 import { answerInprocess } from "./engine/answer-inprocess.js";
 import { createEngine, type Engine, type EngineSource } from "./engine/engine.js";
 import { prepareCassette, type PreparedCassette } from "./engine/prepared.js";

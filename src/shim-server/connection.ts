@@ -1,6 +1,7 @@
 import os from "node:os";
 import type net from "node:net";
-import { callReadsStdin, parseDriverArgv } from "../cassette/driver-argv.js";
+import { callReadsStdin, parseDriverArgv } from "../wire/cli/argv.js";
+import { createLineFramer } from "../wire/mcp/lines.js";
 import type { CliResponse, McpSessionHandler, ShimBackend } from "./backend.js";
 import { createFrameDecoder, encodeFrame } from "./frames.js";
 
@@ -139,25 +140,20 @@ function serveMcp(options: {
     }
   });
   socket.write(encodeFrame("W"));
-  let partial = "";
-  const decoder = new TextDecoder("utf-8");
+  let ending = false;
+  const lines = createLineFramer((line) => {
+    if (ending) return void handler?.line(line);
+    try {
+      handler?.line(line);
+    } catch (error) {
+      options.onError(error);
+    }
+  });
   return (type, body) => {
-    if (type === "I") {
-      partial += decoder.decode(body, { stream: true });
-      let nl: number;
-      while ((nl = partial.indexOf("\n")) >= 0) {
-        const line = partial.slice(0, nl);
-        partial = partial.slice(nl + 1);
-        try {
-          handler?.line(line);
-        } catch (error) {
-          options.onError(error);
-        }
-      }
-    } else if (type === "Z") {
-      partial += decoder.decode();
-      if (partial.length > 0) handler?.line(partial);
-      partial = "";
+    if (type === "I") lines.push(body);
+    else if (type === "Z") {
+      ending = true;
+      lines.end();
       end();
     }
   };

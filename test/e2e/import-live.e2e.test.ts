@@ -4,7 +4,7 @@ import { execa } from "execa";
 import { describe, expect, it } from "vitest";
 import { readCassette } from "../../src/cassette/reader.js";
 import { restoreText } from "../../src/cassette/restore.js";
-import { renderCallResult } from "../../src/transports/sdk/render-call.js";
+import { renderCall } from "../../src/wire/cli/render-call.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
@@ -31,7 +31,7 @@ describe.skipIf(skip)("cua-contract import (fresh trajectory from the real runti
     const mutations = cassette.events.filter((e) => e.kind === "cli" && e.argv[1] !== "get_window_state");
     expect(mutations).toHaveLength(truth.length);
     mutations.forEach((event, i) => {
-      expect(restoreText(cassette, event, "stdout")).toBe(renderCallResult({ rawJson: JSON.stringify(truth[i]!.result) }).stdout);
+      expect(restoreText(cassette, event, "stdout")).toBe(renderCall({ raw: JSON.stringify(truth[i]!.result) }).stdout);
     });
     expect(cassette.events.filter((e) => e.kind === "cli" && e.argv[1] === "get_window_state").length).toBeGreaterThanOrEqual(truth.length);
   });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCassette } from "../../src/cassette/reader.js";
 import { restoreText } from "../../src/cassette/restore.js";
-import { renderCallResult } from "../../src/transports/sdk/render-call.js";
+import { renderCall } from "../../src/wire/cli/render-call.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
@@ -36,7 +36,7 @@ describe("cua-contract import (real 0.21.0 trajectory)", () => {
     const mutations = cassette.events.filter((e) => e.kind === "cli" && e.argv[1] !== "get_window_state");
     expect(mutations.map((e) => (e.kind === "cli" ? e.argv[1] : ""))).toEqual(oracle.map((o) => o.tool));
     mutations.forEach((event, i) => {
-      const truth = renderCallResult({ rawJson: JSON.stringify(oracle[i]!.result) }).stdout;
+      const truth = renderCall({ raw: JSON.stringify(oracle[i]!.result) }).stdout;
       expect(restoreText(cassette, event, "stdout")).toBe(truth);
       if (event.kind === "cli") expect(JSON.parse(event.argv[2]!)).toMatchObject({ ...oracle[i]!.arguments, ...(oracle[i]!.tool === "type_text" ? { text: expect.stringMatching(/^«redacted:text:[0-9a-f]{8}»$/) } : {}) });
     });
@@ -106,7 +106,7 @@ describe("an imported trajectory replays offline", () => {
     const stdout = String(run.stdout);
     expect(stdout).toContain('"element_count": 171');
     // execa strips the final newline of the harness output
-    expect(stdout.endsWith(renderCallResult({ rawJson: JSON.stringify(oracle[0]!.result) }).stdout.trimEnd())).toBe(true);
+    expect(stdout.endsWith(renderCall({ raw: JSON.stringify(oracle[0]!.result) }).stdout.trimEnd())).toBe(true);
     const html = path.join(tmp.path, "replay.html");
     const report = await runCli(["report", log, "--cassette", out, "--out", html]);
     expect(report.exitCode, String(report.stderr)).toBe(0);

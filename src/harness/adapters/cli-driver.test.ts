@@ -6,7 +6,6 @@ import { captured } from "../../../test/helpers/scripted-driver.js";
 import { isTransportFailure, type ToolResult } from "../../driver/port.js";
 import { classifyActionResult } from "../core/verdict.js";
 import { createCliDriver } from "./cli-driver.js";
-import { parseCallFailure, parseCallStdout, parseListTools } from "./cli-output.js";
 
 const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
 const index = (set: string) =>
@@ -68,40 +67,5 @@ describe("CLI driver against the fake cua-driver 0.21.0", () => {
     const tools = await createCliDriver({ command: FAKE }).listTools();
     expect(tools).toHaveLength(60);
     expect(tools.find((t) => t.name === "hotkey")?.description).toBe("Press a combination of keys simultaneously, e.g");
-  });
-});
-
-describe("CLI output parsing", () => {
-  it("merges screenshot_png_b64 back into an image block", () => {
-    const r = parseCallStdout("zoom", JSON.stringify({ screenshot_png_b64: "AAAA", screenshot_mime_type: "image/jpeg", width: 1 }, null, 2));
-    expect(r.content[1]).toEqual({ type: "image", data: "AAAA", mimeType: "image/jpeg" });
-    expect(r.isError).toBeUndefined();
-  });
-
-  it("text-only stdout is an error for a tool that always answers with structuredContent, and plain text otherwise", () => {
-    expect(parseCallStdout("click", "desktop-scope click failed\n").isError).toBe(true);
-    expect(parseCallStdout("health_report", "✅ ok\n").isError).toBeUndefined();
-  });
-
-  it.each([
-    ["Cua Driver daemon request on /s failed: daemon closed connection without response", "daemon_died"],
-    ["Cua Driver daemon request on /s failed: timed out after 120s waiting for daemon response (received 0 bytes so far)", "timeout"],
-    ["Cua Driver daemon is not running on /s.\nStart it first with: cua-driver serve --socket /s", "transport_error"],
-    ["Cua Driver daemon on /s is incompatible: contract", "transport_error"],
-  ])("exit 1 with %j is %s", (stderr, kind) => {
-    expect(parseCallFailure("click", 1, stderr)).toMatchObject({ kind });
-  });
-
-  it.each([
-    [1, "Permission denied: tool 'x' has no reviewed risk classification"],
-    [1, "session 'demo' has ended; tool call 'click' was rejected. Call start_session …"],
-    [64, "Unknown tool: debug_window_info"],
-    [2, "error: positional JSON arg to 'cua-driver call' did not parse"],
-  ])("exit %d with a tool-level message is an isError result carrying the exit code", (code, stderr) => {
-    expect(parseCallFailure("x", code, stderr)).toEqual({ content: [{ type: "text", text: stderr }], structuredContent: { exit_code: code }, isError: true });
-  });
-
-  it("list-tools lines with and without a sentence", () => {
-    expect(parseListTools("click: Click a target\nzoom\n\n")).toEqual([{ name: "click", description: "Click a target" }, { name: "zoom" }]);
   });
 });

@@ -1,3 +1,4 @@
+import { hasFlag } from "../../driver/catalogue.js";
 import type { Driver, Reply, ToolInfo } from "../../driver/port.js";
 import { isTransportFailure } from "../../driver/port.js";
 import type { StepResult } from "../../schema/harness-step.js";
@@ -5,8 +6,6 @@ import { isSessionEnded } from "./reply-fields.js";
 import { replySucceeded, type HarnessParts } from "./session-parts.js";
 import { blocked, type StepRecorder } from "./step-recorder.js";
 
-/** Lifecycle calls are never revived: an end_session result is final. */
-const LIFECYCLE = new Set(["start_session", "end_session"]);
 
 export type CallPurpose = Parameters<StepRecorder["record"]>[3];
 
@@ -126,7 +125,7 @@ export function createCallPolicy(options: {
       if (d.suspect) suspect = true;
       if (d.retry && (!suspect || (await rebuild(rec)))) reply = await call(rec, tool, args, "retry");
       if (isTransportFailure(reply)) suspect = suspect || d.suspect;
-    } else if (!LIFECYCLE.has(tool) && isSessionEnded(reply) && (await revive(rec)) && parts.unknownOutcome.replayAfterRevival({ tool, readOnly: true })) {
+    } else if (!hasFlag(tool, "session-lifecycle") && isSessionEnded(reply) && (await revive(rec)) && parts.unknownOutcome.replayAfterRevival({ tool, readOnly: true })) {
       reply = await call(rec, tool, args, "retry");
     }
     return reply;
@@ -144,7 +143,7 @@ export function createCallPolicy(options: {
       }
       return { reply, revivedWithoutReplay: false };
     }
-    if (!LIFECYCLE.has(tool) && isSessionEnded(reply) && (await revive(rec))) {
+    if (!hasFlag(tool, "session-lifecycle") && isSessionEnded(reply) && (await revive(rec))) {
       if (!parts.unknownOutcome.replayAfterRevival({ tool, readOnly: false })) return { reply, revivedWithoutReplay: true };
       reply = await call(rec, tool, args, "retry");
     }

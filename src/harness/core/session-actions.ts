@@ -1,6 +1,6 @@
 import type { Clock } from "../../driver/port.js";
 import { isTransportFailure } from "../../driver/port.js";
-import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { hasFlag, harnessActionFor, isReadOnlyTool } from "../../driver/catalogue.js";
 import type { HarnessAction, StepResult } from "../../schema/harness-step.js";
 import type { CallPolicy } from "./call-policy.js";
 import { layoutDifference, layoutOf } from "./frame-lease.js";
@@ -14,8 +14,6 @@ import { blocked, fromVerdict, type StepRecorder } from "./step-recorder.js";
 import type { WindowList } from "./window-list.js";
 import { parseWindowState, type WindowState } from "./window-state.js";
 
-const INPUT_TOOLS = new Set(["click", "type_text", "press_key", "hotkey", "set_window_frame", "type_text_chars", "list_windows", "get_window_state"]);
-const POINTER_TOOLS = new Set(["double_click", "right_click", "drag", "scroll", "move_cursor", "mouse_drag", "mouse_button_down", "mouse_button_up", "parallel_mouse_drag"]);
 
 /** Runs one parsed action: reads through the call policy, guards before any input, results as decisions. */
 export interface SessionActions {
@@ -141,8 +139,9 @@ export function createSessionActions(options: {
 
   async function genericCall(rec: StepRecorder, action: Extract<HarnessAction, { action: "call" }>): Promise<StepResult> {
     const { tool, args } = action;
-    if (INPUT_TOOLS.has(tool)) return blocked(rec, "bad_action", `Use the ${tool === "type_text_chars" ? "type_text" : tool} action, not call, so its guards apply. Nothing was sent.`);
-    if (POINTER_TOOLS.has(tool) && ("x" in args || "y" in args)) {
+    const own = harnessActionFor(tool);
+    if (own) return blocked(rec, "bad_action", `Use the ${own} action, not call, so its guards apply. Nothing was sent.`);
+    if (hasFlag(tool, "pointer") && ("x" in args || "y" in args)) {
       return blocked(rec, "stale_frame", `${tool} by coordinates cannot carry a frame lease; use click with a frame, or an element_token. Nothing was sent.`);
     }
     const readOnly = isReadOnlyTool(tool, await policy.listTools());

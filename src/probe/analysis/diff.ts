@@ -1,6 +1,7 @@
 import type { ToolEntry } from "../../schema/probe-snapshot.js";
 import { type Change, SEVERITIES, type Severity, isFailing } from "./change.js";
-import { canonical, deepEqual, stripAnnotations } from "./json.js";
+import { deepEqual, stripAnnotations } from "./json.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
 import { diffManifests } from "./manifest-diff.js";
 import type { DriverSurface } from "./surface.js";
 import { diffTool } from "./tool-diff.js";
@@ -62,7 +63,7 @@ function diffToolLists(a: ToolEntry[], b: ToolEntry[]): Change[] {
   for (const tool of removed) {
     // A tool that vanished while one with the same input schema appeared was renamed.
     const twin = added.find((t) => t.inputSchema && deepEqual(stripAnnotations(t.inputSchema), stripAnnotations(tool.inputSchema)) &&
-      canonical(t.inputSchema) !== "{}");
+      canonicalJson(t.inputSchema) !== "{}");
     if (twin) {
       added.splice(added.indexOf(twin), 1);
       out.push({ severity: "breaking", kind: "tool_renamed", tool: tool.name, from: tool.name, to: twin.name, message: `${tool.name}: tool was renamed to ${twin.name}` });

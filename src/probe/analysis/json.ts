@@ -1,24 +1,11 @@
-/** JSON helpers for comparing schemas: canonical text and annotation-free copies. */
+/** JSON helpers for comparing schemas: equality by canonical text, and annotation-free copies. */
+import { canonicalJson } from "../../wire/json/canonical.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** JSON text with object keys sorted, so equal values give equal text. */
-export function canonical(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) out[key] = sortKeys((value as Record<string, unknown>)[key]);
-    return out;
-  }
-  return value;
-}
-
+// `undefined` (absent) equals nothing else: canonicalJson writes it as `null`
 export function deepEqual(a: unknown, b: unknown): boolean {
-  return a === b || canonical(a) === canonical(b);
+  return a === b || (a !== undefined && b !== undefined && canonicalJson(a) === canonicalJson(b));
 }
 
 /** Keywords that explain a schema without changing what it accepts. */

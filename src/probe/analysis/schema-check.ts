@@ -1,4 +1,5 @@
-import { canonical, isObject } from "./json.js";
+import { isObject } from "./json.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
 
 /**
  * A direct (interpreting) JSON Schema check for the keywords cua-driver's tool schemas use.
@@ -56,8 +57,8 @@ function visit(schema: unknown, value: unknown, at: string, errors: SchemaError[
       return;
     }
   }
-  if (schema.const !== undefined && canonical(schema.const) !== canonical(value)) err("must be equal to constant");
-  if (Array.isArray(schema.enum) && !schema.enum.some((v) => canonical(v) === canonical(value))) {
+  if (schema.const !== undefined && (value === undefined || canonicalJson(schema.const) !== canonicalJson(value))) err("must be equal to constant");
+  if (Array.isArray(schema.enum) && !schema.enum.some((v) => value !== undefined && canonicalJson(v) === canonicalJson(value))) {
     err(`must be equal to one of the allowed values (${schema.enum.map((v) => JSON.stringify(v)).join(", ")})`);
   }
   if (typeof value === "number") {

@@ -1,5 +1,6 @@
 import type { Change, ChangeKind, Severity } from "./change.js";
-import { ANNOTATION_KEYWORDS, canonical, deepEqual, isObject, pointer, stripAnnotations } from "./json.js";
+import { ANNOTATION_KEYWORDS, deepEqual, isObject, pointer, stripAnnotations } from "./json.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
 
 /**
  * `input`: what the harness sends; a schema that accepts less breaks it.
@@ -109,14 +110,14 @@ function compareEnum(args: NodeArgs, a: Record<string, unknown>, b: Record<strin
     compareConstraint(args, "enum", a.enum, b.enum);
     return;
   }
-  const inB = new Set(b.enum.map(canonical));
-  const inA = new Set(a.enum.map(canonical));
+  const inB = new Set(b.enum.map(canonicalJson));
+  const inA = new Set(a.enum.map(canonicalJson));
   for (const v of a.enum) {
-    if (inB.has(canonical(v))) continue;
+    if (inB.has(canonicalJson(v))) continue;
     emit({ ...args, at: `${args.at}/enum` }, "enum_value_removed", { input: "breaking", output: "additive" }, `value ${json(v)} was removed`, v, undefined);
   }
   for (const v of b.enum) {
-    if (inA.has(canonical(v))) continue;
+    if (inA.has(canonicalJson(v))) continue;
     emit({ ...args, at: `${args.at}/enum` }, "enum_value_added", { input: "additive", output: "behavioural" }, `value ${json(v)} was added`, undefined, v);
   }
 }
@@ -251,7 +252,7 @@ function signature(node: Record<string, unknown>): string {
   const consts = isObject(node.properties)
     ? Object.entries(node.properties).filter(([, s]) => isObject(s) && "const" in s).map(([k, s]) => `${k}=${json((s as Record<string, unknown>).const)}`)
     : [];
-  return canonical({ type: [...(typeSet(node.type) ?? [])].sort(), const: node.const, consts });
+  return canonicalJson({ type: [...(typeSet(node.type) ?? [])].sort(), const: node.const, consts });
 }
 
 function summary(node: Record<string, unknown>): string {

@@ -5,8 +5,8 @@ import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed 
 import { assertNever } from "../../util/assert-never.js";
 import type { Decision } from "./engine.js";
 import type { FrameLookup } from "./frames.js";
-import { arrayItems, objectSpans, rawMember, setSortedMember } from "./raw-json.js";
-import { renderCliCall } from "./render-cli.js";
+import { renderCall, withImageBlock } from "../../wire/cli/render-call.js";
+import { objectSpans, rawMember, setSortedMember } from "../../wire/json/spans.js";
 import { cliRuleFailure } from "./synthetic-answer.js";
 import { recordedOutcome } from "./tool-result.js";
 
@@ -82,7 +82,7 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
         ...(outcome.type === "result" ? { recorded: outcome.raw } : {}),
         ...(decision.candidates ? { candidates: decision.candidates } : {}),
       });
-      const rendered = renderCliCall({ raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) });
+      const rendered = renderCall({ raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) });
       return { type: "output", delayMs: 0, ...rendered, served: raw };
     }
     default:
@@ -118,10 +118,10 @@ function normalOutput(options: { decision: Decision; frame?: FrameLookup }): Cli
   if (outcome.type === "result" && recordedOutFile && frame && request.outFile === undefined) {
     // recorded with --screenshot-out-file, asked without: the image comes back merged into stdout
     const raw = withImageBlock(outcome.raw, frame(recordedOutFile.ref), recordedOutFile.ref.endsWith(".jpg") ? "image/jpeg" : "image/png");
-    return { ...renderCliCall({ raw }), served: raw };
+    return { ...renderCall({ raw }), served: raw };
   }
   if (outcome.type === "result") {
-    return { ...renderCliCall({ raw: outcome.raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) }), served: outcome.raw };
+    return { ...renderCall({ raw: outcome.raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) }), served: outcome.raw };
   }
   if (outcome.type === "cli_failure") return failure(outcome.stderr, outcome.exitCode ?? 1);
   if (outcome.type === "rpc_error") return failure(`${outcome.message}\n`);
@@ -142,11 +142,4 @@ function corruptStdout(stdout: string): string {
   } catch {
     return stdout;
   }
-}
-
-function withImageBlock(raw: string, base64: string, mimeType: string): string {
-  const content = rawMember(raw, "content") ?? "[]";
-  const items = arrayItems(content);
-  items.push(`{"data":${JSON.stringify(base64)},"mimeType":${JSON.stringify(mimeType)},"type":"image"}`);
-  return setSortedMember(raw, "content", `[${items.join(",")}]`);
 }

@@ -2,7 +2,7 @@
 import type { FaultPlan } from "../../schema/fault-plan.js";
 import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
-import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { isReadOnlyTool } from "../../driver/catalogue.js";
 import { faultTakesEffect } from "../../faults/fault-table.js";
 import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "../../faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "../../faults/select.js";

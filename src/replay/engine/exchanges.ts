@@ -2,9 +2,9 @@ import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent, RecordedFault } 
 import type { StoredBytes } from "../../schema/bytes.js";
 import type { ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
-import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { isReadOnlyTool } from "../../driver/catalogue.js";
 import { restoreField, type FrameLookup } from "./frames.js";
-import { objectSpans } from "./raw-json.js";
+import { objectSpans } from "../../wire/json/spans.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
 

@@ -1,5 +1,5 @@
 import type { SynthesisBasis } from "../../schema/replay-log.js";
-import { serdeJson } from "./canonical-json.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { recordedOutcome } from "./tool-result.js";
 
@@ -80,7 +80,7 @@ export function buildLifecycleAnswer(options: {
   }
   structured.session = label;
   if (tool === "start_session") structured.revived = revived;
-  const raw = serdeJson({ content: [{ text: text(label), type: "text" }], structuredContent: structured });
+  const raw = canonicalJson({ content: [{ text: text(label), type: "text" }], structuredContent: structured });
   const state = tool === "start_session" ? (revived ? ", revived (the label was ended in this replay)" : ", not revived") : "";
   return { ok: true, result: { raw, basis: { ...source, detail: `${from}, for label '${label}'${state}` } } };
 }

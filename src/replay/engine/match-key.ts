@@ -1,4 +1,4 @@
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
 import { parsePath, withoutPaths, type PathStep } from "./json-path.js";
 import type { ReplayRequest } from "./request.js";
 

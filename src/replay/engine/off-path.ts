@@ -1,4 +1,5 @@
 import type { SynthesisBasis, SynthesizedKind } from "../../schema/replay-log.js";
+import { resultLine } from "../../wire/mcp/envelope.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import type { Matcher } from "./matcher.js";
@@ -31,7 +32,7 @@ export function virtualExchange(options: { request: ReplayRequest; kind: Recorde
     epoch: options.epoch,
     origin: "harness",
     durationMs: 0,
-    rpc: { response: `{"jsonrpc":"2.0","id":0,"result":${options.raw}}` },
+    rpc: { response: resultLine("0", options.raw) },
     virtual: true,
   };
 }

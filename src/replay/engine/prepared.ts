@@ -1,11 +1,10 @@
 import type { CassetteEvent } from "../../schema/cassette.js";
 import type { ToolInfo } from "../../driver/port.js";
-import { KNOWN_TOOLS_0_21 } from "../../driver/tool-kinds.js";
-import { toolNames } from "../../transports/sdk/tool-names.js";
+import { classifiedNames, KNOWN_TOOLS_0_21 } from "../../driver/catalogue.js";
 import { assignEpochs, buildExchanges, kindOf, type RecordedExchange } from "./exchanges.js";
 import type { FrameLookup } from "./frames.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
-import { rawMember } from "./raw-json.js";
+import { rawMember } from "../../wire/json/spans.js";
 
 export interface PrepareOptions {
   events: readonly CassetteEvent[];
@@ -51,7 +50,7 @@ export function prepareCassette(options: PrepareOptions): PreparedCassette {
   assignEpochs(exchanges);
   const listed = tools ? tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
   const classified = new Set([
-    ...toolNames(JSON.stringify({ tools: listed.map((name) => ({ name })) })).classified,
+    ...classifiedNames(listed),
     ...exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])),
   ]);
   const indexes = new Map<string, Map<string, RecordedExchange[]>>();

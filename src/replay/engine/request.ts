@@ -1,4 +1,4 @@
-import { parseDriverArgv } from "../../cassette/driver-argv.js";
+import { parseDriverArgv } from "../../wire/cli/argv.js";
 import type { ReplayTransport } from "../../schema/replay-log.js";
 
 /**

@@ -1,3 +1,4 @@
+import { toolsWith } from "../../driver/catalogue.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { recordedOutcome } from "./tool-result.js";
 
@@ -6,7 +7,7 @@ import { recordedOutcome } from "./tool-result.js";
  * in, never what is on screen, so a recording can answer them at another point in time
  * (docs/decisions/0014).
  */
-export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(["start_session", "end_session", "get_session", "get_session_state", "list_sessions"]);
+export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(toolsWith("session-state"));
 
 export const isLifecycleTool = (tool: string | undefined): boolean => tool !== undefined && LIFECYCLE_TOOLS.has(tool);
 

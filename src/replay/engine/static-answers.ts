@@ -2,11 +2,11 @@ import { withHostTools } from "../../driver/host-tools.js";
 import { renderMcpConfig } from "../../driver/mcp-config.js";
 import { checkedAt, checkForUpdateResult, offlineUpdateState, renderCheckUpdate, type UpdateState } from "../../driver/update-check.js";
 import type { SynthesizedAnswer } from "../../schema/replay-log.js";
-import { renderDescribe, renderHelp, renderListTools } from "../../transports/sdk/render-static.js";
-import { serdeJson } from "./canonical-json.js";
+import { renderDescribe, renderHelp, renderListTools } from "../../wire/cli/render-static.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
 import type { RecordedExchange } from "./exchanges.js";
-import { rawMember } from "./raw-json.js";
-import { renderCliCall } from "./render-cli.js";
+import { rawMember } from "../../wire/json/spans.js";
+import { renderCall } from "../../wire/cli/render-call.js";
 import type { ReplayRequest } from "./request.js";
 
 export interface StaticCliAnswer {
@@ -44,7 +44,7 @@ export function probeToolsList(driver: RecordedDriver): { raw: string; synthesiz
   if (!list) return undefined;
   const result = list.runtimeInventory ? withHostTools(list.result) : list.result;
   return {
-    raw: serdeJson(result),
+    raw: canonicalJson(result),
     synthesized: {
       kind: "tools_list",
       basis: { source: "probe", detail: list.runtimeInventory ? "tools_list of the runtime, with check_for_update appended as the binary registers it" : "tools_list" },
@@ -76,7 +76,7 @@ export function staticCliAnswer(options: {
     if (request.tool !== "check_for_update") return undefined;
     const answer = checkForUpdateAnswer({ driver, exchanges });
     if (!answer) return undefined;
-    const out = renderCliCall({ raw: answer.raw });
+    const out = renderCall({ raw: answer.raw });
     return { stdout: out.stdout, stderr: out.stderr, exitCode: out.exitCode, synthesized: answer.synthesized };
   }
   if (exchanges.some((x) => x.transport === "cli" && x.request.method === request.method)) return undefined;

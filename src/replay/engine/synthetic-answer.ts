@@ -1,6 +1,6 @@
 import { refusalResult } from "../../faults/refusal.js";
-import { permissionDeniedText } from "../../transports/sdk/tool-names.js";
-import { serdeJson } from "./canonical-json.js";
+import { permissionDeniedText } from "../../driver/catalogue.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
 import { sessionEndedGuardText } from "./session-lifecycle.js";
 import type { Decision, SyntheticAnswer } from "./engine.js";
 
@@ -10,7 +10,7 @@ export function syntheticResult(options: { synthetic: SyntheticAnswer; decision:
   const tool = decision.request.tool ?? "";
   if (synthetic.kind === "permission_denied") {
     // MCP direct (CONTRACT.md §0.5): authorization runs before the tool lookup
-    return serdeJson({ content: [{ text: permissionDeniedText(tool), type: "text" }], isError: true, structuredContent: { code: "permission_denied" } });
+    return canonicalJson({ content: [{ text: permissionDeniedText(tool), type: "text" }], isError: true, structuredContent: { code: "permission_denied" } });
   }
   const args = decision.request.args && typeof decision.request.args === "object" ? (decision.request.args as Record<string, unknown>) : {};
   return refusalResult({ code: "session_ended", tool, args });

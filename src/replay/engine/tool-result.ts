@@ -1,7 +1,6 @@
-import { looksLikeRefusal, STRUCTURED_ON_SUCCESS } from "../../harness/adapters/cli-output.js";
-import { serdeJson } from "./canonical-json.js";
+import { resultFromCliStdout } from "../../wire/cli/stdout.js";
+import { rawMember } from "../../wire/json/spans.js";
 import type { RecordedExchange } from "./exchanges.js";
-import { compactRaw, objectSpans, rawMember, removeMembers } from "./raw-json.js";
 
 /** What a recorded exchange says about the tool result, in transport-neutral form. */
 export type RecordedOutcome =
@@ -48,40 +47,6 @@ function outcomeOf(x: RecordedExchange): RecordedOutcome {
     return { type: "cli_failure", exitCode: x.cli.exitCode, stderr, ...(x.cli.signal ? { signal: x.cli.signal } : {}) };
   }
   return { type: "result", raw: resultFromCliStdout({ stdout, tool: x.request.tool ?? "" }), derived: true };
-}
-
-/**
- * A tool result rebuilt from `cua-driver call` stdout, classified as the CLI adapter does
- * (docs/decisions/0039): a refusal envelope, or text-only output from a tool that always answers
- * with structuredContent on success, is `isError`.
- */
-export function resultFromCliStdout(options: { stdout: string; tool: string }): string {
-  const { stdout, tool } = options;
-  const trimmed = stdout.replace(/\n$/, "");
-  let structured: string | undefined;
-  if (trimmed.startsWith("{")) {
-    try {
-      JSON.parse(trimmed);
-      structured = compactRaw(trimmed);
-    } catch {
-      structured = undefined;
-    }
-  }
-  if (structured === undefined) {
-    const content = trimmed === "" ? [] : [{ text: trimmed, type: "text" }];
-    return serdeJson({ content, ...(trimmed !== "" && STRUCTURED_ON_SUCCESS.has(tool) ? { isError: true } : {}) });
-  }
-  const spans = objectSpans(structured);
-  const blocks: string[] = [];
-  const image = spans.get("screenshot_png_b64");
-  if (image) {
-    const mime = rawMember(structured, "screenshot_mime_type") ?? '"image/png"';
-    blocks.push(`{"data":${structured.slice(image.start, image.end)},"mimeType":${mime},"type":"image"}`);
-    structured = removeMembers(structured, ["screenshot_png_b64"]);
-  }
-  blocks.unshift(serdeJson({ text: trimmed, type: "text" }));
-  const refused = looksLikeRefusal(JSON.parse(structured) as Record<string, unknown>);
-  return `{"content":[${blocks.join(",")}]${refused ? ',"isError":true' : ""},"structuredContent":${structured}}`;
 }
 
 function safe<T>(fn: () => T): T | undefined {

@@ -1,4 +1,4 @@
-import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import { isReadOnlyTool } from "../../driver/catalogue.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
 import type { CheckFailure, CheckResult, ScenarioResult } from "../../schema/check-result.js";
 import type { ReplayLogEntry } from "../../schema/replay-log.js";

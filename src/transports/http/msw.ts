@@ -6,7 +6,7 @@ import { loadReplayCassette } from "../../replay/load.js";
 import { createReplaySession, type ReplaySession } from "../../replay/session.js";
 import { systemClock } from "../../driver/clock-system.js";
 import { dispatchMcpLine } from "../mcp/dispatch.js";
-import { errorLine } from "../mcp/jsonrpc.js";
+import { errorLine } from "../../wire/mcp/envelope.js";
 
 export interface CassetteHandlersOptions {
   /** URL the handlers answer (string pattern or RegExp). Default: any path on 127.0.0.1 / localhost, any port. */

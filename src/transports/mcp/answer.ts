@@ -4,7 +4,7 @@ import type { Decision } from "../../replay/engine/engine.js";
 import { syntheticResult } from "../../replay/engine/synthetic-answer.js";
 import { recordedOutcome } from "../../replay/engine/tool-result.js";
 import { assertNever } from "../../util/assert-never.js";
-import { errorLine, resultLine, withId } from "./jsonrpc.js";
+import { errorLine, resultLine, withId } from "../../wire/mcp/envelope.js";
 
 export type McpAnswer =
   | { type: "line"; line: string; delayMs: number; served?: string }

@@ -1,14 +1,14 @@
 import { parseJsonRpc } from "../../replay/engine/exchanges.js";
 import { mcpRequest } from "../../replay/engine/request.js";
 import type { ReplaySession } from "../../replay/session.js";
-import { serdeJson } from "../../replay/engine/canonical-json.js";
-import { READ_ONLY_TOOLS_0_21 } from "../../driver/tool-kinds.js";
+import { canonicalJson } from "../../wire/json/canonical.js";
+import { READ_ONLY_TOOLS_0_21 } from "../../driver/catalogue.js";
 import { withHostTools } from "../../driver/host-tools.js";
 import { checkForUpdateAnswer, probeToolsList } from "../../replay/engine/static-answers.js";
 import type { SynthesizedAnswer } from "../../schema/replay-log.js";
-import { INITIALIZE_INSTRUCTIONS_LINUX } from "../sdk/binary-reference.js";
+import { INITIALIZE_INSTRUCTIONS_LINUX } from "../../driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
-import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "./jsonrpc.js";
+import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "../../wire/mcp/envelope.js";
 
 /**
  * Answer one JSON-RPC line as `cua-driver mcp` would (CONTRACT.md §2.2-2.5): `initialize` and
@@ -80,7 +80,7 @@ export function logUnanswered(options: { session: ReplaySession; line: string; s
 
 // protocol.rs:331-386: the Linux instructions, protocolVersion fixed whatever the client asks
 function synthesizedInitialize(session: ReplaySession): { raw: string; synthesized: SynthesizedAnswer } {
-  const raw = serdeJson({
+  const raw = canonicalJson({
     capabilities: { tools: {} },
     instructions: INITIALIZE_INSTRUCTIONS_LINUX,
     protocolVersion: "2025-06-18",
@@ -95,9 +95,9 @@ function synthesizedToolsList(session: ReplaySession): { raw: string; synthesize
   if (probe) return probe;
   const basis = { kind: "tools_list" as const, basis: { source: "cassette" as const, detail: "tool names the cassette called; annotations from the 0.21 catalogue" } };
   const tools = session.engine.tools;
-  if (tools) return { raw: serdeJson(withHostTools({ tools })), synthesized: { kind: "tools_list", basis: { source: "probe", detail: "tool entries" } } };
+  if (tools) return { raw: canonicalJson(withHostTools({ tools })), synthesized: { kind: "tools_list", basis: { source: "probe", detail: "tool entries" } } };
   const names = [...new Set(session.engine.exchanges.filter((x) => x.request.method === "call" && x.request.tool).map((x) => x.request.tool!))].sort();
-  const raw = serdeJson({
+  const raw = canonicalJson({
     tools: names.map((name) => ({
       annotations: { readOnlyHint: READ_ONLY_TOOLS_0_21.has(name) },
       inputSchema: { type: "object" },

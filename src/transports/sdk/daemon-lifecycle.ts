@@ -6,7 +6,7 @@
  * that leaves out is listed in docs/discoveries/sdk-backend.md.
  */
 import path from "node:path";
-import { parseDriverArgv } from "../../cassette/driver-argv.js";
+import { parseDriverArgv } from "../../wire/cli/argv.js";
 import type { CliRequest, CliResponse } from "../../shim-server/backend.js";
 
 export type LifecycleCommand = "serve" | "status" | "stop";

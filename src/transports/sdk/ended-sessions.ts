@@ -5,7 +5,7 @@
  * no daemon, so this bookkeeping stands in for it; MCP direct mode has none either and is not guarded.
  */
 import { sessionEndedGuardText } from "../../driver/session-guard.js";
-import { member, parseSerdeJson, stringValue, type SerdeNode } from "./serde-json.js";
+import { member, parseSerdeJson, stringValue, type SerdeNode } from "../../wire/json/tree.js";
 
 export interface EndedSessions {
   /** The guard's stderr text when `tool` names an ended label, else undefined (dispatch the call). */

@@ -4,10 +4,13 @@
  * `initialize` with the runtime's version, `tools/list` = the runtime's inventory bytes,
  * `tools/call` = the runtime's result bytes, never re-serialised.
  */
-import { INITIALIZE_INSTRUCTIONS_LINUX } from "./binary-reference.js";
+import { INITIALIZE_INSTRUCTIONS_LINUX } from "../../driver/binary-reference.js";
 import type { SdkDriver } from "./sdk-types.js";
-import { member, parseSerdeJson, serdeCompact, serdeString, stringValue, type SerdeNode } from "./serde-json.js";
-import { driverErrorText, permissionDeniedText, type ToolNames } from "./tool-names.js";
+import { serdeString } from "../../wire/json/string.js";
+import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "../../wire/json/tree.js";
+import { errorLine, PARSE_ERROR_LINE, resultLine } from "../../wire/mcp/envelope.js";
+import { permissionDeniedText } from "../../driver/catalogue.js";
+import { driverErrorText, type ToolNames } from "./tool-names.js";
 
 export interface McpDirectOptions {
   driver: SdkDriver;
@@ -46,31 +49,31 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
   try {
     request = parseSerdeJson(line);
   } catch {
-    return PARSE_ERROR;
+    return PARSE_ERROR_LINE;
   }
   const method = stringValue(member(request, "method"));
-  if (request.kind !== "object" || method === undefined || member(request, "jsonrpc") === undefined) return PARSE_ERROR;
+  if (request.kind !== "object" || method === undefined || member(request, "jsonrpc") === undefined) return PARSE_ERROR_LINE;
   const idNode = member(request, "id");
   if (!idNode || (idNode.kind === "scalar" && idNode.raw === "null")) return undefined;
   const id = serdeCompact(idNode);
   const params = member(request, "params");
-  if (method === "initialize") return envelope(id, "result", initializeResult(options));
-  if (method === "tools/list") return envelope(id, "result", options.listToolsJson);
-  if (method !== "tools/call") return error(id, -32601, `Unknown method: ${method}`);
-  if (!params || params.kind === "scalar" && params.raw === "null") return error(id, -32602, "Invalid params: missing params");
+  if (method === "initialize") return resultLine(id, initializeResult(options));
+  if (method === "tools/list") return resultLine(id, options.listToolsJson);
+  if (method !== "tools/call") return errorLine(id, -32601, `Unknown method: ${method}`);
+  if (!params || params.kind === "scalar" && params.raw === "null") return errorLine(id, -32602, "Invalid params: missing params");
   const name = stringValue(member(params, "name"));
-  if (name === undefined) return error(id, -32602, "Invalid params: missing tool name");
+  if (name === undefined) return errorLine(id, -32602, "Invalid params: missing tool name");
   if (!options.names.classified.has(name)) {
-    return envelope(id, "result", toolError(permissionDeniedText(name), '{"code":"permission_denied"}'));
+    return resultLine(id, toolError(permissionDeniedText(name), '{"code":"permission_denied"}'));
   }
   const args = withoutReservedArgs(member(params, "arguments"));
   try {
     const hosted = await options.hostCall?.(name);
-    if (hosted !== undefined) return envelope(id, "result", hosted);
+    if (hosted !== undefined) return resultLine(id, hosted);
     const result = await options.driver.callTool(name, args);
-    return envelope(id, "result", result.rawJson);
+    return resultLine(id, result.rawJson);
   } catch (failure) {
-    return envelope(id, "result", toolError(driverErrorText(failure), '{"exit_code":1}'));
+    return resultLine(id, toolError(driverErrorText(failure), '{"exit_code":1}'));
   }
 }
 
@@ -81,18 +84,8 @@ export function withoutReservedArgs(args: SerdeNode | undefined): string {
   return serdeCompact({ kind: "object", entries: args.entries.filter((e) => !e.key.startsWith("_")) });
 }
 
-const PARSE_ERROR = '{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}';
-
 function initializeResult(options: { version: string; protocolVersion: string }): string {
   return `{"capabilities":{"tools":{}},"instructions":${serdeString(INITIALIZE_INSTRUCTIONS_LINUX)},"protocolVersion":${serdeString(options.protocolVersion)},"serverInfo":{"name":"cua-driver","version":${serdeString(options.version)}}}`;
-}
-
-function envelope(id: string, kind: "result" | "error", body: string): string {
-  return `{"jsonrpc":"2.0","id":${id},"${kind}":${body}}`;
-}
-
-function error(id: string, code: number, message: string): string {
-  return envelope(id, "error", `{"code":${code},"message":${serdeString(message)}}`);
 }
 
 function toolError(text: string, structured: string): string {

@@ -6,15 +6,16 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
-import { parseDriverArgv } from "./cli-argv.js";
+import { driverCommand } from "../../wire/cli/argv.js";
 import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "./load.js";
 import { createMcpDirectSession, withoutReservedArgs } from "./mcp-direct.js";
-import { renderCallResult } from "./render-call.js";
-import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "./render-static.js";
+import { renderCall } from "../../wire/cli/render-call.js";
+import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "../../wire/cli/render-static.js";
 import { rustIoErrorText } from "./rust-io-error.js";
 import type { SdkDriver, SdkMetadata } from "./sdk-types.js";
-import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "./serde-json.js";
-import { driverErrorText, permissionDeniedText, toolNames, type ToolNames } from "./tool-names.js";
+import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "../../wire/json/tree.js";
+import { permissionDeniedText } from "../../driver/catalogue.js";
+import { driverErrorText, toolNames, type ToolNames } from "./tool-names.js";
 import { resolveBinaryPath } from "./binary-path.js";
 import { createDaemonLifecycle, LIFECYCLE_COMMANDS, type DaemonLifecycle, type LifecycleCommand } from "./daemon-lifecycle.js";
 import { createEndedSessions, type EndedSessions } from "./ended-sessions.js";
@@ -77,7 +78,7 @@ interface Context {
 
 async function answerCli(options: Context & { request: CliRequest; daemons: DaemonLifecycle; endedSessions: EndedSessions }): Promise<CliResponse> {
   const { request, metadata, listToolsJson } = options;
-  const parsed = parseDriverArgv(request.argv);
+  const parsed = driverCommand(request.argv);
   switch (parsed.command) {
     case "version":
       return response(renderVersion(metadata.driverVersion));
@@ -143,11 +144,11 @@ async function call(
     return failure(driverErrorText(error), 1);
   }
   options.endedSessions.answered({ tool, args, rawJson });
-  const rendered = renderCallResult({ rawJson, screenshotOutFile: options.screenshotOutFile });
+  const rendered = renderCall({ raw: rawJson, ...(options.screenshotOutFile !== undefined ? { outFile: options.screenshotOutFile } : {}) });
   let stderr = "";
   if (options.screenshotOutFile !== undefined) {
     const target = path.resolve(request.cwd, options.screenshotOutFile);
-    for (const base64 of rendered.writes) {
+    for (const { base64 } of rendered.files) {
       try {
         await writeFile(target, Buffer.from(base64, "base64"));
       } catch (error) {

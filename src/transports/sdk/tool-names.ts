@@ -3,10 +3,8 @@
  * binary authorizes before it looks a tool up: a name with no reviewed risk class is refused as
  * `permission_denied`; a classified name the platform does not register is `Unknown tool`.
  */
-import { inventoryTools } from "./render-static.js";
-
-/** Classified names that are not in the Linux SDK inventory (CLI-host, alias, other platforms, history preview). */
-const CLASSIFIED_OUTSIDE_INVENTORY = ["check_for_update", "type_text_chars", "debug_window_info", "history_status", "history_query"];
+import { classifiedNames } from "../../driver/catalogue.js";
+import { inventoryTools } from "../../wire/cli/render-static.js";
 
 export interface ToolNames {
   registered: ReadonlySet<string>;
@@ -15,11 +13,7 @@ export interface ToolNames {
 
 export function toolNames(listToolsJson: string): ToolNames {
   const registered = new Set(inventoryTools(listToolsJson).map((t) => t.name));
-  return { registered, classified: new Set([...registered, ...CLASSIFIED_OUTSIDE_INVENTORY]) };
-}
-
-export function permissionDeniedText(tool: string): string {
-  return `Permission denied: tool '${tool}' has no reviewed risk classification`;
+  return { registered, classified: classifiedNames(registered) };
 }
 
 /** The text of an SDK `DriverError` as the driver would print it. */

@@ -1,8 +1,12 @@
 /**
- * JSON as serde_json reads and writes it, without losing the original bytes of numbers and
- * strings: `cua-driver` re-emits results it parsed into `serde_json::Value`, so `1.0` must stay
- * `1.0` and keys come out sorted (serde_json is built without `preserve_order`).
+ * JSON as serde_json reads and writes it, as a tree: `cua-driver` re-emits results it parsed into
+ * `serde_json::Value`, so `1.0` must stay `1.0`, strings come out as serde escapes them and keys
+ * in BTreeMap order (serde_json is built without `preserve_order`). Numbers keep their source text
+ * (what the driver itself emitted is already in serde's spelling). `spans.ts` is the lazy side of
+ * the same engine, for reading and editing large texts without building a tree.
  */
+import { compareKeys, serdeString } from "./string.js";
+
 export type SerdeNode =
   | { kind: "object"; entries: SerdeEntry[] }
   | { kind: "array"; items: SerdeNode[] }
@@ -92,19 +96,6 @@ function writeCompact(node: SerdeNode, out: string[]): void {
   out.push("}");
 }
 
-/** A JSON string literal as serde_json escapes it (only `"`, `\`, and control characters). */
-export function serdeString(value: string): string {
-  let out = '"';
-  for (const char of value) {
-    const code = char.codePointAt(0) ?? 0;
-    if (char === '"') out += '\\"';
-    else if (char === "\\") out += "\\\\";
-    else if (code < 0x20) out += CONTROL_ESCAPES[code] ?? `\\u${code.toString(16).padStart(4, "0")}`;
-    else out += char;
-  }
-  return `${out}"`;
-}
-
 export function stringNode(value: string): SerdeNode {
   return { kind: "scalar", raw: serdeString(value) };
 }
@@ -128,35 +119,18 @@ export function setMember(node: SerdeNode & { kind: "object" }, key: string, val
   node.entries.push({ key, rawKey: serdeString(key), value });
 }
 
-const CONTROL_ESCAPES: Record<number, string> = { 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r" };
-
-// BTreeMap<String, _> order: by UTF-8 bytes, which for strings is code point order.
+// BTreeMap order; what serde_json emitted is already sorted and unique, and is kept as it is.
 function sortedEntries(entries: SerdeEntry[]): SerdeEntry[] {
   let ordered = true;
   const seen = new Set<string>();
   for (let i = 0; i < entries.length; i++) {
-    if (seen.has(entries[i]!.key) || (i > 0 && compareCodePoints(entries[i - 1]!.key, entries[i]!.key) >= 0)) ordered = false;
+    if (seen.has(entries[i]!.key) || (i > 0 && compareKeys(entries[i - 1]!.key, entries[i]!.key) >= 0)) ordered = false;
     seen.add(entries[i]!.key);
   }
-  if (ordered) return entries; // what serde_json emitted is already sorted and unique
+  if (ordered) return entries;
   const last = new Map<string, SerdeEntry>();
   for (const entry of entries) last.set(entry.key, entry);
-  return [...last.values()].sort((a, b) => compareCodePoints(a.key, b.key));
-}
-
-function compareCodePoints(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x === y) continue;
-    // UTF-16 order equals code point order except where a surrogate meets U+E000..U+FFFF.
-    const xs = x >= 0xd800 && x <= 0xdfff;
-    const ys = y >= 0xd800 && y <= 0xdfff;
-    if (xs !== ys) return xs ? 1 : -1;
-    return x - y;
-  }
-  return a.length - b.length;
+  return [...last.values()].sort((a, b) => compareKeys(a.key, b.key));
 }
 
 const WORDS = ["true", "false", "null"] as const;

@@ -1,12 +1,17 @@
-import { objectSpans, spliceSpan, valueEnd } from "../../replay/engine/raw-json.js";
+import { objectSpans, spliceSpan, valueEnd } from "../json/spans.js";
+import { serdeString } from "../json/string.js";
 
-/** cua-driver's JSON-RPC envelope: struct order `jsonrpc, id, result|error` (CONTRACT.md §0.4). */
+/**
+ * cua-driver's JSON-RPC envelope, a typed struct and so in declaration order, not sorted:
+ * `jsonrpc, id, result|error`, and `{code, message}` inside an error (CONTRACT.md §0.4). `idRaw`
+ * is the request's id as JSON text, written back as it came.
+ */
 export function resultLine(idRaw: string, rawResult: string): string {
   return `{"jsonrpc":"2.0","id":${idRaw},"result":${rawResult}}`;
 }
 
 export function errorLine(idRaw: string | undefined, code: number, message: string): string {
-  return `{"jsonrpc":"2.0","id":${idRaw ?? "null"},"error":${JSON.stringify({ code, message })}}`;
+  return `{"jsonrpc":"2.0","id":${idRaw ?? "null"},"error":{"code":${code},"message":${serdeString(message)}}}`;
 }
 
 /** A recorded response line with its id swapped for this request's, every other byte kept. */
@@ -22,4 +27,5 @@ export function withId(line: string, idRaw: string): string {
 
 const ENVELOPE_START = '{"jsonrpc":"2.0","id":';
 
+/** The answer to a line that is not a JSON-RPC request. */
 export const PARSE_ERROR_LINE = errorLine(undefined, -32700, "Parse error");

@@ -1,16 +1,14 @@
-import type { Reply, ToolResult } from "../../driver/port.js";
-import { ACTION_RESULT_TOOLS } from "../../driver/tool-kinds.js";
-
 /**
- * Tools whose successful result always carries structuredContent in 0.21 (the ActionResult tools
- * and the observation and session tools). `cua-driver call` drops `isError`, so text-only stdout
- * from one of these can only be an error (a missing display, a missing argument, …).
+ * Reading what `cua-driver call` and `list-tools` printed back into results: the inverse of
+ * `render-call.ts`, as far as the bytes allow (docs/decisions/0010, 0039). Two readers of the same
+ * bytes for two users: `parseCallStdout` gives the CLI adapter a ToolResult as a harness sees it
+ * (the merged image stays in structuredContent too), `resultFromCliStdout` gives the replay the raw
+ * result the driver most likely returned (the merged image moved back into its own block).
  */
-export const STRUCTURED_ON_SUCCESS: ReadonlySet<string> = new Set([
-  ...ACTION_RESULT_TOOLS,
-  "list_windows", "get_window_state", "get_desktop_state", "get_screen_size", "get_cursor_position",
-  "start_session", "end_session", "get_session", "list_sessions", "verify_state",
-]);
+import type { Reply, ToolResult } from "../../driver/port.js";
+import { STRUCTURED_ON_SUCCESS } from "../../driver/catalogue.js";
+import { canonicalJson } from "../json/canonical.js";
+import { compactRaw, objectSpans, rawMember, removeMembers } from "../json/spans.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -48,6 +46,42 @@ export function parseCallStdout(tool: string, stdout: string): ToolResult {
   const result: ToolResult = { content: [{ type: "text", text }], raw: stdout };
   if (STRUCTURED_ON_SUCCESS.has(tool)) result.isError = true;
   return result;
+}
+
+/**
+ * A tool result, as raw JSON text, rebuilt from `cua-driver call` stdout and classified as
+ * `parseCallStdout` does: pretty JSON becomes `structuredContent` (compacted token by token), a
+ * merged `screenshot_png_b64` becomes an image block, plain text one text block; a refusal
+ * envelope, or text-only output from a tool that always answers with structuredContent on
+ * success, is `isError`.
+ */
+export function resultFromCliStdout(options: { stdout: string; tool: string }): string {
+  const { stdout, tool } = options;
+  const trimmed = stdout.replace(/\n$/, "");
+  let structured: string | undefined;
+  if (trimmed.startsWith("{")) {
+    try {
+      JSON.parse(trimmed);
+      structured = compactRaw(trimmed);
+    } catch {
+      structured = undefined;
+    }
+  }
+  if (structured === undefined) {
+    const content = trimmed === "" ? [] : [{ text: trimmed, type: "text" }];
+    return canonicalJson({ content, ...(trimmed !== "" && STRUCTURED_ON_SUCCESS.has(tool) ? { isError: true } : {}) });
+  }
+  const spans = objectSpans(structured);
+  const blocks: string[] = [];
+  const image = spans.get("screenshot_png_b64");
+  if (image) {
+    const mime = rawMember(structured, "screenshot_mime_type") ?? '"image/png"';
+    blocks.push(`{"data":${structured.slice(image.start, image.end)},"mimeType":${mime},"type":"image"}`);
+    structured = removeMembers(structured, ["screenshot_png_b64"]);
+  }
+  blocks.unshift(canonicalJson({ text: trimmed, type: "text" }));
+  const refused = looksLikeRefusal(JSON.parse(structured) as Record<string, unknown>);
+  return `{"content":[${blocks.join(",")}]${refused ? ',"isError":true' : ""},"structuredContent":${structured}}`;
 }
 
 /** A non-zero exit of `cua-driver call`, from its stderr (CONTRACT.md §1.6 exit-code table). */

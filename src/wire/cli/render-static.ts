@@ -3,8 +3,9 @@
  * `list-tools`, `describe`, `manifest`, rendered from the runtime's own tool inventory
  * (`listToolsJson()`) and version, the way the 0.21.0 binary prints them.
  */
-import { HELP_TEMPLATE, MANIFEST_SCHEMA_VERSION, MANIFEST_SUBCOMMANDS_JSON } from "./binary-reference.js";
-import { member, parseSerdeJson, serdeCompact, serdePretty, serdeString, stringValue, type SerdeNode } from "./serde-json.js";
+import { HELP_TEMPLATE, MANIFEST_SCHEMA_VERSION, MANIFEST_SUBCOMMANDS_JSON } from "../../driver/binary-reference.js";
+import { serdeString } from "../json/string.js";
+import { member, parseSerdeJson, serdeCompact, serdePretty, stringValue, type SerdeNode } from "../json/tree.js";
 
 export interface RenderedText {
   stdout: string;

@@ -56,3 +56,41 @@ export function parseDriverArgv(argv: readonly string[]): DriverArgv {
 export function callReadsStdin(parsed: DriverArgv): boolean {
   return parsed.subcommand === "call" && parsed.json === undefined;
 }
+
+/** An argv read by the rules above and narrowed to the commands a backend answers itself. */
+export type DriverCommand =
+  | { command: "version" }
+  | { command: "help" }
+  | { command: "mcp" }
+  | { command: "list-tools" }
+  | { command: "describe"; tool: string }
+  | { command: "manifest"; pretty: boolean }
+  | { command: "call"; tool: string; json?: string; implicit: boolean; screenshotOutFile?: string }
+  | { command: "other"; name: string };
+
+export function driverCommand(argv: readonly string[]): DriverCommand {
+  const parsed = parseDriverArgv(argv);
+  switch (parsed.subcommand) {
+    case "version":
+    case "help":
+    case "mcp":
+    case "list-tools":
+      return { command: parsed.subcommand };
+    case "describe":
+      return { command: "describe", tool: parsed.positionals[1] ?? "" };
+    case "manifest":
+      return { command: "manifest", pretty: parsed.flags.has("--pretty") || parsed.flags.has("-p") };
+    case "call": {
+      const outFile = parsed.flags.get("--screenshot-out-file");
+      return {
+        command: "call",
+        tool: parsed.tool ?? "",
+        json: parsed.json,
+        implicit: parsed.positionals[0] !== "call",
+        screenshotOutFile: typeof outFile === "string" ? outFile : undefined,
+      };
+    }
+    default:
+      return { command: "other", name: parsed.subcommand };
+  }
+}

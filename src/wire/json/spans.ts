@@ -1,7 +1,10 @@
 /**
- * Works on JSON *text* without parsing it into JS values, so key order, float formatting
- * (`1.0`) and string escapes survive: the bytes a driver sent are the bytes a harness gets.
+ * The lazy side of the JSON engine: reads and edits JSON *text* by spans without parsing it into
+ * a tree or JS values, so key order, float formatting (`1.0`) and string escapes survive and a
+ * long base64 string is jumped over, not walked: the bytes a driver sent are the bytes a harness
+ * gets. Printing as serde_json does (sorted, re-indented) is `tree.ts`'s job.
  */
+import { compareKeys, serdeString } from "./string.js";
 
 export interface Span {
   start: number;
@@ -108,14 +111,10 @@ export function spliceSpan(text: string, span: Span, replacement: string): strin
   return text.slice(0, span.start) + replacement + text.slice(span.end);
 }
 
-// The walk both re-formatters share: whitespace outside strings is dropped and each string literal
-// copied whole; every other character goes to `step`, which appends what it keeps and returns where to go on.
-function rewriteTokens(text: string, from: number, step: (c: string, i: number, emit: (s: string) => void) => number): string {
+/** Drop insignificant whitespace, copying every token verbatim (key order included). */
+export function compactRaw(text: string): string {
   let out = "";
-  const emit = (s: string) => {
-    out += s;
-  };
-  let i = from;
+  let i = 0;
   while (i < text.length) {
     const c = text[i] as string;
     if (WS.has(c)) {
@@ -128,68 +127,24 @@ function rewriteTokens(text: string, from: number, step: (c: string, i: number, 
       i = end;
       continue;
     }
-    i = step(c, i, emit);
+    out += c;
+    i++;
   }
   return out;
 }
 
 /**
- * Re-indent JSON text the way serde_json's `to_string_pretty` does (2 spaces, `": "`, empty
- * containers as `{}`/`[]`), copying every scalar token verbatim.
- */
-export function prettyRaw(text: string): string {
-  let indent = 0;
-  const nl = () => `\n${"  ".repeat(indent)}`;
-  return rewriteTokens(text, skipWs(text, 0), (c, i, emit) => {
-    if (c === "{" || c === "[") {
-      const close = c === "{" ? "}" : "]";
-      const next = skipWs(text, i + 1);
-      if (text[next] === close) {
-        emit(c + close);
-        return next + 1;
-      }
-      indent++;
-      emit(c + nl());
-      return i + 1;
-    }
-    if (c === "}" || c === "]") {
-      indent--;
-      emit(nl() + c);
-      return i + 1;
-    }
-    if (c === ",") {
-      emit(`,${nl()}`);
-      return i + 1;
-    }
-    if (c === ":") {
-      emit(": ");
-      return i + 1;
-    }
-    const end = valueEnd(text, i);
-    emit(text.slice(i, end));
-    return end;
-  });
-}
-
-/** Drop insignificant whitespace, copying every token verbatim. */
-export function compactRaw(text: string): string {
-  return rewriteTokens(text, 0, (c, i, emit) => {
-    emit(c);
-    return i + 1;
-  });
-}
-
-/**
  * Set a top-level key of a raw JSON object, keeping serde_json's sorted key order: an existing
- * key's value is replaced in place, a new key is inserted before the first larger key.
+ * key's value is replaced in place, a new key is inserted before the first larger key (in
+ * BTreeMap order, `compareKeys`). The text's own keys are taken to be sorted already.
  */
 export function setSortedMember(text: string, key: string, rawValue: string): string {
   const spans = objectSpans(text);
   const existing = spans.get(key);
   if (existing) return spliceSpan(text, existing, rawValue);
-  const member = `${JSON.stringify(key)}:${rawValue}`;
+  const member = `${serdeString(key)}:${rawValue}`;
   for (const [k, span] of spans) {
-    if (k > key) {
+    if (compareKeys(k, key) > 0) {
       const keyStart = text.lastIndexOf(`"${escapeForSearch(k)}"`, span.start);
       return `${text.slice(0, keyStart) + member},${text.slice(keyStart)}`;
     }
