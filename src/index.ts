@@ -110,7 +110,7 @@ export { ScenarioSchema, type Scenario } from "./schema/scenario.js";
 export { CheckResultSchema, type CheckResult, type ScenarioResult } from "./schema/check-result.js";
 
 // the published runtime and a desktop to run it on
-export { loadSdk, locateSdk, publishedSdkVersions, DEFAULT_SDK_VERSION, type LoadSdkOptions, type SdkLocation } from "./transports/sdk/load.js";
+export { loadSdk, locateSdk, publishedSdkVersions, DEFAULT_SDK_VERSION, type LoadSdkOptions, type SdkLocation } from "./runtime/load.js";
 export { createSdkBackend, type SdkBackend } from "./transports/sdk/sdk-backend.js";
 export { startDesktop, stopDesktop, type Desktop, type DesktopOptions } from "./desktop/desktop.js";
 

@@ -17,7 +17,7 @@ const PURE = [
   "src/invariants",
   "src/faults",
   "src/replay/engine",
-  "src/probe/analysis",
+  "src/contract",
   "src/fuzz/arbitraries",
   // the HTML report's renderer and row builders (load-input.ts and write-report.ts are its I/O shell)
   ...["model", "escape", "report-style", "render-report", "compare-shots", "frame-markers", "summarize-result", "cassette-rows", "replay-log-rows", "check-sections"].map((f) => `src/report/html/${f}.ts`),

@@ -1,5 +1,5 @@
 import { execa } from "execa";
-import { createReplayBackend } from "../replay/backend.js";
+import { createReplayBackend } from "../transports/cli/replay-backend.js";
 import { createReplaySession } from "../replay/session.js";
 import { systemClock } from "../driver/clock-system.js";
 import type { ToolInfo } from "../driver/port.js";

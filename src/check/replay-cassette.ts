@@ -1,6 +1,6 @@
 import type { Cassette } from "../cassette/cassette.js";
 import type { ToolInfo } from "../driver/port.js";
-import { withHostTools } from "../driver/host-tools.js";
+import { withHostTools } from "../wire/mcp/host-tools.js";
 import { loadReplayCassette as readForReplay } from "../replay/load.js";
 import { prepareReplayCassette, type PreparedReplayCassette } from "../replay/replayer.js";
 

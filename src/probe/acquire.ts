@@ -3,7 +3,7 @@ import type { ProbeSnapshot } from "../schema/probe-snapshot.js";
 import { DEFAULT_STEP_TIMEOUT_MS, probeBinary } from "./run-binary.js";
 import { probeSdk } from "./run-sdk.js";
 import { readSnapshot } from "./read-snapshot.js";
-import { DEFAULT_SDK_VERSION } from "../transports/sdk/load.js";
+import { DEFAULT_SDK_VERSION } from "../runtime/load.js";
 
 export interface SnapshotSource {
   driver?: string | undefined;

@@ -2,7 +2,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { PROBE_FILE, readCassette } from "../cassette/index.js";
 import { UserError } from "../errors.js";
-import { surfaceOfDocument, type DriverSurface } from "./analysis/surface.js";
+import { surfaceOfDocument, type DriverSurface } from "../contract/surface.js";
 import { readJsonFile } from "../util/read-json.js";
 import { snapshotFile } from "./read-snapshot.js";
 import { recordedToolsList } from "./recorded-tools-list.js";

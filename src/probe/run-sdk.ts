@@ -8,8 +8,8 @@ import {
   type ProbeStep,
   type ToolsListResult,
 } from "../schema/probe-snapshot.js";
-import { loadSdk, type LoadSdkOptions } from "../transports/sdk/load.js";
-import type { SdkDriver } from "../transports/sdk/sdk-types.js";
+import { loadSdk, type LoadSdkOptions } from "../runtime/load.js";
+import type { SdkDriver } from "../runtime/sdk-types.js";
 import { DEFAULT_STEP_TIMEOUT_MS } from "./run-binary.js";
 import { runStep, type StepOutcome } from "./step.js";
 

@@ -1,6 +1,6 @@
 import type { CliRequest, CliResponse } from "../shim-server/backend.js";
 import type { SelectedFault } from "../faults/select.js";
-import { deliverCliAnswer } from "../replay/deliver-cli.js";
+import { deliverCliAnswer } from "../transports/cli/deliver-cli.js";
 import { answerCli } from "../replay/engine/answer-cli.js";
 import type { RecordedExchange } from "../replay/engine/exchanges.js";
 import type { ReplayRequest } from "../replay/engine/request.js";

@@ -15,7 +15,7 @@ import { findDriver } from "./find-driver.js";
 import { captureIdentity } from "./identity.js";
 import { probeAndIdentify } from "./probe-capture.js";
 import { createRecordingSink } from "./recording-sink.js";
-import { sdkRecordingDriver } from "../transports/sdk/recording-driver.js";
+import { sdkRecordingDriver } from "./sdk/recording-driver.js";
 import { startRecordingDesktop } from "../desktop/recording-desktop.js";
 import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } from "./http/index.js";
 import type { FaultPlan } from "../schema/fault-plan.js";

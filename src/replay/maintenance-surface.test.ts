@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { tmpDir } from "../../test/helpers/tmp-dir.js";
 import { startMcpHttpServer } from "../transports/http/server.js";
-import { createReplayBackend } from "./backend.js";
+import { createReplayBackend } from "../transports/cli/replay-backend.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplaySession } from "./session.js";
 import { createVirtualClock } from "../driver/clock-virtual.js";

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Driver } from "../driver/port.js";
 import { createCliDriver } from "../harness/adapters/cli-driver.js";
 import { openRecording, type OpenRecording } from "../recorder/record-session.js";
-import { createReplayBackend } from "../replay/backend.js";
+import { createReplayBackend } from "../transports/cli/replay-backend.js";
 import type { MatchMode } from "../replay/engine/matcher.js";
 import { loadReplayCassette } from "../replay/load.js";
 import type { ReplaySpeed } from "../replay/recorded-timing.js";

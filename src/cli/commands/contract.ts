@@ -2,7 +2,7 @@ import { access } from "node:fs/promises";
 import path from "node:path";
 import { defineCommand } from "../command.js";
 import { UserError } from "../../errors.js";
-import { contractFromSnapshot } from "../../probe/analysis/contract-init.js";
+import { contractFromSnapshot } from "../../contract/contract-init.js";
 import { readSnapshot, snapshotFile } from "../../probe/read-snapshot.js";
 import { writeOutputFile } from "../../report/write-output.js";
 

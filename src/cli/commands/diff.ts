@@ -1,5 +1,5 @@
 import { defineCommand } from "../command.js";
-import { diffSurfaces } from "../../probe/analysis/diff.js";
+import { diffSurfaces } from "../../contract/diff.js";
 import { loadSurface } from "../../probe/load-surface.js";
 import { renderDiff } from "../../probe/render.js";
 

@@ -1,5 +1,5 @@
 import { defineCommand } from "../command.js";
-import { checkContract, probeFailed, type CheckReport } from "../../probe/analysis/check.js";
+import { checkContract, probeFailed, type CheckReport } from "../../contract/check.js";
 import { acquireSnapshot } from "../../probe/acquire.js";
 import { readContract } from "../../probe/read-contract.js";
 import { checkSuite, renderCheck, renderSnapshot } from "../../probe/render.js";

@@ -1,5 +1,5 @@
 import { record } from "../../recorder/record-session.js";
-import { readFaultPlan } from "../../replay/run-replay.js";
+import { readFaultPlan } from "../../transports/run-replay.js";
 import { UserError } from "../../errors.js";
 import { defineCommand } from "../command.js";
 

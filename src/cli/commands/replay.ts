@@ -1,5 +1,5 @@
 import { UserError } from "../../errors.js";
-import { replay, type ReplayRunSummary } from "../../replay/run-replay.js";
+import { replay, type ReplayRunSummary } from "../../transports/run-replay.js";
 import { defineCommand } from "../command.js";
 import { replayJunitSuites } from "../../replay/junit.js";
 import { renderJunit } from "../../util/junit.js";

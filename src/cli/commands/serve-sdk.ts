@@ -1,7 +1,7 @@
 // `serve --driver sdk[:VERSION]`: the published runtime as a live cua-driver stand-in (no cassette),
 // as direct-mode MCP on this process's stdio or behind a cua-driver shim socket.
 import { UserError } from "../../errors.js";
-import { sdkDriverVersion } from "../../transports/sdk/recording-driver.js";
+import { sdkDriverVersion } from "../../recorder/sdk/recording-driver.js";
 import { createSdkBackend } from "../../transports/sdk/sdk-backend.js";
 import { startBackendHttpServer } from "../../transports/http/backend-server.js";
 import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";

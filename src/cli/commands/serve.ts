@@ -1,7 +1,7 @@
 import { UserError } from "../../errors.js";
-import { createReplayBackend, replayMcpSession } from "../../replay/backend.js";
+import { createReplayBackend, replayMcpSession } from "../../transports/cli/replay-backend.js";
 import { runInvariants } from "../../invariants/run.js";
-import { openReplaySession } from "../../replay/run-replay.js";
+import { openReplaySession } from "../../transports/run-replay.js";
 import type { ReplaySession } from "../../replay/session.js";
 import { startMcpHttpServer } from "../../transports/http/server.js";
 import { defineCommand } from "../command.js";

@@ -1,5 +1,5 @@
 import type { ToolInfo } from "../../driver/port.js";
-import { checkContract } from "../../probe/analysis/check.js";
+import { checkContract } from "../../contract/check.js";
 import { DriverContractSchema } from "../../schema/driver-contract.js";
 import type { ProbeSnapshot, ToolEntry } from "../../schema/probe-snapshot.js";
 import type { ContractCheckResult } from "./session-parts.js";

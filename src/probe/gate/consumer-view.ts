@@ -1,4 +1,4 @@
-import { isObject } from "../analysis/json.js";
+import { isObject } from "../../contract/json.js";
 
 /**
  * The part of an outputSchema a harness can lean on, given what it already received: the same

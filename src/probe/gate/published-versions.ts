@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { publishedSdkVersions } from "../../transports/sdk/load.js";
+import { publishedSdkVersions } from "../../runtime/load.js";
 import { defaultProbeCacheRoot } from "../snapshot-cache.js";
 
 /** How long the registry's version list is reused before it is asked again. */

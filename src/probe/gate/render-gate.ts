@@ -1,6 +1,6 @@
 import type { JunitCase, JunitSuite } from "../../util/junit.js";
 import { checkSuite } from "../render.js";
-import type { Change } from "../analysis/change.js";
+import type { Change } from "../../contract/change.js";
 import type { GateReport } from "./run-gate.js";
 
 /** The human report of a gate run. */

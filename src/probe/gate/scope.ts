@@ -1,6 +1,6 @@
 import type { DriverContract } from "../../schema/driver-contract.js";
-import type { GateFailure } from "../analysis/baseline.js";
-import type { Change } from "../analysis/change.js";
+import type { GateFailure } from "../../contract/baseline.js";
+import type { Change } from "../../contract/change.js";
 
 /**
  * Whether a change reaches something the contract names: a tool it lists, an enforcement adapter

@@ -1,6 +1,6 @@
-import { withHostTools } from "../../driver/host-tools.js";
+import { withHostTools } from "../../wire/mcp/host-tools.js";
 import { renderMcpConfig } from "../../driver/mcp-config.js";
-import { checkedAt, checkForUpdateResult, offlineUpdateState, renderCheckUpdate, type UpdateState } from "../../driver/update-check.js";
+import { checkedAt, checkForUpdateResult, offlineUpdateState, renderCheckUpdate, type UpdateState } from "../../wire/cli/update-check.js";
 import type { SynthesizedAnswer } from "../../schema/replay-log.js";
 import { renderDescribe, renderHelp, renderListTools } from "../../wire/cli/render-static.js";
 import { canonicalJson } from "../../wire/json/canonical.js";

@@ -3,7 +3,7 @@ import { mcpRequest } from "../../replay/engine/request.js";
 import type { ReplaySession } from "../../replay/session.js";
 import { canonicalJson } from "../../wire/json/canonical.js";
 import { READ_ONLY_TOOLS_0_21 } from "../../driver/catalogue.js";
-import { withHostTools } from "../../driver/host-tools.js";
+import { withHostTools } from "../../wire/mcp/host-tools.js";
 import { checkForUpdateAnswer, probeToolsList } from "../../replay/engine/static-answers.js";
 import type { SynthesizedAnswer } from "../../schema/replay-log.js";
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "../../driver/binary-reference.js";

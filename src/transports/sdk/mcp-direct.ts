@@ -5,7 +5,7 @@
  * `tools/call` = the runtime's result bytes, never re-serialised.
  */
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "../../driver/binary-reference.js";
-import type { SdkDriver } from "./sdk-types.js";
+import type { SdkDriver } from "../../runtime/sdk-types.js";
 import { serdeString } from "../../wire/json/string.js";
 import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "../../wire/json/tree.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine } from "../../wire/mcp/envelope.js";

@@ -4,14 +4,14 @@
  * saw them (redacted, images moved to frames), in a cassette whose header says `driver.source: "sdk"`.
  */
 import { sha256Hex } from "../../cassette/frame-ref.js";
-import { recordCliCall } from "../../recorder/cli-recording.js";
-import { faultStreamEnder, openMcpStreamRecording } from "../../recorder/mcp-stream-recording.js";
-import { createMcpRelay } from "../../recorder/mcp-relay.js";
-import type { RecordingParts } from "../../recorder/recording-parts.js";
+import { recordCliCall } from "../cli-recording.js";
+import { faultStreamEnder, openMcpStreamRecording } from "../mcp-stream-recording.js";
+import { createMcpRelay } from "../mcp-relay.js";
+import type { RecordingParts } from "../recording-parts.js";
 import type { CassetteHeader } from "../../schema/cassette.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
-import { SDK_PACKAGE } from "./load.js";
-import type { SdkBackend } from "./sdk-backend.js";
+import { SDK_PACKAGE } from "../../runtime/load.js";
+import type { SdkBackend } from "../../transports/sdk/sdk-backend.js";
 
 type RecorderParts = RecordingParts & { sdk: SdkBackend };
 

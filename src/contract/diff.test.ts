@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ToolsListResultSchema, type ToolsListResult, type ToolEntry } from "../../schema/probe-snapshot.js";
+import { ToolsListResultSchema, type ToolsListResult, type ToolEntry } from "../schema/probe-snapshot.js";
 import type { Change } from "./change.js";
 import { diffSurfaces } from "./diff.js";
 import { surfaceOfDocument, surfaceOfToolsList } from "./surface.js";
 
-const REF = new URL("../../../test/fixtures/tool-lists", import.meta.url).pathname;
+const REF = new URL("../../test/fixtures/tool-lists", import.meta.url).pathname;
 const list = (v: string): ToolsListResult => ToolsListResultSchema.parse(JSON.parse(readFileSync(`${REF}/tools-list-${v}.json`, "utf8")));
 const base = list("0.21.0");
 const diff = (a: ToolsListResult, b: ToolsListResult) => diffSurfaces(surfaceOfToolsList(a), surfaceOfToolsList(b));
@@ -174,7 +174,7 @@ describe("diff on hand-mutated copies of 0.21.0, one per classification", () => 
 
 describe("diff of the CLI surface and protocol", () => {
   it("classifies argv removed as breaking, added as additive, and protocol changes as behavioural", async () => {
-    const { binarySnapshot021 } = await import("../../../test/helpers/probe-snapshots.js");
+    const { binarySnapshot021 } = await import("../../test/helpers/probe-snapshots.js");
     const { surfaceOfSnapshot } = await import("./surface.js");
     const a = binarySnapshot021();
     const b = binarySnapshot021();

@@ -1,7 +1,7 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { toolsList } from "../../../test/helpers/probe-snapshots.js";
+import { toolsList } from "../../test/helpers/probe-snapshots.js";
 import { checkSchema, supportsSchema } from "./schema-check.js";
 
 const versions = ["0.20.0", "0.21.0", "0.24.0", "0.28.2"];

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../../test/helpers/run-cli.js";
-import { withHostToolsRaw } from "./host-tools.js";
-import { renderMcpConfig } from "./mcp-config.js";
+import { repoRoot } from "../../../test/helpers/run-cli.js";
+import { withHostToolsRaw } from "../mcp/host-tools.js";
+import { renderMcpConfig } from "../../driver/mcp-config.js";
 import { checkedAt, checkForUpdateResult, renderCheckUpdate, updateStateFor } from "./update-check.js";
 
 const fixture = (rel: string) => readFileSync(path.join(repoRoot, "test/fixtures", rel), "utf8");

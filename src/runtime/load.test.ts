@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isUserError } from "../../errors.js";
-import { tmpDir } from "../../../test/helpers/tmp-dir.js";
+import { isUserError } from "../errors.js";
+import { tmpDir } from "../../test/helpers/tmp-dir.js";
 import { loadSdk, locateSdk } from "./load.js";
 
 async function rejection(promise: Promise<unknown>) {

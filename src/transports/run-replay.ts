@@ -7,13 +7,13 @@ import type { ReplayLogEntry } from "../schema/replay-log.js";
 import { harnessExitCode, runHarness } from "../shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "../shim-server/server.js";
 import type { ShimKind } from "../shim-server/shim-files.js";
-import { createReplayBackend } from "./backend.js";
-import type { MatchMode } from "./engine/matcher.js";
-import { openJsonlLog } from "./jsonl-log.js";
-import { loadReplayCassette } from "./load.js";
-import { createReplaySession, type ReplaySession } from "./session.js";
+import { createReplayBackend } from "./cli/replay-backend.js";
+import type { MatchMode } from "../replay/engine/matcher.js";
+import { openJsonlLog } from "../replay/jsonl-log.js";
+import { loadReplayCassette } from "../replay/load.js";
+import { createReplaySession, type ReplaySession } from "../replay/session.js";
 import { systemClock } from "../driver/clock-system.js";
-import type { ReplaySpeed } from "./recorded-timing.js";
+import type { ReplaySpeed } from "../replay/recorded-timing.js";
 import { judgeStaleness } from "../cassette/stale.js";
 
 export interface ReplayRunOptions {

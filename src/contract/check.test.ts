@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { binarySnapshot021, sdkSnapshot } from "../../../test/helpers/probe-snapshots.js";
-import { DriverContractSchema, type DriverContract } from "../../schema/driver-contract.js";
+import { binarySnapshot021, sdkSnapshot } from "../../test/helpers/probe-snapshots.js";
+import { DriverContractSchema, type DriverContract } from "../schema/driver-contract.js";
 import { checkContract, probeFailed } from "./check.js";
 import { contractFromSnapshot } from "./contract-init.js";
 
-const shipped = DriverContractSchema.parse(JSON.parse(readFileSync(new URL("../../../contracts/drivers/cua-driver-0.21.json", import.meta.url), "utf8")));
+const shipped = DriverContractSchema.parse(JSON.parse(readFileSync(new URL("../../contracts/drivers/cua-driver-0.21.json", import.meta.url), "utf8")));
 const blocking = (c: DriverContract, s = binarySnapshot021()) => checkContract({ contract: c, snapshot: s }).gaps.filter((g) => g.blocking).map((g) => g.message);
 
 describe("checkContract", () => {

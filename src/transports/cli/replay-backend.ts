@@ -1,11 +1,11 @@
-import type { CliRequest, CliResponse, McpIo, ShimBackend } from "../shim-server/backend.js";
-import { createMcpStdioSession } from "../transports/mcp/stdio-session.js";
-import { answerCli } from "./engine/answer-cli.js";
+import type { CliRequest, CliResponse, McpIo, ShimBackend } from "../../shim-server/backend.js";
+import { createMcpStdioSession } from "../mcp/stdio-session.js";
+import { answerCli } from "../../replay/engine/answer-cli.js";
 import { deliverCliAnswer } from "./deliver-cli.js";
-import { cliRequest } from "./engine/request.js";
-import { staticCliAnswer } from "./engine/static-answers.js";
-import { resolveBinaryPath } from "../transports/sdk/binary-path.js";
-import type { ReplaySession } from "./session.js";
+import { cliRequest } from "../../replay/engine/request.js";
+import { staticCliAnswer } from "../../replay/engine/static-answers.js";
+import { resolveBinaryPath } from "../../runtime/binary-path.js";
+import type { ReplaySession } from "../../replay/session.js";
 
 /**
  * The replayer behind the `cua-driver` shim: every invocation is answered from the cassette,
