@@ -2,7 +2,7 @@ import { createRedactor } from "../../cassette/redact.js";
 import { writeFrame } from "../../cassette/frame-store.js";
 import { startRecordingDesktop } from "../../desktop/recording-desktop.js";
 import { UserError } from "../../errors.js";
-import type { McpSessionHandler } from "../../shim-server/backend.js";
+import type { CliRequest, CliResponse, McpSessionHandler } from "../../shim-server/backend.js";
 import { harnessExitCode, runHarness } from "../../shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "../../shim-server/server.js";
 import type { ShimKind } from "../../shim-server/shim-files.js";
@@ -52,6 +52,8 @@ export interface OpenRecordMissing {
   server: ShimServer;
   /** This process's environment with the shim in it (and the desktop's app pid in the recorded ids). */
   env: Record<string, string>;
+  /** One per-call invocation answered in process, as the shim would answer it. */
+  cli(request: CliRequest): Promise<CliResponse>;
   /** Stops the shim, writes the grown cassette (when anything was added) and says what happened. Idempotent. */
   finish(): Promise<RecordMissingSummary>;
   /** Stops without writing anything (the cassette stays as it was). */
@@ -132,6 +134,7 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
   return {
     server,
     env,
+    cli: (request) => cli.cli(request),
     abort: stop,
     finish: () =>
       (finished ??= (async () => {
