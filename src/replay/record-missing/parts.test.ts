@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { collectIds, emptyIdSets, rewriteIds } from "./id-json.js";
 import { createIdTable } from "./id-table.js";
 import { pairAnswers } from "./pair-answers.js";
-import { createGrowth } from "./growth.js";
+import { createGrowth, type AddedInput } from "./growth.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
 
 const taken = (o: Partial<Record<"pid" | "window" | "snapshot", string[]>>) => ({ pid: new Set(o.pid ?? []), window: new Set(o.window ?? []), snapshot: new Set(o.snapshot ?? []) });
@@ -86,7 +86,7 @@ describe("pairAnswers", () => {
 describe("createGrowth", () => {
   const ev = (seq: number, origin: "harness" | "recorder" = "harness") =>
     ({ seq, t_ms: seq * 10, origin, kind: "cli", duration_ms: 1, argv: ["call", `t${seq}`], stdout: "", stderr: "", exit_code: 0 }) as CassetteEvent;
-  const added = (name: string) => ({ kind: "cli", duration_ms: 1, argv: ["call", name], stdout: "", stderr: "", exit_code: 0, origin: "harness" }) as const;
+  const added = (name: string): AddedInput => ({ kind: "cli", duration_ms: 1, argv: ["call", name], stdout: "", stderr: "", exit_code: 0, origin: "harness" });
   const names = (g: ReturnType<typeof createGrowth>, events: CassetteEvent[]) =>
     g.plan().order.map((o) => ("old" in o ? events[o.old]!.argv[1] : `${o.added.kind === "cli" ? o.added.argv[1] : "?"}@${o.added.seq}/${o.added.t_ms}`));
 
