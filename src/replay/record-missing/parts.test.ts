@@ -10,7 +10,8 @@ const taken = (o: Partial<Record<"pid" | "window" | "snapshot", string[]>>) => (
 describe("rewriteIds", () => {
   it("rewrites ids at their keys and in text, and keeps every other byte (pretty printing, 1.0 floats, images)", () => {
     const text = '{\n  "elements": [\n    {\n      "element_token": "s00000002:18",\n      "scale": 1.0\n    }\n  ],\n  "pid": 29249,\n  "screenshot_png_b64": "pid=29249",\n  "snapshot_id": "s00000002",\n  "tree_markdown": "window_id=8388615 pid=29249 elements=1",\n  "window_id": 8388615\n}\n';
-    const out = rewriteIds(text, (kind, value) => ({ pid: { "29249": "31000" }, window: { "8388615": "6291463" }, snapshot: { s00000002: "s00000003" } })[kind][value]);
+    const map: Record<string, Record<string, string>> = { pid: { "29249": "31000" }, window: { "8388615": "6291463" }, snapshot: { s00000002: "s00000003" } };
+    const out = rewriteIds(text, (kind, value) => map[kind]![value]);
     expect(out).toBe(text.replace(/29249(?!")/g, "31000").replace("8388615 pid", "6291463 pid").replace(/"window_id": 8388615/, '"window_id": 6291463').replace(/s00000002/g, "s00000003").replace('"pid=31000"', '"pid=29249"'));
     expect(out).toContain('"scale": 1.0');
   });
@@ -88,7 +89,7 @@ describe("createGrowth", () => {
     ({ seq, t_ms: seq * 10, origin, kind: "cli", duration_ms: 1, argv: ["call", `t${seq}`], stdout: "", stderr: "", exit_code: 0 }) as CassetteEvent;
   const added = (name: string): AddedInput => ({ kind: "cli", duration_ms: 1, argv: ["call", name], stdout: "", stderr: "", exit_code: 0, origin: "harness" });
   const names = (g: ReturnType<typeof createGrowth>, events: CassetteEvent[]) =>
-    g.plan().order.map((o) => ("old" in o ? events[o.old]!.argv[1] : `${o.added.kind === "cli" ? o.added.argv[1] : "?"}@${o.added.seq}/${o.added.t_ms}`));
+    g.plan().order.map((o) => ("old" in o ? (events[o.old] as { argv: string[] }).argv[1] : `${o.added.kind === "cli" ? o.added.argv[1] : "?"}@${o.added.seq}/${o.added.t_ms}`));
 
   it("adds after the recorded event last answered, after the identity calls at first, in the order the run made them", () => {
     const events = [ev(0, "recorder"), ev(1), ev(2), ev(3)];
