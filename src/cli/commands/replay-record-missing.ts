@@ -23,11 +23,15 @@ export async function replayRecordMissingCommand(args: Record<string, unknown>, 
   if (typeof args.driver !== "string") {
     throw new UserError("--record-missing needs the live driver to forward to", { code: "USAGE", field: "--driver", fix: "Pass --driver sdk (the runtime this project pins), --driver sdk:VERSION or --driver PATH." });
   }
+  if (args["driver-source"] !== undefined && args.driver.startsWith("sdk")) {
+    throw new UserError("--driver-source is for an executable driver; answers from --driver sdk are always source sdk", { code: "USAGE", field: "--driver-source", fix: "Drop --driver-source, or name the executable with --driver PATH." });
+  }
   const { replayRecordMissing } = await import("../../replay/record-missing/record-missing.js");
   const summary = await replayRecordMissing({
     dir: String(args.dir),
     command,
     driver: args.driver,
+    ...(args["driver-source"] !== undefined ? { driverSource: args["driver-source"] as "binary" | "synthetic" } : {}),
     desktop: Boolean(args.desktop),
     allowInCi: Boolean(args["allow-in-ci"]),
     match: args.match as MatchMode,

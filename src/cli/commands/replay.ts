@@ -33,6 +33,7 @@ export const replayCommand: CliCommand = {
       .option("driver-versions", { type: "string", describe: "Warn at start when the cassette's driver is outside this range (0.21.x)" })
       .option("record-missing", { type: "boolean", default: false, describe: "Answer what the cassette has, forward what it lacks to the live --driver and add it to the cassette (docs/replay.md)" })
       .option("driver", { type: "string", describe: "--record-missing: the live driver, sdk[:VERSION] (the published runtime in process) or a cua-driver path" })
+      .option("driver-source", { type: "string", choices: ["binary", "synthetic"], describe: "--record-missing: provenance of an executable --driver for the added events: binary (default) or synthetic (a test double)" })
       .option("desktop", { type: "boolean", default: false, describe: "--record-missing: run on a throwaway X desktop (docs/desktop.md)" })
       .option("allow-in-ci", { type: "boolean", default: false, describe: "--record-missing: run even when CI=true" }),
   handler: async (args) => {
@@ -44,7 +45,7 @@ export const replayCommand: CliCommand = {
       throw new UserError(`--seed must be an integer (got ${String(args.seed)})`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
     }
     if (args["record-missing"]) return (await import("./replay-record-missing.js")).replayRecordMissingCommand(args, command);
-    for (const flag of ["driver", "desktop", "allow-in-ci"] as const) {
+    for (const flag of ["driver", "driver-source", "desktop", "allow-in-ci"] as const) {
       if (args[flag] !== undefined && args[flag] !== false) {
         throw new UserError(`--${flag} only goes with --record-missing`, { code: "USAGE", field: `--${flag}`, fix: "Replay never reaches a driver; add --record-missing to forward what the cassette lacks." });
       }

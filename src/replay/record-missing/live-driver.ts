@@ -14,8 +14,8 @@ export interface LiveDriver {
   close(): Promise<void>;
 }
 
-/** `sdk[:VERSION]`: the published runtime in process; otherwise a cua-driver executable. */
-export async function openLiveDriver(driver: string): Promise<LiveDriver> {
+/** `sdk[:VERSION]`: the published runtime in process; otherwise a cua-driver executable (`source`: a real binary, or a test double). */
+export async function openLiveDriver(driver: string, options: { source?: "binary" | "synthetic" } = {}): Promise<LiveDriver> {
   const version = sdkDriverVersion(driver);
   if (version !== undefined) {
     const sdk = await createSdkBackend({ version });
@@ -31,7 +31,7 @@ export async function openLiveDriver(driver: string): Promise<LiveDriver> {
   // read as the recorder reads it (recorder/identity.ts)
   const parsed = /\b(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)\b/.exec(said.stdout.toString("utf8"));
   return {
-    info: { version: parsed?.[1] ?? null, platform: `${process.platform}-${process.arch}`, source: "binary", location: file },
+    info: { version: parsed?.[1] ?? null, platform: `${process.platform}-${process.arch}`, source: options.source ?? "binary", location: file },
     cli: run,
     close: async () => {},
   };

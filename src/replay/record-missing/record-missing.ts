@@ -27,6 +27,8 @@ export interface RecordMissingOptions {
   dir: string;
   /** The live driver: `sdk[:VERSION]`, a cua-driver executable, or one already open (tests: a scripted driver). */
   driver: string | LiveDriver;
+  /** Provenance of an executable `driver` for the added events: a real binary (default) or a test double. */
+  driverSource?: "binary" | "synthetic";
   match?: MatchMode;
   ignore?: readonly string[];
   /** Where CI is read from (default process.env): `CI=true` refuses unless `allowInCi`. */
@@ -72,7 +74,7 @@ export async function openRecordMissing(options: RecordMissingOptions): Promise<
       fix: "Grow a cassette of the plain flow (recorded without --faults), or re-record this one with `record --faults`.",
     });
   }
-  const live = typeof options.driver === "string" ? await openLiveDriver(options.driver) : options.driver;
+  const live = typeof options.driver === "string" ? await openLiveDriver(options.driver, options.driverSource ? { source: options.driverSource } : {}) : options.driver;
   try {
     return await openWith({ options, cassette, live });
   } catch (error) {
