@@ -68,6 +68,28 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
   });
 });
 
+describe.skipIf(skip)("replay --record-missing over MCP stdio (real runtime under Xvfb)", () => {
+  it("grows a recorded `cua-driver mcp` stream, and the grown cassette replays the changed harness line for line", { timeout: 120_000 }, async () => {
+    await using dir = await tmpDir();
+    const cassette = path.join(dir.path, "rec");
+    const recorded = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--no-probe", "--out", cassette, "--", process.execPath, harness, "base", "mcp"]);
+    expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
+    const grown = await runCli(["replay", cassette, "--record-missing", "--driver", "sdk:0.21.0", "--desktop", "--json", "--", process.execPath, harness, "grown", "mcp"]);
+    expect(grown.exitCode, String(grown.stderr)).toBe(0);
+    expect(lastJson(String(grown.stdout))).toMatchObject({ added: 3, driver: { source: "sdk" }, exitCode: 0 });
+    const events = readFileSync(path.join(cassette, "cassette.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { kind: string; dir?: string; line?: string; added?: unknown });
+    const added = events.filter((e) => e.added);
+    expect(added.map((e) => `${e.dir}:${/"name":"(\w+)"/.exec(e.line ?? "")?.[1] ?? "answer"}`)).toEqual([
+      "c2s:get_screen_size", "s2c:answer", "c2s:get_window_state", "s2c:answer", "c2s:get_screen_size", "s2c:answer",
+    ]);
+    expect(events.at(-1)).toMatchObject({ kind: "mcp_close" });
+    const replayed = await runCli(["replay", cassette, "--json", "--", process.execPath, harness, "grown", "mcp"]);
+    expect(replayed.exitCode, String(replayed.stderr)).toBe(0);
+    expect(lastJson(String(replayed.stdout))).toMatchObject({ unmatched: 0, violations: [], exitCode: 0 });
+    expect(harnessLines(String(replayed.stderr))).toEqual(harnessLines(String(grown.stderr)));
+  });
+});
+
 describe("replay --record-missing refusals", () => {
   it("is refused under CI=true unless --allow-in-ci (exit 2, saying why)", async () => {
     const refused = await runCli(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--driver", "sdk", "--", "true"], { env: { CI: "true" } });

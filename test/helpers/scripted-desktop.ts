@@ -107,6 +107,34 @@ export function scriptedDesktop(options: { pid: number; window: number; firstSna
       const out = parsed.flags.get("--screenshot-out-file");
       return answer(parsed.tool, args, request, typeof out === "string" ? out : undefined);
     },
+    mcp(_init, io) {
+      // direct-mode MCP: the same answers as JSON-RPC results, structuredContent and one text block
+      return {
+        line(line) {
+          const m = JSON.parse(line) as { id?: unknown; method?: string; params?: { name?: string; arguments?: Record<string, unknown> } };
+          if (m.id === undefined) return;
+          const reply = (result: unknown) => io.send(`{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${JSON.stringify(sorted(result))}}`);
+          if (m.method === "initialize") return reply({ capabilities: { tools: {} }, protocolVersion: "2025-06-18", serverInfo: { name: "cua-driver", version: "0.21.0" } });
+          if (m.method === "tools/list") return reply({ tools: [] });
+          const tool = m.params?.name ?? "";
+          const args = m.params?.arguments ?? {};
+          calls.push({ tool, args });
+          const cli = options.refuse?.tool === tool
+            ? ok({ refusal: { code: options.refuse.code, message: `refused: ${options.refuse.code}` }, status: "refused" })
+            : answer(tool, args, { argv: [], stdin: Buffer.alloc(0), cwd: "/", env: {}, signal: new AbortController().signal }, undefined);
+          const text = cli.stdout.toString("utf8");
+          let structured: unknown;
+          try {
+            structured = JSON.parse(text);
+          } catch {
+            return reply({ content: [{ text: text.trim(), type: "text" }], isError: true });
+          }
+          const refused = typeof structured === "object" && structured !== null && "refusal" in structured;
+          reply({ content: [{ text: `${tool} answered for pid ${pid}`, type: "text" }], ...(refused ? { isError: true } : {}), structuredContent: structured });
+        },
+        end: () => io.exit(0),
+      };
+    },
     close: async () => {},
   };
 }

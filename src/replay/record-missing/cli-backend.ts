@@ -5,51 +5,23 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseDriverArgv } from "../../cassette/driver-argv.js";
 import { fromStoredBytes } from "../../cassette/stored-bytes.js";
-import type { Redactor } from "../../cassette/redact.js";
-import type { FrameRef } from "../../schema/bytes.js";
-import type { FrameExt } from "../../cassette/frame-ref.js";
-import type { CassetteEvent } from "../../schema/cassette.js";
 import type { CliRequest, CliResponse } from "../../shim-server/backend.js";
 import { buildCliEvent } from "../../recorder/cli-event.js";
 import { deliverCliAnswer } from "../deliver-cli.js";
 import { answerCli } from "../engine/answer-cli.js";
 import type { Decision } from "../engine/engine.js";
-import { endsEpoch } from "../engine/exchanges.js";
 import { cliRequest, type ReplayRequest } from "../engine/request.js";
-import { isLifecycleTool } from "../engine/session-lifecycle.js";
 import { staticCliAnswer } from "../engine/static-answers.js";
 import { resultFromCliStdout } from "../engine/tool-result.js";
 import { resolveBinaryPath } from "../../transports/sdk/binary-path.js";
-import type { ReplaySession } from "../session.js";
-import { callOutcome, describeOutcome, outcomesDiffer } from "./call-outcome.js";
-import type { Growth } from "./growth.js";
+import { callOutcome } from "./call-outcome.js";
+import { classify, endsItsEpoch, type RecordMissingCore } from "./core.js";
+import type { AddedInput } from "./growth.js";
 import type { IdTable } from "./id-table.js";
 import { liveArgv } from "./live-argv.js";
-import type { LiveDriver } from "./live-driver.js";
-import { pairAnswers } from "./pair-answers.js";
-
-/** What record-missing did with one harness request. */
-export type RecordMissingStep =
-  /** Answered from the cassette (and sent live too, unless the answer was the replay's own rule). */
-  | "cassette"
-  /** Not in the cassette (or no longer true of this run): answered live, translated, and added. */
-  | "added";
-
-export interface RecordMissingCounts {
-  /** Requests answered from the cassette. */
-  served: number;
-  /** Requests answered by the live driver and added to the cassette. */
-  added: number;
-  /** Requests sent to the live driver (answered from the cassette or not). */
-  forwarded: number;
-}
 
 export interface RecordMissingCli {
   cli(request: CliRequest): Promise<CliResponse>;
-  readonly counts: RecordMissingCounts;
-  /** Where the run left the recorded history, when it did: request number and why. */
-  readonly divergence: { n: number; reason: string } | undefined;
-  readonly notes: readonly string[];
   close(): void;
 }
 
@@ -62,38 +34,10 @@ export interface RecordMissingCli {
  * the cassette lacks, or one the live driver answers otherwise than recorded, starts another
  * history: from then on every call is answered live and added after it.
  */
-export function createRecordMissingCli(options: {
-  session: ReplaySession;
-  live: LiveDriver;
-  table: IdTable;
-  growth: Growth;
-  /** The cassette's events, in file order (positions for the growth plan). */
-  events: readonly CassetteEvent[];
-  redactor: Redactor;
-  putFrame: (bytes: Uint8Array, ext: FrameExt) => FrameRef;
-  /** Provenance of the added events. */
-  added: NonNullable<CassetteEvent["added"]>;
-}): RecordMissingCli {
-  const { session, live, table, growth, redactor } = options;
-  const position = new Map(options.events.map((e, i) => [e.seq, i]));
+export function createRecordMissingCli(core: RecordMissingCore): RecordMissingCli {
+  const { session, table, growth, redactor, counts } = core;
   const scratch = mkdtempSync(path.join(os.tmpdir(), "cua-contract-record-missing-"));
-  const counts: RecordMissingCounts = { served: 0, added: 0, forwarded: 0 };
-  const notes: string[] = [];
-  let divergence: { n: number; reason: string } | undefined;
   let calls = 0;
-  let chain: Promise<unknown> = Promise.resolve();
-
-  /** Position of the recorded mutation that ends this epoch, if any. */
-  const epochEnd = (epoch: number): number | undefined => {
-    const x = session.engine.exchanges.find((e) => e.epoch === epoch && endsEpoch(e));
-    return x ? position.get(x.seq) : undefined;
-  };
-
-  const diverge = (n: number, reason: string, end: number | undefined) => {
-    if (growth.diverged) return;
-    growth.diverge(end);
-    divergence = { n, reason };
-  };
 
   /** Sends the harness's call to the live driver, its ids translated, with a private screenshot file. */
   const sendLive = async (request: CliRequest) => {
@@ -104,7 +48,7 @@ export function createRecordMissingCli(options: {
     const stdin = call && parsed.json === undefined ? Buffer.from(table.toLive(request.stdin.toString("utf8"))) : request.stdin;
     counts.forwarded++;
     const started = performance.now();
-    const response = await live.cli({ ...request, argv, stdin });
+    const response = await core.live.cli({ ...request, argv, stdin });
     const durationMs = performance.now() - started;
     let file: Buffer | undefined;
     if (outFile) {
@@ -148,10 +92,10 @@ export function createRecordMissingCli(options: {
         origin: "harness",
       },
       redactor,
-      putFrame: options.putFrame,
+      putFrame: core.putFrame,
     });
     const { t_ms: _t, ...placed } = event;
-    growth.add([{ ...placed, added: options.added } as Parameters<Growth["add"]>[0][number]]);
+    growth.add([{ ...placed, added: core.added } as AddedInput]);
     counts.added++;
     if (o.decision) {
       // the replay's own model of the driver (snapshots served, tokens honoured) sees this answer too, as a plain replay will
@@ -182,13 +126,12 @@ export function createRecordMissingCli(options: {
     }
     if (growth.diverged) return addLive({ request, replayRequest, sent: await sendLive(request), tMs });
 
-    const end = epochEnd(session.engine.epoch);
+    const end = core.epochEnd(session.engine.epoch);
     const decision = session.decide(replayRequest);
-    const epochEnding = decision.kind === "mutation" && !isLifecycleTool(replayRequest.tool);
     const step = classify(decision);
     const label = `#${decision.n} ${replayRequest.tool ?? replayRequest.method}`;
     if (step === "missing") {
-      if (epochEnding) diverge(decision.n, `${label} is a mutation the cassette does not have here`, end);
+      if (endsItsEpoch(decision)) core.diverge(decision.n, `${label} is a mutation the cassette does not have here`, end);
       return addLive({ request, replayRequest, sent: await sendLive(request), decision, tMs });
     }
     const answer = answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) });
@@ -197,66 +140,24 @@ export function createRecordMissingCli(options: {
     if (sent) {
       const recordedStdout = fromStoredBytes(answer.stdout).toString("utf8");
       const liveStdout = sent.response.stdout.toString("utf8");
-      if (step === "recorded") {
-        const paired = pairAnswers(recordedStdout, liveStdout);
-        for (const p of paired.pairs) table.pair(p.kind, p.recorded, p.live);
-        for (const d of paired.differences) notes.push(`${label}: ${d}`);
-      }
+      if (step === "recorded") core.learn(label, recordedStdout, liveStdout);
       if (decision.kind === "mutation") {
         const recorded = callOutcome({ stdout: recordedStdout, exitCode: answer.exitCode });
-        const now = callOutcome({ stdout: liveStdout, exitCode: sent.response.exitCode });
-        if (outcomesDiffer(recorded, now) && epochEnding && step === "recorded") {
-          diverge(decision.n, `${label}: the live driver ${describeOutcome(now)} where the cassette says ${describeOutcome(recorded)}`, end);
-          return addLive({ request, replayRequest, sent, decision, tMs });
-        }
-        if (outcomesDiffer(recorded, now) || recorded.effect !== now.effect) {
-          notes.push(`${label}: the live driver ${describeOutcome(now)}, the answer served ${describeOutcome(recorded)}`);
-        }
+        const live = callOutcome({ stdout: liveStdout, exitCode: sent.response.exitCode });
+        if (core.compare({ decision, step, label, recorded, live, end }) === "diverge") return addLive({ request, replayRequest, sent, decision, tMs });
       }
     }
     const delivered = await deliverCliAnswer({ answer, request, clock: session.clock });
     session.record(decision, { tMs, ...(answer.served !== undefined ? { served: answer.served } : {}), ...(delivered.exitCode !== undefined ? { exitCode: delivered.exitCode } : {}) });
     counts.served++;
-    const x = decision.exchange;
-    if (x && !x.virtual && x.epoch === decision.epochBefore) {
-      const at = position.get(x.seq);
-      if (at !== undefined) growth.served(at);
-    }
+    core.served(decision.exchange, decision.epochBefore);
     return delivered.response;
   };
 
   return {
-    // one call at a time: the id table, the growth plan and the live desktop each follow one order
-    cli: (request) => {
-      const next = chain.then(() => handle(request));
-      chain = next.catch(() => undefined);
-      return next;
-    },
-    counts,
-    get divergence() {
-      return divergence;
-    },
-    notes,
+    cli: (request) => core.serialize(() => handle(request)),
     close: () => rmSync(scratch, { recursive: true, force: true }),
   };
-}
-
-/**
- * `recorded`: a recorded answer (sent live too); `synthesized`: the replay's own answer for a
- * session start or end (sent live, so the live session is there); `local`: a rule the replay
- * applies without the driver (an ended session, an unknown tool, a token no longer honoured: the
- * driver would refuse it too, and the live desktop must not get an input the harness saw refused);
- * `missing`: nothing recorded answers it in this epoch (a read from an earlier epoch is not the
- * truth here, and a mutation sent again is a mutation the recording never made).
- */
-function classify(d: Decision): "recorded" | "synthesized" | "local" | "missing" {
-  if (d.outcome === "unmatched" || d.fallbackEpoch !== undefined) return "missing";
-  if (d.synthetic) return "local";
-  const kind = d.offPath?.synthesized;
-  if (kind === "stale_element_token") return "local";
-  if (kind === "resent_mutation" || kind === "skipped_ahead") return "missing";
-  if (kind === "lifecycle" || d.exchange?.virtual) return "synthesized";
-  return "recorded";
 }
 
 /** Live bytes in the recorded ids (text only: bytes that are not UTF-8 are kept as they are). */
@@ -265,4 +166,3 @@ function recordedBytes(bytes: Buffer, table: IdTable): Buffer {
   if (!Buffer.from(text, "utf8").equals(bytes)) return bytes;
   return Buffer.from(table.toRecorded(text));
 }
-

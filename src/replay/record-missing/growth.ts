@@ -33,7 +33,7 @@ export interface Growth {
   plan(): GrowthPlan;
 }
 
-export function createGrowth(options: { events: readonly CassetteEvent[] }): Growth {
+export function createGrowth(options: { events: readonly CassetteEvent[]; added?: CassetteEvent["added"] }): Growth {
   const { events } = options;
   let nextSeq = events.reduce((m, e) => Math.max(m, e.seq + 1), 0);
   // the identity calls the recorder made before the harness started stay first
@@ -71,7 +71,27 @@ export function createGrowth(options: { events: readonly CassetteEvent[] }): Gro
         order.push({ old: i });
         for (const e of inserts.get(i) ?? []) order.push({ added: e });
       }
-      return { order, added: [...added], dropped: events.slice(kept) };
+      const dropped = events.slice(kept);
+      // an MCP stream whose recorded end was left out ends after the calls this run added to it
+      const closes: CassetteEvent[] = [];
+      const t = order.reduce((m, item) => Math.max(m, "old" in item ? events[item.old]!.t_ms : item.added.t_ms), 0);
+      for (const e of dropped) {
+        if (e.kind !== "mcp_close" || !events.slice(0, kept).some((k) => k.kind === "mcp_open" && k.stream === e.stream)) continue;
+        closes.push({ ...e, seq: nextSeq++, t_ms: t, ...(options.added ? { added: options.added } : {}) });
+      }
+      for (const e of closes) order.push({ added: e });
+      // a recorded stream end stays after every line this run added to that stream
+      for (let i = order.length - 1; i >= 0; i--) {
+        const item = order[i]!;
+        const close = "old" in item ? events[item.old]! : undefined;
+        if (close?.kind !== "mcp_close") continue;
+        const last = order.findLastIndex((o) => "added" in o && o.added.kind === "mcp" && o.added.stream === close.stream);
+        if (last > i) {
+          order.splice(i, 1);
+          order.splice(last, 0, item);
+        }
+      }
+      return { order, added: [...added, ...closes], dropped };
     },
   };
 }

@@ -1,7 +1,8 @@
 import { findDriver } from "../../recorder/find-driver.js";
 import { runDriverOnce } from "../../recorder/run-driver.js";
 import type { CassetteHeader } from "../../schema/cassette.js";
-import type { CliRequest, CliResponse } from "../../shim-server/backend.js";
+import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "../../shim-server/backend.js";
+import { spawnLiveMcp } from "./live-mcp.js";
 import { createSdkBackend } from "../../transports/sdk/sdk-backend.js";
 import { sdkDriverInfo } from "../../transports/sdk/sdk-recorder.js";
 import { sdkDriverVersion } from "../../transports/sdk/recording-driver.js";
@@ -11,6 +12,8 @@ export interface LiveDriver {
   /** Who answers (the header's `driver` shape): version, platform, `source` (`sdk` for the runtime, `binary` for an executable). */
   readonly info: CassetteHeader["driver"];
   cli(request: CliRequest): Promise<CliResponse>;
+  /** One `cua-driver mcp` stream (absent: this driver is not grown over MCP). */
+  mcp?(init: { argv: string[]; cwd: string; env: Record<string, string> }, io: McpIo): McpSessionHandler;
   close(): Promise<void>;
 }
 
@@ -19,7 +22,7 @@ export async function openLiveDriver(driver: string, options: { source?: "binary
   const version = sdkDriverVersion(driver);
   if (version !== undefined) {
     const sdk = await createSdkBackend({ version });
-    return { info: sdkDriverInfo(sdk), cli: (request) => sdk.cli(request), close: () => sdk.close?.() ?? Promise.resolve() };
+    return { info: sdkDriverInfo(sdk), cli: (request) => sdk.cli(request), mcp: (init, io) => sdk.mcp(init, io), close: () => sdk.close?.() ?? Promise.resolve() };
   }
   const file = findDriver({ driver });
   const run = async (request: CliRequest): Promise<CliResponse> => {
@@ -33,6 +36,7 @@ export async function openLiveDriver(driver: string, options: { source?: "binary
   return {
     info: { version: parsed?.[1] ?? null, platform: `${process.platform}-${process.arch}`, source: options.source ?? "binary", location: file },
     cli: run,
+    mcp: (init, io) => spawnLiveMcp({ file, init, io }),
     close: async () => {},
   };
 }

@@ -8,8 +8,9 @@ import { createRedactor } from "../../cassette/redact.js";
 import { readCassetteSync } from "../../cassette/reader.js";
 import { recordCliCall } from "../../recorder/cli-recording.js";
 import { startClock } from "../../recorder/recording-parts.js";
+import { openMcpStreamRecording } from "../../recorder/mcp-stream-recording.js";
 import { createRecordingSink } from "../../recorder/recording-sink.js";
-import type { CliRequest, CliResponse } from "../../shim-server/backend.js";
+import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "../../shim-server/backend.js";
 import { createReplayBackend } from "../backend.js";
 import { loadReplayCassette } from "../load.js";
 import { createReplaySession } from "../session.js";
@@ -19,18 +20,55 @@ import { scriptedDesktop, type ScriptedDesktop } from "../../../test/helpers/scr
 import { tmpDir } from "../../../test/helpers/tmp-dir.js";
 
 type Send = (argv: string[]) => Promise<CliResponse>;
+/** One tool call as the harness makes it: what it was answered (the bytes), and the structured answer it reads. */
+type Call = (tool: string, args: Record<string, unknown>, shot: boolean) => Promise<{ seen: string; structured: Record<string, unknown> }>;
 type Variant = "base" | "grown" | "diverged" | "stale";
 
 const RECORDED = { pid: 4242, window: 77 };
 const LIVE = { pid: 9001, window: 555 };
 
+/** Per-call CLI: `cua-driver call TOOL JSON [--screenshot-out-file shot.png]`. */
+const overCli =
+  (send: Send): Call =>
+  async (tool, args, shot) => {
+    const r = await send(["call", tool, JSON.stringify(args), ...(shot ? ["--screenshot-out-file", "shot.png"] : [])]);
+    const stdout = r.stdout.toString("utf8");
+    return { seen: `${tool} → ${r.exitCode} ${stdout}`, structured: JSON.parse(stdout) as Record<string, unknown> };
+  };
+
+/** One MCP stream: `tools/call` lines with ids counting up, the answer line as the harness got it. */
+function overMcp(open: (io: McpIo) => McpSessionHandler): Call & { end(): Promise<void> } {
+  const waiting = new Map<number, (line: string) => void>();
+  let ended: () => void = () => {};
+  const closed = new Promise<void>((resolve) => (ended = resolve));
+  const handler = open({
+    send: (line) => waiting.get((JSON.parse(line) as { id: number }).id)?.(line),
+    stderr: () => {},
+    exit: () => ended(),
+  });
+  let id = 0;
+  const request = (method: string, params?: unknown) =>
+    new Promise<string>((resolve) => {
+      const n = ++id;
+      waiting.set(n, resolve);
+      handler.line(JSON.stringify({ jsonrpc: "2.0", id: n, method, ...(params ? { params } : {}) }));
+    });
+  const started = request("initialize", { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } });
+  const call = async (tool: string, args: Record<string, unknown>) => {
+    await started;
+    const line = await request("tools/call", { name: tool, arguments: args });
+    return { seen: line, structured: (JSON.parse(line) as { result: { structuredContent: Record<string, unknown> } }).result.structuredContent };
+  };
+  return Object.assign(call, { end: () => (handler.end(), closed) });
+}
+
 /** The harness under test: it aims from what it is answered (window, element tokens), as a real one does. */
-async function flow(variant: Variant, send: Send): Promise<string[]> {
+async function flow(variant: Variant, callTool: Call): Promise<string[]> {
   const seen: string[] = [];
   const call = async (tool: string, args: Record<string, unknown>, shot = false) => {
-    const r = await send(["call", tool, JSON.stringify(args), ...(shot ? ["--screenshot-out-file", "shot.png"] : [])]);
-    seen.push(`${tool} → ${r.exitCode} ${r.stdout.toString("utf8")}`);
-    return JSON.parse(r.stdout.toString("utf8")) as Record<string, unknown>;
+    const r = await callTool(tool, args, shot);
+    seen.push(r.seen);
+    return r.structured;
   };
   const grown = variant !== "base";
   const session = { session: "t" };
@@ -69,19 +107,50 @@ async function recordBase(dir: string, cwd: string, desktop: ScriptedDesktop): P
     force: false,
   });
   const parts = { sink, redactor: createRedactor({ enabled: true }), clock: startClock() };
-  await flow("base", (argv) => recordCliCall({ ...parts, request: request(cwd, argv), answer: async (r) => ({ response: await desktop.cli(r), recorded: true }) }));
+  await flow("base", overCli((argv) => recordCliCall({ ...parts, request: request(cwd, argv), answer: async (r) => ({ response: await desktop.cli(r), recorded: true }) })));
   sink.close();
 }
+
+/** Records the base flow over one MCP stream, line by line, with the recorder's own stream recording. */
+async function recordBaseMcp(dir: string, desktop: ScriptedDesktop): Promise<void> {
+  const sink = createRecordingSink({
+    dir,
+    header: { format: "cua-cassette", version: 1, driver: { ...desktop.info }, recorded_at: new Date().toISOString(), recorder: { name: "cua-contract", version: "test" }, redaction: { enabled: true } },
+    append: false,
+    force: false,
+  });
+  const parts = { sink, redactor: createRedactor({ enabled: true }), clock: startClock() };
+  const recording = openMcpStreamRecording({ ...parts, stream: 0, argv: ["mcp"] });
+  const client = overMcp((io) => {
+    const inner = desktop.mcp!({ argv: ["mcp"], cwd: "/", env: {} }, { ...io, send: (line) => (recording.line("s2c", line), io.send(line)) });
+    return { line: (line) => (recording.line("c2s", line), inner.line(line)), end: () => (recording.close(0), inner.end()) };
+  });
+  await flow("base", client);
+  await client.end();
+  sink.close();
+}
+
+const mcpInit = { argv: ["mcp"], cwd: "/", env: {} };
 
 /** Plain replay of a cassette to a flow: what the harness was answered, and the summary. */
 async function replayFlow(dir: string, cwd: string, variant: Variant) {
   const session = createReplaySession({ cassette: loadReplayCassette(dir), clock: systemClock });
   const backend = createReplayBackend({ session });
-  const seen = await flow(variant, (argv) => backend.cli(request(cwd, argv)));
+  const seen = await flow(variant, overCli((argv) => backend.cli(request(cwd, argv))));
   const summary = session.finish();
   const requests = session.entries().flatMap((e) => (e.type === "request" ? [e] : []));
   return { seen, summary, requests };
 }
+
+/** The MCP lines of a cassette: each request's tool (or method), `+` when added; answers as `←`. */
+const mcpTools = (dir: string) =>
+  readCassetteSync(dir).events.flatMap((e) => {
+    if (e.kind === "mcp_close") return [`close${e.added ? "+" : ""}`];
+    if (e.kind !== "mcp" || typeof e.line !== "string") return [];
+    const m = JSON.parse(e.line) as { method?: string; params?: { name?: string } };
+    if (e.dir === "s2c") return ["←"];
+    return m.method === "tools/call" ? [`${m.params?.name}${e.added ? "+" : ""}`] : [m.method!];
+  });
 
 const tools = (dir: string) => readCassetteSync(dir).events.map((e) => (e.kind === "cli" ? `${e.argv[1]}${e.added ? "+" : ""}` : e.kind));
 
@@ -95,7 +164,7 @@ async function setup() {
 
 async function growWith(o: { dir: string; cwd: string; live: ScriptedDesktop; variant: Variant }) {
   const run = await openRecordMissing({ dir: o.dir, driver: o.live, env: {}, shim: "node" });
-  const seen = await flow(o.variant, (argv) => run.cli(request(o.cwd, argv)));
+  const seen = await flow(o.variant, overCli((argv) => run.cli(request(o.cwd, argv))));
   return { seen, summary: await run.finish() };
 }
 
@@ -235,5 +304,59 @@ describe("record-missing (scripted live desktop)", () => {
     const [head, ...rest] = readFileSync(file, "utf8").split("\n");
     writeFileSync(file, [JSON.stringify({ ...JSON.parse(head!), faults: { plan: { rules: [] } } }), ...rest].join("\n"));
     await expect(openRecordMissing({ dir, driver: live, env: {} })).rejects.toThrow(/was recorded with --faults/);
+  });
+});
+
+describe("record-missing over one MCP stream (scripted live desktop)", () => {
+  async function setupMcp() {
+    const tmp = await tmpDir();
+    const dir = path.join(tmp.path, "cassette");
+    await recordBaseMcp(dir, scriptedDesktop(RECORDED));
+    return { tmp, dir, live: scriptedDesktop(LIVE) };
+  }
+  async function grow(dir: string, live: ScriptedDesktop, variant: Variant) {
+    const run = await openRecordMissing({ dir, driver: live, env: {}, shim: "node" });
+    const client = overMcp((io) => run.mcp(mcpInit, io));
+    const seen = await flow(variant, client);
+    await client.end();
+    return { seen, summary: await run.finish() };
+  }
+  async function replayMcp(dir: string, variant: Variant) {
+    const session = createReplaySession({ cassette: loadReplayCassette(dir), clock: systemClock });
+    const client = overMcp((io) => createReplayBackend({ session }).mcp(mcpInit, io));
+    const seen = await flow(variant, client);
+    await client.end();
+    return { seen, summary: session.finish() };
+  }
+
+  it("translates the ids both ways, adds request and answer lines to the recorded stream where they happened, and replays line for line", async () => {
+    const { tmp, dir, live } = await setupMcp();
+    await using _t = tmp;
+    const grown = await grow(dir, live, "grown");
+    expect(new Set(live.calls.filter((c) => "pid" in c.args).map((c) => `${String(c.args.pid)}/${String(c.args.window_id)}`))).toEqual(new Set([`${LIVE.pid}/${LIVE.window}`]));
+    expect(live.calls.find((c) => c.tool === "click")!.args.element_token).toBe("s00000003:0");
+    const text = grown.seen.join("\n");
+    expect(text).not.toContain(String(LIVE.pid));
+    expect(text).toContain(`answered for pid ${RECORDED.pid}`); // an id inside the text block of an added answer
+    expect(grown.summary).toMatchObject({ added: 3, ids: { pid: 1, snapshot: 4, fresh: 1 } });
+    expect(mcpTools(dir)).toEqual([
+      "initialize", "←", "start_session", "←", "get_screen_size+", "←", "list_windows", "←", "get_window_state", "←", "type_text", "←",
+      "get_window_state+", "←", "list_windows", "←", "get_window_state", "←", "click", "←", "list_windows", "←", "get_window_state", "←",
+      "get_screen_size+", "←", "end_session", "←", "close",
+    ]);
+    const replayed = await replayMcp(dir, "grown");
+    expect(replayed.summary).toMatchObject({ unmatched: 0 });
+    expect(replayed.seen).toEqual(grown.seen);
+  });
+
+  it("another history on the stream: the recorded end of the stream moves after the lines added to it", async () => {
+    const { tmp, dir } = await setupMcp();
+    await using _t = tmp;
+    const grown = await grow(dir, scriptedDesktop({ ...LIVE, refuse: { tool: "click", code: "element_not_visible" } }), "base");
+    expect(grown.summary).toMatchObject({ added: 4, divergence: { dropped: 9 } });
+    expect(mcpTools(dir).slice(-11)).toEqual(["get_window_state", "←", "click+", "←", "list_windows+", "←", "get_window_state+", "←", "end_session+", "←", "close+"]);
+    const replayed = await replayMcp(dir, "base");
+    expect(replayed.summary).toMatchObject({ unmatched: 0 });
+    expect(replayed.seen).toEqual(grown.seen);
   });
 });

@@ -2,7 +2,7 @@ import { createRedactor } from "../../cassette/redact.js";
 import { writeFrame } from "../../cassette/frame-store.js";
 import { startRecordingDesktop } from "../../desktop/recording-desktop.js";
 import { UserError } from "../../errors.js";
-import type { CliRequest, CliResponse, McpSessionHandler } from "../../shim-server/backend.js";
+import type { CliRequest, CliResponse, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
 import { harnessExitCode, runHarness } from "../../shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "../../shim-server/server.js";
 import type { ShimKind } from "../../shim-server/shim-files.js";
@@ -14,7 +14,9 @@ import { createReplaySession } from "../session.js";
 import { systemClock } from "../system-clock.js";
 import { cassetteIds } from "./cassette-ids.js";
 import { refuseInCi } from "./ci-guard.js";
-import { createRecordMissingCli, type RecordMissingCounts } from "./cli-backend.js";
+import { createRecordMissingCli } from "./cli-backend.js";
+import { createRecordMissingCore, type RecordMissingCounts } from "./core.js";
+import { createRecordMissingMcp } from "./mcp-backend.js";
 import { createGrowth } from "./growth.js";
 import type { IdKind } from "./id-json.js";
 import { createIdTable, type IdTable } from "./id-table.js";
@@ -56,6 +58,8 @@ export interface OpenRecordMissing {
   env: Record<string, string>;
   /** One per-call invocation answered in process, as the shim would answer it. */
   cli(request: CliRequest): Promise<CliResponse>;
+  /** One `cua-driver mcp` stream answered in process, as the shim would answer it. */
+  mcp: ShimBackend["mcp"];
   /** Stops the shim, writes the grown cassette (when anything was added) and says what happened. Idempotent. */
   finish(): Promise<RecordMissingSummary>;
   /** Stops without writing anything (the cassette stays as it was). */
@@ -106,8 +110,9 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
   const table = createIdTable({ taken: cassetteIds(events) });
   await seedTable({ table, live, session });
   const frames: string[] = [];
-  const growth = createGrowth({ events });
-  const cli = createRecordMissingCli({
+  const added = { by: "record-missing" as const, at, source: live.info.source };
+  const growth = createGrowth({ events, added });
+  const core = createRecordMissingCore({
     session,
     live,
     table,
@@ -115,12 +120,24 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
     events,
     redactor: createRedactor(header.redaction ?? { enabled: true }),
     putFrame: (bytes, ext) => writeFrame({ dir: cassette.cassette.dir, bytes, ext, sync: false, onWritten: (f) => frames.push(f) }),
-    added: { by: "record-missing", at, source: live.info.source },
+    added,
   });
-  const server = await startShimServer({
-    backend: { cli: (request) => cli.cli(request), mcp: (_init, io) => mcpRefused(io) },
-    shim: options.shim ?? "auto",
-  });
+  const cli = createRecordMissingCli(core);
+  // the k-th `cua-driver mcp` of this run grows the k-th recorded stream
+  const recordedStreams = events.flatMap((e) => (e.kind === "mcp_open" ? [e.stream] : []));
+  let streams = 0;
+  const streamsDone: Promise<void>[] = [];
+  const backend: ShimBackend = {
+    cli: (request) => cli.cli(request),
+    mcp: (init, io) => {
+      const recordedStream = recordedStreams[streams++];
+      if (recordedStream === undefined || !live.mcp) return mcpRefused(io, recordedStream === undefined ? "the cassette has no recorded `cua-driver mcp` stream for it to grow" : "this live driver has no MCP stream");
+      const handler = createRecordMissingMcp({ core, recordedStream, init, io });
+      streamsDone.push(handler.done);
+      return handler;
+    },
+  };
+  const server = await startShimServer({ backend, shim: options.shim ?? "auto" });
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...server.env };
   // the desktop's app pid, as the harness will see it in the cassette's answers
   const appPid = env.CUA_DESKTOP_APP_PID ? table.recorded("pid", env.CUA_DESKTOP_APP_PID) : undefined;
@@ -130,6 +147,8 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
   const stop = () =>
     (stopped ??= (async () => {
       await server.close();
+      // every MCP stream has answered its last request and ended its live stream
+      await Promise.all(streamsDone);
       cli.close();
       if (typeof options.driver === "string") await live.close();
     })());
@@ -137,6 +156,7 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
     server,
     env,
     cli: (request) => cli.cli(request),
+    mcp: (init, io) => backend.mcp(init, io),
     abort: stop,
     finish: () =>
       (finished ??= (async () => {
@@ -153,14 +173,14 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
             : { file: cassette.cassette.file };
         const entries = table.entries();
         const count = (kind: IdKind) => entries.filter((e) => e.kind === kind).length;
-        const divergence = cli.divergence;
+        const divergence = core.divergence;
         return {
           file: written.file,
-          ...cli.counts,
+          ...core.counts,
           ...(divergence ? { divergence: { ...divergence, dropped: plan.dropped.length, ...(written.backup ? { backup: written.backup } : {}) } } : {}),
           ids: { pid: count("pid"), window: count("window"), snapshot: count("snapshot"), fresh: entries.filter((e) => e.fresh).length },
           driver: { version: live.info.version, source: live.info.source, ...(live.info.location ? { location: live.info.location } : {}) },
-          notes: [...new Set([...cli.notes, ...table.notes])],
+          notes: [...new Set([...core.notes, ...table.notes])],
         };
       })()),
   };
@@ -188,9 +208,9 @@ async function seedTable(o: { table: IdTable; live: LiveDriver; session: ReturnT
   for (const p of pairAnswers(JSON.stringify(structured), live.stdout.toString("utf8")).pairs) o.table.pair(p.kind, p.recorded, p.live);
 }
 
-/** `cua-driver mcp` under record-missing: not grown yet (docs/replay.md); said on the stream's stderr, exit 1. */
-function mcpRefused(io: { stderr(data: string): void; exit(code: number): void }): McpSessionHandler {
-  io.stderr("cua-contract replay --record-missing: `cua-driver mcp` streams are not recorded missing (per-call `cua-driver call` only); record the MCP flow with `cua-contract record`.\n");
+/** A `cua-driver mcp` stream record-missing cannot grow: said on the stream's stderr, exit 1. */
+function mcpRefused(io: { stderr(data: string): void; exit(code: number): void }, why: string): McpSessionHandler {
+  io.stderr(`cua-contract replay --record-missing: cannot grow this \`cua-driver mcp\` stream: ${why}; record the MCP flow with \`cua-contract record\`.\n`);
   io.exit(1);
   return { line: () => {}, end: () => {} };
 }
