@@ -36,6 +36,8 @@ export async function recordMissingHandle(
     await desktop?.stop();
     throw error;
   }
+  // an in-process harness reads the desktop's app pid from here: the recorded one, as the cassette's answers name it
+  if (desktop && run.env.CUA_DESKTOP_APP_PID !== undefined) process.env.CUA_DESKTOP_APP_PID = run.env.CUA_DESKTOP_APP_PID;
   const driver = createCliDriver({ command: run.env.CUA_DRIVER!, env: run.env });
   let grown: RecordMissingSummary | undefined;
   let closed: Promise<void> | undefined;
