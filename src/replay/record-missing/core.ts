@@ -130,7 +130,8 @@ export function createRecordMissingCore(options: {
       if (at !== undefined) growth.served(at);
     },
     learn(label, recorded, live) {
-      const paired = pairAnswers(recorded, live);
+      // the recorded answer is stored redacted: the live one is compared the same way (typed text in a tree is no difference)
+      const paired = pairAnswers(recorded, options.redactor.text(live));
       for (const p of paired.pairs) table.pair(p.kind, p.recorded, p.live);
       for (const d of paired.differences) notes.push(`${label}: ${d}`);
     },
