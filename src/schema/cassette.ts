@@ -12,6 +12,24 @@ export type DriverSource = z.infer<typeof DriverSourceSchema>;
 export const CassetteTransportSchema = z.enum(["cli", "mcp", "http", "mixed"]);
 export type CassetteTransport = z.infer<typeof CassetteTransportSchema>;
 
+/** One run of `replay --record-missing` that added events: when, from which live driver, how many, and what it left out. */
+export const CassetteAdditionSchema = z
+  .object({
+    by: z.literal("record-missing"),
+    at: z.string(),
+    driver: z
+      .object({ version: z.string().nullable(), platform: z.string(), source: DriverSourceSchema, location: z.string().optional() })
+      .strict(),
+    /** Events added. */
+    events: z.number().int().nonnegative(),
+    /** Recorded events left out: another history than the run's, after a mutation the recording did not make (docs/replay.md). */
+    dropped: z.number().int().nonnegative(),
+    /** The cassette.jsonl from before the run, kept beside it when events were left out. */
+    backup: z.string().optional(),
+  })
+  .strict();
+export type CassetteAddition = z.infer<typeof CassetteAdditionSchema>;
+
 export const CassetteHeaderSchema = z
   .object({
     format: z.literal(CASSETTE_FORMAT),
@@ -43,6 +61,8 @@ export const CassetteHeaderSchema = z
     notes: z.array(z.string()).optional(),
     /** The fault plan (and seed) injected while recording (`record --faults`); the faulted events carry `fault`. */
     faults: z.object({ plan: FaultPlanSchema, seed: z.number().int().optional() }).strict().optional(),
+    /** Calls added after the recording (`replay --record-missing`), one entry per run that added any; those events carry `added`. */
+    additions: z.array(CassetteAdditionSchema).optional(),
   })
   .passthrough();
 export type CassetteHeader = z.infer<typeof CassetteHeaderSchema>;
@@ -71,6 +91,8 @@ const EventBase = {
   t_ms: z.number().nonnegative(),
   /** Who caused the event: the harness under test, or the recorder itself (identity capture). */
   origin: z.enum(["harness", "recorder"]).optional(),
+  /** Added after the recording by `replay --record-missing` (the header's `additions` says more): when, and the live driver's provenance. */
+  added: z.object({ by: z.literal("record-missing"), at: z.string(), source: DriverSourceSchema }).strict().optional(),
 };
 
 /** One per-call CLI invocation of cua-driver. */

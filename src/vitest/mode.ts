@@ -2,9 +2,10 @@ import { UserError } from "../errors.js";
 
 /**
  * `replay` (default): answer from the cassette, never a real driver. `record`: run against the
- * live driver and write the cassette afresh. `passthrough`: the live driver, nothing written.
+ * live driver and write the cassette afresh. `record-missing`: answer from the cassette and add
+ * what it lacks from the live driver. `passthrough`: the live driver, nothing written.
  */
-export const CASSETTE_MODES = ["replay", "record", "passthrough"] as const;
+export const CASSETTE_MODES = ["replay", "record", "record-missing", "passthrough"] as const;
 export type CassetteMode = (typeof CASSETTE_MODES)[number];
 
 /** The mode from code, else `CUA_CONTRACT_MODE`, else `replay`; an unknown one names where it came from. */

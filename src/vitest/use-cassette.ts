@@ -18,6 +18,8 @@ import type { ReplayLogEntry, SummaryEntry } from "../schema/replay-log.js";
 import { startShimServer, type ShimServer } from "../shim-server/server.js";
 import { runCaptured, type HarnessRun } from "./harness-run.js";
 import { resolveMode, type CassetteMode } from "./mode.js";
+import { recordMissingHandle } from "./record-missing-handle.js";
+import type { RecordMissingSummary } from "../replay/record-missing/record-missing.js";
 
 export interface UseCassetteOptions {
   /** Default: `CUA_CONTRACT_MODE`, else `replay`. */
@@ -29,10 +31,14 @@ export interface UseCassetteOptions {
   speed?: ReplaySpeed;
   /** Clock of the in-process replayer (default virtual: delays and hangs take no real time). */
   clock?: Clock;
-  /** record/passthrough: `sdk[:VERSION]` (default `CUA_CONTRACT_DRIVER`, else `sdk`) or a cua-driver path. */
+  /** record/record-missing/passthrough: `sdk[:VERSION]` (default `CUA_CONTRACT_DRIVER`, else `sdk`) or a cua-driver path. */
   driver?: string;
-  /** record/passthrough: start a throwaway X desktop (default: `CUA_CONTRACT_DESKTOP=1`). */
+  /** record/record-missing/passthrough: start a throwaway X desktop (default: `CUA_CONTRACT_DESKTOP=1`). */
   desktop?: boolean;
+  /** record-missing: provenance of an executable `driver` for the added calls, a real binary (default) or a test double. */
+  driverSource?: "binary" | "synthetic";
+  /** record-missing: run even when CI=true (default: `CUA_CONTRACT_ALLOW_IN_CI=1`). */
+  allowInCi?: boolean;
   /** Environment to read the defaults from (default process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -51,6 +57,8 @@ export interface CassetteHandle extends AsyncDisposable {
   log(): ReplayLogEntry[];
   /** Served, unmatched, faults and the recorded calls never used (replay mode). */
   summary(): Omit<SummaryEntry, "type" | "t_ms">;
+  /** record-missing: what the run served, added and paired, once the handle is closed. */
+  readonly grown?: RecordMissingSummary | undefined;
   /** Writes the log as JSONL with a closing summary, as `replay --log` does (input for `cassette prune --log`). */
   writeLog(file: string): void;
   close(): Promise<void>;
@@ -63,6 +71,7 @@ export interface CassetteHandle extends AsyncDisposable {
 export async function useCassette(dir: string, options: UseCassetteOptions = {}): Promise<CassetteHandle> {
   const env = options.env ?? process.env;
   const mode = resolveMode(options.mode, env);
+  if (mode === "record-missing") return recordMissingHandle(dir, options, env, writeLogFile);
   return mode === "replay" ? replayHandle(dir, options) : liveHandle(dir, mode, options, env);
 }
 

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { readCassetteSync } from "../cassette/reader.js";
 import os from "node:os";
 import path from "node:path";
 import { pruneCassette } from "../cassette/prune.js";
@@ -20,12 +21,13 @@ describe("cassette mode", () => {
     expect(resolveMode(undefined, {})).toBe("replay");
     expect(resolveMode(undefined, { CUA_CONTRACT_MODE: "record" })).toBe("record");
     expect(resolveMode("passthrough", { CUA_CONTRACT_MODE: "record" })).toBe("passthrough");
+    expect(resolveMode(undefined, { CUA_CONTRACT_MODE: "record-missing" })).toBe("record-missing");
     try {
       resolveMode(undefined, { CUA_CONTRACT_MODE: "live" });
       expect.unreachable();
     } catch (error) {
       expect(isUserError(error)).toBe(true);
-      expect((error as Error).message).toBe('CUA_CONTRACT_MODE: unknown cassette mode "live". Use one of replay, record, passthrough.');
+      expect((error as Error).message).toBe('CUA_CONTRACT_MODE: unknown cassette mode "live". Use one of replay, record, record-missing, passthrough.');
     }
   });
 });
@@ -110,5 +112,38 @@ describe("a pruned cassette from an in-process run", () => {
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
+  });
+});
+
+describe("record-missing mode", () => {
+  const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
+  it("answers what the cassette has, adds what it lacks from the live driver on close, and the grown cassette replays both", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "vitest-record-missing-"));
+    try {
+      const dir = path.join(tmp, "rec");
+      cpSync(path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk"), dir, { recursive: true });
+      const env = { ...process.env, CI: "" };
+      const c = await useCassette(dir, { mode: "record-missing", driver: fake, driverSource: "synthetic", env });
+      expect(c.mode).toBe("record-missing");
+      const recorded = await c.driver.call("get_screen_size", {});
+      const added = await c.driver.call("get_cursor_position", {});
+      expect(added).toMatchObject({ structuredContent: { source: "x11", x: 100, y: 100 } });
+      await c.close();
+      expect(c.grown).toMatchObject({ served: 1, added: 1 });
+      const replayed = await useCassette(dir, { env: { CUA_CONTRACT_MODE: "replay" } });
+      expect(await replayed.driver.call("get_screen_size", {})).toMatchObject({ structuredContent: (recorded as { structuredContent: unknown }).structuredContent });
+      expect(await replayed.driver.call("get_cursor_position", {})).toMatchObject({ structuredContent: { x: 100, y: 100 } });
+      expect(replayed.summary()).toMatchObject({ served: 2, unmatched: 0 });
+      const cassette = readCassetteSync(dir);
+      expect(cassette.events.filter((e) => e.added).map((e) => [e.kind === "cli" ? e.argv[1] : e.kind, e.added?.source])).toEqual([["get_cursor_position", "synthetic"]]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it("is refused under CI=true unless allowInCi", async () => {
+    await expect(useCassette(CASSETTE, { mode: "record-missing", driver: fake, env: { CI: "true" } })).rejects.toThrow(
+      /^CUA_CONTRACT_MODE=record-missing: record-missing is refused when CI=true: .* or pass allowInCi: true \(or set CUA_CONTRACT_ALLOW_IN_CI=1\) when this job is meant to grow it\.$/,
+    );
   });
 });

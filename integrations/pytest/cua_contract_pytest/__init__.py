@@ -6,16 +6,19 @@
 
 With pytest, load the plugin (`-p cua_contract_pytest.plugin`, or
 `pytest_plugins = ["cua_contract_pytest.plugin"]` in conftest.py) for the `cua_replay` fixture and
-the `cua_record` marker. docs/testing.md has the details.
+the `cua_record` marker (re-recorded in record mode, grown with the calls it lacks in record-missing
+mode). docs/testing.md has the details.
 """
 from .runner import (
     MODES,
     ReplayResult,
     Violation,
     build_record_argv,
+    build_record_missing_argv,
     build_replay_argv,
     find_cli,
     record,
+    record_missing,
     replay,
     resolve_mode,
 )
@@ -25,9 +28,11 @@ __all__ = [
     "ReplayResult",
     "Violation",
     "build_record_argv",
+    "build_record_missing_argv",
     "build_replay_argv",
     "find_cli",
     "record",
+    "record_missing",
     "replay",
     "resolve_mode",
 ]

@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 
-MODES = ("replay", "record")
+MODES = ("replay", "record", "record-missing")
 
 
 class CuaContractError(RuntimeError):
@@ -127,6 +127,17 @@ def build_record_argv(cli, cassette, command, driver="sdk", desktop=False, force
     return argv + ["--"] + [str(c) for c in command]
 
 
+def build_record_missing_argv(cli, cassette, command, driver="sdk", desktop=False, allow_in_ci=False, json_out=None):
+    argv = list(cli) + ["replay", str(cassette), "--record-missing", "--driver", driver]
+    if desktop:
+        argv.append("--desktop")
+    if allow_in_ci:
+        argv.append("--allow-in-ci")
+    if json_out:
+        argv += ["--json-out", str(json_out)]
+    return argv + ["--"] + [str(c) for c in command]
+
+
 def _read_log(path):
     entries = []
     if os.path.exists(path):
@@ -186,3 +197,18 @@ def record(cassette, command, driver="sdk", desktop=False, env=None, cwd=None, t
     if done.returncode != 0:
         raise CuaContractError(f"cua-contract record exited {done.returncode}: {done.stderr.strip()[-2000:]}")
     return done
+
+
+def record_missing(cassette, command, driver="sdk", desktop=False, allow_in_ci=False, env=None, cwd=None, timeout=600, cli=None):
+    """Runs COMMAND under `replay --record-missing`: what CASSETTE lacks is answered by the live driver
+    and added to it. Returns the run's summary (served, added, divergence, …); a refusal (CI=true
+    without allow_in_ci, another driver version) or a failing harness raises CuaContractError."""
+    cli = cli or find_cli(env)
+    with tempfile.TemporaryDirectory(prefix="cua-contract-pytest-") as tmp:
+        summary_file = os.path.join(tmp, "summary.json")
+        argv = build_record_missing_argv(cli, cassette, command, driver=driver, desktop=desktop, allow_in_ci=allow_in_ci, json_out=summary_file)
+        done = subprocess.run(argv, capture_output=True, text=True, env=dict(os.environ if env is None else env), cwd=cwd, timeout=timeout, stdin=subprocess.DEVNULL)
+        if done.returncode != 0:
+            raise CuaContractError(f"cua-contract replay --record-missing exited {done.returncode}: {done.stderr.strip()[-2000:]}")
+        with open(summary_file, encoding="utf-8") as f:
+            return json.load(f)

@@ -13,7 +13,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from cua_contract_pytest import ReplayResult, build_record_argv, build_replay_argv, find_cli, replay, resolve_mode  # noqa: E402
+from cua_contract_pytest import ReplayResult, build_record_argv, build_record_missing_argv, build_replay_argv, find_cli, record_missing, replay, resolve_mode  # noqa: E402
 from cua_contract_pytest.runner import CuaContractError  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
@@ -26,7 +26,8 @@ class ModeAndCli(unittest.TestCase):
         self.assertEqual(resolve_mode(None, {}), "replay")
         self.assertEqual(resolve_mode(None, {"CUA_CONTRACT_MODE": "record"}), "record")
         self.assertEqual(resolve_mode("replay", {"CUA_CONTRACT_MODE": "record"}), "replay")
-        with self.assertRaisesRegex(CuaContractError, r"^CUA_CONTRACT_MODE: unknown cassette mode 'live'\. Use one of replay, record\.$"):
+        self.assertEqual(resolve_mode(None, {"CUA_CONTRACT_MODE": "record-missing"}), "record-missing")
+        with self.assertRaisesRegex(CuaContractError, r"^CUA_CONTRACT_MODE: unknown cassette mode 'live'\. Use one of replay, record, record-missing\.$"):
             resolve_mode(None, {"CUA_CONTRACT_MODE": "live"})
 
     def test_cli_from_env_then_the_checkout(self):
@@ -41,6 +42,10 @@ class ModeAndCli(unittest.TestCase):
         argv = build_replay_argv(["cc"], "rec", ["python3", "h.py"], faults_file="p.json", seed=3, invariants=[], fail_on_unused=True, json_out="s.json", log="l.jsonl")
         self.assertEqual(argv, ["cc", "replay", "rec", "--faults", "p.json", "--seed", "3", "--invariants", "none", "--fail-on-unused", "--json-out", "s.json", "--log", "l.jsonl", "--", "python3", "h.py"])
         self.assertEqual(build_record_argv(["cc"], "rec", ["h"], driver="sdk:0.21.0", desktop=True), ["cc", "record", "--out", "rec", "--driver", "sdk:0.21.0", "--desktop", "--force", "--", "h"])
+        self.assertEqual(
+            build_record_missing_argv(["cc"], "rec", ["h"], driver="sdk:0.21.0", desktop=True, allow_in_ci=True, json_out="s.json"),
+            ["cc", "replay", "rec", "--record-missing", "--driver", "sdk:0.21.0", "--desktop", "--allow-in-ci", "--json-out", "s.json", "--", "h"],
+        )
 
     def test_importable_without_pytest(self):
         code = "import sys; sys.modules['pytest'] = None; sys.path.insert(0, sys.argv[1]); import cua_contract_pytest; print(cua_contract_pytest.resolve_mode(None, {}))"
@@ -73,6 +78,20 @@ class ReplayAgainstTheCli(unittest.TestCase):
         with self.assertRaisesRegex(AssertionError, r"unmatched #1 get_screen_size: "):
             result.assert_passed()
 
+    def test_record_missing_adds_what_the_cassette_lacks_and_is_refused_in_ci(self):
+        fake = os.path.join(ROOT, "test", "fixtures", "drivers", "cua-driver-0.21.0")
+        harness = ["sh", "-c", "cua-driver call get_screen_size </dev/null; cua-driver call get_cursor_position '{}' </dev/null"]
+        with tempfile.TemporaryDirectory() as tmp:
+            grown = os.path.join(tmp, "rec")
+            shutil.copytree(CASSETTE, grown)
+            env = {**os.environ, "CI": ""}
+            summary = record_missing(grown, harness, driver=fake, env=env)
+            self.assertEqual((summary["served"], summary["added"], summary["exitCode"]), (1, 1, 0))
+            result = replay(grown, harness, env=env)
+            self.assertEqual((result.served, result.unmatched), (2, 0), result.failure_text())
+            with self.assertRaisesRegex(CuaContractError, r"exited 2: .*record-missing is refused when CI=true"):
+                record_missing(grown, harness, driver=fake, env={**os.environ, "CI": "true"})
+
     def test_bad_input_raises_with_the_cli_message(self):
         with tempfile.TemporaryDirectory() as empty:
             with self.assertRaisesRegex(CuaContractError, r"without a summary: cua-contract: .*cassette\.jsonl"):
@@ -81,7 +100,7 @@ class ReplayAgainstTheCli(unittest.TestCase):
 
 @unittest.skipUnless(PYTEST, "pytest is not installed for this python3 (apt-get install python3-pytest)")
 class PluginUnderPytest(unittest.TestCase):
-    def run_pytest(self, mode):
+    def run_pytest(self, mode, full=False):
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "argv.jsonl")
             with open(os.path.join(tmp, "test_x.py"), "w", encoding="utf-8") as f:
@@ -99,13 +118,22 @@ class PluginUnderPytest(unittest.TestCase):
             done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "cua_contract_pytest.plugin", "-p", "no:cacheprovider", tmp], capture_output=True, text=True, env=env, cwd=tmp)
             self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
             with open(log, encoding="utf-8") as f:
-                return [json.loads(line)[:2] + [json.loads(line)[-1]] for line in f]
+                calls = [json.loads(line) for line in f]
+                return calls if full else [c[:2] + [c[-1]] for c in calls]
 
     def test_replay_mode_only_replays(self):
         self.assertEqual(self.run_pytest("replay"), [["replay", "rec", "h.py"], ["replay", "rec2", "h2"]])
 
     def test_record_mode_records_the_marked_test_first(self):
         self.assertEqual(self.run_pytest("record"), [["record", "--out", "h.py"], ["replay", "rec", "h.py"], ["replay", "rec2", "h2"]])
+
+    def test_record_missing_mode_grows_the_marked_test_first(self):
+        calls = self.run_pytest("record-missing", full=True)
+        self.assertEqual([c[:2] + [c[-1]] for c in calls], [["replay", "rec", "h.py"], ["replay", "rec", "h.py"], ["replay", "rec2", "h2"]])
+        grow = calls[0]
+        self.assertEqual(grow[2:6], ["--record-missing", "--driver", "sdk:0.21.0", "--desktop"])
+        self.assertNotIn("--allow-in-ci", grow)
+        self.assertNotIn("--record-missing", calls[1] + calls[2])
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ export const replayCommand = defineCommand({
   builder: (y) =>
     y
       .parserConfiguration({ "populate--": true })
-      .usage("$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] [--json-out FILE] [--junit FILE] [--speed fast|recorded] [--max-age 30d] -- CMD [ARGS…]")
+      .usage("$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] [--json-out FILE] [--junit FILE] [--speed fast|recorded] [--max-age 30d] [--record-missing --driver sdk[:V] [--desktop] [--allow-in-ci]] -- CMD [ARGS…]")
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules (default: the plan's seed, else 0)" })
@@ -30,7 +30,12 @@ export const replayCommand = defineCommand({
       .option("speed", { type: "string", choices: SPEEDS, default: "fast" as const, describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" })
       .option("max-age", { type: "string", describe: "Warn at start when the cassette is older than this (30d, 12h, 2w)" })
       .option("contract", { type: "string", describe: "Warn at start when the cassette's driver is outside this contract's driver.versions" })
-      .option("driver-versions", { type: "string", describe: "Warn at start when the cassette's driver is outside this range (0.21.x)" }),
+      .option("driver-versions", { type: "string", describe: "Warn at start when the cassette's driver is outside this range (0.21.x)" })
+      .option("record-missing", { type: "boolean", default: false, describe: "Answer what the cassette has, forward what it lacks to the live --driver and add it to the cassette (docs/replay.md)" })
+      .option("driver", { type: "string", describe: "--record-missing: the live driver, sdk[:VERSION] (the published runtime in process) or a cua-driver path" })
+      .option("driver-source", { type: "string", choices: ["binary", "synthetic"], describe: "--record-missing: provenance of an executable --driver for the added events: binary (default) or synthetic (a test double)" })
+      .option("desktop", { type: "boolean", default: false, describe: "--record-missing: run on a throwaway X desktop (docs/desktop.md)" })
+      .option("allow-in-ci", { type: "boolean", default: false, describe: "--record-missing: run even when CI=true" }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
     if (command.length === 0) {
@@ -38,6 +43,12 @@ export const replayCommand = defineCommand({
     }
     if (args.seed !== undefined && !Number.isInteger(args.seed)) {
       throw new UserError(`--seed must be an integer (got ${String(args.seed)})`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
+    }
+    if (args["record-missing"]) return (await import("./replay-record-missing.js")).replayRecordMissingCommand(args, command);
+    for (const flag of ["driver", "driver-source", "desktop", "allow-in-ci"] as const) {
+      if (args[flag] !== undefined && args[flag] !== false) {
+        throw new UserError(`--${flag} only goes with --record-missing`, { code: "USAGE", field: `--${flag}`, fix: "Replay never reaches a driver; add --record-missing to forward what the cassette lacks." });
+      }
     }
     // `--no-invariants` arrives as [false]: check none
     const invariants = (args.invariants as unknown[] | undefined)?.flatMap((s) => (s === false || s === "false" ? ["none"] : String(s).split(","))).filter(Boolean);

@@ -6,7 +6,8 @@ const CANDIDATE_KEYS = ["app_name", "is_on_screen", "title", "window_id"] as con
 
 /**
  * The windows of `pid` a target-style refusal lists, taken from the cassette alone: the latest
- * recorded `list_windows` answer (highest epoch, then latest seq) at or before `epoch`. Nothing
+ * recorded `list_windows` answer (highest epoch, then latest in file order: seq is no position once
+ * record-missing has added calls) at or before `epoch`. Nothing
  * is invented: no such answer, or no window of that pid in it, gives `[]`.
  */
 export function windowCandidates(options: { exchanges: readonly RecordedExchange[]; epoch: number; pid: number }): WindowCandidate[] {
@@ -14,7 +15,7 @@ export function windowCandidates(options: { exchanges: readonly RecordedExchange
   let latest: { x: RecordedExchange; windows: Record<string, unknown>[] } | undefined;
   for (const x of exchanges) {
     if (x.request.method !== "call" || x.request.tool !== "list_windows" || x.epoch > epoch) continue;
-    if (latest && (x.epoch < latest.x.epoch || (x.epoch === latest.x.epoch && x.seq < latest.x.seq))) continue;
+    if (latest && x.epoch < latest.x.epoch) continue;
     const windows = listedWindows(x);
     if (windows) latest = { x, windows };
   }

@@ -1,0 +1,42 @@
+import { findDriver } from "../../recorder/find-driver.js";
+import { runDriverOnce } from "../../recorder/run-driver.js";
+import type { CassetteHeader } from "../../schema/cassette.js";
+import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "../../shim-server/backend.js";
+import { spawnLiveMcp } from "./live-mcp.js";
+import { createSdkBackend } from "../../transports/sdk/sdk-backend.js";
+import { sdkDriverInfo } from "../../transports/sdk/sdk-recorder.js";
+import { sdkDriverVersion } from "../../transports/sdk/recording-driver.js";
+
+/** The live driver record-missing forwards to: per-call CLI invocations in, the driver's bytes out. */
+export interface LiveDriver {
+  /** Who answers (the header's `driver` shape): version, platform, `source` (`sdk` for the runtime, `binary` for an executable). */
+  readonly info: CassetteHeader["driver"];
+  cli(request: CliRequest): Promise<CliResponse>;
+  /** One `cua-driver mcp` stream (absent: this driver is not grown over MCP). */
+  mcp?(init: { argv: string[]; cwd: string; env: Record<string, string> }, io: McpIo): McpSessionHandler;
+  close(): Promise<void>;
+}
+
+/** `sdk[:VERSION]`: the published runtime in process; otherwise a cua-driver executable (`source`: a real binary, or a test double). */
+export async function openLiveDriver(driver: string, options: { source?: "binary" | "synthetic" } = {}): Promise<LiveDriver> {
+  const version = sdkDriverVersion(driver);
+  if (version !== undefined) {
+    const sdk = await createSdkBackend({ version });
+    return { info: sdkDriverInfo(sdk), cli: (request) => sdk.cli(request), mcp: (init, io) => sdk.mcp(init, io), close: () => sdk.close?.() ?? Promise.resolve() };
+  }
+  const file = findDriver({ driver });
+  const run = async (request: CliRequest): Promise<CliResponse> => {
+    const r = await runDriverOnce({ driver: file, ...request });
+    if (r.spawnError) return { stdout: Buffer.alloc(0), stderr: Buffer.from(`cua-contract: cannot run the driver ${file}: ${r.spawnError.message}\n`), exitCode: 127 };
+    return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, ...(r.signal ? { signal: r.signal } : {}) };
+  };
+  const said = await run({ argv: ["--version"], stdin: Buffer.alloc(0), cwd: process.cwd(), env: process.env as Record<string, string>, signal: new AbortController().signal });
+  // read as the recorder reads it (recorder/identity.ts)
+  const parsed = /\b(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)\b/.exec(said.stdout.toString("utf8"));
+  return {
+    info: { version: parsed?.[1] ?? null, platform: `${process.platform}-${process.arch}`, source: options.source ?? "binary", location: file },
+    cli: run,
+    mcp: (init, io) => spawnLiveMcp({ file, init, io }),
+    close: async () => {},
+  };
+}
