@@ -1,8 +1,8 @@
 import { startRecordingDesktop } from "../desktop/recording-desktop.js";
 import { createCliDriver } from "../harness/adapters/cli-driver.js";
-import { refuseInCi } from "../replay/record-missing/ci-guard.js";
-import { openRecordMissing, type OpenRecordMissing, type RecordMissingSummary } from "../replay/record-missing/record-missing.js";
-import { sdkDriverVersion } from "../transports/sdk/recording-driver.js";
+import { refuseInCi } from "../recorder/record-missing/ci-guard.js";
+import { openRecordMissing, type OpenRecordMissing, type RecordMissingSummary } from "../recorder/record-missing/record-missing.js";
+import { sdkDriverVersion } from "../recorder/sdk/recording-driver.js";
 import { runCaptured } from "./harness-run.js";
 import type { CassetteHandle, UseCassetteOptions } from "./use-cassette.js";
 

@@ -19,7 +19,7 @@ import { startShimServer, type ShimServer } from "../shim-server/server.js";
 import { runCaptured, type HarnessRun } from "./harness-run.js";
 import { resolveMode, type CassetteMode } from "./mode.js";
 import { recordMissingHandle } from "./record-missing-handle.js";
-import type { RecordMissingSummary } from "../replay/record-missing/record-missing.js";
+import type { RecordMissingSummary } from "../recorder/record-missing/record-missing.js";
 
 export interface UseCassetteOptions {
   /** Default: `CUA_CONTRACT_MODE`, else `replay`. */

@@ -1,6 +1,6 @@
 import { UserError } from "../../errors.js";
 import type { MatchMode } from "../../replay/engine/matcher.js";
-import type { RecordMissingSummary } from "../../replay/record-missing/record-missing.js";
+import type { RecordMissingSummary } from "../../recorder/record-missing/record-missing.js";
 import { writeOutputFile } from "../../report/write-output.js";
 
 /** Flags of `replay` that do nothing under --record-missing: refused rather than ignored. */
@@ -26,7 +26,7 @@ export async function replayRecordMissingCommand(args: Record<string, unknown>, 
   if (args["driver-source"] !== undefined && args.driver.startsWith("sdk")) {
     throw new UserError("--driver-source is for an executable driver; answers from --driver sdk are always source sdk", { code: "USAGE", field: "--driver-source", fix: "Drop --driver-source, or name the executable with --driver PATH." });
   }
-  const { replayRecordMissing } = await import("../../replay/record-missing/record-missing.js");
+  const { replayRecordMissing } = await import("../../recorder/record-missing/record-missing.js");
   const summary = await replayRecordMissing({
     dir: String(args.dir),
     command,

@@ -1,11 +1,11 @@
-import { findDriver } from "../../recorder/find-driver.js";
-import { runDriverOnce } from "../../recorder/run-driver.js";
+import { findDriver } from "../find-driver.js";
+import { runDriverOnce } from "../run-driver.js";
 import type { CassetteHeader } from "../../schema/cassette.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "../../shim-server/backend.js";
 import { spawnLiveMcp } from "./live-mcp.js";
 import { createSdkBackend } from "../../transports/sdk/sdk-backend.js";
-import { sdkDriverInfo } from "../../transports/sdk/sdk-recorder.js";
-import { sdkDriverVersion } from "../../transports/sdk/recording-driver.js";
+import { sdkDriverInfo } from "../sdk/sdk-recorder.js";
+import { sdkDriverVersion } from "../sdk/recording-driver.js";
 
 /** The live driver record-missing forwards to: per-call CLI invocations in, the driver's bytes out. */
 export interface LiveDriver {

@@ -1,12 +1,12 @@
 import { storeText } from "../../cassette/store-text.js";
-import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "../../recorder/mcp-secrets.js";
+import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "../mcp-secrets.js";
 import type { McpIo, McpSessionHandler } from "../../shim-server/backend.js";
 import { answerMcpCall } from "../../transports/mcp/answer.js";
 import { dispatchMcpLine } from "../../transports/mcp/dispatch.js";
-import { errorLine, withId } from "../../transports/mcp/jsonrpc.js";
-import type { Decision } from "../engine/engine.js";
-import { parseJsonRpc } from "../engine/exchanges.js";
-import { mcpRequest } from "../engine/request.js";
+import { errorLine, withId } from "../../wire/mcp/envelope.js";
+import type { Decision } from "../../replay/engine/engine.js";
+import { parseJsonRpc } from "../../replay/engine/exchanges.js";
+import { mcpRequest } from "../../replay/engine/request.js";
 import { mcpOutcome } from "./call-outcome.js";
 import { classify, endsItsEpoch, type RecordMissingCore } from "./core.js";
 import type { AddedInput } from "./growth.js";

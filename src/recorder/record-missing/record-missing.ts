@@ -6,12 +6,12 @@ import type { CliRequest, CliResponse, McpSessionHandler, ShimBackend } from "..
 import { harnessExitCode, runHarness } from "../../shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "../../shim-server/server.js";
 import type { ShimKind } from "../../shim-server/shim-files.js";
-import { sdkDriverVersion } from "../../transports/sdk/recording-driver.js";
-import type { MatchMode } from "../engine/matcher.js";
-import { recordedOutcome } from "../engine/tool-result.js";
-import { loadReplayCassette } from "../load.js";
-import { createReplaySession } from "../session.js";
-import { systemClock } from "../system-clock.js";
+import { sdkDriverVersion } from "../sdk/recording-driver.js";
+import type { MatchMode } from "../../replay/engine/matcher.js";
+import { recordedOutcome } from "../../replay/engine/tool-result.js";
+import { loadReplayCassette } from "../../replay/load.js";
+import { createReplaySession } from "../../replay/session.js";
+import { systemClock } from "../../driver/clock-system.js";
 import { cassetteIds } from "./cassette-ids.js";
 import { refuseInCi } from "./ci-guard.js";
 import { createRecordMissingCli } from "./cli-backend.js";

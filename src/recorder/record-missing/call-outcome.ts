@@ -1,4 +1,4 @@
-import { looksLikeRefusal } from "../../harness/adapters/cli-output.js";
+import { looksLikeRefusal } from "../../wire/cli/stdout.js";
 
 /** What a `cua-driver call` answer says happened: accepted, or refused with a code; and the effect it claims. */
 export interface CallOutcome {

@@ -52,7 +52,7 @@ function walk(r: Json, l: Json, key: string | undefined, out: Pairing): void {
   if (Array.isArray(r) && Array.isArray(l)) {
     if (isWindows(r) && isWindows(l)) return pairWindows(r as Window[], l as Window[], out);
     if (key === "elements") return pairElements(r, l, out);
-    if (r.length === l.length) r.forEach((x, i) => walk(x, l[i]!, undefined, out));
+    if (r.length === l.length) for (const [i, x] of r.entries()) walk(x, l[i]!, undefined, out);
     return;
   }
   if (isObject(r) && isObject(l)) {
@@ -69,7 +69,7 @@ const describeWindow = (w: Window) => `${String(w.app_name ?? "?")} "${String(w.
 function pairWindows(r: Window[], l: Window[], out: Pairing): void {
   const same = (a: Window, b: Window) => a.app_name === b.app_name && a.title === b.title;
   if (r.length === l.length && r.every((w, i) => same(w, l[i]!))) {
-    r.forEach((w, i) => walk(w, l[i]!, undefined, out));
+    for (const [i, w] of r.entries()) walk(w, l[i]!, undefined, out);
     return;
   }
   const claimed = new Set<number>();
