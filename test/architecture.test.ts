@@ -1,61 +1,242 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+// The layering of src/, checked on every run: which folder may import which (in one direction,
+// with no circles), and a pure core that does no I/O and reads no clock or random source,
+// followed through everything it imports. No exceptions are listed: a finding is fixed by moving
+// code, not by adding it here. docs/architecture.md explains the order.
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "./helpers/run-cli.js";
 
 /**
- * The pure core: these folders take data and return data. They may not import node:*, execa,
- * msw, the MCP SDK, sharp, or touch console, process or timers. I/O lives in the shells around them.
+ * The folders of src/, lowest first. A module may import its own folder and the folders of
+ * earlier groups; folders in one group may import each other only one way (no circle).
+ * "(root)" is src/errors.ts and src/version.ts.
  */
-const PURE = [
-  "src/schema",
-  "src/driver/port.ts",
-  "src/driver/clock-virtual.ts",
-  "src/driver/catalogue.ts",
-  "src/wire",
-  "src/harness/core",
-  "src/invariants",
-  "src/faults",
-  "src/replay/engine",
-  "src/contract",
-  "src/fuzz/arbitraries",
-  // the HTML report's renderer and row builders (load-input.ts and write-report.ts are its I/O shell)
-  ...["model", "escape", "report-style", "render-report", "compare-shots", "frame-markers", "summarize-result", "cassette-rows", "replay-log-rows", "check-sections"].map((f) => `src/report/html/${f}.ts`),
-  "src/import/reconstruct-result.ts",
+const ORDER: readonly (readonly string[])[] = [
+  ["(root)", "util", "schema"],
+  ["driver"],
+  ["wire"],
+  ["contract"],
+  ["runtime"],
+  ["cassette"],
+  ["faults"],
+  ["invariants"],
+  ["harness"],
+  ["probe"],
+  ["shim-server"],
+  ["replay"],
+  ["transports"],
+  ["desktop"],
+  ["recorder"],
+  ["verify", "import", "report"],
+  ["check"],
+  ["fuzz"],
+  ["testing", "vitest"],
+  ["cli"],
 ];
 
-const FORBIDDEN_IMPORT = /^(node:|fs$|path$|os$|child_process$|net$|execa|msw|@modelcontextprotocol\/|sharp|yargs|playwright)/;
-const FORBIDDEN_GLOBAL = /\b(console\.|process\.|setTimeout\(|setInterval\(|setImmediate\(|queueMicrotask\()/;
+/**
+ * The pure core, whole folders: data in, data out. No module reachable from them (through
+ * runtime imports, whatever folder it is in) may import node built-ins or I/O libraries, touch
+ * console, process or timers, or read the clock or a random source: time comes from the Clock
+ * port, randomness from a seeded PRNG.
+ */
+const PURE: readonly string[] = [
+  "src/schema",
+  "src/driver",
+  "src/wire",
+  "src/contract",
+  "src/faults",
+  "src/invariants",
+  "src/harness/core",
+  "src/replay/engine",
+  "src/fuzz/arbitraries",
+  "src/report/html",
+  "src/import/reconstruct",
+];
 
-function filesUnder(rel: string): string[] {
-  const abs = path.join(repoRoot, rel);
-  if (!existsSync(abs)) return [];
-  if (statSync(abs).isFile()) return [rel];
-  return readdirSync(abs, { recursive: true })
+const FORBIDDEN_IMPORT = /^(node:|fs$|path$|os$|child_process$|net$|execa|msw|@modelcontextprotocol\/|sharp|pixelmatch|yargs|playwright)/;
+const FORBIDDEN_CALLS: readonly [RegExp, string][] = [
+  [/\bconsole\./, "console"],
+  [/\bprocess\./, "process"],
+  [/\b(setTimeout|setInterval|setImmediate|queueMicrotask)\(/, "timers"],
+  [/\bDate\.now\(/, "Date.now()"],
+  [/\bnew Date\(\s*\)/, "new Date()"],
+  [/\bperformance\.now\(/, "performance.now()"],
+  [/\bMath\.random\(/, "Math.random()"],
+];
+/** Module-level state a pure module could mutate between calls: a top-level let/var, or a mutable collection. */
+const MODULE_STATE = /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+\s*(?::\s*(?!Readonly)[^=\s][^=]*)?=\s*new\s+(?:Map|Set|WeakMap|WeakSet)\b/;
+
+interface Module {
+  file: string;
+  folder: string;
+  /** Relative imports resolved to src files, with whether they stay at run time. */
+  imports: { target: string; runtime: boolean; line: number }[];
+  bare: { spec: string; line: number }[];
+  lines: string[];
+}
+
+const SRC = path.join(repoRoot, "src");
+
+function folderOf(file: string): string {
+  const rel = path.relative(SRC, file).split(path.sep);
+  return rel.length === 1 ? "(root)" : rel[0]!;
+}
+
+function sourceFiles(): string[] {
+  return readdirSync(SRC, { recursive: true })
     .map(String)
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
-    .map((f) => path.join(rel, f));
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".d.ts"))
+    .map((f) => path.join(SRC, f));
+}
+
+const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:[^"';]*?\sfrom\s+)?["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/;
+
+function parse(file: string): Module {
+  const text = readFileSync(file, "utf8");
+  const lines = text.split("\n");
+  const imports: Module["imports"] = [];
+  const bare: Module["bare"] = [];
+  // a statement may span lines: join each import/export statement up to its specifier
+  let pending: { start: number; text: string } | undefined;
+  lines.forEach((raw, i) => {
+    const code = raw.replace(/\/\/.*$/, "");
+    const chunk = pending ? `${pending.text} ${code}` : code;
+    const start = pending?.start ?? i;
+    if (!pending && !/^\s*(import|export)\b|\bimport\(/.test(code)) return;
+    const m = IMPORT.exec(chunk);
+    if (!m) {
+      // an `import {` or `export {` whose specifier is on a later line
+      pending = /^\s*(import|export)\s[^;]*$/.test(chunk) && !/["']\s*;?\s*$/.test(chunk) ? { start, text: chunk } : undefined;
+      return;
+    }
+    pending = undefined;
+    const spec = m[3] ?? m[4]!;
+    const typeOnly = m[2] !== undefined;
+    if (spec.startsWith(".")) {
+      const target = path.resolve(path.dirname(file), spec.replace(/\.js$/, ".ts"));
+      imports.push({ target, runtime: !typeOnly, line: start + 1 });
+    } else if (!typeOnly) {
+      bare.push({ spec, line: start + 1 });
+    }
+  });
+  return { file, folder: folderOf(file), imports, bare, lines };
+}
+
+const modules = new Map(sourceFiles().map((f) => [f, parse(f)]));
+const rel = (file: string) => path.relative(repoRoot, file);
+const rank = new Map(ORDER.flatMap((group, i) => group.map((folder) => [folder, i] as const)));
+
+/** The modules package.json exports (and the root index): the public entry points. */
+function entryFiles(): Set<string> {
+  const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { exports: Record<string, string | { import?: string }> };
+  const files = Object.values(pkg.exports)
+    .map((e) => (typeof e === "string" ? e : e.import))
+    .filter((e): e is string => typeof e === "string" && e.startsWith("./dist/"))
+    .map((e) => path.join(SRC, e.slice("./dist/".length).replace(/\.js$/, ".ts")));
+  return new Set(files);
 }
 
 describe("architecture", () => {
-  const files = PURE.flatMap(filesUnder);
-  it("has pure files to check", () => {
-    expect(files.length).toBeGreaterThan(0);
+  const entries = entryFiles();
+
+  it("knows every folder of src/ and every entry point", () => {
+    const folders = new Set([...modules.values()].map((m) => m.folder));
+    expect([...folders].filter((f) => !rank.has(f)), "add the folder to ORDER").toEqual([]);
+    for (const e of entries) expect(modules.has(e), rel(e)).toBe(true);
+    expect(entries.size).toBeGreaterThan(4);
   });
-  it("keeps the pure core free of I/O", () => {
+
+  it("imports only down the folder order (the public entry points excepted: they compose the parts)", () => {
     const offences: string[] = [];
-    for (const file of files) {
-      const lines = readFileSync(path.join(repoRoot, file), "utf8").split("\n");
-      lines.forEach((text, i) => {
-        const code = text.replace(/\/\/.*$/, "");
-        if (/^\s*\*|^\s*\/\*/.test(text)) return;
-        for (const m of code.matchAll(/\bfrom\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g)) {
-          const spec = m[1] ?? m[2] ?? "";
-          if (FORBIDDEN_IMPORT.test(spec)) offences.push(`${file}:${i + 1}: imports ${spec}`);
+    for (const m of modules.values()) {
+      if (entries.has(m.file)) continue;
+      for (const i of m.imports) {
+        const to = modules.get(i.target);
+        if (!to) continue;
+        if (entries.has(to.file) && to.folder !== m.folder) offences.push(`${rel(m.file)}:${i.line}: imports the public entry ${rel(to.file)}; import the module itself`);
+        if (to.folder === m.folder) continue;
+        if (rank.get(to.folder)! > rank.get(m.folder)!) offences.push(`${rel(m.file)}:${i.line}: ${m.folder} imports ${to.folder} (${rel(to.file)}), which comes later in the order`);
+      }
+    }
+    expect(offences).toEqual([]);
+  });
+
+  it("has no circle between folders of one group", () => {
+    const edges = new Set<string>();
+    for (const m of modules.values()) {
+      if (entries.has(m.file)) continue;
+      for (const i of m.imports) {
+        const to = modules.get(i.target);
+        if (to && to.folder !== m.folder && rank.get(to.folder) === rank.get(m.folder)) edges.add(`${m.folder}>${to.folder}`);
+      }
+    }
+    const circles = [...edges].filter((e) => edges.has(e.split(">").reverse().join(">")));
+    expect(circles).toEqual([]);
+  });
+
+  it("has no import circle between modules (runtime imports)", () => {
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const circles: string[][] = [];
+    let counter = 0;
+    const visit = (file: string) => {
+      index.set(file, counter);
+      low.set(file, counter);
+      counter++;
+      stack.push(file);
+      onStack.add(file);
+      for (const i of modules.get(file)!.imports) {
+        if (!i.runtime || !modules.has(i.target)) continue;
+        if (!index.has(i.target)) {
+          visit(i.target);
+          low.set(file, Math.min(low.get(file)!, low.get(i.target)!));
+        } else if (onStack.has(i.target)) {
+          low.set(file, Math.min(low.get(file)!, index.get(i.target)!));
         }
-        if (FORBIDDEN_GLOBAL.test(code)) offences.push(`${file}:${i + 1}: uses ${code.match(FORBIDDEN_GLOBAL)?.[1]}`);
+      }
+      if (low.get(file) === index.get(file)) {
+        const component: string[] = [];
+        let top: string;
+        do {
+          top = stack.pop()!;
+          onStack.delete(top);
+          component.push(rel(top));
+        } while (top !== file);
+        if (component.length > 1) circles.push(component.sort());
+      }
+    };
+    for (const file of modules.keys()) if (!index.has(file)) visit(file);
+    expect(circles).toEqual([]);
+  });
+
+  it("keeps the pure core, and everything it imports, free of I/O, clocks and randomness", () => {
+    const pure = [...modules.keys()].filter((f) => PURE.some((p) => f.startsWith(path.join(repoRoot, p) + path.sep)));
+    expect(pure.length).toBeGreaterThan(100);
+    // every module a pure one reaches at run time
+    const reached = new Map<string, string>();
+    const walk = (file: string, origin: string) => {
+      if (reached.has(file)) return;
+      reached.set(file, origin);
+      for (const i of modules.get(file)!.imports) if (i.runtime && modules.has(i.target)) walk(i.target, origin);
+    };
+    for (const f of pure) walk(f, f);
+    const pureSet = new Set(pure);
+    const offences: string[] = [];
+    for (const [file, from] of reached) {
+      const m = modules.get(file)!;
+      const via = pureSet.has(file) ? "" : ` (reached from the pure ${rel(from)})`;
+      for (const b of m.bare) if (FORBIDDEN_IMPORT.test(b.spec)) offences.push(`${rel(file)}:${b.line}: imports ${b.spec}${via}`);
+      m.lines.forEach((text, i) => {
+        if (/^\s*(\*|\/\*|\/\/)/.test(text)) return;
+        const code = text.replace(/\/\/.*$/, "").replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""');
+        for (const [re, what] of FORBIDDEN_CALLS) if (re.test(code)) offences.push(`${rel(file)}:${i + 1}: uses ${what}${via}`);
+        if (MODULE_STATE.test(text)) offences.push(`${rel(file)}:${i + 1}: module-level mutable state${via}`);
       });
     }
-    expect(offences, "move I/O out of the pure core").toEqual([]);
+    expect(offences, "move I/O, clocks, randomness and state out of the pure core").toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { execa } from "execa";
 import { createReplayBackend } from "../transports/cli/replay-backend.js";
 import { createReplaySession } from "../replay/session.js";
-import { systemClock } from "../driver/clock-system.js";
+import { systemClock } from "../runtime/clock-system.js";
 import type { ToolInfo } from "../driver/port.js";
 import type { FaultPlan } from "../schema/fault-plan.js";
 import type { ReplayLogEntry } from "../schema/replay-log.js";

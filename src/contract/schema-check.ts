@@ -36,13 +36,12 @@ export function supportsSchema(schema: unknown): boolean {
 /** Every error of `value` against `schema` (empty when valid). */
 export function checkSchema(schema: unknown, value: unknown): SchemaError[] {
   const errors: SchemaError[] = [];
-  visit(schema, value, "", errors);
+  // compiled once per check: a schema names the same patterns again and again
+  visit(schema, value, "", errors, new Map());
   return errors;
 }
 
-const patterns = new Map<string, RegExp>();
-
-function visit(schema: unknown, value: unknown, at: string, errors: SchemaError[]): void {
+function visit(schema: unknown, value: unknown, at: string, errors: SchemaError[], patterns: Map<string, RegExp>): void {
   if (schema === true || schema === undefined) return;
   if (schema === false) {
     errors.push({ pointer: at, message: "boolean schema is false" });
@@ -78,14 +77,14 @@ function visit(schema: unknown, value: unknown, at: string, errors: SchemaError[
   if (Array.isArray(value)) {
     if (typeof schema.minItems === "number" && value.length < schema.minItems) err(`must NOT have fewer than ${schema.minItems} items`);
     if (typeof schema.maxItems === "number" && value.length > schema.maxItems) err(`must NOT have more than ${schema.maxItems} items`);
-    if (schema.items !== undefined) for (const [i, item] of value.entries()) visit(schema.items, item, `${at}/${i}`, errors);
+    if (schema.items !== undefined) for (const [i, item] of value.entries()) visit(schema.items, item, `${at}/${i}`, errors, patterns);
   }
-  if (isObject(value)) visitObject(schema, value, at, errors);
-  if (Array.isArray(schema.anyOf)) alternatives(schema.anyOf, value, at, errors, "anyOf");
-  if (Array.isArray(schema.oneOf)) alternatives(schema.oneOf, value, at, errors, "oneOf");
+  if (isObject(value)) visitObject(schema, value, at, errors, patterns);
+  if (Array.isArray(schema.anyOf)) alternatives(schema.anyOf, value, at, errors, "anyOf", patterns);
+  if (Array.isArray(schema.oneOf)) alternatives(schema.oneOf, value, at, errors, "oneOf", patterns);
 }
 
-function visitObject(schema: Record<string, unknown>, value: Record<string, unknown>, at: string, errors: SchemaError[]): void {
+function visitObject(schema: Record<string, unknown>, value: Record<string, unknown>, at: string, errors: SchemaError[], patterns: Map<string, RegExp>): void {
   const props = isObject(schema.properties) ? schema.properties : {};
   if (Array.isArray(schema.required)) {
     for (const name of schema.required) {
@@ -94,14 +93,14 @@ function visitObject(schema: Record<string, unknown>, value: Record<string, unkn
   }
   for (const [name, sub] of Object.entries(value)) {
     const child = `${at}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    if (Object.hasOwn(props, name)) visit(props[name], sub, child, errors);
+    if (Object.hasOwn(props, name)) visit(props[name], sub, child, errors, patterns);
     else if (schema.additionalProperties === false) errors.push({ pointer: at, message: `must NOT have additional properties ("${name}")` });
-    else if (isObject(schema.additionalProperties)) visit(schema.additionalProperties, sub, child, errors);
+    else if (isObject(schema.additionalProperties)) visit(schema.additionalProperties, sub, child, errors, patterns);
   }
 }
 
-function alternatives(branches: unknown[], value: unknown, at: string, errors: SchemaError[], keyword: "anyOf" | "oneOf"): void {
-  const results = branches.map((branch) => checkAt(branch, value, at));
+function alternatives(branches: unknown[], value: unknown, at: string, errors: SchemaError[], keyword: "anyOf" | "oneOf", patterns: Map<string, RegExp>): void {
+  const results = branches.map((branch) => checkAt(branch, value, at, patterns));
   const passing = results.filter((r) => r.length === 0).length;
   if (keyword === "anyOf" ? passing >= 1 : passing === 1) return;
   if (passing === 0) {
@@ -112,9 +111,9 @@ function alternatives(branches: unknown[], value: unknown, at: string, errors: S
   errors.push({ pointer: at, message: keyword === "anyOf" ? "must match a schema in anyOf" : "must match exactly one schema in oneOf" });
 }
 
-function checkAt(schema: unknown, value: unknown, at: string): SchemaError[] {
+function checkAt(schema: unknown, value: unknown, at: string, patterns: Map<string, RegExp>): SchemaError[] {
   const errors: SchemaError[] = [];
-  visit(schema, value, at, errors);
+  visit(schema, value, at, errors, patterns);
   return errors;
 }
 

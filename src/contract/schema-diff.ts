@@ -39,7 +39,7 @@ interface NodeArgs {
   ctx: Context;
 }
 
-const HANDLED = new Set([
+const HANDLED: ReadonlySet<string> = new Set([
   "type", "enum", "const", "default", "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "not",
 ]);
 

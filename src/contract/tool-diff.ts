@@ -14,7 +14,7 @@ export const SAFE_HINT_VALUE: Record<Hint, boolean> = {
 };
 
 const RISK_ORDER = ["r0", "r1", "r2", "r3"];
-const KNOWN_FIELDS = new Set(["name", "description", "inputSchema", "outputSchema", "annotations", "capabilities", "risk"]);
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(["name", "description", "inputSchema", "outputSchema", "annotations", "capabilities", "risk"]);
 
 /** Classified differences between two versions of one tool entry. */
 export function diffTool(a: ToolEntry, b: ToolEntry): Change[] {

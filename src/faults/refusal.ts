@@ -6,7 +6,7 @@ import { canonicalJson } from "../wire/json/canonical.js";
  * `{candidates,code,effect:"refused",pid}`, and flat `{code,…}`. Always `isError: true`.
  */
 
-const ELEMENT_STYLE = new Set([
+const ELEMENT_STYLE: ReadonlySet<string> = new Set([
   "stale_element_token",
   "snapshot_id_required",
   "element_index_required",
@@ -21,10 +21,10 @@ const ELEMENT_STYLE = new Set([
   "authorization_revoked",
 ]);
 
-const TARGET_STYLE = new Set(["window_target_not_found", "ambiguous_window_target", "window_target_resolution_failed"]);
+const TARGET_STYLE: ReadonlySet<string> = new Set(["window_target_not_found", "ambiguous_window_target", "window_target_resolution_failed"]);
 
 /** Codes whose envelope lists the pid's candidate windows (CONTRACT.md §3.2). */
-const LISTS_CANDIDATES = new Set(["window_target_not_found", "ambiguous_window_target"]);
+const LISTS_CANDIDATES: ReadonlySet<string> = new Set(["window_target_not_found", "ambiguous_window_target"]);
 
 /**
  * One entry of a target-style refusal's `candidates`: window_id, title, app name and on-screen

@@ -36,7 +36,7 @@ export { createCliDriver, type CliDriverOptions } from "./adapters/cli-driver.js
 export { createMcpDriver, type McpDriver, type McpDriverOptions } from "./adapters/mcp-driver.js";
 export { createSdkDriver, type InProcessSdkDriver, type SdkDriverOptions } from "./adapters/sdk-driver.js";
 export { inProcessDriver } from "./adapters/in-process.js";
-export { systemClock } from "../driver/clock-system.js";
+export { systemClock } from "../runtime/clock-system.js";
 
 /**
  * The reference harness session (docs/sessions.md), with the perceptual screen comparison as its

@@ -4,7 +4,7 @@ import { extractImages } from "../cassette/images.js";
 import type { Redactor } from "../cassette/redact.js";
 import type { FrameRef } from "../schema/bytes.js";
 import { renderBuiltCall } from "../wire/cli/render-call.js";
-import { rebuildActionResult, rebuildWindowState } from "./reconstruct-result.js";
+import { rebuildActionResult, rebuildWindowState } from "./reconstruct/reconstruct-result.js";
 import type { Trajectory, TrajectoryTurn, TurnObservation } from "./trajectory.js";
 
 export interface TrajectoryEventsOptions {

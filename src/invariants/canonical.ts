@@ -2,7 +2,7 @@ import type { RequestEntry } from "../schema/replay-log.js";
 import { canonicalJson } from "../wire/json/canonical.js";
 
 /** Argument keys that name a session or a file path rather than what the call does. */
-const VOLATILE_KEYS = new Set(["session", "screenshot_out_file"]);
+const VOLATILE_KEYS: ReadonlySet<string> = new Set(["session", "screenshot_out_file"]);
 
 /**
  * Requests that ask the driver what it is (version, tool list, help, update check) rather than act

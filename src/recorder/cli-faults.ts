@@ -4,10 +4,10 @@ import { deliverCliAnswer } from "../transports/cli/deliver-cli.js";
 import { answerCli } from "../replay/engine/answer-cli.js";
 import type { RecordedExchange } from "../replay/engine/exchanges.js";
 import type { ReplayRequest } from "../replay/engine/request.js";
-import { systemClock } from "../driver/clock-system.js";
+import { systemClock } from "../runtime/clock-system.js";
 import { buildCliEvent } from "./cli-event.js";
 import type { CliAnswer as DriverAnswer } from "./cli-recording.js";
-import { outFilesOf, readIfWritten } from "./cli-recording.js";
+import { outFilesOf, readIfWritten } from "./cli-out-files.js";
 import { recordedFault, type RecordFaults } from "./record-faults.js";
 import type { RecordingParts } from "./recording-parts.js";
 

@@ -16,6 +16,6 @@ export { FaultPlanSchema, type FaultPlan, type Fault, type FaultRule, type Fault
 export { loadReplayCassette } from "./load.js";
 export { createReplaySession, type ReplaySession, type ReplaySessionOptions } from "./session.js";
 export { createReplayBackend } from "../transports/cli/replay-backend.js";
-export { systemClock } from "../driver/clock-system.js";
+export { systemClock } from "../runtime/clock-system.js";
 export { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 export { replay, type ReplayRunOptions, type ReplayRunSummary, readFaultPlan } from "../transports/run-replay.js";

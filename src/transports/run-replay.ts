@@ -12,7 +12,7 @@ import type { MatchMode } from "../replay/engine/matcher.js";
 import { openJsonlLog } from "../replay/jsonl-log.js";
 import { loadReplayCassette } from "../replay/load.js";
 import { createReplaySession, type ReplaySession } from "../replay/session.js";
-import { systemClock } from "../driver/clock-system.js";
+import { systemClock } from "../runtime/clock-system.js";
 import type { ReplaySpeed } from "../replay/recorded-timing.js";
 import { judgeStaleness } from "../cassette/stale.js";
 

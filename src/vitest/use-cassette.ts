@@ -10,7 +10,7 @@ import { loadReplayCassette } from "../replay/load.js";
 import type { ReplaySpeed } from "../replay/recorded-timing.js";
 import { createReplayer, type Replayer } from "../replay/replayer.js";
 import { createReplaySession, type ReplaySession } from "../replay/session.js";
-import { systemClock } from "../driver/clock-system.js";
+import { systemClock } from "../runtime/clock-system.js";
 import { startRecordingDesktop } from "../desktop/recording-desktop.js";
 import type { Clock } from "../driver/port.js";
 import type { FaultPlan } from "../schema/fault-plan.js";

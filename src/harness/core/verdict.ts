@@ -34,7 +34,7 @@ function transportNote(kind: string, tool: string | undefined, readOnly: boolean
 }
 
 /** Fail-closed envelopes other harness layers put in a result (hermes: `timeout_outcome_unknown`, `next_step: "fresh_state"`). */
-const UNKNOWN_OUTCOME_CODES = new Set(["timeout_outcome_unknown", "transport_outcome_unknown", "remote_transport_outcome_unknown"]);
+const UNKNOWN_OUTCOME_CODES: ReadonlySet<string> = new Set(["timeout_outcome_unknown", "transport_outcome_unknown", "remote_transport_outcome_unknown"]);
 
 function isUnknownOutcomeEnvelope(code: string | undefined, structured: Record<string, unknown> | undefined): boolean {
   return (code !== undefined && UNKNOWN_OUTCOME_CODES.has(code)) || structured?.next_step === "fresh_state";

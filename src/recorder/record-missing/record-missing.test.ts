@@ -14,7 +14,7 @@ import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "../../sh
 import { createReplayBackend } from "../../transports/cli/replay-backend.js";
 import { loadReplayCassette } from "../../replay/load.js";
 import { createReplaySession } from "../../replay/session.js";
-import { systemClock } from "../../driver/clock-system.js";
+import { systemClock } from "../../runtime/clock-system.js";
 import { openRecordMissing } from "./record-missing.js";
 import { scriptedDesktop, type ScriptedDesktop } from "../../../test/helpers/scripted-desktop.js";
 import { tmpDir } from "../../../test/helpers/tmp-dir.js";

@@ -11,7 +11,7 @@ import type { MatchMode } from "../../replay/engine/matcher.js";
 import { recordedOutcome } from "../../replay/engine/tool-result.js";
 import { loadReplayCassette } from "../../replay/load.js";
 import { createReplaySession } from "../../replay/session.js";
-import { systemClock } from "../../driver/clock-system.js";
+import { systemClock } from "../../runtime/clock-system.js";
 import { cassetteIds } from "./cassette-ids.js";
 import { refuseInCi } from "./ci-guard.js";
 import { createRecordMissingCli } from "./cli-backend.js";

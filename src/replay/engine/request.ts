@@ -24,7 +24,7 @@ export interface ReplayRequest {
 }
 
 /** Flags whose values differ from run to run and never take part in matching. */
-const VOLATILE_FLAGS = new Set(["--socket", "--screenshot-out-file"]);
+const VOLATILE_FLAGS: ReadonlySet<string> = new Set(["--socket", "--screenshot-out-file"]);
 
 /** The default daemon socket on Linux (CONTRACT.md §1.7). */
 export function defaultSocket(env: Record<string, string | undefined>): string {

@@ -4,7 +4,7 @@ import type { ReplayLogEntry, SummaryEntry } from "../../schema/replay-log.js";
 import type { MatchMode } from "../../replay/engine/matcher.js";
 import { loadReplayCassette } from "../../replay/load.js";
 import { createReplaySession, type ReplaySession } from "../../replay/session.js";
-import { systemClock } from "../../driver/clock-system.js";
+import { systemClock } from "../../runtime/clock-system.js";
 import { dispatchMcpLine } from "../mcp/dispatch.js";
 import { errorLine } from "../../wire/mcp/envelope.js";
 

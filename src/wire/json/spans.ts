@@ -11,7 +11,7 @@ export interface Span {
   end: number;
 }
 
-const WS = new Set([" ", "\t", "\n", "\r"]);
+const WS: ReadonlySet<string> = new Set([" ", "\t", "\n", "\r"]);
 
 function skipWs(text: string, i: number): number {
   while (i < text.length && WS.has(text[i] as string)) i++;
