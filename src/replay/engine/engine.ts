@@ -20,6 +20,7 @@ import { createTokenState, describeElement, elementsOf, type ElementIdentity } f
 import { recordedOutcome } from "./tool-result.js";
 import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
 import { windowCandidates } from "./window-candidates.js";
+import { createLru } from "../../util/lru.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
@@ -119,24 +120,28 @@ export function createEngine(options: EngineOptions): Engine {
   const noEffect = new Map<number, string>();
   const tokens = createTokenState();
 
-  /** Recorded elements by token, from every recorded get_window_state answer (built on first use). */
-  let recordedElements: Map<string, ElementIdentity> | undefined;
+  /**
+   * The element a recorded token names: in the last recorded get_window_state answer that lists it
+   * (looked for from the end, answers read on demand; each token looked up once).
+   */
+  const recordedElements = new Map<string, ElementIdentity | undefined>();
   const recordedElement = (token: string): ElementIdentity | undefined => {
-    if (!recordedElements) {
-      recordedElements = new Map();
-      for (const x of exchanges) {
-        if (x.request.tool !== "get_window_state") continue;
-        const outcome = recordedOutcome(x);
-        if (outcome.type !== "result") continue;
-        try {
-          const s = (JSON.parse(outcome.raw) as { structuredContent?: Record<string, unknown> }).structuredContent;
-          if (s) for (const [t, e] of elementsOf(s)) recordedElements.set(t, e);
-        } catch {
-          continue;
-        }
+    if (recordedElements.has(token)) return recordedElements.get(token);
+    let found: ElementIdentity | undefined;
+    for (let i = exchanges.length - 1; i >= 0 && !found; i--) {
+      const x = exchanges[i]!;
+      if (x.request.tool !== "get_window_state") continue;
+      const outcome = recordedOutcome(x);
+      if (outcome.type !== "result" || !outcome.raw.includes(token)) continue;
+      try {
+        const s = (JSON.parse(outcome.raw) as { structuredContent?: Record<string, unknown> }).structuredContent;
+        if (s) found = elementsOf(s).get(token);
+      } catch {
+        continue;
       }
     }
-    return recordedElements.get(token);
+    recordedElements.set(token, found);
+    return found;
   };
 
   /** The same request, or the same action aimed at the same element through a token from a newer look. */
@@ -364,16 +369,13 @@ function paramsOf(f: SelectedFault): Record<string, unknown> | undefined {
 
 /** The judging summary of a served result: error flag, refusal code, effect, emptiness, window ids. */
 export function summariseResult(raw: string): NonNullable<RequestEntry["result"]> {
-  const hit = summaries.get(raw);
-  if (hit) return { ...hit, ...(hit.window_ids ? { window_ids: [...hit.window_ids] } : {}) };
-  const out = summarise(raw);
-  if (summaries.size > 256) summaries.clear();
-  summaries.set(raw, out);
+  const out = summaries.through(raw, () => summarise(raw), () => 256 + raw.length);
   return { ...out, ...(out.window_ids ? { window_ids: [...out.window_ids] } : {}) };
 }
 
-// replays serve the same recorded results again and again: summarise each once
-const summaries = new Map<string, NonNullable<RequestEntry["result"]>>();
+// replays serve the same recorded results again and again: summarise each once (the results are
+// the keys: a budget of characters, not of entries, since one result may hold a screenshot)
+const summaries = createLru<string, NonNullable<RequestEntry["result"]>>({ maxWeight: 16 * 2 ** 20, maxEntries: 256 });
 
 function summarise(raw: string): NonNullable<RequestEntry["result"]> {
   const out: NonNullable<RequestEntry["result"]> = {};

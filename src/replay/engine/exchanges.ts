@@ -3,6 +3,8 @@ import type { StoredBytes } from "../../schema/bytes.js";
 import type { ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
+import type { EventPlace } from "../../cassette/scan.js";
+import type { Lru } from "../../util/lru.js";
 import { restoreField, type FrameLookup } from "./frames.js";
 import { objectSpans } from "./raw-json.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
@@ -69,60 +71,137 @@ function text(bytes: StoredBytes): string {
 }
 
 /**
+ * Where the answers of a file-backed preparation come from: each event read again from its place
+ * in cassette.jsonl when an answer is used, its frames put back, and the result kept in a bounded
+ * cache. The exchanges themselves then hold only what matching needs (requests, epochs, metadata).
+ */
+export interface AnswerSource {
+  /** The event with this seq, read again from its place (the scan validated it). */
+  read(seq: number, place: EventPlace): CassetteEvent;
+  frame: FrameLookup;
+  /** Restored answers by `seq` of the event holding them. */
+  cache: Lru<number, unknown>;
+}
+
+/** Builds exchanges from events in file order, one event at a time (the events need not be kept). */
+export interface ExchangeBuilder {
+  /** `place`: where the event is in cassette.jsonl (with an AnswerSource, its answer is read from there when used). */
+  add(event: CassetteEvent, place?: EventPlace): void;
+  readonly exchanges: RecordedExchange[];
+}
+
+export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: readonly ToolInfo[]; answers?: AnswerSource }): ExchangeBuilder {
+  const { tools, answers } = options;
+  const frame = options.frame ?? answers?.frame;
+  const out: RecordedExchange[] = [];
+  const pending = new Map<string, { exchange: RecordedExchange; t: number }>();
+  return {
+    exchanges: out,
+    add(event, place) {
+      const lazy = answers && place ? { answers, place } : undefined;
+      if (event.kind === "cli") out.push(cliExchange(event, frame, tools, lazy));
+      else if (event.kind === "http") {
+        const x = httpExchange(event, frame, tools, lazy);
+        if (x) out.push(x);
+      } else if (event.kind === "mcp") {
+        // an answer read later needs only its id now: the images cut out of it change no id
+        const line = lazy && event.dir === "s2c" ? text(event.line) : restoreField({ text: text(event.line), field: "line", splices: event.frames, ...(frame ? { frame } : {}) });
+        const message = parseJsonRpc(line);
+        if (!message) return;
+        if (event.dir === "c2s") {
+          if (message.method === undefined) return;
+          const request = mcpRequest({ message, stream: event.stream });
+          const exchange: RecordedExchange = {
+            seq: event.seq,
+            transport: "mcp",
+            request,
+            kind: kindOf(request, tools),
+            epoch: 0,
+            origin: event.origin ?? "harness",
+            durationMs: 0,
+            rpc: { stream: event.stream },
+            ...(event.fault ? { fault: event.fault } : {}),
+          };
+          // notifications get no answer; keep them out of the exchanges
+          if (message.idRaw === undefined) return;
+          out.push(exchange);
+          pending.set(`${event.stream}:${message.idRaw}`, { exchange, t: event.t_ms });
+        } else if (message.idRaw !== undefined) {
+          const key = `${event.stream}:${message.idRaw}`;
+          const open = pending.get(key);
+          if (open) {
+            const stream = (event as McpLineEvent).stream;
+            open.exchange.rpc = lazy
+              ? lazyRpc({ stream }, () => lazyAnswer(lazy, event.seq, (e) => restoreField({ text: text((e as McpLineEvent).line), field: "line", splices: (e as McpLineEvent).frames, frame: lazy.answers.frame })))
+              : { response: line, stream };
+            open.exchange.durationMs = Math.max(0, event.t_ms - open.t);
+            pending.delete(key);
+          }
+        }
+      }
+    },
+  };
+}
+
+/**
  * Pair every recorded request with its answer: a CLI event is both; an MCP request line is
  * paired with the response line carrying the same id on the same stream; an HTTP event is both.
  */
 export function buildExchanges(options: { events: readonly CassetteEvent[]; frame?: FrameLookup; tools?: readonly ToolInfo[] }): RecordedExchange[] {
-  const { events, frame, tools } = options;
-  const out: RecordedExchange[] = [];
-  const pending = new Map<string, { exchange: RecordedExchange; t: number }>();
-  for (const event of events) {
-    if (event.kind === "cli") out.push(cliExchange(event, frame, tools));
-    else if (event.kind === "http") {
-      const x = httpExchange(event, frame, tools);
-      if (x) out.push(x);
-    } else if (event.kind === "mcp") {
-      const line = restoreField({ text: text(event.line), field: "line", splices: event.frames, ...(frame ? { frame } : {}) });
-      const message = parseJsonRpc(line);
-      if (!message) continue;
-      if (event.dir === "c2s") {
-        if (message.method === undefined) continue;
-        const request = mcpRequest({ message, stream: event.stream });
-        const exchange: RecordedExchange = {
-          seq: event.seq,
-          transport: "mcp",
-          request,
-          kind: kindOf(request, tools),
-          epoch: 0,
-          origin: event.origin ?? "harness",
-          durationMs: 0,
-          rpc: { stream: event.stream },
-          ...(event.fault ? { fault: event.fault } : {}),
-        };
-        // notifications get no answer; keep them out of the exchanges
-        if (message.idRaw === undefined) continue;
-        out.push(exchange);
-        pending.set(`${event.stream}:${message.idRaw}`, { exchange, t: event.t_ms });
-      } else if (message.idRaw !== undefined) {
-        const key = `${event.stream}:${message.idRaw}`;
-        const open = pending.get(key);
-        if (open) {
-          open.exchange.rpc = { response: line, stream: (event as McpLineEvent).stream };
-          open.exchange.durationMs = Math.max(0, event.t_ms - open.t);
-          pending.delete(key);
-        }
-      }
-    }
-  }
-  return out;
+  const builder = createExchangeBuilder({ ...(options.frame ? { frame: options.frame } : {}), ...(options.tools ? { tools: options.tools } : {}) });
+  for (const event of options.events) builder.add(event);
+  return builder.exchanges;
 }
 
-function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools?: readonly ToolInfo[]): RecordedExchange {
+type Lazy = { answers: AnswerSource; place: EventPlace };
+
+/** An answer read from the cassette when first used, then kept while the cache has room. */
+function lazyAnswer<T>(lazy: Lazy, seq: number, restore: (event: CassetteEvent) => T): T {
+  const hit = lazy.answers.cache.get(seq);
+  if (hit !== undefined) return hit as T;
+  const value = restore(lazy.answers.read(seq, lazy.place));
+  lazy.answers.cache.set(seq, value, weightOf(value));
+  return value;
+}
+
+function weightOf(value: unknown): number {
+  if (typeof value === "string") return value.length + 64;
+  if (value && typeof value === "object") {
+    let n = 64;
+    for (const v of Object.values(value)) n += typeof v === "string" ? v.length : v && typeof v === "object" ? weightOf(v) : 8;
+    return n;
+  }
+  return 64;
+}
+
+/** An `rpc` whose response is read on demand (an enumerable getter: it reads like the recorded string). */
+function lazyRpc(meta: Omit<NonNullable<RecordedExchange["rpc"]>, "response">, response: () => string): NonNullable<RecordedExchange["rpc"]> {
+  const rpc = {} as NonNullable<RecordedExchange["rpc"]>;
+  Object.defineProperty(rpc, "response", { get: response, enumerable: true });
+  return Object.assign(rpc, meta);
+}
+
+function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: readonly ToolInfo[] | undefined, lazy: Lazy | undefined): RecordedExchange {
   const f = frame ? { frame } : {};
   const stdin = event.stdin === undefined ? undefined : restoreField({ text: text(event.stdin), field: "stdin", splices: event.frames, ...f });
-  const stdout: StoredBytes =
-    typeof event.stdout === "string" ? restoreField({ text: event.stdout, field: "stdout", splices: event.frames, ...f }) : event.stdout;
   const request = cliRequest({ argv: event.argv.slice(argvStart(event.argv)), ...(stdin !== undefined ? { stdin } : {}) });
+  const meta = {
+    exitCode: event.exit_code,
+    ...(event.signal !== undefined ? { signal: event.signal } : {}),
+    ...(event.files ? { files: event.files } : {}),
+  };
+  const restoreOut = (e: CliEvent, fr: FrameLookup | undefined): { stdout: StoredBytes; stderr: StoredBytes } => ({
+    stdout: typeof e.stdout === "string" ? restoreField({ text: e.stdout, field: "stdout", splices: e.frames, ...(fr ? { frame: fr } : {}) }) : e.stdout,
+    stderr: e.stderr,
+  });
+  let cli: NonNullable<RecordedExchange["cli"]>;
+  if (lazy) {
+    const load = () => lazyAnswer(lazy, event.seq, (e) => restoreOut(e as CliEvent, lazy.answers.frame));
+    cli = {} as NonNullable<RecordedExchange["cli"]>;
+    Object.defineProperty(cli, "stdout", { get: () => load().stdout, enumerable: true });
+    Object.defineProperty(cli, "stderr", { get: () => load().stderr, enumerable: true });
+    Object.assign(cli, meta);
+  } else cli = { ...restoreOut(event, frame), ...meta };
   return {
     seq: event.seq,
     transport: "cli",
@@ -131,13 +210,7 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools?: re
     epoch: 0,
     origin: event.origin ?? "harness",
     durationMs: event.duration_ms,
-    cli: {
-      stdout,
-      stderr: event.stderr,
-      exitCode: event.exit_code,
-      ...(event.signal !== undefined ? { signal: event.signal } : {}),
-      ...(event.files ? { files: event.files } : {}),
-    },
+    cli,
     ...(event.fault ? { fault: event.fault } : {}),
   };
 }
@@ -148,13 +221,17 @@ function argvStart(argv: readonly string[]): number {
   return first !== undefined && /(^|\/)cua-driver(-local)?$/.test(first) ? 1 : 0;
 }
 
-function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools?: readonly ToolInfo[]): RecordedExchange | undefined {
+function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools: readonly ToolInfo[] | undefined, lazy: Lazy | undefined): RecordedExchange | undefined {
   const f = frame ? { frame } : {};
   const body = restoreField({ text: text(event.request.body), field: "request.body", splices: event.frames, ...f });
   const message = parseJsonRpc(body);
   if (!message || message.method === undefined || message.idRaw === undefined) return undefined;
   const request = mcpRequest({ message, transport: "http" });
-  const response = restoreField({ text: text(event.response.body), field: "response.body", splices: event.frames, ...f });
+  const restoreResponse = (e: HttpEvent, fr: FrameLookup | undefined) => restoreField({ text: text(e.response.body), field: "response.body", splices: e.frames, ...(fr ? { frame: fr } : {}) });
+  const meta = {
+    status: event.response.status,
+    ...(event.response.content_type !== undefined ? { contentType: event.response.content_type } : {}),
+  };
   return {
     seq: event.seq,
     transport: "http",
@@ -163,11 +240,7 @@ function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools?: 
     epoch: 0,
     origin: event.origin ?? "harness",
     durationMs: event.duration_ms,
-    rpc: {
-      response,
-      status: event.response.status,
-      ...(event.response.content_type !== undefined ? { contentType: event.response.content_type } : {}),
-    },
+    rpc: lazy ? lazyRpc(meta, () => lazyAnswer(lazy, event.seq, (e) => restoreResponse(e as HttpEvent, lazy.answers.frame))) : { response: restoreResponse(event, frame), ...meta },
   };
 }
 

@@ -1,6 +1,7 @@
 import { looksLikeRefusal, STRUCTURED_ON_SUCCESS } from "../../harness/adapters/cli-output.js";
 import { serdeJson } from "./canonical-json.js";
 import type { RecordedExchange } from "./exchanges.js";
+import { createLru } from "../../util/lru.js";
 import { compactRaw, objectSpans, rawMember, removeMembers } from "./raw-json.js";
 
 /** What a recorded exchange says about the tool result, in transport-neutral form. */
@@ -21,13 +22,13 @@ export type RecordedOutcome =
  * block, and a refusal envelope marks `isError`.
  */
 export function recordedOutcome(x: RecordedExchange): RecordedOutcome {
-  let outcome = outcomes.get(x);
-  if (!outcome) outcomes.set(x, (outcome = outcomeOf(x)));
-  return outcome;
+  return outcomes.through(x, () => outcomeOf(x), (o) => 256 + 2 * ("raw" in o ? o.raw.length : "stderr" in o ? o.stderr.length : 0));
 }
 
-// an exchange never changes once built: its outcome is worked out once
-const outcomes = new WeakMap<RecordedExchange, RecordedOutcome>();
+// an exchange never changes once built: its outcome is worked out once while it is in use (a
+// result is a slice of its answer and keeps it alive, hence twice its length: memory stays bounded
+// when the answers are read from the cassette on demand)
+const outcomes = createLru<RecordedExchange, RecordedOutcome>({ maxWeight: 32 * 2 ** 20 });
 
 function outcomeOf(x: RecordedExchange): RecordedOutcome {
   if (x.rpc) {
