@@ -8,11 +8,11 @@
 //   --big-gib 2           the size of the big cassette (0: none); --big-all runs every command on it
 //   --only inspect,report the commands to run (default: all)
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, copyFileSync, existsSync, openSync, readSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openCassetteWriter, readCassette } from "../../dist/index.js";
+import { buildCassette } from "./build.js";
 import { mcpCalls } from "./mcp-client.mjs";
 import { fmt, median, writeResultsSection } from "../util.js";
 
@@ -56,39 +56,6 @@ function bytesUnder(dir) {
     .map((f) => path.join(dir, String(f)))
     .filter((f) => statSync(f).isFile())
     .reduce((n, f) => n + statSync(f).size, 0);
-}
-
-/**
- * A cassette of `events` events (or of at least `minBytes` bytes) from a real recording: its events
- * in order, then its harness events again and again (recorder events once), times and MCP stream
- * numbers shifted per copy, through the public writer; its frames and probe.json copied.
- */
-async function buildCassette({ from, out, events, minBytes }) {
-  const source = await readCassette(from);
-  const writer = openCassetteWriter({ dir: out, header: source.header });
-  for (const name of readdirSync(path.join(from, "frames"))) {
-    const bytes = readFileSync(path.join(from, "frames", name));
-    writer.putFrame(bytes, name.endsWith(".jpg") ? "jpg" : "png");
-  }
-  if (existsSync(path.join(from, "probe.json"))) copyFileSync(path.join(from, "probe.json"), path.join(out, "probe.json"));
-  const span = Math.max(...source.events.map((e) => e.t_ms)) + 1;
-  const streams = Math.max(0, ...source.events.map((e) => (typeof e.stream === "number" ? e.stream + 1 : 0)));
-  let written = 0;
-  let bytes = 0;
-  for (let copy = 0; ; copy++) {
-    for (const e of source.events) {
-      if (copy > 0 && e.origin === "recorder") continue;
-      const { seq: _seq, ...rest } = e;
-      const event = { ...rest, t_ms: e.t_ms + copy * span, ...(typeof e.stream === "number" ? { stream: e.stream + copy * streams } : {}) };
-      writer.append(event);
-      written++;
-      if (minBytes !== undefined && written % 1000 === 0) bytes = statSync(writer.file).size;
-      if (events !== undefined ? written >= events : bytes >= minBytes) {
-        writer.close();
-        return { events: written, bytes: statSync(path.join(out, "cassette.jsonl")).size };
-      }
-    }
-  }
 }
 
 // The first recorded lines of a cassette (the recordings begin with start_session, then list_windows).

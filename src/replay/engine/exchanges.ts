@@ -5,6 +5,7 @@ import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/tool-kinds.js";
 import type { EventPlace } from "../../cassette/scan.js";
 import type { Lru } from "../../util/lru.js";
+import { compactValue } from "../../util/compact-json.js";
 import { restoreField, type FrameLookup } from "./frames.js";
 import { objectSpans } from "./raw-json.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
@@ -110,14 +111,15 @@ export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: re
         if (!message) return;
         if (event.dir === "c2s") {
           if (message.method === undefined) return;
-          const request = mcpRequest({ message, stream: event.stream });
+          const built = mcpRequest({ message, stream: event.stream });
+          const request = lazy ? compactRequest(built) : built;
           const exchange: RecordedExchange = {
             seq: event.seq,
             transport: "mcp",
             request,
             kind: kindOf(request, tools),
             epoch: 0,
-            origin: event.origin ?? "harness",
+            origin: event.origin === "recorder" ? "recorder" : "harness",
             durationMs: 0,
             rpc: { stream: event.stream },
             ...(event.fault ? { fault: event.fault } : {}),
@@ -131,9 +133,7 @@ export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: re
           const open = pending.get(key);
           if (open) {
             const stream = (event as McpLineEvent).stream;
-            open.exchange.rpc = lazy
-              ? lazyRpc({ stream }, () => lazyAnswer(lazy, event.seq, (e) => restoreField({ text: text((e as McpLineEvent).line), field: "line", splices: (e as McpLineEvent).frames, frame: lazy.answers.frame })))
-              : { response: line, stream };
+            open.exchange.rpc = lazy ? new StoredRpc(lazy, event.seq, mcpLine, { stream }) : { response: line, stream };
             open.exchange.durationMs = Math.max(0, event.t_ms - open.t);
             pending.delete(key);
           }
@@ -155,11 +155,22 @@ export function buildExchanges(options: { events: readonly CassetteEvent[]; fram
 
 type Lazy = { answers: AnswerSource; place: EventPlace };
 
+// Recorded requests repeat the same short strings (tool, socket, session, out-file paths) and, built
+// by spreads, each got a hidden class of its own: a file-backed preparation keeps them compact, so
+// that what stays in memory per exchange is small (docs/decisions/0150).
+function compactRequest(request: ReplayRequest): ReplayRequest {
+  return compactValue(request) as ReplayRequest;
+}
+
+// The readers below hold the event's seq and place, never the event: a closure over the event would
+// keep the whole recorded line in memory, which is what they avoid. Classes, not per-object getters:
+// one hidden class for all of them (an accessor defined per object gives each object its own).
+
 /** An answer read from the cassette when first used, then kept while the cache has room. */
-function lazyAnswer<T>(lazy: Lazy, seq: number, restore: (event: CassetteEvent) => T): T {
+function lazyAnswer<T>(lazy: Lazy, seq: number, restore: (event: CassetteEvent, frame: FrameLookup) => T): T {
   const hit = lazy.answers.cache.get(seq);
   if (hit !== undefined) return hit as T;
-  const value = restore(lazy.answers.read(seq, lazy.place));
+  const value = restore(lazy.answers.read(seq, lazy.place), lazy.answers.frame);
   lazy.answers.cache.set(seq, value, weightOf(value));
   return value;
 }
@@ -174,41 +185,89 @@ function weightOf(value: unknown): number {
   return 64;
 }
 
-/** An `rpc` whose response is read on demand (an enumerable getter: it reads like the recorded string). */
-function lazyRpc(meta: Omit<NonNullable<RecordedExchange["rpc"]>, "response">, response: () => string): NonNullable<RecordedExchange["rpc"]> {
-  const rpc = {} as NonNullable<RecordedExchange["rpc"]>;
-  Object.defineProperty(rpc, "response", { get: response, enumerable: true });
-  return Object.assign(rpc, meta);
+const mcpLine = (e: CassetteEvent, frame: FrameLookup) => restoreField({ text: text((e as McpLineEvent).line), field: "line", splices: (e as McpLineEvent).frames, frame });
+
+function cliOutput(e: CliEvent, frame: FrameLookup | undefined): { stdout: StoredBytes; stderr: StoredBytes } {
+  return {
+    stdout: typeof e.stdout === "string" ? restoreField({ text: e.stdout, field: "stdout", splices: e.frames, ...(frame ? { frame } : {}) }) : e.stdout,
+    stderr: e.stderr,
+  };
+}
+
+function httpResponse(e: HttpEvent, frame: FrameLookup | undefined): string {
+  return restoreField({ text: text(e.response.body), field: "response.body", splices: e.frames, ...(frame ? { frame } : {}) });
+}
+
+const httpBody = (e: CassetteEvent, frame: FrameLookup) => httpResponse(e as HttpEvent, frame);
+const cliBytes = (e: CassetteEvent, frame: FrameLookup) => cliOutput(e as CliEvent, frame);
+
+type Rpc = NonNullable<RecordedExchange["rpc"]>;
+type Cli = NonNullable<RecordedExchange["cli"]>;
+
+/** An `rpc` whose response line or body is read on demand; it reads like the recorded string. */
+class StoredRpc implements Rpc {
+  status?: number;
+  contentType?: string;
+  stream?: number;
+  constructor(
+    private readonly lazy: Lazy,
+    private readonly seq: number,
+    private readonly restore: (event: CassetteEvent, frame: FrameLookup) => string,
+    meta: Omit<Rpc, "response">,
+  ) {
+    Object.assign(this, meta);
+  }
+  get response(): string {
+    return lazyAnswer(this.lazy, this.seq, this.restore);
+  }
+  toJSON(): Rpc {
+    return { response: this.response, ...(this.status !== undefined ? { status: this.status } : {}), ...(this.contentType !== undefined ? { contentType: this.contentType } : {}), ...(this.stream !== undefined ? { stream: this.stream } : {}) };
+  }
+}
+
+/** A CLI answer whose stdout and stderr are read on demand. */
+class StoredCli implements Cli {
+  exitCode: number | null;
+  signal?: string;
+  files?: Cli["files"];
+  constructor(
+    private readonly lazy: Lazy,
+    private readonly seq: number,
+    meta: Omit<Cli, "stdout" | "stderr">,
+  ) {
+    this.exitCode = meta.exitCode;
+    if (meta.signal !== undefined) this.signal = meta.signal;
+    if (meta.files) this.files = meta.files;
+  }
+  get stdout(): StoredBytes {
+    return lazyAnswer(this.lazy, this.seq, cliBytes).stdout;
+  }
+  get stderr(): StoredBytes {
+    return lazyAnswer(this.lazy, this.seq, cliBytes).stderr;
+  }
+  toJSON(): Cli {
+    return { stdout: this.stdout, stderr: this.stderr, exitCode: this.exitCode, ...(this.signal !== undefined ? { signal: this.signal } : {}), ...(this.files ? { files: this.files } : {}) };
+  }
 }
 
 function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: readonly ToolInfo[] | undefined, lazy: Lazy | undefined): RecordedExchange {
   const f = frame ? { frame } : {};
   const stdin = event.stdin === undefined ? undefined : restoreField({ text: text(event.stdin), field: "stdin", splices: event.frames, ...f });
-  const request = cliRequest({ argv: event.argv.slice(argvStart(event.argv)), ...(stdin !== undefined ? { stdin } : {}) });
+  const built = cliRequest({ argv: event.argv.slice(argvStart(event.argv)), ...(stdin !== undefined ? { stdin } : {}) });
+  const request = lazy ? compactRequest(built) : built;
   const meta = {
     exitCode: event.exit_code,
     ...(event.signal !== undefined ? { signal: event.signal } : {}),
-    ...(event.files ? { files: event.files } : {}),
+    ...(event.files ? { files: lazy ? (compactValue(event.files) as CliEvent["files"]) : event.files } : {}),
   };
-  const restoreOut = (e: CliEvent, fr: FrameLookup | undefined): { stdout: StoredBytes; stderr: StoredBytes } => ({
-    stdout: typeof e.stdout === "string" ? restoreField({ text: e.stdout, field: "stdout", splices: e.frames, ...(fr ? { frame: fr } : {}) }) : e.stdout,
-    stderr: e.stderr,
-  });
-  let cli: NonNullable<RecordedExchange["cli"]>;
-  if (lazy) {
-    const load = () => lazyAnswer(lazy, event.seq, (e) => restoreOut(e as CliEvent, lazy.answers.frame));
-    cli = {} as NonNullable<RecordedExchange["cli"]>;
-    Object.defineProperty(cli, "stdout", { get: () => load().stdout, enumerable: true });
-    Object.defineProperty(cli, "stderr", { get: () => load().stderr, enumerable: true });
-    Object.assign(cli, meta);
-  } else cli = { ...restoreOut(event, frame), ...meta };
+  const cli = lazy ? new StoredCli(lazy, event.seq, meta) : { ...cliOutput(event, frame), ...meta };
   return {
     seq: event.seq,
     transport: "cli",
     request,
     kind: kindOf(request, tools),
     epoch: 0,
-    origin: event.origin ?? "harness",
+    origin: event.origin === "recorder" ? "recorder" : "harness",
     durationMs: event.duration_ms,
     cli,
     ...(event.fault ? { fault: event.fault } : {}),
@@ -226,8 +285,8 @@ function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools: r
   const body = restoreField({ text: text(event.request.body), field: "request.body", splices: event.frames, ...f });
   const message = parseJsonRpc(body);
   if (!message || message.method === undefined || message.idRaw === undefined) return undefined;
-  const request = mcpRequest({ message, transport: "http" });
-  const restoreResponse = (e: HttpEvent, fr: FrameLookup | undefined) => restoreField({ text: text(e.response.body), field: "response.body", splices: e.frames, ...(fr ? { frame: fr } : {}) });
+  const built = mcpRequest({ message, transport: "http" });
+  const request = lazy ? compactRequest(built) : built;
   const meta = {
     status: event.response.status,
     ...(event.response.content_type !== undefined ? { contentType: event.response.content_type } : {}),
@@ -238,9 +297,9 @@ function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools: r
     request,
     kind: kindOf(request, tools),
     epoch: 0,
-    origin: event.origin ?? "harness",
+    origin: event.origin === "recorder" ? "recorder" : "harness",
     durationMs: event.duration_ms,
-    rpc: lazy ? lazyRpc(meta, () => lazyAnswer(lazy, event.seq, (e) => restoreResponse(e as HttpEvent, lazy.answers.frame))) : { response: restoreResponse(event, frame), ...meta },
+    rpc: lazy ? new StoredRpc(lazy, event.seq, httpBody, meta) : { response: httpResponse(event, frame), ...meta },
   };
 }
 
