@@ -2,7 +2,7 @@ import type { Reply, ToolResult } from "../../driver/port.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
 import { assignEpochs, buildExchanges, type RecordedExchange } from "../../replay/engine/exchanges.js";
 import { recordedOutcome, type RecordedOutcome } from "../../replay/engine/tool-result.js";
-import { frameMarker, takeFrameMarkers, takeFrameMarkersFromValue } from "./frame-markers.js";
+import { frameMarker, takeFrameMarkers } from "./frame-markers.js";
 import type { ReportRow, ReportShot } from "./model.js";
 import { summarizeResult, verdictOf } from "./summarize-result.js";
 
@@ -25,24 +25,38 @@ export interface ExchangeView {
 // image responses make the byte-exact scanner the slowest step); CLI output goes through the engine.
 type Outcome = Exclude<RecordedOutcome, { type: "result" }> | { type: "value"; value: unknown; text: string } | { type: "text"; text: string };
 
-function outcomeOf(exchange: RecordedExchange): Outcome {
+function outcomeOf(exchange: RecordedExchange, refs: string[]): Outcome {
   const response = exchange.rpc?.response;
   if (response !== undefined) {
     try {
-      const message = JSON.parse(response) as { result?: unknown; error?: { code?: number; message?: string } };
+      const message = JSON.parse(withoutMarkers(response, refs)) as { result?: unknown; error?: { code?: number; message?: string } };
       if (message.result !== undefined) return { type: "value", value: message.result, text: response };
       if (message.error) return { type: "rpc_error", code: message.error.code ?? -32603, message: message.error.message ?? "" };
     } catch {
       // not one JSON document (an SSE body, a torn line): let the engine read it
     }
   }
+  refs.length = 0;
   const outcome = recordedOutcome(exchange);
   if (outcome.type !== "result") return outcome;
   try {
-    return { type: "value", value: JSON.parse(outcome.raw), text: outcome.raw };
+    return { type: "value", value: JSON.parse(withoutMarkers(outcome.raw, refs)), text: outcome.raw };
   } catch {
+    refs.length = 0;
     return { type: "text", text: outcome.raw };
   }
+}
+
+/**
+ * The JSON text with each frame marker replaced by `<image>` and its ref pushed, in document order:
+ * a marker holds no character JSON escapes, so parsing this text gives the values a walk replacing
+ * the markers in every parsed string would (without walking a large answer).
+ */
+function withoutMarkers(text: string, refs: string[]): string {
+  if (!text.includes("@@frame:")) return text;
+  const taken = takeFrameMarkers(text);
+  refs.push(...taken.refs);
+  return taken.text;
 }
 
 /** Pairs requests with answers (replay engine's own pairing) and reads each answer once. */
@@ -51,16 +65,15 @@ export function viewExchanges(options: { events: readonly CassetteEvent[] }): Ex
   assignEpochs(exchanges);
   const tByseq = new Map(options.events.map((e) => [e.seq, e.t_ms]));
   return exchanges.map((exchange) => {
-    const outcome = outcomeOf(exchange);
+    const refs: string[] = [];
+    const outcome = outcomeOf(exchange, refs);
     const tool = exchange.request.tool ?? exchange.request.method;
     const frames: ExchangeView["frames"] = [];
     const t_ms = tByseq.get(exchange.seq) ?? 0;
     if (outcome.type === "value" || outcome.type === "text") {
-      const refs: string[] = [];
       let result: ToolResult;
       if (outcome.type === "value") {
-        // Walking a large answer (tools/list) only pays when it holds images.
-        const value = (outcome.text.includes("@@frame:") ? takeFrameMarkersFromValue(outcome.value, refs) : outcome.value) as ToolResult;
+        const value = outcome.value as ToolResult;
         result = value && typeof value === "object" ? { ...value, content: Array.isArray(value.content) ? value.content : [] } : { content: [] };
       } else {
         const taken = takeFrameMarkers(outcome.text);

@@ -17,8 +17,9 @@ const WHAT = "Pass a cassette directory, a replay log (.jsonl, one entry per lin
 /** Reads what `report` was given, telling the three kinds apart by their shape. */
 export async function loadReportInput(file: string): Promise<ReportInput> {
   if (!existsSync(file)) throw new UserError("no such file or directory", { code: "BAD_INPUT", file, fix: WHAT });
-  // Frames are hash-checked when the report loads them (loadFrame), not a second time here.
-  if (statSync(file).isDirectory()) return { kind: "cassette", file, cassette: await readCassette(file, { frames: "skip" }) };
+  // Frames are hash-checked when the report loads them (loadFrame), not a second time here; a
+  // report shows nothing from probe.json, so it is not read.
+  if (statSync(file).isDirectory()) return { kind: "cassette", file, cassette: await readCassette(file, { frames: "skip", probe: "skip" }) };
   const text = readFileSync(file, "utf8");
   const first = text.trimStart().split("\n", 1)[0] ?? "";
   let firstJson: unknown;
