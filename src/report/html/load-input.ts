@@ -1,14 +1,15 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { readCassette } from "../../cassette/reader.js";
 import type { Cassette } from "../../cassette/cassette.js";
 import { UserError } from "../../errors.js";
 import { jsonErrorLine } from "../../util/json-error-line.js";
 import { CheckResultSchema, type CheckResult } from "../../schema/check-result.js";
 import { ReplayLogEntrySchema, type ReplayLogEntry } from "../../schema/replay-log.js";
+import { scanRecording, type ReportRecording } from "./recording.js";
 
 export type ReportInput =
-  | { kind: "cassette"; file: string; cassette: Cassette }
+  /** `recording`: the cassette read for the report (built from `cassette.events` when absent). */
+  | { kind: "cassette"; file: string; cassette: Cassette; recording?: ReportRecording }
   | { kind: "replay-log"; file: string; entries: ReplayLogEntry[] }
   | { kind: "check-result"; file: string; result: CheckResult };
 
@@ -17,9 +18,9 @@ const WHAT = "Pass a cassette directory, a replay log (.jsonl, one entry per lin
 /** Reads what `report` was given, telling the three kinds apart by their shape. */
 export async function loadReportInput(file: string): Promise<ReportInput> {
   if (!existsSync(file)) throw new UserError("no such file or directory", { code: "BAD_INPUT", file, fix: WHAT });
-  // Frames are hash-checked when the report loads them (loadFrame), not a second time here; a
-  // report shows nothing from probe.json, so it is not read.
-  if (statSync(file).isDirectory()) return { kind: "cassette", file, cassette: await readCassette(file, { frames: "skip", probe: "skip" }) };
+  // Read line by line, keeping no event (scanRecording); frames are hash-checked when the report
+  // loads them (loadFrame), and a report shows nothing from probe.json.
+  if (statSync(file).isDirectory()) return { kind: "cassette", file, ...scanRecording(file) };
   const text = readFileSync(file, "utf8");
   const first = text.trimStart().split("\n", 1)[0] ?? "";
   let firstJson: unknown;
