@@ -5,7 +5,8 @@
 // (CLI and MCP), serve, gate, check and report, each command a separate process under GNU time.
 // Prints a Markdown table; with --write, also puts it in bench/RESULTS.md.
 //   --sizes 100,1000      the event counts (default 100,1000,10000,100000)
-//   --big-gib 2           the size of the big cassette (0: none); --big-all runs every command on it
+//   --mib 100             also a CLI and an MCP cassette of at least this many MiB, every command (0: none)
+//   --big-gib 2           the size of the big cassette (0: none): inspect, replay and gate; --big-all runs every command on it
 //   --only inspect,report the commands to run (default: all)
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -26,9 +27,11 @@ const flag = (name, fallback) => {
 const sizes = String(flag("sizes", "100,1000,10000,100000")).split(",").map(Number);
 const bigGib = Number(flag("big-gib", "2"));
 const bigAll = process.argv.includes("--big-all");
+const mib = Number(flag("mib", "100"));
 const only = flag("only", undefined)?.split(",");
-const wants = (name) => !only || only.includes(name);
 const TIMEOUT_MS = 15 * 60_000;
+// spawned CLI calls per replay: each is a process start, so their times scatter on a shared machine
+const CLI_CALLS = 50;
 
 if (!existsSync(TIME)) {
   console.error(`bench:scale needs GNU time at ${TIME} (apt-get install time) to measure each command's peak RSS`);
@@ -103,19 +106,19 @@ const failure = (r) => {
   return `exit ${r.code ?? r.signal}: ${(r.stderr.trim().split("\n").pop() ?? "").slice(0, 160)}`;
 };
 
-async function measureSize({ tmp, label, cliDir, mcpDir, all }) {
+async function measureSize({ tmp, label, cliDir, mcpDir, commands }) {
   const row = { label };
   const info = { cli: { events: 0, bytes: 0 }, mcp: { events: 0, bytes: 0 } };
   row.info = info;
+  const wants = (name) => (!only || only.includes(name)) && (!commands || commands.includes(name));
   if (wants("inspect")) {
     const r = timed(process.execPath, [cli, "inspect", cliDir, "--json"], { tmp });
     row.inspect = failure(r) ? { failed: failure(r) } : r;
   }
-  if (!all) return row;
   if (wants("replay")) {
     const out = path.join(tmp, "calls.json");
     const { setup, call } = cliCalls(cliDir);
-    const r = timed(process.execPath, [cli, "replay", cliDir, "--", process.execPath, path.join(root, "bench/scale/harness-cli.mjs"), out, "20", JSON.stringify(setup), JSON.stringify(call)], { tmp });
+    const r = timed(process.execPath, [cli, "replay", cliDir, "--", process.execPath, path.join(root, "bench/scale/harness-cli.mjs"), out, String(CLI_CALLS), JSON.stringify(setup), JSON.stringify(call)], { tmp });
     row.replayCli = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
     rmSync(out, { force: true });
   }
@@ -182,8 +185,22 @@ try {
     const mcpDir = path.join(tmp, `mcp-${n}`);
     const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, events: n });
     const m = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-mcp"), out: mcpDir, events: n });
-    const row = await measureSize({ tmp, label: `${n}`, cliDir, mcpDir, all: true });
+    const row = await measureSize({ tmp, label: `${n}`, cliDir, mcpDir });
     row.info = { cli: c, mcp: m };
+    rows.push(row);
+    process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
+    rmSync(cliDir, { recursive: true, force: true });
+    rmSync(mcpDir, { recursive: true, force: true });
+  }
+  if (mib > 0) {
+    process.stderr.write(`bench:scale: cassettes of ${mib} MiB …\n`);
+    const cliDir = path.join(tmp, "cli-mib");
+    const mcpDir = path.join(tmp, "mcp-mib");
+    const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, minBytes: mib * 2 ** 20 });
+    const m = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-mcp"), out: mcpDir, minBytes: mib * 2 ** 20 });
+    const row = await measureSize({ tmp, label: `${c.events} CLI / ${m.events} MCP (${mib} MiB)`, cliDir, mcpDir });
+    row.info = { cli: c, mcp: m };
+    row.mib = true;
     rows.push(row);
     process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
     rmSync(cliDir, { recursive: true, force: true });
@@ -193,7 +210,7 @@ try {
     process.stderr.write(`bench:scale: a ${bigGib} GiB cassette …\n`);
     const cliDir = path.join(tmp, "cli-big");
     const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, minBytes: bigGib * 2 ** 30 });
-    const row = await measureSize({ tmp, label: `${c.events} (${fmt(c.bytes / 2 ** 30, 2)} GiB)`, cliDir, mcpDir: undefined, all: bigAll });
+    const row = await measureSize({ tmp, label: `${c.events} (${fmt(c.bytes / 2 ** 30, 2)} GiB)`, cliDir, mcpDir: undefined, ...(bigAll ? {} : { commands: ["inspect", "replay", "gate"] }) });
     row.info = { cli: c };
     rows.push(row);
     process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
@@ -209,20 +226,23 @@ const perCall = (label, key) => {
   return small && large ? `${label} ${fmt(large / small)}` : `${label} —`;
 };
 const ten = rows.find((r) => r.label === "10000")?.report;
+const hundred = rows.find((r) => r.mib);
+const rssOf = (label, m, wall = false) => (!m ? `${label} —` : m.failed ? `${label} fails (${m.failed})` : `${label} ${wall ? `${fmt(m.wall, 1)} s, ` : ""}${fmt(m.rss, 0)} MiB`);
 const big = rows.find((r) => r.label.includes("GiB"));
 const body = [
-  `Cassettes built from \`recordings/gtk3-demo-cli\` (CLI) and \`recordings/gtk3-demo-mcp\` (MCP) through \`openCassetteWriter\`: the recording, then its harness events again and again. Each cell: wall time, peak RSS (GNU time) and, where the command serves calls, the median per-call latency (after the recorded start_session: CLI replay, 20 spawned \`call list_windows {}\`; MCP replay and serve, 200 sequential \`tools/call list_windows\`; gate: wall ÷ recorded calls). check runs \`contracts/scenarios/blocked-key-combo.json\` on the MCP cassette; report is \`report\` of the CLI cassette.`,
+  `Cassettes built from \`recordings/gtk3-demo-cli\` (CLI) and \`recordings/gtk3-demo-mcp\` (MCP) through \`openCassetteWriter\`: the recording, then its harness events again and again. Each cell: wall time, peak RSS (GNU time) and, where the command serves calls, the median per-call latency (after the recorded start_session: CLI replay, ${CLI_CALLS} spawned \`call list_windows {}\`; MCP replay and serve, 200 sequential \`tools/call list_windows\`; gate: wall ÷ recorded calls). check runs \`contracts/scenarios/blocked-key-combo.json\` on the MCP cassette; report is \`report\` of the CLI cassette.`,
   "",
-  "| events | CLI cassette | inspect | replay (CLI) | replay (MCP) | serve (MCP stdio) | gate | check | report |",
+  "| events | cassette | inspect | replay (CLI) | replay (MCP) | serve (MCP stdio) | gate | check | report |",
   "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ...rows.map(
     (r) =>
-      `| ${r.label} | ${fmt(r.info.cli.bytes / 2 ** 20, 1)} MiB | ${cell(r.inspect)} | ${cell(r.replayCli, r.replayCli?.perCall)} | ${cell(r.replayMcp, r.replayMcp?.perCall)} | ${cell(r.serve, r.serve?.perCall)} | ${cell(r.gate, r.gate?.perCall)} | ${cell(r.check)} | ${r.report?.html ? `${cell(r.report)}, ${fmt(r.report.html / 2 ** 20, 1)} MiB HTML` : cell(r.report)} |`,
+      `| ${r.label} | ${fmt(r.info.cli.bytes / 2 ** 20, 1)} MiB${r.info.mcp ? ` (MCP ${fmt(r.info.mcp.bytes / 2 ** 20, 1)} MiB)` : ""} | ${cell(r.inspect)} | ${cell(r.replayCli, r.replayCli?.perCall)} | ${cell(r.replayMcp, r.replayMcp?.perCall)} | ${cell(r.serve, r.serve?.perCall)} | ${cell(r.gate, r.gate?.perCall)} | ${cell(r.check)} | ${r.report?.html ? `${cell(r.report)}, ${fmt(r.report.html / 2 ** 20, 1)} MiB HTML` : cell(r.report)} |`,
   ),
   "",
   `Per-call cost at 100 000 events ÷ at 1 000 (target ≤ 1.2): ${perCall("CLI replay", "replayCli")}; ${perCall("MCP replay", "replayMcp")}; ${perCall("serve", "serve")}.`,
   ten?.sizeRatio ? `Report HTML ÷ (distinct frame bytes + 2 KiB per call), 10 000 events (target ≤ 1.2): ${fmt(ten.sizeRatio)} (${ten.rows} calls, ${fmt(ten.html / 2 ** 20, 1)} MiB).` : "",
-  big?.inspect && !big.inspect.failed ? `inspect of the ${big.label} cassette: ${fmt(big.inspect.wall, 1)} s, peak RSS ${fmt(big.inspect.rss, 0)} MiB (target ≤ 400 MiB).` : "",
+  hundred ? `Peak RSS replaying a cassette of at least ${mib} MiB (target ≤ 300 MiB): ${rssOf("CLI replay", hundred.replayCli)} (${fmt(hundred.info.cli.bytes / 2 ** 20, 0)} MiB cassette); ${rssOf("MCP replay", hundred.replayMcp)}, ${rssOf("serve", hundred.serve)} (${fmt(hundred.info.mcp.bytes / 2 ** 20, 0)} MiB cassette).` : "",
+  big ? `The ${big.label} cassette (target: inspect, replay, gate work with peak RSS ≤ 400 MiB): ${["inspect", "replayCli", "gate"].map((k) => rssOf(k === "replayCli" ? "replay" : k, big[k], true)).join("; ")}.` : "",
 ].filter((l) => l !== undefined).join("\n");
 console.log(body);
 if (process.argv.includes("--write")) {
