@@ -106,6 +106,64 @@ const failure = (r) => {
   return `exit ${r.code ?? r.signal}: ${(r.stderr.trim().split("\n").pop() ?? "").slice(0, 160)}`;
 };
 
+/** The commands that serve calls: wall, peak RSS and the median per-call latency of one run each. */
+const serving = {
+  replayCli(tmp, cliDir) {
+    const out = path.join(tmp, "calls.json");
+    const { setup, call } = cliCalls(cliDir);
+    const r = timed(process.execPath, [cli, "replay", cliDir, "--", process.execPath, path.join(root, "bench/scale/harness-cli.mjs"), out, String(CLI_CALLS), JSON.stringify(setup), JSON.stringify(call)], { tmp });
+    const m = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
+    rmSync(out, { force: true });
+    return m;
+  },
+  replayMcp(tmp, mcpDir) {
+    const out = path.join(tmp, "mcp-calls.json");
+    const lines = path.join(tmp, "mcp-lines.json");
+    writeFileSync(lines, JSON.stringify(mcpLines(mcpDir)));
+    const r = timed(process.execPath, [cli, "replay", mcpDir, "--", process.execPath, path.join(root, "bench/scale/harness-mcp.mjs"), out, "200", lines], { tmp });
+    const m = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
+    rmSync(out, { force: true });
+    return m;
+  },
+  async serve(tmp, mcpDir) {
+    const { initialize, setup, call } = mcpLines(mcpDir);
+    try {
+      const s = await timedAsync((command, args) => mcpCalls({ command, args, initialize, setup, call, n: 200 }), process.execPath, [cli, "serve", mcpDir, "--transport", "mcp"], tmp);
+      return { wall: s.wall, rss: s.rss, perCall: median(s.result) };
+    } catch (error) {
+      return { failed: String(error.message).includes("134") ? "out of memory (V8 heap limit), exit 134" : String(error.message).slice(0, 160) };
+    }
+  },
+};
+
+/**
+ * Per-call cost at 100 000 events ÷ at 1 000, side by side: the two cassettes' replays alternate
+ * (ROUNDS each), and the ratio is of the medians of their per-replay medians. On a shared machine a
+ * single spawned-call replay moves by a third from run to run, in either direction.
+ */
+const ROUNDS = 3;
+async function pairedPerCall(tmp, small, large) {
+  const out = {};
+  for (const [key, dir, run] of [
+    ["replayCli", "cliDir", serving.replayCli],
+    ["replayMcp", "mcpDir", serving.replayMcp],
+    ["serve", "mcpDir", serving.serve],
+  ]) {
+    if (!wantsAny(key === "serve" ? "serve" : "replay")) continue;
+    const times = { small: [], large: [] };
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [which, dirs] of [["small", small], ["large", large]]) {
+        const m = await run(tmp, dirs[dir]);
+        if (m.perCall !== undefined) times[which].push(m.perCall);
+      }
+    }
+    if (times.small.length && times.large.length) out[key] = { small: median(times.small), large: median(times.large), ratio: median(times.large) / median(times.small) };
+  }
+  return out;
+}
+
+const wantsAny = (name) => !only || only.includes(name);
+
 async function measureSize({ tmp, label, cliDir, mcpDir, commands }) {
   const row = { label };
   const info = { cli: { events: 0, bytes: 0 }, mcp: { events: 0, bytes: 0 } };
@@ -115,30 +173,9 @@ async function measureSize({ tmp, label, cliDir, mcpDir, commands }) {
     const r = timed(process.execPath, [cli, "inspect", cliDir, "--json"], { tmp });
     row.inspect = failure(r) ? { failed: failure(r) } : r;
   }
-  if (wants("replay")) {
-    const out = path.join(tmp, "calls.json");
-    const { setup, call } = cliCalls(cliDir);
-    const r = timed(process.execPath, [cli, "replay", cliDir, "--", process.execPath, path.join(root, "bench/scale/harness-cli.mjs"), out, String(CLI_CALLS), JSON.stringify(setup), JSON.stringify(call)], { tmp });
-    row.replayCli = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
-    rmSync(out, { force: true });
-  }
-  if (mcpDir && wants("replay")) {
-    const out = path.join(tmp, "mcp-calls.json");
-    const lines = path.join(tmp, "mcp-lines.json");
-    writeFileSync(lines, JSON.stringify(mcpLines(mcpDir)));
-    const r = timed(process.execPath, [cli, "replay", mcpDir, "--", process.execPath, path.join(root, "bench/scale/harness-mcp.mjs"), out, "200", lines], { tmp });
-    row.replayMcp = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
-    rmSync(out, { force: true });
-  }
-  if (mcpDir && wants("serve")) {
-    const { initialize, setup, call } = mcpLines(mcpDir);
-    try {
-      const s = await timedAsync((command, args) => mcpCalls({ command, args, initialize, setup, call, n: 200 }), process.execPath, [cli, "serve", mcpDir, "--transport", "mcp"], tmp);
-      row.serve = { wall: s.wall, rss: s.rss, perCall: median(s.result) };
-    } catch (error) {
-      row.serve = { failed: String(error.message).includes("134") ? "out of memory (V8 heap limit), exit 134" : String(error.message).slice(0, 160) };
-    }
-  }
+  if (wants("replay")) row.replayCli = serving.replayCli(tmp, cliDir);
+  if (mcpDir && wants("replay")) row.replayMcp = serving.replayMcp(tmp, mcpDir);
+  if (mcpDir && wants("serve")) row.serve = await serving.serve(tmp, mcpDir);
   if (wants("gate")) {
     const r = timed(process.execPath, [cli, "gate", "--contract", "contracts/drivers/cua-driver-0.21.json", "--driver", "sdk", "--recordings", cliDir, "--json"], { tmp });
     let calls;
@@ -178,6 +215,8 @@ async function measureSize({ tmp, label, cliDir, mcpDir, commands }) {
 const tmp = mkdtempSync(path.join(os.tmpdir(), "cua-scale-bench-"));
 const rows = [];
 const started = Date.now();
+let kept;
+let paired;
 try {
   for (const n of sizes) {
     process.stderr.write(`bench:scale: ${n} events …\n`);
@@ -189,6 +228,17 @@ try {
     row.info = { cli: c, mcp: m };
     rows.push(row);
     process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
+    if (n === 1000 && sizes.includes(100000)) {
+      kept = { cliDir, mcpDir }; // for the paired per-call ratio
+      continue;
+    }
+    if (n === 100000 && kept) {
+      process.stderr.write(`bench:scale: per-call cost, 1 000 and 100 000 events side by side …\n`);
+      paired = await pairedPerCall(tmp, kept, { cliDir, mcpDir });
+      process.stderr.write(`bench:scale: ${JSON.stringify(paired)}\n`);
+      rmSync(kept.cliDir, { recursive: true, force: true });
+      rmSync(kept.mcpDir, { recursive: true, force: true });
+    }
     rmSync(cliDir, { recursive: true, force: true });
     rmSync(mcpDir, { recursive: true, force: true });
   }
@@ -221,9 +271,8 @@ try {
 }
 
 const perCall = (label, key) => {
-  const small = rows.find((r) => r.label === "1000")?.[key]?.perCall;
-  const large = rows.find((r) => r.label === "100000")?.[key]?.perCall;
-  return small && large ? `${label} ${fmt(large / small)}` : `${label} —`;
+  const p = paired?.[key];
+  return p ? `${label} ${fmt(p.ratio)} (${fmt(p.large, 2)} ÷ ${fmt(p.small, 2)} ms)` : `${label} —`;
 };
 const ten = rows.find((r) => r.label === "10000")?.report;
 const hundred = rows.find((r) => r.mib);
@@ -239,7 +288,7 @@ const body = [
       `| ${r.label} | ${fmt(r.info.cli.bytes / 2 ** 20, 1)} MiB${r.info.mcp ? ` (MCP ${fmt(r.info.mcp.bytes / 2 ** 20, 1)} MiB)` : ""} | ${cell(r.inspect)} | ${cell(r.replayCli, r.replayCli?.perCall)} | ${cell(r.replayMcp, r.replayMcp?.perCall)} | ${cell(r.serve, r.serve?.perCall)} | ${cell(r.gate, r.gate?.perCall)} | ${cell(r.check)} | ${r.report?.html ? `${cell(r.report)}, ${fmt(r.report.html / 2 ** 20, 1)} MiB HTML` : cell(r.report)} |`,
   ),
   "",
-  `Per-call cost at 100 000 events ÷ at 1 000 (target ≤ 1.2): ${perCall("CLI replay", "replayCli")}; ${perCall("MCP replay", "replayMcp")}; ${perCall("serve", "serve")}.`,
+  `Per-call cost at 100 000 events ÷ at 1 000 (target ≤ 1.2; ${ROUNDS} replays of each cassette alternating, median of their medians; the cells above are single runs): ${perCall("CLI replay", "replayCli")}; ${perCall("MCP replay", "replayMcp")}; ${perCall("serve", "serve")}.`,
   ten?.sizeRatio ? `Report HTML ÷ (distinct frame bytes + 2 KiB per call), 10 000 events (target ≤ 1.2): ${fmt(ten.sizeRatio)} (${ten.rows} calls, ${fmt(ten.html / 2 ** 20, 1)} MiB).` : "",
   hundred ? `Peak RSS replaying a cassette of at least ${mib} MiB (target ≤ 300 MiB): ${rssOf("CLI replay", hundred.replayCli)} (${fmt(hundred.info.cli.bytes / 2 ** 20, 0)} MiB cassette); ${rssOf("MCP replay", hundred.replayMcp)}, ${rssOf("serve", hundred.serve)} (${fmt(hundred.info.mcp.bytes / 2 ** 20, 0)} MiB cassette).` : "",
   big ? `The ${big.label} cassette (target: inspect, replay, gate work with peak RSS ≤ 400 MiB): ${["inspect", "replayCli", "gate"].map((k) => rssOf(k === "replayCli" ? "replay" : k, big[k], true)).join("; ")}.` : "",
