@@ -34,19 +34,25 @@ export function recordedCalls(cassette: Cassette, name: string): RecordedCall[] 
   return collector.calls;
 }
 
-/** Distinct recorded outputs kept in memory (characters of their JSON); past it, outputs are read again when checked. */
+/** Outputs kept as parsed, each on its own, up to this many bytes of the lines holding them: a gate over small recordings pays nothing more. */
+export const PLAIN_BUDGET_BYTES = 16 * 2 ** 20;
+/** Past that, distinct outputs kept in memory (characters of their JSON); past both, outputs are read again when checked. */
 export const OUTPUT_BUDGET_CHARS = 16 * 2 ** 20;
 
 /**
- * The recorded calls of a cassette directory, read line by line (no event is kept). Equal outputs
- * are kept once; once the distinct ones pass `budget` characters, an output is read again from its
- * line in cassette.jsonl each time it is checked, so memory does not grow with the cassette.
+ * The recorded calls of a cassette directory, read line by line (no event is kept). Outputs are
+ * kept as parsed up to `plainBudget` bytes of their lines; then equal outputs are kept once, until
+ * the distinct ones pass `budget` characters; past that an output is read again from its line in
+ * cassette.jsonl each time it is checked. Memory does not grow with the cassette.
  */
-export function scanRecordedCalls(dir: string, name: string, options: { budget?: number } = {}): { calls: RecordedCall[]; scan: CassetteScan } {
+export function scanRecordedCalls(dir: string, name: string, options: { plainBudget?: number; budget?: number } = {}): { calls: RecordedCall[]; scan: CassetteScan } {
   const file = path.join(dir, CASSETTE_FILE);
   let stamp: FileStamp | undefined;
   const reread = createLru<number, unknown>({ maxWeight: 8 * 2 ** 20 });
   const store: OutputStore = {
+    plain: [],
+    plainBytes: 0,
+    plainBudget: options.plainBudget ?? PLAIN_BUDGET_BYTES,
     budget: options.budget ?? OUTPUT_BUDGET_CHARS,
     used: 0,
     distinct: new Map(),
@@ -64,6 +70,10 @@ export function scanRecordedCalls(dir: string, name: string, options: { budget?:
 }
 
 interface OutputStore {
+  /** Outputs kept as parsed so far; undefined once equal outputs are kept once. */
+  plain: unknown[] | undefined;
+  plainBytes: number;
+  plainBudget: number;
   budget: number;
   used: number;
   /** Outputs by the hash of their JSON text. */
@@ -71,12 +81,29 @@ interface OutputStore {
   read(seq: number, place: EventPlace): unknown;
 }
 
-/** The output a call keeps: an equal one already kept, this one (within budget), or a reader of its line. */
+const hashOf = (text: string) => createHash("sha1").update(text).digest("base64");
+
+/** The output a call keeps: this one, an equal one already kept, this one compacted (within budget), or a reader of its line. */
 function keepOutput(call: RecordedCall, output: unknown, seq: number, store: OutputStore | undefined, place: EventPlace | undefined): void {
   if (!store || !place) call.output = output;
-  else {
+  else if (store.plain && store.plainBytes + place.bytes <= store.plainBudget) {
+    store.plain.push(output);
+    store.plainBytes += place.bytes;
+    call.output = output;
+  } else {
+    if (store.plain) {
+      // from here on equal outputs are kept once: those kept so far are the first of their kind
+      for (const kept of store.plain) {
+        const text = JSON.stringify(kept);
+        const hash = hashOf(text);
+        if (store.distinct.has(hash)) continue;
+        store.distinct.set(hash, kept);
+        store.used += text.length;
+      }
+      store.plain = undefined;
+    }
     const text = JSON.stringify(output);
-    const hash = createHash("sha1").update(text).digest("base64");
+    const hash = hashOf(text);
     const kept = store.distinct.get(hash);
     if (kept !== undefined) call.output = kept;
     else if (store.used + text.length <= store.budget) {
@@ -97,7 +124,8 @@ interface CallCollector {
 function createCallCollector(name: string, store?: OutputStore): CallCollector {
   const calls: RecordedCall[] = [];
   const pending = new Map<string, RecordedCall>();
-  const compact = store ? (v: unknown) => compactValue(v) : (v: unknown) => v;
+  // arguments are compacted once outputs are deduplicated (a large recording)
+  const compact = (v: unknown) => (store && !store.plain ? compactValue(v) : v);
   return {
     calls,
     add(event, line, place) {
