@@ -1,8 +1,10 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
+    // The docs' shell blocks run in their own pass (`npm run test:docs`, which CI runs after `npm test`).
+    exclude: [...configDefaults.exclude, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,

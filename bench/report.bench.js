@@ -90,13 +90,13 @@ export async function run() {
       await measure("imported `test/fixtures/trajectories/gtk3-demo-0.21.0` (real 0.21.0 trajectory)", imported),
     ];
     return [
-      "Report = `buildReport` on the cassette directory: read and validate the cassette, pair requests with answers, judge mutations, compare every consecutive screenshot pair (`screenChange`, and `diffImage` when they differ), inline the images and render the HTML. Read = `readCassette` (frames hash-checked). Median of 15 interleaved runs.",
+      "Report = `buildReport` on the cassette directory: read and validate the cassette (not its probe.json, which a report does not show), pair requests with answers, judge mutations, compare every consecutive screenshot pair of different frames with `screenChange`, embed each distinct image once and render the HTML. Read = `readCassette` (frames hash-checked, probe.json read). Median of 15 interleaved runs.",
       "",
       "| cassette | size | screenshots / pairs compared | read ms | report ms | image work alone, ms | decode distinct frames, ms (frames) | report ÷ read | target | result |",
       "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
       ...rows,
       "",
-      "\"Image work alone\" runs the harness core's `screenChange` and full-size `diffImage` on every consecutive pair of different frames, one call after another on bytes, as a caller without the report's frame cache would: each frame decoded once per call, diffs at full resolution. The report decodes each frame once for all its pairs (starting while the model is built), takes PNG signatures (the same libvips resize) and the diffs from those pixels, and draws diffs at most 760 px wide (twice the 380 px a screenshot is shown at). Reading a cassette never decodes a PNG: decoding its distinct frames alone is most of the remaining gap.",
+      "\"Image work alone\" runs the harness core's `screenChange` and full-size `diffImage` on every consecutive pair of different frames, one call after another on bytes, as a caller without the report's frame cache would: each frame decoded once per call, diffs at full resolution. The report takes each distinct frame's signature once (one libvips pipeline from its bytes, started while the model is built) and computes no diff (the browser draws it, docs/decisions/0090). Reading a cassette never decodes a PNG: those signatures, about the cost of the decode column, are a floor the report cannot go under while it judges every pair. On the imported trajectory (a 185 KB cassette with six full-screen frames) decoding them alone took 3.5–7× the read in the runs so far, and the rows, the HTML and the frame hashes add about 3× more: ≤ 5 is out of reach there without signatures stored with the frames or cached by frame hash (docs/decisions/0152).",
     ].join("\n");
   } finally {
     rmSync(tmp, { recursive: true, force: true });

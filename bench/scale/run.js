@@ -5,14 +5,15 @@
 // (CLI and MCP), serve, gate, check and report, each command a separate process under GNU time.
 // Prints a Markdown table; with --write, also puts it in bench/RESULTS.md.
 //   --sizes 100,1000      the event counts (default 100,1000,10000,100000)
-//   --big-gib 2           the size of the big cassette (0: none); --big-all runs every command on it
+//   --mib 100             also a CLI and an MCP cassette of at least this many MiB, every command (0: none)
+//   --big-gib 2           the size of the big cassette (0: none): inspect, replay and gate; --big-all runs every command on it
 //   --only inspect,report the commands to run (default: all)
 import { spawnSync } from "node:child_process";
-import { closeSync, copyFileSync, existsSync, openSync, readSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openCassetteWriter, readCassette } from "../../dist/index.js";
+import { buildCassette } from "./build.js";
 import { mcpCalls } from "./mcp-client.mjs";
 import { fmt, median, writeResultsSection } from "../util.js";
 
@@ -26,9 +27,11 @@ const flag = (name, fallback) => {
 const sizes = String(flag("sizes", "100,1000,10000,100000")).split(",").map(Number);
 const bigGib = Number(flag("big-gib", "2"));
 const bigAll = process.argv.includes("--big-all");
+const mib = Number(flag("mib", "100"));
 const only = flag("only", undefined)?.split(",");
-const wants = (name) => !only || only.includes(name);
 const TIMEOUT_MS = 15 * 60_000;
+// spawned CLI calls per replay: each is a process start, so their times scatter on a shared machine
+const CLI_CALLS = 50;
 
 if (!existsSync(TIME)) {
   console.error(`bench:scale needs GNU time at ${TIME} (apt-get install time) to measure each command's peak RSS`);
@@ -56,39 +59,6 @@ function bytesUnder(dir) {
     .map((f) => path.join(dir, String(f)))
     .filter((f) => statSync(f).isFile())
     .reduce((n, f) => n + statSync(f).size, 0);
-}
-
-/**
- * A cassette of `events` events (or of at least `minBytes` bytes) from a real recording: its events
- * in order, then its harness events again and again (recorder events once), times and MCP stream
- * numbers shifted per copy, through the public writer; its frames and probe.json copied.
- */
-async function buildCassette({ from, out, events, minBytes }) {
-  const source = await readCassette(from);
-  const writer = openCassetteWriter({ dir: out, header: source.header });
-  for (const name of readdirSync(path.join(from, "frames"))) {
-    const bytes = readFileSync(path.join(from, "frames", name));
-    writer.putFrame(bytes, name.endsWith(".jpg") ? "jpg" : "png");
-  }
-  if (existsSync(path.join(from, "probe.json"))) copyFileSync(path.join(from, "probe.json"), path.join(out, "probe.json"));
-  const span = Math.max(...source.events.map((e) => e.t_ms)) + 1;
-  const streams = Math.max(0, ...source.events.map((e) => (typeof e.stream === "number" ? e.stream + 1 : 0)));
-  let written = 0;
-  let bytes = 0;
-  for (let copy = 0; ; copy++) {
-    for (const e of source.events) {
-      if (copy > 0 && e.origin === "recorder") continue;
-      const { seq: _seq, ...rest } = e;
-      const event = { ...rest, t_ms: e.t_ms + copy * span, ...(typeof e.stream === "number" ? { stream: e.stream + copy * streams } : {}) };
-      writer.append(event);
-      written++;
-      if (minBytes !== undefined && written % 1000 === 0) bytes = statSync(writer.file).size;
-      if (events !== undefined ? written >= events : bytes >= minBytes) {
-        writer.close();
-        return { events: written, bytes: statSync(path.join(out, "cassette.jsonl")).size };
-      }
-    }
-  }
 }
 
 // The first recorded lines of a cassette (the recordings begin with start_session, then list_windows).
@@ -136,39 +106,76 @@ const failure = (r) => {
   return `exit ${r.code ?? r.signal}: ${(r.stderr.trim().split("\n").pop() ?? "").slice(0, 160)}`;
 };
 
-async function measureSize({ tmp, label, cliDir, mcpDir, all }) {
-  const row = { label };
-  const info = { cli: { events: 0, bytes: 0 }, mcp: { events: 0, bytes: 0 } };
-  row.info = info;
-  if (wants("inspect")) {
-    const r = timed(process.execPath, [cli, "inspect", cliDir, "--json"], { tmp });
-    row.inspect = failure(r) ? { failed: failure(r) } : r;
-  }
-  if (!all) return row;
-  if (wants("replay")) {
+/** The commands that serve calls: wall, peak RSS and the median per-call latency of one run each. */
+const serving = {
+  replayCli(tmp, cliDir) {
     const out = path.join(tmp, "calls.json");
     const { setup, call } = cliCalls(cliDir);
-    const r = timed(process.execPath, [cli, "replay", cliDir, "--", process.execPath, path.join(root, "bench/scale/harness-cli.mjs"), out, "20", JSON.stringify(setup), JSON.stringify(call)], { tmp });
-    row.replayCli = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
+    const r = timed(process.execPath, [cli, "replay", cliDir, "--", process.execPath, path.join(root, "bench/scale/harness-cli.mjs"), out, String(CLI_CALLS), JSON.stringify(setup), JSON.stringify(call)], { tmp });
+    const m = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
     rmSync(out, { force: true });
-  }
-  if (mcpDir && wants("replay")) {
+    return m;
+  },
+  replayMcp(tmp, mcpDir) {
     const out = path.join(tmp, "mcp-calls.json");
     const lines = path.join(tmp, "mcp-lines.json");
     writeFileSync(lines, JSON.stringify(mcpLines(mcpDir)));
     const r = timed(process.execPath, [cli, "replay", mcpDir, "--", process.execPath, path.join(root, "bench/scale/harness-mcp.mjs"), out, "200", lines], { tmp });
-    row.replayMcp = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
+    const m = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
     rmSync(out, { force: true });
-  }
-  if (mcpDir && wants("serve")) {
+    return m;
+  },
+  async serve(tmp, mcpDir) {
     const { initialize, setup, call } = mcpLines(mcpDir);
     try {
       const s = await timedAsync((command, args) => mcpCalls({ command, args, initialize, setup, call, n: 200 }), process.execPath, [cli, "serve", mcpDir, "--transport", "mcp"], tmp);
-      row.serve = { wall: s.wall, rss: s.rss, perCall: median(s.result) };
+      return { wall: s.wall, rss: s.rss, perCall: median(s.result) };
     } catch (error) {
-      row.serve = { failed: String(error.message).includes("134") ? "out of memory (V8 heap limit), exit 134" : String(error.message).slice(0, 160) };
+      return { failed: String(error.message).includes("134") ? "out of memory (V8 heap limit), exit 134" : String(error.message).slice(0, 160) };
     }
+  },
+};
+
+/**
+ * Per-call cost at 100 000 events ÷ at 1 000, side by side: the two cassettes' replays alternate
+ * (ROUNDS each), and the ratio is of the medians of their per-replay medians. On a shared machine a
+ * single spawned-call replay moves by a third from run to run, in either direction.
+ */
+const ROUNDS = 3;
+async function pairedPerCall(tmp, small, large) {
+  const out = {};
+  for (const [key, dir, run] of [
+    ["replayCli", "cliDir", serving.replayCli],
+    ["replayMcp", "mcpDir", serving.replayMcp],
+    ["serve", "mcpDir", serving.serve],
+  ]) {
+    if (!wantsAny(key === "serve" ? "serve" : "replay")) continue;
+    const times = { small: [], large: [] };
+    for (let i = 0; i < ROUNDS; i++) {
+      for (const [which, dirs] of [["small", small], ["large", large]]) {
+        const m = await run(tmp, dirs[dir]);
+        if (m.perCall !== undefined) times[which].push(m.perCall);
+      }
+    }
+    if (times.small.length && times.large.length) out[key] = { small: median(times.small), large: median(times.large), ratio: median(times.large) / median(times.small) };
   }
+  return out;
+}
+
+const wantsAny = (name) => !only || only.includes(name);
+
+async function measureSize({ tmp, label, cliDir, mcpDir, commands }) {
+  const row = { label };
+  const info = { cli: { events: 0, bytes: 0 }, mcp: { events: 0, bytes: 0 } };
+  row.info = info;
+  const wants = (name) => (!only || only.includes(name)) && (!commands || commands.includes(name));
+  if (wants("inspect")) {
+    const r = timed(process.execPath, [cli, "inspect", cliDir, "--json"], { tmp });
+    row.inspect = failure(r) ? { failed: failure(r) } : r;
+  }
+  if (wants("replay")) row.replayCli = serving.replayCli(tmp, cliDir);
+  if (mcpDir && wants("replay")) row.replayMcp = serving.replayMcp(tmp, mcpDir);
+  if (mcpDir && wants("serve")) row.serve = await serving.serve(tmp, mcpDir);
   if (wants("gate")) {
     const r = timed(process.execPath, [cli, "gate", "--contract", "contracts/drivers/cua-driver-0.21.json", "--driver", "sdk", "--recordings", cliDir, "--json"], { tmp });
     let calls;
@@ -208,6 +215,8 @@ async function measureSize({ tmp, label, cliDir, mcpDir, all }) {
 const tmp = mkdtempSync(path.join(os.tmpdir(), "cua-scale-bench-"));
 const rows = [];
 const started = Date.now();
+let kept;
+let paired;
 try {
   for (const n of sizes) {
     process.stderr.write(`bench:scale: ${n} events …\n`);
@@ -215,8 +224,33 @@ try {
     const mcpDir = path.join(tmp, `mcp-${n}`);
     const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, events: n });
     const m = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-mcp"), out: mcpDir, events: n });
-    const row = await measureSize({ tmp, label: `${n}`, cliDir, mcpDir, all: true });
+    const row = await measureSize({ tmp, label: `${n}`, cliDir, mcpDir });
     row.info = { cli: c, mcp: m };
+    rows.push(row);
+    process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
+    if (n === 1000 && sizes.includes(100000)) {
+      kept = { cliDir, mcpDir }; // for the paired per-call ratio
+      continue;
+    }
+    if (n === 100000 && kept) {
+      process.stderr.write(`bench:scale: per-call cost, 1 000 and 100 000 events side by side …\n`);
+      paired = await pairedPerCall(tmp, kept, { cliDir, mcpDir });
+      process.stderr.write(`bench:scale: ${JSON.stringify(paired)}\n`);
+      rmSync(kept.cliDir, { recursive: true, force: true });
+      rmSync(kept.mcpDir, { recursive: true, force: true });
+    }
+    rmSync(cliDir, { recursive: true, force: true });
+    rmSync(mcpDir, { recursive: true, force: true });
+  }
+  if (mib > 0) {
+    process.stderr.write(`bench:scale: cassettes of ${mib} MiB …\n`);
+    const cliDir = path.join(tmp, "cli-mib");
+    const mcpDir = path.join(tmp, "mcp-mib");
+    const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, minBytes: mib * 2 ** 20 });
+    const m = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-mcp"), out: mcpDir, minBytes: mib * 2 ** 20 });
+    const row = await measureSize({ tmp, label: `${c.events} CLI / ${m.events} MCP (${mib} MiB)`, cliDir, mcpDir });
+    row.info = { cli: c, mcp: m };
+    row.mib = true;
     rows.push(row);
     process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
     rmSync(cliDir, { recursive: true, force: true });
@@ -226,7 +260,7 @@ try {
     process.stderr.write(`bench:scale: a ${bigGib} GiB cassette …\n`);
     const cliDir = path.join(tmp, "cli-big");
     const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, minBytes: bigGib * 2 ** 30 });
-    const row = await measureSize({ tmp, label: `${c.events} (${fmt(c.bytes / 2 ** 30, 2)} GiB)`, cliDir, mcpDir: undefined, all: bigAll });
+    const row = await measureSize({ tmp, label: `${c.events} (${fmt(c.bytes / 2 ** 30, 2)} GiB)`, cliDir, mcpDir: undefined, ...(bigAll ? {} : { commands: ["inspect", "replay", "gate"] }) });
     row.info = { cli: c };
     rows.push(row);
     process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
@@ -237,25 +271,27 @@ try {
 }
 
 const perCall = (label, key) => {
-  const small = rows.find((r) => r.label === "1000")?.[key]?.perCall;
-  const large = rows.find((r) => r.label === "100000")?.[key]?.perCall;
-  return small && large ? `${label} ${fmt(large / small)}` : `${label} —`;
+  const p = paired?.[key];
+  return p ? `${label} ${fmt(p.ratio)} (${fmt(p.large, 2)} ÷ ${fmt(p.small, 2)} ms)` : `${label} —`;
 };
 const ten = rows.find((r) => r.label === "10000")?.report;
+const hundred = rows.find((r) => r.mib);
+const rssOf = (label, m, wall = false) => (!m ? `${label} —` : m.failed ? `${label} fails (${m.failed})` : `${label} ${wall ? `${fmt(m.wall, 1)} s, ` : ""}${fmt(m.rss, 0)} MiB`);
 const big = rows.find((r) => r.label.includes("GiB"));
 const body = [
-  `Cassettes built from \`recordings/gtk3-demo-cli\` (CLI) and \`recordings/gtk3-demo-mcp\` (MCP) through \`openCassetteWriter\`: the recording, then its harness events again and again. Each cell: wall time, peak RSS (GNU time) and, where the command serves calls, the median per-call latency (after the recorded start_session: CLI replay, 20 spawned \`call list_windows {}\`; MCP replay and serve, 200 sequential \`tools/call list_windows\`; gate: wall ÷ recorded calls). check runs \`contracts/scenarios/blocked-key-combo.json\` on the MCP cassette; report is \`report\` of the CLI cassette.`,
+  `Cassettes built from \`recordings/gtk3-demo-cli\` (CLI) and \`recordings/gtk3-demo-mcp\` (MCP) through \`openCassetteWriter\`: the recording, then its harness events again and again. Each cell: wall time, peak RSS (GNU time) and, where the command serves calls, the median per-call latency (after the recorded start_session: CLI replay, ${CLI_CALLS} spawned \`call list_windows {}\`; MCP replay and serve, 200 sequential \`tools/call list_windows\`; gate: wall ÷ recorded calls). check runs \`contracts/scenarios/blocked-key-combo.json\` on the MCP cassette; report is \`report\` of the CLI cassette.`,
   "",
-  "| events | CLI cassette | inspect | replay (CLI) | replay (MCP) | serve (MCP stdio) | gate | check | report |",
+  "| events | cassette | inspect | replay (CLI) | replay (MCP) | serve (MCP stdio) | gate | check | report |",
   "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
   ...rows.map(
     (r) =>
-      `| ${r.label} | ${fmt(r.info.cli.bytes / 2 ** 20, 1)} MiB | ${cell(r.inspect)} | ${cell(r.replayCli, r.replayCli?.perCall)} | ${cell(r.replayMcp, r.replayMcp?.perCall)} | ${cell(r.serve, r.serve?.perCall)} | ${cell(r.gate, r.gate?.perCall)} | ${cell(r.check)} | ${r.report?.html ? `${cell(r.report)}, ${fmt(r.report.html / 2 ** 20, 1)} MiB HTML` : cell(r.report)} |`,
+      `| ${r.label} | ${fmt(r.info.cli.bytes / 2 ** 20, 1)} MiB${r.info.mcp ? ` (MCP ${fmt(r.info.mcp.bytes / 2 ** 20, 1)} MiB)` : ""} | ${cell(r.inspect)} | ${cell(r.replayCli, r.replayCli?.perCall)} | ${cell(r.replayMcp, r.replayMcp?.perCall)} | ${cell(r.serve, r.serve?.perCall)} | ${cell(r.gate, r.gate?.perCall)} | ${cell(r.check)} | ${r.report?.html ? `${cell(r.report)}, ${fmt(r.report.html / 2 ** 20, 1)} MiB HTML` : cell(r.report)} |`,
   ),
   "",
-  `Per-call cost at 100 000 events ÷ at 1 000 (target ≤ 1.2): ${perCall("CLI replay", "replayCli")}; ${perCall("MCP replay", "replayMcp")}; ${perCall("serve", "serve")}.`,
+  `Per-call cost at 100 000 events ÷ at 1 000 (target ≤ 1.2; ${ROUNDS} replays of each cassette alternating, median of their medians; the cells above are single runs): ${perCall("CLI replay", "replayCli")}; ${perCall("MCP replay", "replayMcp")}; ${perCall("serve", "serve")}.`,
   ten?.sizeRatio ? `Report HTML ÷ (distinct frame bytes + 2 KiB per call), 10 000 events (target ≤ 1.2): ${fmt(ten.sizeRatio)} (${ten.rows} calls, ${fmt(ten.html / 2 ** 20, 1)} MiB).` : "",
-  big?.inspect && !big.inspect.failed ? `inspect of the ${big.label} cassette: ${fmt(big.inspect.wall, 1)} s, peak RSS ${fmt(big.inspect.rss, 0)} MiB (target ≤ 400 MiB).` : "",
+  hundred ? `Peak RSS replaying a cassette of at least ${mib} MiB (target ≤ 300 MiB): ${rssOf("CLI replay", hundred.replayCli)} (${fmt(hundred.info.cli.bytes / 2 ** 20, 0)} MiB cassette); ${rssOf("MCP replay", hundred.replayMcp)}, ${rssOf("serve", hundred.serve)} (${fmt(hundred.info.mcp.bytes / 2 ** 20, 0)} MiB cassette).` : "",
+  big ? `The ${big.label} cassette (target: inspect, replay, gate work with peak RSS ≤ 400 MiB): ${["inspect", "replayCli", "gate"].map((k) => rssOf(k === "replayCli" ? "replay" : k, big[k], true)).join("; ")}.` : "",
 ].filter((l) => l !== undefined).join("\n");
 console.log(body);
 if (process.argv.includes("--write")) {

@@ -56,4 +56,21 @@ describe("scanCassette and readEventAt", () => {
       expect(readEventAt({ file: scan.file, place, validators: schemaValidators }).seq).toBe(seq);
     }
   });
+
+  it("readScannedEvent: the line at a place must still be the event scanned there", async () => {
+    const { cpSync, readFileSync, writeFileSync } = await import("node:fs");
+    const { scanCassette } = await import("./scan.js");
+    const { fileStamp, readScannedEvent } = await import("./event-at.js");
+    const { schemaValidators } = await import("./reader.js");
+    await using dir = await tmpDir();
+    cpSync("recordings/gtk3-demo-cli", dir.path, { recursive: true });
+    const places: Array<{ seq: number; place: import("./scan.js").EventPlace }> = [];
+    const scan = scanCassette({ dir: dir.path, validators: schemaValidators, frames: "skip", onEvent: (e, place) => places.push({ seq: e.seq, place }) });
+    const { seq, place } = places[3]!;
+    expect(readScannedEvent({ file: scan.file, place, seq, stamp: fileStamp(scan.file) }).seq).toBe(seq);
+    // the same bytes count, another event there
+    const text = readFileSync(scan.file, "utf8");
+    writeFileSync(scan.file, text.replace(`{"seq":${seq},`, `{"seq":${seq + 1},`.length === `{"seq":${seq},`.length ? `{"seq":${seq + 1},` : `{"seq":${seq},`));
+    expect(() => readScannedEvent({ file: scan.file, place, seq, stamp: fileStamp(scan.file) })).toThrow(`cassette.jsonl changed while it was in use (the line there is no longer event ${seq})`);
+  });
 });

@@ -9,6 +9,8 @@ export interface ReadCassetteOptions {
    * lists them in `frameStats` (what `inspect` wants), `skip` does not look at frame files.
    */
   frames?: "verify" | "report" | "skip";
+  /** `skip`: probe.json is not read (`cassette.probe` stays unset), for a reader that never uses it. */
+  probe?: "read" | "skip";
 }
 
 /** Loads and validates a cassette directory. Bad input throws a UserError naming file:line and the fix. */
@@ -24,6 +26,7 @@ export function readCassetteSync(dir: string, options: ReadCassetteOptions = {})
     dir,
     validators: schemaValidators,
     frames: options.frames ?? "verify",
+    ...(options.probe ? { probe: options.probe } : {}),
     onEvent: (event: CassetteEvent, place: EventPlace) => {
       events.push(event);
       lines.push(place.line);

@@ -31,6 +31,8 @@ export interface ScanCassetteOptions {
   onEvent: (event: CassetteEvent, place: EventPlace) => void;
   /** `verify` throws on a missing or altered frame, `report` lists them, `skip` reads no frame. */
   frames: "verify" | "report" | "skip";
+  /** `skip`: probe.json is not read (a reader that has no use for it, e.g. a report). Default `read`. */
+  probe?: "read" | "skip";
 }
 
 export interface CassetteScan {
@@ -109,7 +111,7 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
   if (torn) {
     warnings.push(`${file}:${torn.line}: torn last line (${torn.chars} characters, not valid JSON) ignored; the recording was probably killed while writing it`);
   }
-  const probe = readProbe(dir);
+  const probe = options.probe === "skip" ? undefined : readProbe(dir);
   const frameStats = collectFrameStats({ dir, refs, mode: options.frames, file });
   return { dir, file, header, warnings, frameStats, events, ...(probe ? { probe } : {}) };
 }

@@ -2,7 +2,7 @@ import type { Cassette } from "../cassette/cassette.js";
 import type { ToolInfo } from "../driver/port.js";
 import { withHostTools } from "../wire/mcp/host-tools.js";
 import { loadReplayCassette as readForReplay } from "../replay/load.js";
-import { prepareReplayCassette, type PreparedReplayCassette } from "../replay/replayer.js";
+import type { PreparedReplayCassette } from "../replay/replayer.js";
 
 export interface LoadedCassette {
   cassette: Cassette;
@@ -20,9 +20,10 @@ const cache = new Map<string, LoadedCassette>();
 export function loadReplayCassette(dir: string): LoadedCassette {
   const hit = cache.get(dir);
   if (hit) return hit;
-  const { cassette, ...raw } = readForReplay(dir);
-  const probe = probeToolsOf(cassette.probe);
-  const loaded: LoadedCassette = { cassette, replay: prepareReplayCassette(raw, probe.tools ? { tools: probe.tools } : {}), ...probe };
+  let probe: ReturnType<typeof probeToolsOf> = {};
+  // prepared once, with the probe's tools (and the host tools a binary adds to the runtime's list)
+  const replay = readForReplay(dir, { tools: (json) => (probe = probeToolsOf(json)).tools });
+  const loaded: LoadedCassette = { cassette: replay.cassette, replay, ...probe };
   cache.set(dir, loaded);
   return loaded;
 }

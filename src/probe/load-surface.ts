@@ -1,11 +1,11 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { PROBE_FILE, readCassette } from "../cassette/index.js";
+import { PROBE_FILE } from "../cassette/index.js";
 import { UserError } from "../errors.js";
 import { surfaceOfDocument, type DriverSurface } from "../contract/surface.js";
 import { readJsonFile } from "../util/read-json.js";
 import { snapshotFile } from "./read-snapshot.js";
-import { recordedToolsList } from "./recorded-tools-list.js";
+import { scanRecordedToolsList } from "./recorded-tools-list.js";
 
 const FIX = "Pass a probe snapshot (`cua-contract probe --save FILE`), a tools/list result, or a cassette directory with probe.json.";
 
@@ -26,8 +26,7 @@ export async function loadSurface(location: string): Promise<DriverSurface> {
 }
 
 async function recordedSurface(dir: string): Promise<DriverSurface> {
-  const cassette = await readCassette(dir, { frames: "skip" });
-  const recorded = recordedToolsList(cassette);
+  const { found: recorded, scan } = scanRecordedToolsList(dir);
   if (!recorded) {
     throw new UserError("the cassette has no probe.json and no recorded tools/list answer to compare", {
       code: "BAD_SNAPSHOT",
@@ -39,6 +38,6 @@ async function recordedSurface(dir: string): Promise<DriverSurface> {
   if ("problem" in found) {
     throw new UserError(`the recorded tools/list answer is ${found.problem}`, { code: "BAD_SNAPSHOT", file: path.join(dir, "cassette.jsonl"), line: recorded.line, fix: FIX });
   }
-  const { driver } = cassette.header;
+  const { driver } = scan.header;
   return { ...found.surface, version: driver.version, source: `${driver.source} (tools/list recorded in ${dir})` };
 }

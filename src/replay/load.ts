@@ -1,18 +1,66 @@
-import { readCassetteSync, readFrame, type Cassette } from "../cassette/index.js";
+import path from "node:path";
+import { CASSETTE_FILE, readCassetteSync, scanCassette, schemaValidators, type Cassette } from "../cassette/index.js";
+import { fileStamp, readScannedEvent, type FileStamp } from "../cassette/event-at.js";
+import { createFrameCache } from "../cassette/frame-cache.js";
 import type { ToolInfo } from "../driver/port.js";
-import type { ReplayCassette } from "./replayer.js";
+import { createLru } from "../util/lru.js";
+import { createExchangeBuilder, type AnswerSource } from "./engine/exchanges.js";
+import { preparedFrom } from "./engine/prepared.js";
+import type { PreparedReplayCassette, ReplayCassette } from "./replayer.js";
 
-/** A cassette directory read for replay: events validated, frames read (and hash-checked) on demand. */
-export function loadReplayCassette(dir: string): ReplayCassette & { cassette: Cassette } {
-  const cassette = readCassetteSync(dir);
-  return {
-    cassette,
-    header: cassette.header,
-    events: cassette.events,
-    frame: (ref) => readFrame(cassette, ref).toString("base64"),
-    ...probeTools(cassette.probe),
-    ...probeToolsList(cassette.probe),
+/** Restored answers kept in memory (characters): what a replay serves again stays read, the rest is read again. */
+export const ANSWER_CACHE_CHARS = 32 * 2 ** 20;
+
+export interface LoadReplayOptions {
+  /** The tool annotations to prepare with, from the cassette's probe.json (default: its `tools_list.tools`). */
+  tools?: (probe: unknown) => readonly ToolInfo[] | undefined;
+}
+
+/**
+ * A cassette directory read for replay in one pass, line by line: the header and probe checked,
+ * every frame hash-checked, and the exchanges built holding only what matching needs. An answer
+ * (and the frames spliced into it) is read from cassette.jsonl when it is served, so memory does
+ * not grow with the cassette. `events` and `cassette.events` are read in full only when asked for.
+ */
+export function loadReplayCassette(dir: string, options: LoadReplayOptions = {}): PreparedReplayCassette & { cassette: Cassette } {
+  const file = path.join(dir, CASSETTE_FILE);
+  let stamp: FileStamp | undefined;
+  const answers: AnswerSource = {
+    read: (seq, place) => readScannedEvent({ file, place, seq, stamp: (stamp ??= fileStamp(file)) }),
+    frame: createFrameCache({ dir, where: file }).base64,
+    cache: createLru({ maxWeight: ANSWER_CACHE_CHARS }),
   };
+  const builder = createExchangeBuilder({ answers });
+  const scan = scanCassette({ dir, validators: schemaValidators, frames: "verify", onEvent: (event, place) => builder.add(event, place) });
+  stamp = fileStamp(file);
+  const probe = scan.probe?.json;
+  const tools = options.tools ? options.tools(probe) : probeTools(probe);
+  let full: Cassette | undefined;
+  const all = () => (full ??= readCassetteSync(dir, { frames: "skip" }));
+  const cassette: Cassette = {
+    dir: scan.dir,
+    file: scan.file,
+    header: scan.header,
+    get events() {
+      return all().events;
+    },
+    get lines() {
+      return all().lines;
+    },
+    warnings: scan.warnings,
+    frameStats: scan.frameStats,
+    ...(scan.probe ? { probe: scan.probe.json, probeSha256: scan.probe.sha256 } : {}),
+  };
+  const replay: ReplayCassette = {
+    header: scan.header,
+    get events() {
+      return cassette.events;
+    },
+    frame: answers.frame,
+    ...(tools ? { tools } : {}),
+    ...probeToolsList(probe),
+  };
+  return Object.assign(replay, { cassette, prepared: preparedFrom(builder.exchanges, tools), preparedTools: tools });
 }
 
 /** The probe's whole tools/list result (every top-level field) and whether it is the runtime's own inventory. */
@@ -24,7 +72,7 @@ function probeToolsList(probe: unknown): Pick<ReplayCassette, "toolsList"> {
 }
 
 /** Tool annotations from probe.json (`tools_list.tools`), used to tell reads from mutations. */
-function probeTools(probe: unknown): { tools?: ToolInfo[] } {
+function probeTools(probe: unknown): ToolInfo[] | undefined {
   const tools = (probe as { tools_list?: { tools?: unknown } } | undefined)?.tools_list?.tools;
-  return Array.isArray(tools) ? { tools: tools as ToolInfo[] } : {};
+  return Array.isArray(tools) ? (tools as ToolInfo[]) : undefined;
 }

@@ -12,7 +12,10 @@ import { requestRedactor } from "./redact-request.js";
 import { createVirtualClock } from "../driver/clock-virtual.js";
 import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
-/** A cassette in memory: its events and a way to read its frames. */
+/**
+ * A cassette for replay: its events and a way to read its frames. `loadReplayCassette` gives one
+ * already prepared that reads its events only if `events` is asked for (a replay never does).
+ */
 export interface ReplayCassette {
   header?: CassetteHeader;
   events: readonly CassetteEvent[];
@@ -33,18 +36,29 @@ export interface ReplayCassette {
  */
 export interface PreparedReplayCassette extends ReplayCassette {
   readonly prepared: PreparedCassette;
-  /** The tool annotations the preparation used (a replayer given other tools prepares afresh). */
+  /** The tool annotations the preparation used (a replayer given other tools prepares again: `prepared.withTools`). */
   readonly preparedTools: readonly ToolInfo[] | undefined;
 }
 
-export function prepareReplayCassette(cassette: ReplayCassette, options: { tools?: readonly ToolInfo[] } = {}): PreparedReplayCassette {
+export function prepareReplayCassette(cassette: ReplayCassette | PreparedReplayCassette, options: { tools?: readonly ToolInfo[] } = {}): PreparedReplayCassette {
   const tools = options.tools ?? cassette.tools;
+  if ("prepared" in cassette) {
+    // already prepared (a cassette file read for replay keeps no events): only the annotations change
+    return cassette.preparedTools === tools ? cassette : withPrepared(cassette, cassette.prepared.withTools(tools), tools);
+  }
   const prepared = prepareCassette({ events: cassette.events, ...(cassette.frame ? { frame: cassette.frame } : {}), ...(tools ? { tools } : {}) });
   return { ...cassette, prepared, preparedTools: tools };
 }
 
-function engineSource(cassette: ReplayCassette | PreparedReplayCassette, tools: readonly ToolInfo[] | undefined): EngineSource {
-  if ("prepared" in cassette && cassette.preparedTools === tools) return { prepared: cassette.prepared };
+/** The cassette with another preparation; its accessors (events read on demand) are kept, not called. */
+function withPrepared(cassette: PreparedReplayCassette, prepared: PreparedCassette, tools: readonly ToolInfo[] | undefined): PreparedReplayCassette {
+  const copy = Object.create(Object.getPrototypeOf(cassette) as object, Object.getOwnPropertyDescriptors(cassette)) as PreparedReplayCassette;
+  return Object.defineProperties(copy, { prepared: { value: prepared, enumerable: true }, preparedTools: { value: tools, enumerable: true } });
+}
+
+/** What an engine is built from: the preparation when it used these tools, else the same recording prepared with them. */
+export function engineSource(cassette: ReplayCassette | PreparedReplayCassette, tools: readonly ToolInfo[] | undefined): EngineSource {
+  if ("prepared" in cassette) return { prepared: cassette.preparedTools === tools ? cassette.prepared : cassette.prepared.withTools(tools) };
   return { events: cassette.events, ...(cassette.frame ? { frame: cassette.frame } : {}), ...(tools ? { tools } : {}) };
 }
 

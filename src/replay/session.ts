@@ -7,11 +7,12 @@ import type { FrameLookup } from "./engine/frames.js";
 import type { RecordedDriver } from "./engine/static-answers.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
-import type { ReplayCassette } from "./replayer.js";
+import { engineSource, type PreparedReplayCassette, type ReplayCassette } from "./replayer.js";
 import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
 export interface ReplaySessionOptions {
-  cassette: ReplayCassette;
+  /** As loaded (`loadReplayCassette`: prepared once, answers read on demand) or events in memory. */
+  cassette: ReplayCassette | PreparedReplayCassette;
   /** Where the cassette came from, for messages (`recordings/login/cassette.jsonl`). */
   source?: string;
   faults?: FaultPlan;
@@ -65,13 +66,11 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   const { clock } = options;
   const started = clock.now();
   const engine = createEngine({
-    events: options.cassette.events,
-    ...(options.cassette.frame ? { frame: options.cassette.frame } : {}),
+    ...engineSource(options.cassette, options.tools ?? options.cassette.tools),
     ...(options.faults ? { faults: options.faults } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.match ? { match: options.match } : {}),
     ...(options.ignore ? { ignore: options.ignore } : {}),
-    ...((options.tools ?? options.cassette.tools) ? { tools: options.tools ?? options.cassette.tools } : {}),
     ...(options.cassette.header?.driver.version ? { driverVersion: options.cassette.header.driver.version } : {}),
   });
   const log: ReplayLogEntry[] = [];

@@ -1,6 +1,7 @@
 // Every shell block in README.md, docs/*.md, recordings/README.md and examples/**/README.md, run
-// in order in a fresh clone. `npm test` runs the quick blocks; `npm run test:docs` (CUA_CONTRACT_DOCS=all)
-// runs them all, including those marked slow (a desktop recording, the benchmarks, a long fuzz).
+// in order in a fresh clone. `npm run test:docs` (CUA_CONTRACT_DOCS=all) runs them all, including those
+// marked slow (a desktop recording, the benchmarks, a long fuzz); CUA_CONTRACT_DOCS=quick runs the quick
+// ones. `npm test` leaves this file out (vitest.config.ts); CI runs `npm run test:docs` after it.
 import { writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/run-cli.js";

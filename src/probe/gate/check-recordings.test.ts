@@ -3,7 +3,7 @@ import { toolsList } from "../../../test/helpers/probe-snapshots.js";
 import { readCassette } from "../../cassette/index.js";
 import { applyBaseline } from "../../contract/baseline.js";
 import { checkRecordedCalls } from "./check-recordings.js";
-import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
+import { recordedCalls, scanRecordedCalls, type RecordedCall } from "./recorded-calls.js";
 import { createToolValidator } from "./schema-validator.js";
 
 const dir = new URL("../../../test/fixtures/recordings-synthetic/", import.meta.url).pathname;
@@ -16,6 +16,38 @@ describe("recorded calls", () => {
     expect(cli[1]!.output).toEqual({ delivery: { mode: "background" }, effect: "unverifiable", route: "accessibility" });
     const mcp = recordedCalls(await readCassette(`${dir}mcp-session`, { frames: "skip" }), "mcp");
     expect(mcp.map((c) => [c.tool, c.event, c.outputEvent])).toEqual([["list_windows", 1, 2], ["get_screen_size", 3, 4], ["screenshot", 5, 6]]);
+  });
+
+  for (const cassette of ["recordings/gtk3-demo-cli", "recordings/gtk3-demo-mcp", "test/fixtures/recordings-synthetic/cli-session", "test/fixtures/recordings-synthetic/mcp-session"]) {
+    it(`${cassette}: read line by line, within the output budget or past it (outputs read again when checked), the calls are the same`, async () => {
+      const inMemory = recordedCalls(await readCassette(cassette, { frames: "skip" }), "c");
+      const plain = (calls: RecordedCall[]) => JSON.parse(JSON.stringify(calls)) as unknown;
+      for (const budgets of [{}, { plainBudget: 0 }, { plainBudget: 0, budget: 0 }, { plainBudget: 20_000, budget: 20_000 }]) {
+        const { calls, scan } = scanRecordedCalls(cassette, "c", budgets);
+        expect(plain(calls)).toEqual(plain(inMemory));
+        expect(scan.events).toBeGreaterThan(0);
+      }
+      // the gate's verdicts over them are the same too
+      const v = createToolValidator(toolsList("0.21.0").tools);
+      const verdicts = (calls: RecordedCall[]) => checkRecordedCalls(calls, v).map((c) => [c.checked, c.breaks.map((b) => b.id), c.stale.length]);
+      expect(verdicts(scanRecordedCalls(cassette, "c", { plainBudget: 0, budget: 0 }).calls)).toEqual(verdicts(inMemory));
+    });
+  }
+
+  it("past the plain budget, equal outputs are kept once", () => {
+    const { calls } = scanRecordedCalls("recordings/gtk3-demo-cli", "c", { plainBudget: 0 });
+    const byText = new Map<string, unknown>();
+    let repeated = 0;
+    for (const c of calls) {
+      if (c.output === undefined) continue;
+      const text = JSON.stringify(c.output);
+      if (byText.has(text)) {
+        expect(c.output).toBe(byText.get(text));
+        repeated++;
+      } else byText.set(text, c.output);
+    }
+    // the recording reads the same window list again after each action
+    expect(repeated).toBeGreaterThan(0);
   });
 });
 

@@ -1,6 +1,11 @@
-import { parseDriverArgv, type Cassette } from "../../cassette/index.js";
+import { createHash } from "node:crypto";
+import { CASSETTE_FILE, parseDriverArgv, scanCassette, schemaValidators, type Cassette, type CassetteScan, type EventPlace } from "../../cassette/index.js";
+import { fileStamp, readScannedEvent, type FileStamp } from "../../cassette/event-at.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
+import { compactValue } from "../../util/compact-json.js";
+import { createLru } from "../../util/lru.js";
 import { eventText, isObject, jsonOrUndefined } from "../event-json.js";
+import path from "node:path";
 
 /** One tool call found in a recording: what was sent and, when structured, what came back. */
 export interface RecordedCall {
@@ -24,42 +29,151 @@ export interface RecordedCall {
  * JSON strings, so the text stays valid JSON and nothing needs the frame files.
  */
 export function recordedCalls(cassette: Cassette, name: string): RecordedCall[] {
+  const collector = createCallCollector(name);
+  for (const [index, event] of cassette.events.entries()) collector.add(event, cassette.lines[index] ?? 0);
+  return collector.calls;
+}
+
+/** Outputs kept as parsed, each on its own, up to this many bytes of the lines holding them: a gate over small recordings pays nothing more. */
+export const PLAIN_BUDGET_BYTES = 16 * 2 ** 20;
+/** Past that, distinct outputs kept in memory (characters of their JSON); past both, outputs are read again when checked. */
+export const OUTPUT_BUDGET_CHARS = 16 * 2 ** 20;
+
+/**
+ * The recorded calls of a cassette directory, read line by line (no event is kept). Outputs are
+ * kept as parsed up to `plainBudget` bytes of their lines; then equal outputs are kept once, until
+ * the distinct ones pass `budget` characters; past that an output is read again from its line in
+ * cassette.jsonl each time it is checked. Memory does not grow with the cassette.
+ */
+export function scanRecordedCalls(dir: string, name: string, options: { plainBudget?: number; budget?: number } = {}): { calls: RecordedCall[]; scan: CassetteScan } {
+  const file = path.join(dir, CASSETTE_FILE);
+  let stamp: FileStamp | undefined;
+  const reread = createLru<number, unknown>({ maxWeight: 8 * 2 ** 20 });
+  const store: OutputStore = {
+    plain: [],
+    plainBytes: 0,
+    plainBudget: options.plainBudget ?? PLAIN_BUDGET_BYTES,
+    budget: options.budget ?? OUTPUT_BUDGET_CHARS,
+    used: 0,
+    distinct: new Map(),
+    read: (seq, place) =>
+      reread.through(
+        seq,
+        () => outputOf(readScannedEvent({ file, place, seq, stamp: (stamp ??= fileStamp(file)) })),
+        (v) => 64 + JSON.stringify(v ?? null).length,
+      ),
+  };
+  const collector = createCallCollector(name, store);
+  const scan = scanCassette({ dir, validators: schemaValidators, frames: "skip", onEvent: (event, place) => collector.add(event, place.line, place) });
+  stamp = fileStamp(file);
+  return { calls: collector.calls, scan };
+}
+
+interface OutputStore {
+  /** Outputs kept as parsed so far; undefined once equal outputs are kept once. */
+  plain: unknown[] | undefined;
+  plainBytes: number;
+  plainBudget: number;
+  budget: number;
+  used: number;
+  /** Outputs by the hash of their JSON text. */
+  distinct: Map<string, unknown>;
+  read(seq: number, place: EventPlace): unknown;
+}
+
+const hashOf = (text: string) => createHash("sha1").update(text).digest("base64");
+
+/** The output a call keeps: this one, an equal one already kept, this one compacted (within budget), or a reader of its line. */
+function keepOutput(call: RecordedCall, output: unknown, seq: number, store: OutputStore | undefined, place: EventPlace | undefined): void {
+  if (!store || !place) call.output = output;
+  else if (store.plain && store.plainBytes + place.bytes <= store.plainBudget) {
+    store.plain.push(output);
+    store.plainBytes += place.bytes;
+    call.output = output;
+  } else {
+    if (store.plain) {
+      // from here on equal outputs are kept once: those kept so far are the first of their kind
+      for (const kept of store.plain) {
+        const text = JSON.stringify(kept);
+        const hash = hashOf(text);
+        if (store.distinct.has(hash)) continue;
+        store.distinct.set(hash, kept);
+        store.used += text.length;
+      }
+      store.plain = undefined;
+    }
+    const text = JSON.stringify(output);
+    const hash = hashOf(text);
+    const kept = store.distinct.get(hash);
+    if (kept !== undefined) call.output = kept;
+    else if (store.used + text.length <= store.budget) {
+      const value = compactValue(output);
+      store.distinct.set(hash, value);
+      store.used += text.length;
+      call.output = value;
+    } else Object.defineProperty(call, "output", { get: () => store.read(seq, place), enumerable: true, configurable: true });
+  }
+  call.outputEvent = seq;
+}
+
+interface CallCollector {
+  add(event: CassetteEvent, line: number, place?: EventPlace): void;
+  readonly calls: RecordedCall[];
+}
+
+function createCallCollector(name: string, store?: OutputStore): CallCollector {
   const calls: RecordedCall[] = [];
   const pending = new Map<string, RecordedCall>();
-  cassette.events.forEach((event, index) => {
-    const line = cassette.lines[index] ?? 0;
-    if (event.kind === "cli") {
-      const call = cliCall(event, name, line);
-      if (call) calls.push(call);
-    } else if (event.kind === "mcp") {
-      const msg = jsonOrUndefined(eventText(event, "line"));
-      if (!isObject(msg)) return;
-      const key = `${event.stream}:${JSON.stringify(msg.id)}`;
-      if (event.dir === "c2s" && msg.method === "tools/call" && isObject(msg.params) && typeof msg.params.name === "string") {
-        const call: RecordedCall = { cassette: name, event: event.seq, line, tool: msg.params.name, transport: "mcp", args: msg.params.arguments ?? {} };
+  // arguments are compacted once outputs are deduplicated (a large recording)
+  const compact = (v: unknown) => (store && !store.plain ? compactValue(v) : v);
+  return {
+    calls,
+    add(event, line, place) {
+      if (event.kind === "cli") {
+        const call = cliCall(event, name, line);
+        if (!call) return;
+        if (call.args !== undefined) call.args = compact(call.args);
+        const output = outputOf(event);
+        if (output !== undefined) keepOutput(call, output, event.seq, store, place);
         calls.push(call);
-        pending.set(key, call);
-      } else if (event.dir === "s2c" && pending.has(key)) {
-        const call = pending.get(key)!;
-        pending.delete(key);
-        if (isObject(msg.result) && msg.result.structuredContent !== undefined) {
-          call.output = msg.result.structuredContent;
-          call.outputEvent = event.seq;
+      } else if (event.kind === "mcp") {
+        const msg = jsonOrUndefined(eventText(event, "line"));
+        if (!isObject(msg)) return;
+        const key = `${event.stream}:${JSON.stringify(msg.id)}`;
+        if (event.dir === "c2s" && msg.method === "tools/call" && isObject(msg.params) && typeof msg.params.name === "string") {
+          const call: RecordedCall = { cassette: name, event: event.seq, line, tool: msg.params.name, transport: "mcp", args: compact(msg.params.arguments ?? {}) };
+          calls.push(call);
+          pending.set(key, call);
+        } else if (event.dir === "s2c" && pending.has(key)) {
+          const call = pending.get(key)!;
+          pending.delete(key);
+          if (isObject(msg.result) && msg.result.structuredContent !== undefined) keepOutput(call, msg.result.structuredContent, event.seq, store, place);
         }
+      } else if (event.kind === "http") {
+        const req = jsonOrUndefined(eventText(event, "request.body"));
+        if (!isObject(req) || req.method !== "tools/call" || !isObject(req.params) || typeof req.params.name !== "string") return;
+        const call: RecordedCall = { cassette: name, event: event.seq, line, tool: req.params.name, transport: "http", args: compact(req.params.arguments ?? {}) };
+        const output = outputOf(event);
+        if (output !== undefined) keepOutput(call, output, event.seq, store, place);
+        calls.push(call);
       }
-    } else if (event.kind === "http") {
-      const req = jsonOrUndefined(eventText(event, "request.body"));
-      if (!isObject(req) || req.method !== "tools/call" || !isObject(req.params) || typeof req.params.name !== "string") return;
-      const call: RecordedCall = { cassette: name, event: event.seq, line, tool: req.params.name, transport: "http", args: req.params.arguments ?? {} };
-      const res = jsonOrUndefined(eventText(event, "response.body"));
-      if (isObject(res) && isObject(res.result) && res.result.structuredContent !== undefined) {
-        call.output = res.result.structuredContent;
-        call.outputEvent = event.seq;
-      }
-      calls.push(call);
-    }
-  });
-  return calls;
+    },
+  };
+}
+
+/** The structured output an event carries as a call's answer (CLI stdout, an MCP response line, an HTTP response body). */
+function outputOf(event: CassetteEvent): unknown {
+  if (event.kind === "cli") {
+    if (event.exit_code !== 0) return undefined;
+    const out = jsonOrUndefined(eventText(event, "stdout"));
+    if (!isObject(out)) return undefined;
+    // `call` merges the last image into the printed structuredContent under these names (CONTRACT.md §0.3).
+    const { screenshot_png_b64: _b64, ...rest } = out;
+    return "screenshot_png_b64" in out ? rest : out;
+  }
+  const text = event.kind === "mcp" ? eventText(event, "line") : event.kind === "http" ? eventText(event, "response.body") : "";
+  const msg = jsonOrUndefined(text);
+  return isObject(msg) && isObject(msg.result) && msg.result.structuredContent !== undefined ? msg.result.structuredContent : undefined;
 }
 
 function cliCall(event: Extract<CassetteEvent, { kind: "cli" }>, name: string, line: number): RecordedCall | undefined {
@@ -74,15 +188,6 @@ function cliCall(event: Extract<CassetteEvent, { kind: "cli" }>, name: string, l
     // The CLI reads a missing or invalid stdin as {} (CONTRACT.md §1.6).
     const stdin = eventText(event, "stdin");
     call.args = (stdin.trim() === "" ? {} : jsonOrUndefined(stdin)) ?? {};
-  }
-  if (event.exit_code === 0) {
-    const out = jsonOrUndefined(eventText(event, "stdout"));
-    if (isObject(out)) {
-      // `call` merges the last image into the printed structuredContent under these names (CONTRACT.md §0.3).
-      const { screenshot_png_b64: _b64, ...rest } = out;
-      call.output = "screenshot_png_b64" in out ? rest : out;
-      call.outputEvent = event.seq;
-    }
   }
   return call;
 }

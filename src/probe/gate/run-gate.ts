@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { stat } from "node:fs/promises";
 import { UserError } from "../../errors.js";
-import { CASSETTE_FILE, readCassette } from "../../cassette/index.js";
+import { CASSETTE_FILE } from "../../cassette/index.js";
 import { ExpectedFailuresSchema } from "../../schema/gate-baseline.js";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "../../schema/probe-snapshot.js";
 import type { DriverContract } from "../../schema/driver-contract.js";
@@ -20,7 +20,7 @@ import { sdkSnapshot, type SnapshotOrigin } from "../snapshot-cache.js";
 import { checkRecordedCalls, type CallCheck, type RecordingBreak, type StaleRecording } from "./check-recordings.js";
 import { contractItemOf, inContractScope } from "./scope.js";
 import { findCassettes } from "./find-cassettes.js";
-import { recordedCalls, type RecordedCall } from "./recorded-calls.js";
+import { scanRecordedCalls, type RecordedCall } from "./recorded-calls.js";
 import { createToolValidator, createValidatorMemo, type ValidatorMemo } from "./schema-validator.js";
 import { stampOf } from "./verdict-cache.js";
 
@@ -106,8 +106,10 @@ export async function prepareGate(options: Pick<GateOptions, "contract" | "recor
   const contract = await readContract(options.contract);
   const expectedIds = options.expectedFailures ? await readExpected(options.expectedFailures) : undefined;
   const cassetteDirs = options.recordings?.length ? await findCassettes(options.recordings) : [];
-  const cassettes = await Promise.all(cassetteDirs.map((dir) => readCassette(dir, { frames: "skip" })));
   const labels = cassetteDirs.map(label);
+  // each cassette read line by line; only its calls are kept (equal outputs once, within a budget)
+  const read = cassetteDirs.map((dir, i) => scanRecordedCalls(dir, labels[i]!));
+  const cassettes = read.map(({ scan }) => ({ dir: scan.dir, warnings: scan.warnings, ...(scan.probe ? { probe: scan.probe.json } : {}) }));
   const baseline = await baselineSnapshot(options.contract, contract, cassettes);
   const files = [options.contract, options.expectedFailures, "file" in baseline ? baseline.file : undefined, ...cassetteDirs.map((d) => path.join(d, CASSETTE_FILE))];
   return {
@@ -115,7 +117,7 @@ export async function prepareGate(options: Pick<GateOptions, "contract" | "recor
     contract,
     expectedIds,
     cassettes: labels,
-    calls: cassettes.flatMap((c, i) => recordedCalls(c, labels[i]!)),
+    calls: read.flatMap((r) => r.calls),
     warnings: cassettes.flatMap((c) => c.warnings),
     baseline,
     stamps: [process.cwd(), ...(await Promise.all(files.map((f) => (f ? stampOf(f) : "-"))))],
@@ -251,7 +253,7 @@ async function readExpected(file: string): Promise<string[]> {
 async function baselineSnapshot(
   contractFile: string,
   contract: DriverContract,
-  cassettes: Awaited<ReturnType<typeof readCassette>>[],
+  cassettes: readonly { dir: string; probe?: unknown }[],
 ): Promise<{ snapshot: ProbeSnapshot; from: string; file: string } | { note: string }> {
   if (contract.baseline) {
     const file = path.resolve(path.dirname(contractFile), contract.baseline);

@@ -77,10 +77,13 @@ export function createValidatorMemo(): ValidatorMemo {
 
 function remembered(check: Check | null): Check | null {
   if (!check) return null;
-  const answers = new Map<unknown, SchemaError[]>();
+  // held weakly: a value read again from a large cassette is not kept alive by its answer
+  const answers = new WeakMap<object, SchemaError[]>();
+  const primitives = new Map<unknown, SchemaError[]>();
   return (value) => {
-    let got = answers.get(value);
-    if (!got) answers.set(value, (got = check(value)));
+    const memo = typeof value === "object" && value !== null ? answers : primitives;
+    let got = memo.get(value as object);
+    if (!got) memo.set(value as object, (got = check(value)));
     return got;
   };
 }

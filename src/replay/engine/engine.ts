@@ -19,6 +19,7 @@ import { createTokenState, describeElement, elementsOf, type ElementIdentity } f
 import { recordedOutcome } from "./tool-result.js";
 import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
 import { windowCandidates } from "./window-candidates.js";
+import { createReplayMemo, type ReplayMemo } from "./memo.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
@@ -93,6 +94,7 @@ export interface Engine {
 export function createEngine(options: EngineOptions): Engine {
   const prepared = "prepared" in options ? options.prepared : prepareCassette(options);
   const { exchanges, tools, classified } = prepared;
+  const memo = exchanges[0]?.memo ?? createReplayMemo();
   const keys = keyOptions({ ...(options.ignore ? { ignore: options.ignore } : {}) });
   const matcher = createMatcher({ exchanges, mode: options.match ?? "per-key", keys, index: prepared.keyIndex(keys) });
   const selector = createFaultSelector({
@@ -115,23 +117,27 @@ export function createEngine(options: EngineOptions): Engine {
   const noEffect = new Map<number, string>();
   const tokens = createTokenState();
 
-  /** Recorded elements by token, from every recorded get_window_state answer (built on first use). */
-  let recordedElements: Map<string, ElementIdentity> | undefined;
+  /**
+   * The element a recorded token names: in the last recorded get_window_state answer that lists it
+   * (looked for from the end, answers read on demand; each token looked up once).
+   */
+  const recordedElements = new Map<string, ElementIdentity | undefined>();
   const recordedElement = (token: string): ElementIdentity | undefined => {
-    if (!recordedElements) {
-      recordedElements = new Map();
-      for (const x of exchanges) {
-        if (x.request.tool !== "get_window_state") continue;
-        const outcome = recordedOutcome(x);
-        if (outcome.type !== "result") continue;
-        try {
-          const s = (JSON.parse(outcome.raw) as { structuredContent?: Record<string, unknown> }).structuredContent;
-          if (s) for (const [t, e] of elementsOf(s)) recordedElements.set(t, e);
-        } catch {
-        }
+    if (recordedElements.has(token)) return recordedElements.get(token);
+    let found: ElementIdentity | undefined;
+    for (let i = exchanges.length - 1; i >= 0 && !found; i--) {
+      const x = exchanges[i]!;
+      if (x.request.tool !== "get_window_state") continue;
+      const outcome = recordedOutcome(x);
+      if (outcome.type !== "result" || !outcome.raw.includes(token)) continue;
+      try {
+        const s = (JSON.parse(outcome.raw) as { structuredContent?: Record<string, unknown> }).structuredContent;
+        if (s) found = elementsOf(s).get(token);
+      } catch {
       }
     }
-    return recordedElements.get(token);
+    recordedElements.set(token, found);
+    return found;
   };
 
   /** The same request, or the same action aimed at the same element through a token from a newer look. */
@@ -284,7 +290,7 @@ export function createEngine(options: EngineOptions): Engine {
       return { n: n++, request, kind: kindOf(request), epochBefore: matcher.epoch, epochAfter: matcher.epoch, outcome: "replayed" };
     },
     entry(d, extra) {
-      const served = extra.served !== undefined ? summariseResult(extra.served) : undefined;
+      const served = extra.served !== undefined ? summariseResult(extra.served, memo) : undefined;
       // what was served is what the driver's state now reflects (snapshots issued, tokens refused)
       if (extra.served !== undefined && d.outcome !== "unmatched") {
         tokens.served(d.request, extra.served);
@@ -358,17 +364,12 @@ function paramsOf(f: SelectedFault): Record<string, unknown> | undefined {
 }
 
 /** The judging summary of a served result: error flag, refusal code, effect, emptiness, window ids. */
-export function summariseResult(raw: string): NonNullable<RequestEntry["result"]> {
-  const hit = summaries.get(raw);
-  if (hit) return { ...hit, ...(hit.window_ids ? { window_ids: [...hit.window_ids] } : {}) };
-  const out = summarise(raw);
-  if (summaries.size > 256) summaries.clear();
-  summaries.set(raw, out);
+export function summariseResult(raw: string, memo?: ReplayMemo): NonNullable<RequestEntry["result"]> {
+  // replays serve the same recorded results again and again: each is summarised once per
+  // preparation (the results are the keys: a budget of characters, since one may hold a screenshot)
+  const out = memo ? memo.summaries.through(raw, () => summarise(raw), () => 256 + raw.length) : summarise(raw);
   return { ...out, ...(out.window_ids ? { window_ids: [...out.window_ids] } : {}) };
 }
-
-// replays serve the same recorded results again and again: summarise each once
-const summaries = new Map<string, NonNullable<RequestEntry["result"]>>();
 
 function summarise(raw: string): NonNullable<RequestEntry["result"]> {
   const out: NonNullable<RequestEntry["result"]> = {};

@@ -3,6 +3,10 @@ import type { StoredBytes } from "../../schema/bytes.js";
 import type { ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
 import { isReadOnlyTool } from "../../driver/catalogue.js";
+import type { EventPlace } from "../../cassette/scan.js";
+import type { Lru } from "../../util/lru.js";
+import { createReplayMemo, type ReplayMemo } from "./memo.js";
+import { compactValue } from "../../util/compact-json.js";
 import { restoreField, type FrameLookup } from "./frames.js";
 import { objectSpans } from "../../wire/json/spans.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
@@ -37,6 +41,8 @@ export interface RecordedExchange {
    * saw the request, the answer (if any) is the fault the harness got, and the desktop did not change.
    */
   fault?: RecordedFault;
+  /** The memo shared by the exchanges of one preparation (what is worked out from answers, kept once). */
+  memo?: ReplayMemo;
 }
 
 export function parseJsonRpc(line: string): JsonRpcMessage | undefined {
@@ -69,75 +75,209 @@ function text(bytes: StoredBytes): string {
 }
 
 /**
+ * Where the answers of a file-backed preparation come from: each event read again from its place
+ * in cassette.jsonl when an answer is used, its frames put back, and the result kept in a bounded
+ * cache. The exchanges themselves then hold only what matching needs (requests, epochs, metadata).
+ */
+export interface AnswerSource {
+  /** The event with this seq, read again from its place (the scan validated it). */
+  read(seq: number, place: EventPlace): CassetteEvent;
+  frame: FrameLookup;
+  /** Restored answers by `seq` of the event holding them. */
+  cache: Lru<number, unknown>;
+}
+
+/** Builds exchanges from events in file order, one event at a time (the events need not be kept). */
+export interface ExchangeBuilder {
+  /** `place`: where the event is in cassette.jsonl (with an AnswerSource, its answer is read from there when used). */
+  add(event: CassetteEvent, place?: EventPlace): void;
+  readonly exchanges: RecordedExchange[];
+}
+
+export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: readonly ToolInfo[]; answers?: AnswerSource; memo?: ReplayMemo }): ExchangeBuilder {
+  const { tools, answers } = options;
+  const frame = options.frame ?? answers?.frame;
+  const out: RecordedExchange[] = [];
+  const pending = new Map<string, { exchange: RecordedExchange; t: number }>();
+  const memo = options.memo ?? createReplayMemo();
+  const withMemo = (x: RecordedExchange): RecordedExchange => {
+    x.memo = memo;
+    return x;
+  };
+  return {
+    exchanges: out,
+    add(event, place) {
+      const lazy = answers && place ? { answers, place } : undefined;
+      if (event.kind === "cli") out.push(withMemo(cliExchange(event, frame, tools, lazy)));
+      else if (event.kind === "http") {
+        const x = httpExchange(event, frame, tools, lazy);
+        if (x) out.push(withMemo(x));
+      } else if (event.kind === "mcp") {
+        // an answer read later needs only its id now: the images cut out of it change no id
+        const line = lazy && event.dir === "s2c" ? text(event.line) : restoreField({ text: text(event.line), field: "line", splices: event.frames, ...(frame ? { frame } : {}) });
+        const message = parseJsonRpc(line);
+        if (!message) return;
+        if (event.dir === "c2s") {
+          if (message.method === undefined) return;
+          const built = mcpRequest({ message, stream: event.stream });
+          const request = lazy ? compactRequest(built) : built;
+          const exchange: RecordedExchange = {
+            seq: event.seq,
+            transport: "mcp",
+            request,
+            kind: kindOf(request, tools),
+            epoch: 0,
+            origin: event.origin === "recorder" ? "recorder" : "harness",
+            durationMs: 0,
+            rpc: { stream: event.stream },
+            ...(event.fault ? { fault: event.fault } : {}),
+          };
+          // notifications get no answer; keep them out of the exchanges
+          if (message.idRaw === undefined) return;
+          out.push(withMemo(exchange));
+          pending.set(`${event.stream}:${message.idRaw}`, { exchange, t: event.t_ms });
+        } else if (message.idRaw !== undefined) {
+          const key = `${event.stream}:${message.idRaw}`;
+          const open = pending.get(key);
+          if (open) {
+            const stream = (event as McpLineEvent).stream;
+            open.exchange.rpc = lazy ? new StoredRpc(lazy, event.seq, mcpLine, { stream }) : { response: line, stream };
+            open.exchange.durationMs = Math.max(0, event.t_ms - open.t);
+            pending.delete(key);
+          }
+        }
+      }
+    },
+  };
+}
+
+/**
  * Pair every recorded request with its answer: a CLI event is both; an MCP request line is
  * paired with the response line carrying the same id on the same stream; an HTTP event is both.
  */
 export function buildExchanges(options: { events: readonly CassetteEvent[]; frame?: FrameLookup; tools?: readonly ToolInfo[] }): RecordedExchange[] {
-  const { events, frame, tools } = options;
-  const out: RecordedExchange[] = [];
-  const pending = new Map<string, { exchange: RecordedExchange; t: number }>();
-  for (const event of events) {
-    if (event.kind === "cli") out.push(cliExchange(event, frame, tools));
-    else if (event.kind === "http") {
-      const x = httpExchange(event, frame, tools);
-      if (x) out.push(x);
-    } else if (event.kind === "mcp") {
-      const line = restoreField({ text: text(event.line), field: "line", splices: event.frames, ...(frame ? { frame } : {}) });
-      const message = parseJsonRpc(line);
-      if (!message) continue;
-      if (event.dir === "c2s") {
-        if (message.method === undefined) continue;
-        const request = mcpRequest({ message, stream: event.stream });
-        const exchange: RecordedExchange = {
-          seq: event.seq,
-          transport: "mcp",
-          request,
-          kind: kindOf(request, tools),
-          epoch: 0,
-          origin: event.origin ?? "harness",
-          durationMs: 0,
-          rpc: { stream: event.stream },
-          ...(event.fault ? { fault: event.fault } : {}),
-        };
-        // notifications get no answer; keep them out of the exchanges
-        if (message.idRaw === undefined) continue;
-        out.push(exchange);
-        pending.set(`${event.stream}:${message.idRaw}`, { exchange, t: event.t_ms });
-      } else if (message.idRaw !== undefined) {
-        const key = `${event.stream}:${message.idRaw}`;
-        const open = pending.get(key);
-        if (open) {
-          open.exchange.rpc = { response: line, stream: (event as McpLineEvent).stream };
-          open.exchange.durationMs = Math.max(0, event.t_ms - open.t);
-          pending.delete(key);
-        }
-      }
-    }
-  }
-  return out;
+  const builder = createExchangeBuilder({ ...(options.frame ? { frame: options.frame } : {}), ...(options.tools ? { tools: options.tools } : {}) });
+  for (const event of options.events) builder.add(event);
+  return builder.exchanges;
 }
 
-function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools?: readonly ToolInfo[]): RecordedExchange {
+type Lazy = { answers: AnswerSource; place: EventPlace };
+
+// Recorded requests repeat the same short strings (tool, socket, session, out-file paths) and, built
+// by spreads, each got a hidden class of its own: a file-backed preparation keeps them compact, so
+// that what stays in memory per exchange is small (docs/decisions/0150).
+function compactRequest(request: ReplayRequest): ReplayRequest {
+  return compactValue(request) as ReplayRequest;
+}
+
+// The readers below hold the event's seq and place, never the event: a closure over the event would
+// keep the whole recorded line in memory, which is what they avoid. Classes, not per-object getters:
+// one hidden class for all of them (an accessor defined per object gives each object its own).
+
+/** An answer read from the cassette when first used, then kept while the cache has room. */
+function lazyAnswer<T>(lazy: Lazy, seq: number, restore: (event: CassetteEvent, frame: FrameLookup) => T): T {
+  const hit = lazy.answers.cache.get(seq);
+  if (hit !== undefined) return hit as T;
+  const value = restore(lazy.answers.read(seq, lazy.place), lazy.answers.frame);
+  lazy.answers.cache.set(seq, value, weightOf(value));
+  return value;
+}
+
+function weightOf(value: unknown): number {
+  if (typeof value === "string") return value.length + 64;
+  if (value && typeof value === "object") {
+    let n = 64;
+    for (const v of Object.values(value)) n += typeof v === "string" ? v.length : v && typeof v === "object" ? weightOf(v) : 8;
+    return n;
+  }
+  return 64;
+}
+
+const mcpLine = (e: CassetteEvent, frame: FrameLookup) => restoreField({ text: text((e as McpLineEvent).line), field: "line", splices: (e as McpLineEvent).frames, frame });
+
+function cliOutput(e: CliEvent, frame: FrameLookup | undefined): { stdout: StoredBytes; stderr: StoredBytes } {
+  return {
+    stdout: typeof e.stdout === "string" ? restoreField({ text: e.stdout, field: "stdout", splices: e.frames, ...(frame ? { frame } : {}) }) : e.stdout,
+    stderr: e.stderr,
+  };
+}
+
+function httpResponse(e: HttpEvent, frame: FrameLookup | undefined): string {
+  return restoreField({ text: text(e.response.body), field: "response.body", splices: e.frames, ...(frame ? { frame } : {}) });
+}
+
+const httpBody = (e: CassetteEvent, frame: FrameLookup) => httpResponse(e as HttpEvent, frame);
+const cliBytes = (e: CassetteEvent, frame: FrameLookup) => cliOutput(e as CliEvent, frame);
+
+type Rpc = NonNullable<RecordedExchange["rpc"]>;
+type Cli = NonNullable<RecordedExchange["cli"]>;
+
+/** An `rpc` whose response line or body is read on demand; it reads like the recorded string. */
+class StoredRpc implements Rpc {
+  status?: number;
+  contentType?: string;
+  stream?: number;
+  constructor(
+    private readonly lazy: Lazy,
+    private readonly seq: number,
+    private readonly restore: (event: CassetteEvent, frame: FrameLookup) => string,
+    meta: Omit<Rpc, "response">,
+  ) {
+    Object.assign(this, meta);
+  }
+  get response(): string {
+    return lazyAnswer(this.lazy, this.seq, this.restore);
+  }
+  toJSON(): Rpc {
+    return { response: this.response, ...(this.status !== undefined ? { status: this.status } : {}), ...(this.contentType !== undefined ? { contentType: this.contentType } : {}), ...(this.stream !== undefined ? { stream: this.stream } : {}) };
+  }
+}
+
+/** A CLI answer whose stdout and stderr are read on demand. */
+class StoredCli implements Cli {
+  exitCode: number | null;
+  signal?: string;
+  files?: Cli["files"];
+  constructor(
+    private readonly lazy: Lazy,
+    private readonly seq: number,
+    meta: Omit<Cli, "stdout" | "stderr">,
+  ) {
+    this.exitCode = meta.exitCode;
+    if (meta.signal !== undefined) this.signal = meta.signal;
+    if (meta.files) this.files = meta.files;
+  }
+  get stdout(): StoredBytes {
+    return lazyAnswer(this.lazy, this.seq, cliBytes).stdout;
+  }
+  get stderr(): StoredBytes {
+    return lazyAnswer(this.lazy, this.seq, cliBytes).stderr;
+  }
+  toJSON(): Cli {
+    return { stdout: this.stdout, stderr: this.stderr, exitCode: this.exitCode, ...(this.signal !== undefined ? { signal: this.signal } : {}), ...(this.files ? { files: this.files } : {}) };
+  }
+}
+
+function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: readonly ToolInfo[] | undefined, lazy: Lazy | undefined): RecordedExchange {
   const f = frame ? { frame } : {};
   const stdin = event.stdin === undefined ? undefined : restoreField({ text: text(event.stdin), field: "stdin", splices: event.frames, ...f });
-  const stdout: StoredBytes =
-    typeof event.stdout === "string" ? restoreField({ text: event.stdout, field: "stdout", splices: event.frames, ...f }) : event.stdout;
-  const request = cliRequest({ argv: event.argv.slice(argvStart(event.argv)), ...(stdin !== undefined ? { stdin } : {}) });
+  const built = cliRequest({ argv: event.argv.slice(argvStart(event.argv)), ...(stdin !== undefined ? { stdin } : {}) });
+  const request = lazy ? compactRequest(built) : built;
+  const meta = {
+    exitCode: event.exit_code,
+    ...(event.signal !== undefined ? { signal: event.signal } : {}),
+    ...(event.files ? { files: lazy ? (compactValue(event.files) as CliEvent["files"]) : event.files } : {}),
+  };
+  const cli = lazy ? new StoredCli(lazy, event.seq, meta) : { ...cliOutput(event, frame), ...meta };
   return {
     seq: event.seq,
     transport: "cli",
     request,
     kind: kindOf(request, tools),
     epoch: 0,
-    origin: event.origin ?? "harness",
+    origin: event.origin === "recorder" ? "recorder" : "harness",
     durationMs: event.duration_ms,
-    cli: {
-      stdout,
-      stderr: event.stderr,
-      exitCode: event.exit_code,
-      ...(event.signal !== undefined ? { signal: event.signal } : {}),
-      ...(event.files ? { files: event.files } : {}),
-    },
+    cli,
     ...(event.fault ? { fault: event.fault } : {}),
   };
 }
@@ -148,26 +288,26 @@ function argvStart(argv: readonly string[]): number {
   return first !== undefined && /(^|\/)cua-driver(-local)?$/.test(first) ? 1 : 0;
 }
 
-function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools?: readonly ToolInfo[]): RecordedExchange | undefined {
+function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools: readonly ToolInfo[] | undefined, lazy: Lazy | undefined): RecordedExchange | undefined {
   const f = frame ? { frame } : {};
   const body = restoreField({ text: text(event.request.body), field: "request.body", splices: event.frames, ...f });
   const message = parseJsonRpc(body);
   if (!message || message.method === undefined || message.idRaw === undefined) return undefined;
-  const request = mcpRequest({ message, transport: "http" });
-  const response = restoreField({ text: text(event.response.body), field: "response.body", splices: event.frames, ...f });
+  const built = mcpRequest({ message, transport: "http" });
+  const request = lazy ? compactRequest(built) : built;
+  const meta = {
+    status: event.response.status,
+    ...(event.response.content_type !== undefined ? { contentType: event.response.content_type } : {}),
+  };
   return {
     seq: event.seq,
     transport: "http",
     request,
     kind: kindOf(request, tools),
     epoch: 0,
-    origin: event.origin ?? "harness",
+    origin: event.origin === "recorder" ? "recorder" : "harness",
     durationMs: event.duration_ms,
-    rpc: {
-      response,
-      status: event.response.status,
-      ...(event.response.content_type !== undefined ? { contentType: event.response.content_type } : {}),
-    },
+    rpc: lazy ? new StoredRpc(lazy, event.seq, httpBody, meta) : { response: httpResponse(event, frame), ...meta },
   };
 }
 

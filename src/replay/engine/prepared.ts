@@ -25,6 +25,11 @@ export interface PreparedCassette {
   readonly classified: ReadonlySet<string>;
   /** Exchanges by match key for these key options (built on first use, then shared). */
   keyIndex(keys: KeyOptions): ReadonlyMap<string, readonly RecordedExchange[]>;
+  /**
+   * The same recording prepared with other tool annotations (kinds, epochs and names again; the
+   * answers, in memory or read on demand, are shared): what preparing its events with `tools` gives.
+   */
+  withTools(tools: readonly ToolInfo[] | undefined): PreparedCassette;
 }
 
 /** Tools from a recorded `tools/list` response, if the cassette has one. */
@@ -45,14 +50,21 @@ export function prepareCassette(options: PrepareOptions): PreparedCassette {
   const frame = options.frame ? { frame: options.frame } : {};
   // one pass over the events; kinds are set again when the tool list comes from the recording itself
   const exchanges = buildExchanges({ events: options.events, ...frame, ...(options.tools ? { tools: options.tools } : {}) });
-  const tools = options.tools ?? recordedTools(exchanges);
-  if (tools && !options.tools) for (const x of exchanges) x.kind = kindOf(x.request, tools);
+  return preparedFrom(exchanges, options.tools);
+}
+
+/**
+ * Epochs, tool annotations, authorized names and match indexes over exchanges built in one pass
+ * (from events in memory, or from a cassette file scanned line by line). `tools` absent: the
+ * recorded tools/list, else the 0.21 list; every kind is set from the list used.
+ */
+export function preparedFrom(exchanges: RecordedExchange[], given: readonly ToolInfo[] | undefined): PreparedCassette {
+  const tools = given ?? recordedTools(exchanges);
+  for (const x of exchanges) x.kind = kindOf(x.request, tools);
   assignEpochs(exchanges);
   const listed = tools ? tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
-  const classified = new Set([
-    ...classifiedNames(listed),
-    ...exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])),
-  ]);
+  const classified = new Set(classifiedNames(listed));
+  for (const x of exchanges) if (x.request.method === "call" && x.request.tool) classified.add(x.request.tool);
   const indexes = new Map<string, Map<string, RecordedExchange[]>>();
   return {
     exchanges,
@@ -65,13 +77,18 @@ export function prepareCassette(options: PrepareOptions): PreparedCassette {
         index = new Map();
         for (const x of exchanges) {
           const k = matchKey(x.request, keys);
-          const list = index.get(k) ?? [];
-          list.push(x);
-          index.set(k, list);
+          const list = index.get(k);
+          if (list) list.push(x);
+          else index.set(k, [x]);
         }
         indexes.set(id, index);
       }
       return index;
+    },
+    withTools(other) {
+      // fresh objects (kinds and epochs are per preparation); requests and answers are shared, never changed
+      const copies = exchanges.map((x) => ({ ...x }));
+      return preparedFrom(copies, other);
     },
   };
 }

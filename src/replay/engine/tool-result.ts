@@ -20,13 +20,12 @@ export type RecordedOutcome =
  * block, and a refusal envelope marks `isError`.
  */
 export function recordedOutcome(x: RecordedExchange): RecordedOutcome {
-  let outcome = outcomes.get(x);
-  if (!outcome) outcomes.set(x, (outcome = outcomeOf(x)));
-  return outcome;
+  // an exchange never changes once built: its outcome is worked out once while it is in use, in
+  // its preparation's memo (a result is a slice of its answer and keeps it alive, hence twice its
+  // length: memory stays bounded when the answers are read from the cassette on demand)
+  if (!x.memo) return outcomeOf(x);
+  return x.memo.outcomes.through(x, () => outcomeOf(x), (o) => 256 + 2 * ("raw" in o ? o.raw.length : "stderr" in o ? o.stderr.length : 0));
 }
-
-// an exchange never changes once built: its outcome is worked out once
-const outcomes = new WeakMap<RecordedExchange, RecordedOutcome>();
 
 function outcomeOf(x: RecordedExchange): RecordedOutcome {
   if (x.rpc) {

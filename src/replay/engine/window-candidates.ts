@@ -13,9 +13,13 @@ const CANDIDATE_KEYS = ["app_name", "is_on_screen", "title", "window_id"] as con
 export function windowCandidates(options: { exchanges: readonly RecordedExchange[]; epoch: number; pid: number }): WindowCandidate[] {
   const { exchanges, epoch, pid } = options;
   let latest: { x: RecordedExchange; windows: Record<string, unknown>[] } | undefined;
-  for (const x of exchanges) {
+  // epochs never decrease in recorded order: from the end, nothing before an earlier epoch can be later
+  for (let i = exchanges.length - 1; i >= 0; i--) {
+    const x = exchanges[i]!;
+    if (latest && x.epoch < latest.x.epoch) break;
     if (x.request.method !== "call" || x.request.tool !== "list_windows" || x.epoch > epoch) continue;
-    if (latest && x.epoch < latest.x.epoch) continue;
+    // the first found from the end is the latest in file order (seq is no position once record-missing has added calls)
+    if (latest) break;
     const windows = listedWindows(x);
     if (windows) latest = { x, windows };
   }

@@ -1,8 +1,9 @@
 import type { Reply, ToolResult } from "../../driver/port.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
-import { assignEpochs, buildExchanges, type RecordedExchange } from "../../replay/engine/exchanges.js";
+import type { RecordedExchange } from "../../replay/engine/exchanges.js";
 import { recordedOutcome, type RecordedOutcome } from "../../replay/engine/tool-result.js";
-import { frameMarker, takeFrameMarkers, takeFrameMarkersFromValue } from "./frame-markers.js";
+import { takeFrameMarkers } from "./frame-markers.js";
+import { recordingOfEvents, type ReportRecording } from "./recording.js";
 import type { ReportRow, ReportShot } from "./model.js";
 import { summarizeResult, verdictOf } from "./summarize-result.js";
 
@@ -25,66 +26,79 @@ export interface ExchangeView {
 // image responses make the byte-exact scanner the slowest step); CLI output goes through the engine.
 type Outcome = Exclude<RecordedOutcome, { type: "result" }> | { type: "value"; value: unknown; text: string } | { type: "text"; text: string };
 
-function outcomeOf(exchange: RecordedExchange): Outcome {
+function outcomeOf(exchange: RecordedExchange, refs: string[]): Outcome {
   const response = exchange.rpc?.response;
   if (response !== undefined) {
     try {
-      const message = JSON.parse(response) as { result?: unknown; error?: { code?: number; message?: string } };
+      const message = JSON.parse(withoutMarkers(response, refs)) as { result?: unknown; error?: { code?: number; message?: string } };
       if (message.result !== undefined) return { type: "value", value: message.result, text: response };
       if (message.error) return { type: "rpc_error", code: message.error.code ?? -32603, message: message.error.message ?? "" };
     } catch {
       // not one JSON document (an SSE body, a torn line): let the engine read it
     }
   }
+  refs.length = 0;
   const outcome = recordedOutcome(exchange);
   if (outcome.type !== "result") return outcome;
   try {
-    return { type: "value", value: JSON.parse(outcome.raw), text: outcome.raw };
+    return { type: "value", value: JSON.parse(withoutMarkers(outcome.raw, refs)), text: outcome.raw };
   } catch {
+    refs.length = 0;
     return { type: "text", text: outcome.raw };
   }
 }
 
+/**
+ * The JSON text with each frame marker replaced by `<image>` and its ref pushed, in document order:
+ * a marker holds no character JSON escapes, so parsing this text gives the values a walk replacing
+ * the markers in every parsed string would (without walking a large answer).
+ */
+function withoutMarkers(text: string, refs: string[]): string {
+  if (!text.includes("@@frame:")) return text;
+  const taken = takeFrameMarkers(text);
+  refs.push(...taken.refs);
+  return taken.text;
+}
+
 /** Pairs requests with answers (replay engine's own pairing) and reads each answer once. */
 export function viewExchanges(options: { events: readonly CassetteEvent[] }): ExchangeView[] {
-  const exchanges = buildExchanges({ events: options.events, frame: frameMarker });
-  assignEpochs(exchanges);
-  const tByseq = new Map(options.events.map((e) => [e.seq, e.t_ms]));
-  return exchanges.map((exchange) => {
-    const outcome = outcomeOf(exchange);
-    const tool = exchange.request.tool ?? exchange.request.method;
-    const frames: ExchangeView["frames"] = [];
-    const t_ms = tByseq.get(exchange.seq) ?? 0;
-    if (outcome.type === "value" || outcome.type === "text") {
-      const refs: string[] = [];
-      let result: ToolResult;
-      if (outcome.type === "value") {
-        // Walking a large answer (tools/list) only pays when it holds images.
-        const value = (outcome.text.includes("@@frame:") ? takeFrameMarkersFromValue(outcome.value, refs) : outcome.value) as ToolResult;
-        result = value && typeof value === "object" ? { ...value, content: Array.isArray(value.content) ? value.content : [] } : { content: [] };
-      } else {
-        const taken = takeFrameMarkers(outcome.text);
-        refs.push(...taken.refs);
-        result = { content: [{ type: "text", text: taken.text }] };
-      }
-      // One image can sit in a result twice (an image block and a merged screenshot_png_b64): show it once.
-      for (const ref of new Set(refs)) frames.push({ ref, label: "screenshot" });
-      for (const [flag, file] of Object.entries(exchange.cli?.files ?? {})) frames.push({ ref: file.ref, label: flag });
-      const { summary, isError } = summarizeResult(result);
-      const resultText = outcome.type === "value" ? detailText(outcome.text) : outcome.text;
-      return { exchange, result, resultText, reply: result, summary, isError, frames, t_ms };
+  const recording = recordingOfEvents(options.events);
+  return recording.exchanges.map((exchange) => viewExchange(exchange, recording.tMs.get(exchange.seq) ?? 0));
+}
+
+/** What the report shows of one exchange (its answer read here; nothing of it is kept but the view). */
+export function viewExchange(exchange: RecordedExchange, t_ms: number): ExchangeView {
+  const refs: string[] = [];
+  const outcome = outcomeOf(exchange, refs);
+  const tool = exchange.request.tool ?? exchange.request.method;
+  const frames: ExchangeView["frames"] = [];
+  if (outcome.type === "value" || outcome.type === "text") {
+    let result: ToolResult;
+    if (outcome.type === "value") {
+      const value = outcome.value as ToolResult;
+      result = value && typeof value === "object" ? { ...value, content: Array.isArray(value.content) ? value.content : [] } : { content: [] };
+    } else {
+      const taken = takeFrameMarkers(outcome.text);
+      refs.push(...taken.refs);
+      result = { content: [{ type: "text", text: taken.text }] };
     }
+    // One image can sit in a result twice (an image block and a merged screenshot_png_b64): show it once.
+    for (const ref of new Set(refs)) frames.push({ ref, label: "screenshot" });
     for (const [flag, file] of Object.entries(exchange.cli?.files ?? {})) frames.push({ ref: file.ref, label: flag });
-    if (outcome.type === "rpc_error") {
-      const message = `JSON-RPC error ${outcome.code}: ${outcome.message}`;
-      return { exchange, reply: { kind: "transport_error", tool, message }, summary: message, isError: true, frames, t_ms };
-    }
-    if (outcome.type === "cli_failure") {
-      const message = `exit ${outcome.exitCode ?? outcome.signal ?? "?"}: ${outcome.stderr.trim().split("\n")[0] ?? ""}`;
-      return { exchange, reply: { kind: "transport_error", tool, message }, summary: message, isError: true, frames, t_ms };
-    }
-    return { exchange, reply: { kind: "timeout", tool }, summary: "no answer recorded", isError: true, frames, t_ms };
-  });
+    const { summary, isError } = summarizeResult(result);
+    const resultText = outcome.type === "value" ? detailText(outcome.text) : outcome.text;
+    return { exchange, result, resultText, reply: result, summary, isError, frames, t_ms };
+  }
+  for (const [flag, file] of Object.entries(exchange.cli?.files ?? {})) frames.push({ ref: file.ref, label: flag });
+  if (outcome.type === "rpc_error") {
+    const message = `JSON-RPC error ${outcome.code}: ${outcome.message}`;
+    return { exchange, reply: { kind: "transport_error", tool, message }, summary: message, isError: true, frames, t_ms };
+  }
+  if (outcome.type === "cli_failure") {
+    const message = `exit ${outcome.exitCode ?? outcome.signal ?? "?"}: ${outcome.stderr.trim().split("\n")[0] ?? ""}`;
+    return { exchange, reply: { kind: "transport_error", tool, message }, summary: message, isError: true, frames, t_ms };
+  }
+  return { exchange, reply: { kind: "timeout", tool }, summary: "no answer recorded", isError: true, frames, t_ms };
 }
 
 /** The full result is shown up to this many characters (tools/list answers run to 150 000). */
@@ -110,18 +124,31 @@ export function imageId(ref: string): string {
   return `img-${ref.slice("frames/".length, "frames/".length + 16)}`;
 }
 
-/** The timeline of a cassette: one row per recorded request, with its epoch and the verdict on mutations. */
-export function cassetteRows(options: { events: readonly CassetteEvent[]; cassetteDir: string; idPrefix: string }): ReportRow[] {
-  return viewExchanges(options).map((view) => {
-    const x = view.exchange;
-    const detail = view.resultText && view.resultText.length > DETAIL_MAX ? `${view.resultText.slice(0, DETAIL_MAX)}… (${view.resultText.length} characters)` : view.resultText;
+/**
+ * The timeline of a cassette: one row per recorded request, with its epoch and the verdict on
+ * mutations. Rows are built one at a time (a recording read on demand keeps no answer); equal
+ * argument and result texts are kept once.
+ */
+export function cassetteRows(options: ({ events: readonly CassetteEvent[] } | { recording: ReportRecording }) & { cassetteDir: string; idPrefix: string }): ReportRow[] {
+  const recording = "recording" in options ? options.recording : recordingOfEvents(options.events);
+  const texts = new Map<string, string>();
+  const once = (text: string | undefined): string | undefined => {
+    if (text === undefined) return undefined;
+    const kept = texts.get(text);
+    if (kept !== undefined) return kept;
+    texts.set(text, text);
+    return text;
+  };
+  return recording.exchanges.map((x) => {
+    const view = viewExchange(x, recording.tMs.get(x.seq) ?? 0);
+    const detail = once(view.resultText && view.resultText.length > DETAIL_MAX ? `${view.resultText.slice(0, DETAIL_MAX)}… (${view.resultText.length} characters)` : view.resultText);
     return {
       id: `${options.idPrefix}seq-${x.seq}`,
       label: `seq ${x.seq}`,
       t_ms: view.t_ms,
       method: x.request.method,
       ...(x.request.tool !== undefined ? { tool: x.request.tool } : {}),
-      ...(x.request.method === "call" ? { args: prettyArgs(x.request.args) } : {}),
+      ...(x.request.method === "call" ? { args: once(prettyArgs(x.request.args)) } : {}),
       kind: x.kind,
       result: view.summary,
       ...(detail !== undefined ? { resultDetail: detail } : {}),

@@ -16,20 +16,3 @@ export function takeFrameMarkers(text: string): { refs: string[]; text: string }
   });
   return { refs, text: out };
 }
-
-/** The same on a parsed value: marker strings become `<image>`, their refs are pushed in order. */
-export function takeFrameMarkersFromValue(value: unknown, refs: string[]): unknown {
-  if (typeof value === "string") {
-    if (!value.includes("@@frame:")) return value;
-    const taken = takeFrameMarkers(value);
-    refs.push(...taken.refs);
-    return taken.text;
-  }
-  if (Array.isArray(value)) return value.map((v) => takeFrameMarkersFromValue(v, refs));
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = takeFrameMarkersFromValue(v, refs);
-    return out;
-  }
-  return value;
-}

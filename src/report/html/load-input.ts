@@ -1,24 +1,44 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { readCassette } from "../../cassette/reader.js";
 import type { Cassette } from "../../cassette/cassette.js";
 import { UserError } from "../../errors.js";
 import { jsonErrorLine } from "../../util/json-error-line.js";
 import { CheckResultSchema, type CheckResult } from "../../schema/check-result.js";
 import { ReplayLogEntrySchema, type ReplayLogEntry } from "../../schema/replay-log.js";
+import { recordingOfEvents, scanRecording, type ReportRecording } from "./recording.js";
+import { readCassette } from "../../cassette/reader.js";
+import { CASSETTE_FILE } from "../../cassette/cassette.js";
 
 export type ReportInput =
-  | { kind: "cassette"; file: string; cassette: Cassette }
+  /** `recording`: the cassette read for the report (built from `cassette.events` when absent). */
+  | { kind: "cassette"; file: string; cassette: Cassette; recording?: ReportRecording }
   | { kind: "replay-log"; file: string; entries: ReplayLogEntry[] }
   | { kind: "check-result"; file: string; result: CheckResult };
+
+/** Cassettes up to this size (cassette.jsonl) are read into memory for a report; larger ones line by line. */
+export const REPORT_IN_MEMORY_BYTES = 32 * 2 ** 20;
+
+function cassetteBytes(dir: string): number {
+  try {
+    return statSync(path.join(dir, CASSETTE_FILE)).size;
+  } catch {
+    return 0; // the reader says what is wrong with it
+  }
+}
 
 const WHAT = "Pass a cassette directory, a replay log (.jsonl, one entry per line) or a check result (.json from `check --json`).";
 
 /** Reads what `report` was given, telling the three kinds apart by their shape. */
 export async function loadReportInput(file: string): Promise<ReportInput> {
   if (!existsSync(file)) throw new UserError("no such file or directory", { code: "BAD_INPUT", file, fix: WHAT });
-  // Frames are hash-checked when the report loads them (loadFrame), not a second time here.
-  if (statSync(file).isDirectory()) return { kind: "cassette", file, cassette: await readCassette(file, { frames: "skip" }) };
+  // Frames are hash-checked when the report loads them (loadFrame), and a report shows nothing from
+  // probe.json. A large cassette is read line by line, keeping no event (scanRecording); a small one
+  // is kept in memory, which spares reading each answer a second time.
+  if (statSync(file).isDirectory()) {
+    if (cassetteBytes(file) > REPORT_IN_MEMORY_BYTES) return { kind: "cassette", file, ...scanRecording(file) };
+    const cassette = await readCassette(file, { frames: "skip", probe: "skip" });
+    return { kind: "cassette", file, cassette, recording: recordingOfEvents(cassette.events) };
+  }
   const text = readFileSync(file, "utf8");
   const first = text.trimStart().split("\n", 1)[0] ?? "";
   let firstJson: unknown;

@@ -5,6 +5,7 @@ import { runInvariants } from "../../invariants/run.js";
 import type { CheckResult, ScenarioResult } from "../../schema/check-result.js";
 import type { ReplayLogEntry } from "../../schema/replay-log.js";
 import { cassetteRows } from "./cassette-rows.js";
+import type { ReportRecording } from "./recording.js";
 import { checkLogCassette } from "./log-cassette-check.js";
 import { checkSections, type ScenarioExtras } from "./check-sections.js";
 import { resolveCassette, type ReportInput } from "./load-input.js";
@@ -18,18 +19,18 @@ export async function reportModel(options: {
   scenarioExtras?: (scenario: ScenarioResult) => ScenarioExtras | undefined;
 }): Promise<ReportModel> {
   const { input } = options;
-  if (input.kind === "cassette") return cassetteModel(input.file, input.cassette);
+  if (input.kind === "cassette") return cassetteModel(input.file, input.cassette, input.recording);
   if (input.kind === "replay-log") {
-    const cassette = options.cassetteDir ? await readCassette(options.cassetteDir) : undefined;
+    const cassette = options.cassetteDir ? await readCassette(options.cassetteDir, { probe: "skip" }) : undefined;
     if (cassette) checkLogCassette({ entries: input.entries, cassette, logFile: input.file });
     return replayLogModel(input.file, input.entries, cassette);
   }
   return checkModel(input.file, input.result, options.scenarioExtras);
 }
 
-function cassetteModel(file: string, cassette: Cassette): ReportModel {
+function cassetteModel(file: string, cassette: Cassette, recording: ReportRecording | undefined): ReportModel {
   const h = cassette.header;
-  const rows = cassetteRows({ events: cassette.events, cassetteDir: cassette.dir, idPrefix: "" });
+  const rows = cassetteRows({ ...(recording ? { recording } : { events: cassette.events }), cassetteDir: cassette.dir, idPrefix: "" });
   const mutations = rows.filter((r) => r.kind === "mutation").length;
   return {
     title: `Cassette ${path.basename(path.resolve(file))}`,
@@ -76,7 +77,7 @@ function checkModel(file: string, result: CheckResult, extras: ((scenario: Scena
       if (!dir) return given;
       if (!cassettes.has(dir)) {
         try {
-          const c = readCassetteSync(dir);
+          const c = readCassetteSync(dir, { probe: "skip" });
           cassettes.set(dir, { events: c.events, dir: c.dir });
         } catch {
           cassettes.set(dir, undefined);

@@ -55,15 +55,16 @@ function imageSize(bytes: Uint8Array): { width: number; height: number } | undef
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-// The frames a cassette references, in event order (inline splices, then written files).
-function cassetteFrameRefs(input: ReportInput): string[] {
+// The frames a cassette references, in event order (inline splices, then written files), each once.
+function cassetteFrameRefs(input: ReportInput): readonly string[] {
   if (input.kind !== "cassette") return [];
-  const refs: string[] = [];
+  if (input.recording) return input.recording.frameRefs;
+  const refs = new Set<string>();
   for (const e of input.cassette.events) {
-    if ("frames" in e) for (const f of e.frames ?? []) refs.push(f.ref);
-    if ("files" in e) for (const f of Object.values(e.files ?? {})) refs.push(f.ref);
+    if ("frames" in e) for (const f of e.frames ?? []) refs.add(f.ref);
+    if ("files" in e) for (const f of Object.values(e.files ?? {})) refs.add(f.ref);
   }
-  return refs;
+  return [...refs];
 }
 
 /** Builds the report HTML for a cassette, replay log or check result; screenshots are compared pair by pair. */
@@ -84,7 +85,7 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
   // A cassette names its frames before the model is built: when two differ, their decodes and
   // signatures start now on sharp's threads and overlap building the model (a failure is reported by
   // the comparison that meets it).
-  const refs = [...new Set(cassetteFrameRefs(options.input))];
+  const refs = cassetteFrameRefs(options.input);
   if (options.input.kind === "cassette" && refs.length > 1) {
     const dir = options.input.cassette.dir;
     for (const ref of refs) {
