@@ -8,8 +8,8 @@ import { readCassette } from "../dist/cassette/reader.js";
 import { diffImage } from "../dist/harness/screen/diff-image.js";
 import { screenChange } from "../dist/harness/screen/screen-change.js";
 import { importTrajectory } from "../dist/import/import-trajectory.js";
-import { buildReport } from "../dist/report/html/write-report.js";
-import { loadReportInput } from "../dist/report/html/load-input.js";
+import { buildReport } from "../dist/report/write-report.js";
+import { loadReportInput } from "../dist/report/load-input.js";
 import { fmt, median, timeInterleaved } from "./util.js";
 
 export const name = "report";

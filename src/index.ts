@@ -141,5 +141,5 @@ export { ExpectedFailuresSchema, type ExpectedFailures } from "./schema/gate-bas
 // trajectories and reports
 export { importTrajectory, type ImportTrajectoryOptions, type ImportSummary } from "./import/import-trajectory.js";
 export { readTrajectory } from "./import/read-trajectory.js";
-export { writeReport, writeCheckReport, buildReport, type ScreenFunctions, type ReportStats } from "./report/html/write-report.js";
+export { writeReport, writeCheckReport, buildReport, type ScreenFunctions, type ReportStats } from "./report/write-report.js";
 export { renderReport } from "./report/html/render-report.js";

@@ -1,6 +1,6 @@
 import { diffImage } from "../harness/screen/diff-image.js";
 import { screenChange } from "../harness/screen/screen-change.js";
-import { writeCheckReport } from "../report/html/write-report.js";
+import { writeCheckReport } from "../report/write-report.js";
 import type { CheckResult } from "../schema/check-result.js";
 import type { ReplayLogEntry } from "../schema/replay-log.js";
 import { loadReplayCassette } from "./replay-cassette.js";

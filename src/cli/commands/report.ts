@@ -1,5 +1,5 @@
 import { screenChange } from "../../harness/screen/screen-change.js";
-import { writeReport } from "../../report/html/write-report.js";
+import { writeReport } from "../../report/write-report.js";
 import { defineCommand } from "../command.js";
 
 export const reportCommand = defineCommand({

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { CASSETTE_FILE, parseDriverArgv, scanCassette, schemaValidators, type Cassette, type CassetteScan, type EventPlace } from "../../cassette/index.js";
 import { fileStamp, readScannedEvent, type FileStamp } from "../../cassette/event-at.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
-import { compactValue } from "../../util/compact-json.js";
+import { createCompactor, type Compactor } from "../../util/compact-json.js";
 import { createLru } from "../../util/lru.js";
 import { eventText, isObject, jsonOrUndefined } from "../event-json.js";
 import path from "node:path";
@@ -50,6 +50,7 @@ export function scanRecordedCalls(dir: string, name: string, options: { plainBud
   let stamp: FileStamp | undefined;
   const reread = createLru<number, unknown>({ maxWeight: 8 * 2 ** 20 });
   const store: OutputStore = {
+    compactor: createCompactor(),
     plain: [],
     plainBytes: 0,
     plainBudget: options.plainBudget ?? PLAIN_BUDGET_BYTES,
@@ -78,6 +79,8 @@ interface OutputStore {
   used: number;
   /** Outputs by the hash of their JSON text. */
   distinct: Map<string, unknown>;
+  /** Shares equal strings among the outputs and arguments kept (one table per cassette read). */
+  compactor: Compactor;
   read(seq: number, place: EventPlace): unknown;
 }
 
@@ -107,7 +110,7 @@ function keepOutput(call: RecordedCall, output: unknown, seq: number, store: Out
     const kept = store.distinct.get(hash);
     if (kept !== undefined) call.output = kept;
     else if (store.used + text.length <= store.budget) {
-      const value = compactValue(output);
+      const value = store.compactor.compactValue(output);
       store.distinct.set(hash, value);
       store.used += text.length;
       call.output = value;
@@ -125,7 +128,7 @@ function createCallCollector(name: string, store?: OutputStore): CallCollector {
   const calls: RecordedCall[] = [];
   const pending = new Map<string, RecordedCall>();
   // arguments are compacted once outputs are deduplicated (a large recording)
-  const compact = (v: unknown) => (store && !store.plain ? compactValue(v) : v);
+  const compact = (v: unknown) => (store && !store.plain ? store.compactor.compactValue(v) : v);
   return {
     calls,
     add(event, line, place) {

@@ -6,7 +6,7 @@ import { isReadOnlyTool } from "../../driver/catalogue.js";
 import type { EventPlace } from "../../cassette/scan.js";
 import type { Lru } from "../../util/lru.js";
 import { createReplayMemo, type ReplayMemo } from "./memo.js";
-import { compactValue } from "../../util/compact-json.js";
+import { createCompactor, type Compactor } from "../../util/compact-json.js";
 import { restoreField, type FrameLookup } from "./frames.js";
 import { objectSpans } from "../../wire/json/spans.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
@@ -100,6 +100,7 @@ export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: re
   const out: RecordedExchange[] = [];
   const pending = new Map<string, { exchange: RecordedExchange; t: number }>();
   const memo = options.memo ?? createReplayMemo();
+  const compact = createCompactor();
   const withMemo = (x: RecordedExchange): RecordedExchange => {
     x.memo = memo;
     return x;
@@ -107,7 +108,7 @@ export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: re
   return {
     exchanges: out,
     add(event, place) {
-      const lazy = answers && place ? { answers, place } : undefined;
+      const lazy = answers && place ? { answers, place, compact } : undefined;
       if (event.kind === "cli") out.push(withMemo(cliExchange(event, frame, tools, lazy)));
       else if (event.kind === "http") {
         const x = httpExchange(event, frame, tools, lazy);
@@ -120,7 +121,7 @@ export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: re
         if (event.dir === "c2s") {
           if (message.method === undefined) return;
           const built = mcpRequest({ message, stream: event.stream });
-          const request = lazy ? compactRequest(built) : built;
+          const request = lazy ? compactRequest(built, lazy.compact) : built;
           const exchange: RecordedExchange = {
             seq: event.seq,
             transport: "mcp",
@@ -161,13 +162,13 @@ export function buildExchanges(options: { events: readonly CassetteEvent[]; fram
   return builder.exchanges;
 }
 
-type Lazy = { answers: AnswerSource; place: EventPlace };
+type Lazy = { answers: AnswerSource; place: EventPlace; compact: Compactor };
 
 // Recorded requests repeat the same short strings (tool, socket, session, out-file paths) and, built
 // by spreads, each got a hidden class of its own: a file-backed preparation keeps them compact, so
 // that what stays in memory per exchange is small (docs/decisions/0150).
-function compactRequest(request: ReplayRequest): ReplayRequest {
-  return compactValue(request) as ReplayRequest;
+function compactRequest(request: ReplayRequest, compact: Compactor): ReplayRequest {
+  return compact.compactValue(request) as ReplayRequest;
 }
 
 // The readers below hold the event's seq and place, never the event: a closure over the event would
@@ -262,11 +263,11 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: rea
   const f = frame ? { frame } : {};
   const stdin = event.stdin === undefined ? undefined : restoreField({ text: text(event.stdin), field: "stdin", splices: event.frames, ...f });
   const built = cliRequest({ argv: event.argv.slice(argvStart(event.argv)), ...(stdin !== undefined ? { stdin } : {}) });
-  const request = lazy ? compactRequest(built) : built;
+  const request = lazy ? compactRequest(built, lazy.compact) : built;
   const meta = {
     exitCode: event.exit_code,
     ...(event.signal !== undefined ? { signal: event.signal } : {}),
-    ...(event.files ? { files: lazy ? (compactValue(event.files) as CliEvent["files"]) : event.files } : {}),
+    ...(event.files ? { files: lazy ? (lazy.compact.compactValue(event.files) as CliEvent["files"]) : event.files } : {}),
   };
   const cli = lazy ? new StoredCli(lazy, event.seq, meta) : { ...cliOutput(event, frame), ...meta };
   return {
@@ -294,7 +295,7 @@ function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools: r
   const message = parseJsonRpc(body);
   if (!message || message.method === undefined || message.idRaw === undefined) return undefined;
   const built = mcpRequest({ message, transport: "http" });
-  const request = lazy ? compactRequest(built) : built;
+  const request = lazy ? compactRequest(built, lazy.compact) : built;
   const meta = {
     status: event.response.status,
     ...(event.response.content_type !== undefined ? { contentType: event.response.content_type } : {}),

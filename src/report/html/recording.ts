@@ -1,11 +1,5 @@
-import path from "node:path";
-import { CASSETTE_FILE, type Cassette } from "../../cassette/cassette.js";
-import { fileStamp, readScannedEvent, type FileStamp } from "../../cassette/event-at.js";
-import { readCassetteSync, schemaValidators } from "../../cassette/reader.js";
-import { scanCassette } from "../../cassette/scan.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
-import { assignEpochs, createExchangeBuilder, type AnswerSource, type RecordedExchange } from "../../replay/engine/exchanges.js";
-import { createLru } from "../../util/lru.js";
+import { assignEpochs, createExchangeBuilder, type RecordedExchange } from "../../replay/engine/exchanges.js";
 import { frameMarker } from "./frame-markers.js";
 
 /**
@@ -19,7 +13,8 @@ export interface ReportRecording {
   readonly frameRefs: readonly string[];
 }
 
-function collector() {
+/** Notes each event's time and the frames it names, in order. */
+export function recordingCollector() {
   const tMs = new Map<number, number>();
   const frameRefs = new Set<string>();
   return {
@@ -36,7 +31,7 @@ function collector() {
 /** The recording of events already in memory. */
 export function recordingOfEvents(events: readonly CassetteEvent[]): ReportRecording {
   const builder = createExchangeBuilder({ frame: frameMarker });
-  const seen = collector();
+  const seen = recordingCollector();
   for (const event of events) {
     seen.note(event);
     builder.add(event);
@@ -44,49 +39,3 @@ export function recordingOfEvents(events: readonly CassetteEvent[]): ReportRecor
   assignEpochs(builder.exchanges);
   return { exchanges: builder.exchanges, tMs: seen.tMs, frameRefs: [...seen.frameRefs] };
 }
-
-/**
- * A cassette directory read for a report in one pass, line by line: no event is kept, each answer is
- * read again when its row is built. `cassette.events` is read in full only if something asks for it.
- */
-export function scanRecording(dir: string): { cassette: Cassette; recording: ReportRecording } {
-  const file = path.join(dir, CASSETTE_FILE);
-  let stamp: FileStamp | undefined;
-  const answers: AnswerSource = {
-    read: (seq, place) => readScannedEvent({ file, place, seq, stamp: (stamp ??= fileStamp(file)) }),
-    frame: frameMarker,
-    cache: createLru({ maxWeight: 16 * 2 ** 20 }),
-  };
-  const builder = createExchangeBuilder({ answers });
-  const seen = collector();
-  // Frames are hash-checked when the report loads them, and a report shows nothing from probe.json.
-  const scan = scanCassette({
-    dir,
-    validators: schemaValidators,
-    frames: "skip",
-    probe: "skip",
-    onEvent: (event, place) => {
-      seen.note(event);
-      builder.add(event, place);
-    },
-  });
-  stamp = fileStamp(file);
-  assignEpochs(builder.exchanges);
-  let full: Cassette | undefined;
-  const all = () => (full ??= readCassetteSync(dir, { frames: "skip", probe: "skip" }));
-  const cassette: Cassette = {
-    dir: scan.dir,
-    file: scan.file,
-    header: scan.header,
-    get events() {
-      return all().events;
-    },
-    get lines() {
-      return all().lines;
-    },
-    warnings: scan.warnings,
-    frameStats: scan.frameStats,
-  };
-  return { cassette, recording: { exchanges: builder.exchanges, tMs: seen.tMs, frameRefs: [...seen.frameRefs] } };
-}
-

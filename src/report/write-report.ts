@@ -1,15 +1,15 @@
-import { loadFrame } from "../../cassette/frame-store.js";
-import { UserError } from "../../errors.js";
-import { frameCache, signature, type FrameCache } from "../../harness/screen/decode.js";
-import type { CheckResult, ScenarioResult } from "../../schema/check-result.js";
-import { version } from "../../version.js";
-import type { ScenarioExtras } from "./check-sections.js";
-import { compareShots } from "./compare-shots.js";
+import { loadFrame } from "../cassette/frame-store.js";
+import { UserError } from "../errors.js";
+import { frameCache, signature, type FrameCache } from "../harness/screen/decode.js";
+import type { CheckResult, ScenarioResult } from "../schema/check-result.js";
+import { version } from "../version.js";
+import type { ScenarioExtras } from "./html/check-sections.js";
+import { compareShots } from "./html/compare-shots.js";
 import { loadReportInput, type ReportInput } from "./load-input.js";
-import type { ReportRow, ReportShot, ScreenChangeKind } from "./model.js";
-import { renderReport } from "./render-report.js";
+import type { ReportRow, ReportShot, ScreenChangeKind } from "./html/model.js";
+import { renderReport } from "./html/render-report.js";
 import { reportModel } from "./report-model.js";
-import { writeOutputFile } from "../write-output.js";
+import { writeOutputFile } from "./write-output.js";
 
 /**
  * The screen function of the harness core the report needs (harness/screen), on PNG or JPEG bytes.

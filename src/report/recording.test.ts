@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { readCassetteSync } from "../../cassette/reader.js";
-import { cassetteRows } from "./cassette-rows.js";
-import { recordingOfEvents, scanRecording } from "./recording.js";
+import { readCassetteSync } from "../cassette/reader.js";
+import { cassetteRows } from "./html/cassette-rows.js";
+import { recordingOfEvents } from "./html/recording.js";
+import { scanRecording } from "./scan-recording.js";
 
 describe("a cassette read for a report line by line", () => {
   for (const dir of ["recordings/gtk3-demo-cli", "recordings/gtk3-demo-mcp", "test/fixtures/recordings-synthetic/mcp-session"]) {

@@ -1,16 +1,16 @@
 import path from "node:path";
-import { readCassette, readCassetteSync } from "../../cassette/reader.js";
-import type { Cassette } from "../../cassette/cassette.js";
-import { runInvariants } from "../../invariants/run.js";
-import type { CheckResult, ScenarioResult } from "../../schema/check-result.js";
-import type { ReplayLogEntry } from "../../schema/replay-log.js";
-import { cassetteRows } from "./cassette-rows.js";
-import type { ReportRecording } from "./recording.js";
+import { readCassette, readCassetteSync } from "../cassette/reader.js";
+import type { Cassette } from "../cassette/cassette.js";
+import { runInvariants } from "../invariants/run.js";
+import type { CheckResult, ScenarioResult } from "../schema/check-result.js";
+import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { cassetteRows } from "./html/cassette-rows.js";
+import type { ReportRecording } from "./html/recording.js";
 import { checkLogCassette } from "./log-cassette-check.js";
-import { checkSections, type ScenarioExtras } from "./check-sections.js";
+import { checkSections, type ScenarioExtras } from "./html/check-sections.js";
 import { resolveCassette, type ReportInput } from "./load-input.js";
-import type { ReportModel } from "./model.js";
-import { replayLogNotes, replayLogProblems, replayLogRows } from "./replay-log-rows.js";
+import type { ReportModel } from "./html/model.js";
+import { replayLogNotes, replayLogProblems, replayLogRows } from "./html/replay-log-rows.js";
 
 /** The report model of an input: its facts, notes, failures and timeline rows (no images yet). */
 export async function reportModel(options: {
