@@ -3,7 +3,6 @@ import { CASSETTE_FILE, type Cassette } from "../cassette/cassette.js";
 import { fileStamp, readScannedEvent, type FileStamp } from "../cassette/event-at.js";
 import { readCassetteSync, schemaValidators } from "../cassette/reader.js";
 import { scanCassette } from "../cassette/scan.js";
-import type { CassetteEvent } from "../schema/cassette.js";
 import { assignEpochs, createExchangeBuilder, type AnswerSource } from "../replay/engine/exchanges.js";
 import { createLru } from "../util/lru.js";
 import { frameMarker } from "./html/frame-markers.js";
