@@ -31,7 +31,10 @@ async function measure({ dirs, recordingsDir, candidate, runs, cacheRoot }) {
   const recordingCheck = async () => {
     const cassettes = await parse();
     const validator = createToolValidator(candidate);
-    return checkRecordedCalls(cassettes.flatMap((c, i) => recordedCalls(c, dirs[i])), validator);
+    return checkRecordedCalls(
+      cassettes.flatMap((c, i) => recordedCalls(c, dirs[i])),
+      validator,
+    );
   };
   const probe = () => probeSdk({ version: "0.21.0" });
   const gate = () => runGate({ contract, sdk: "0.21.0", recordings: [recordingsDir], cacheRoot });
@@ -39,7 +42,15 @@ async function measure({ dirs, recordingsDir, candidate, runs, cacheRoot }) {
   const first = await gate();
   const events = (await parse()).reduce((n, c) => n + c.events.length, 0);
   const t = await timeInterleaved({ parse, recordingCheck, probe, gate, coldGate }, { runs, warmup: 3 });
-  return { first, events, parse: median(t.parse), recordingCheck: median(t.recordingCheck), probe: median(t.probe), gate: median(t.gate), coldGate: median(t.coldGate) };
+  return {
+    first,
+    events,
+    parse: median(t.parse),
+    recordingCheck: median(t.recordingCheck),
+    probe: median(t.probe),
+    gate: median(t.gate),
+    coldGate: median(t.coldGate),
+  };
 }
 
 export async function run() {
@@ -75,15 +86,16 @@ export async function run() {
       const ratio = ms / m.parse;
       return `| ${label} | ${fmt(ms, 2)} | ${fmt(ratio)} | ${target ?? "–"} | ${target ? (ratio <= 3 ? "pass" : "miss") : "–"} |`;
     };
-    const table = (m) => [
-      "| measured | median ms | ÷ parse | target | result |",
-      "| --- | ---: | ---: | --- | --- |",
-      row("parse the recordings (readCassette, frames skipped)", m, m.parse),
-      row("recording check: parse + extract calls + prepare schemas + validate", m, m.recordingCheck),
-      row("probe the candidate alone (`--sdk 0.21.0`: CuaDriver.create, listToolsJson, metadata)", m, m.probe),
-      row("full `gate`, candidate snapshot from the cache (contract, snapshot, check, diff, recording check)", m, m.gate, "≤ 3"),
-      row("full `gate`, candidate probed again (`refresh`: CuaDriver.create, listToolsJson, metadata)", m, m.coldGate),
-    ].join("\n");
+    const table = (m) =>
+      [
+        "| measured | median ms | ÷ parse | target | result |",
+        "| --- | ---: | ---: | --- | --- |",
+        row("parse the recordings (readCassette, frames skipped)", m, m.parse),
+        row("recording check: parse + extract calls + prepare schemas + validate", m, m.recordingCheck),
+        row("probe the candidate alone (`--sdk 0.21.0`: CuaDriver.create, listToolsJson, metadata)", m, m.probe),
+        row("full `gate`, candidate snapshot from the cache (contract, snapshot, check, diff, recording check)", m, m.gate, "≤ 3"),
+        row("full `gate`, candidate probed again (`refresh`: CuaDriver.create, listToolsJson, metadata)", m, m.coldGate),
+      ].join("\n");
     return [
       `Candidate \`--sdk 0.21.0\` (the pinned runtime, in process), contract \`contracts/drivers/cua-driver-0.21.json\`. Schemas in the keyword subset cua-driver uses are interpreted (no compile step; ajv compiles the rest once). Interleaved runs, medians.`,
       "",

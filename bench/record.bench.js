@@ -18,16 +18,37 @@ const fake = path.join(root, "test/fixtures/drivers/cua-driver-0.21.0");
 const TARGET = 1.15;
 
 const exec = (file, args, env) =>
-  new Promise((resolve, reject) => execFile(file, args, { env, encoding: "buffer" }, (err) => (err && err.code !== 0 && typeof err.code !== "number" ? reject(err) : resolve())));
+  new Promise((resolve, reject) =>
+    execFile(file, args, { env, encoding: "buffer" }, (err) => (err && err.code !== 0 && typeof err.code !== "number" ? reject(err) : resolve())),
+  );
 
 async function overhead({ driver, args, shim, runs, env = {} }) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bench-record-"));
-  const sink = createRecordingSink({ dir: path.join(dir, "rec"), header: { format: "cua-cassette", version: 1, driver: { version: null, platform: "bench", source: "synthetic" }, recorded_at: new Date().toISOString(), recorder: { name: "bench", version: "0" } } });
-  const server = await startShimServer({ backend: createDriverRecorderBackend({ driver, sink, redactor: createRedactor({ enabled: true }), clock: startClock() }), shim });
+  const sink = createRecordingSink({
+    dir: path.join(dir, "rec"),
+    header: {
+      format: "cua-cassette",
+      version: 1,
+      driver: { version: null, platform: "bench", source: "synthetic" },
+      recorded_at: new Date().toISOString(),
+      recorder: { name: "bench", version: "0" },
+    },
+  });
+  const server = await startShimServer({
+    backend: createDriverRecorderBackend({ driver, sink, redactor: createRedactor({ enabled: true }), clock: startClock() }),
+    shim,
+  });
   const fullEnv = { ...process.env, ...env };
   try {
     const t = await timeInterleaved({ direct: () => exec(driver, args, fullEnv), recorded: () => exec(server.shimPath, args, fullEnv) }, { runs, warmup: 3 });
-    return { direct: median(t.direct), recorded: median(t.recorded), directMin: Math.min(...t.direct), recordedMin: Math.min(...t.recorded), runs, kind: server.shimKind };
+    return {
+      direct: median(t.direct),
+      recorded: median(t.recorded),
+      directMin: Math.min(...t.direct),
+      recordedMin: Math.min(...t.recorded),
+      runs,
+      kind: server.shimKind,
+    };
   } finally {
     await server.close();
     sink.close();
@@ -39,7 +60,10 @@ async function shimStart({ shim, runs }) {
   const backend = { cli: async () => ({ stdout: Buffer.from("{}\n"), stderr: Buffer.alloc(0), exitCode: 0 }), mcp: () => ({ line() {}, end() {} }) };
   const server = await startShimServer({ backend, shim });
   try {
-    const t = await timeInterleaved({ shim: () => exec(server.shimPath, ["call", "get_screen_size", "{}"], process.env), node: () => exec(process.execPath, ["-e", "0"], process.env) }, { runs, warmup: 3 });
+    const t = await timeInterleaved(
+      { shim: () => exec(server.shimPath, ["call", "get_screen_size", "{}"], process.env), node: () => exec(process.execPath, ["-e", "0"], process.env) },
+      { runs, warmup: 3 },
+    );
     return { shim: median(t.shim), node: median(t.node), kind: server.shimKind };
   } finally {
     await server.close();

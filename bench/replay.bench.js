@@ -21,9 +21,7 @@ const MCP_CASSETTE = path.join(root, "test/fixtures/cassettes/replay-mcp-gtk");
 const cliPath = path.join(root, "bin/cua-contract.js");
 
 const exec = (file, args) =>
-  new Promise((resolve, reject) =>
-    execFile(file, args, { encoding: "buffer" }, (err) => (err && typeof err.code !== "number" ? reject(err) : resolve())),
-  );
+  new Promise((resolve, reject) => execFile(file, args, { encoding: "buffer" }, (err) => (err && typeof err.code !== "number" ? reject(err) : resolve())));
 
 async function perCall(shim) {
   const session = createReplaySession({ cassette: loadReplayCassette(CLI_CASSETTE), clock: systemClock });

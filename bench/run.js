@@ -15,7 +15,11 @@ const files = readdirSync(dir)
   .sort()
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)));
 if (files.length === 0) {
-  console.error(`no benchmark matches ${wanted.join(", ")}; have: ${readdirSync(dir).filter((f) => f.endsWith(".bench.js")).join(", ")}`);
+  console.error(
+    `no benchmark matches ${wanted.join(", ")}; have: ${readdirSync(dir)
+      .filter((f) => f.endsWith(".bench.js"))
+      .join(", ")}`,
+  );
   process.exit(2);
 }
 for (const file of files) {

@@ -27,7 +27,13 @@ async function measure({ cases, runs }) {
     for (const c of cases) {
       const json = JSON.stringify(c.args);
       // The same shim answering, without the runtime, a canned reply of the bytes this call prints.
-      const sample = await backend.cli({ argv: ["call", c.tool, json], stdin: Buffer.alloc(0), cwd: process.cwd(), env: { PATH: "" }, signal: new AbortController().signal });
+      const sample = await backend.cli({
+        argv: ["call", c.tool, json],
+        stdin: Buffer.alloc(0),
+        cwd: process.cwd(),
+        env: { PATH: "" },
+        signal: new AbortController().signal,
+      });
       const sameBytes = await startShimServer({ backend: { cli: async () => sample, mcp: () => ({ line() {}, end() {} }) } });
       try {
         const t = await timeInterleaved(
@@ -41,7 +47,16 @@ async function measure({ cases, runs }) {
         );
         // Paired per run (the calls of a run are adjacent), so load swings hit both sides alike.
         const added = median(t.shim.map((ms, i) => ms - t.inproc[i]));
-        rows.push({ label: c.label, bytes: sample.stdout.length, inproc: median(t.inproc), shim: median(t.shim), floor: median(t.floor), sameBytes: median(t.sameBytes), added, kind: sdkServer.shimKind });
+        rows.push({
+          label: c.label,
+          bytes: sample.stdout.length,
+          inproc: median(t.inproc),
+          shim: median(t.shim),
+          floor: median(t.floor),
+          sameBytes: median(t.sameBytes),
+          added,
+          kind: sdkServer.shimKind,
+        });
       } finally {
         await sameBytes.close();
       }
@@ -71,7 +86,11 @@ export async function run() {
         ...(await measure({
           cases: [
             { label: "list_windows (Xvfb, gtk3-demo)", tool: "list_windows", args: {} },
-            { label: "get_window_state, no screenshot (171 elements, ~84 KB stdout)", tool: "get_window_state", args: { ...target, include_screenshot: false } },
+            {
+              label: "get_window_state, no screenshot (171 elements, ~84 KB stdout)",
+              tool: "get_window_state",
+              args: { ...target, include_screenshot: false },
+            },
             { label: "get_desktop_state (1280×800 PNG merged as screenshot_png_b64)", tool: "get_desktop_state", args: {} },
           ],
           runs: 15,

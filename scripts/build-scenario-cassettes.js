@@ -78,7 +78,13 @@ for (const flow of FLOWS) {
       driver: { version: "0.21.0", platform: "linux-x64", source: "synthetic", location: "sdk:@trycua/cua-driver@0.21.0 (captured results)" },
       recorded_at: "2026-11-29T00:00:00.000Z",
       recorder: { name: "cua-contract scripts/build-scenario-cassettes.js", version: "1" },
-      notes: [flow.about, ...flow.answers.map((a, n) => `call ${n + 1} ${a.tool}: ${a.captured ? `captured ${a.captured}${a.edit ? ` (edited: ${a.why})` : ""}` : `hand-made (${a.why})`}${a.as ? `; the harness saw ${a.as}` : ""}`)],
+      notes: [
+        flow.about,
+        ...flow.answers.map(
+          (a, n) =>
+            `call ${n + 1} ${a.tool}: ${a.captured ? `captured ${a.captured}${a.edit ? ` (edited: ${a.why})` : ""}` : `hand-made (${a.why})`}${a.as ? `; the harness saw ${a.as}` : ""}`,
+        ),
+      ],
     },
   });
   writer.append({ kind: "mcp_open", t_ms: 0, stream: 0, argv: ["cua-driver", "mcp"] });

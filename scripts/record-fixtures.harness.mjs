@@ -151,7 +151,8 @@ async function main() {
   const ended = await act("end_session", {});
   log(`end_session: ${JSON.stringify(ended).slice(0, 120)}`);
   const refused = await act("click", { ...target, element_token: buttonBoxes(fifth).element_token });
-  if (refused.refusal?.code !== "session_ended" && !/has ended/.test(refused.text ?? "")) fail(`click on the ended session: expected session_ended, got ${JSON.stringify(refused)}`);
+  if (refused.refusal?.code !== "session_ended" && !/has ended/.test(refused.text ?? ""))
+    fail(`click on the ended session: expected session_ended, got ${JSON.stringify(refused)}`);
   log("click on the ended session: refused session_ended");
   const revived = await act("start_session", {});
   if (revived.revived !== true) fail(`start_session after end_session: expected revived, got ${JSON.stringify(revived)}`);

@@ -36,7 +36,8 @@ export function idChanges(before, after) {
       const to = after[i].args[field];
       if (from === undefined || from === to) continue;
       const key = JSON.stringify(from);
-      if (changes.has(key) && changes.get(key) !== to) return { problem: `${field} ${key} became both ${JSON.stringify(changes.get(key))} and ${JSON.stringify(to)}` };
+      if (changes.has(key) && changes.get(key) !== to)
+        return { problem: `${field} ${key} became both ${JSON.stringify(changes.get(key))} and ${JSON.stringify(to)}` };
       changes.set(key, to);
     }
   }
@@ -46,7 +47,9 @@ export function idChanges(before, after) {
 /** Rewrites the scenario files in `dir` whose cassette is `cassetteDir`; returns the files changed. */
 export function updateScenarios({ dir, cassetteDir, changes }) {
   const changed = [];
-  for (const name of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const file = path.join(dir, name);
     const doc = JSON.parse(readFileSync(file, "utf8"));
     if (path.resolve(dir, doc.cassette) !== path.resolve(cassetteDir)) continue;

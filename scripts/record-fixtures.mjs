@@ -33,7 +33,8 @@ const run = (args) => {
 
 const known = ["cli", "mcp", "probes"];
 const only = process.argv.slice(2).filter((a) => a !== "--write");
-for (const a of only) if (!known.includes(a)) throw new Error(`record-fixtures: unknown part ${JSON.stringify(a)}; give any of ${known.join(", ")} (none: all)`);
+for (const a of only)
+  if (!known.includes(a)) throw new Error(`record-fixtures: unknown part ${JSON.stringify(a)}; give any of ${known.join(", ")} (none: all)`);
 const wanted = (part) => only.length === 0 || only.includes(part);
 const pinned = DEFAULT_SDK_VERSION;
 const newest = wanted("probes") ? (await publishedSdkVersions()).at(-1) : undefined;
@@ -45,9 +46,17 @@ for (const transport of ["cli", "mcp"]) {
   const before = existsSync(trackedCassette) ? harnessCalls(readFileSync(trackedCassette, "utf8")) : undefined;
   if (wanted(transport)) {
     run(["record", "--driver", `sdk:${pinned}`, "--desktop", "--force", "--out", out, "--", process.execPath, harness, transport]);
-    if (before) carryIds({ before, after: harnessCalls(readFileSync(path.join(out, "cassette.jsonl"), "utf8")), cassetteDir: path.join(tracked, `gtk3-demo-${transport}`) });
+    if (before)
+      carryIds({
+        before,
+        after: harnessCalls(readFileSync(path.join(out, "cassette.jsonl"), "utf8")),
+        cassetteDir: path.join(tracked, `gtk3-demo-${transport}`),
+      });
   }
-  const events = readFileSync(path.join(current(`gtk3-demo-${transport}`), "cassette.jsonl"), "utf8").trim().split("\n").length - 1;
+  const events =
+    readFileSync(path.join(current(`gtk3-demo-${transport}`), "cassette.jsonl"), "utf8")
+      .trim()
+      .split("\n").length - 1;
   lines.push(
     `| \`gtk3-demo-${transport}/\` | ${transport === "cli" ? "per-call CLI" : "MCP stdio (one `cua-driver mcp` session)"} | ` +
       `\`cua-contract record --driver sdk:${pinned} --desktop -- node scripts/record-fixtures.harness.mjs ${transport}\`: ` +
@@ -58,13 +67,17 @@ for (const transport of ["cli", "mcp"]) {
   );
 }
 // Without `probes`, the snapshots on disk are listed as they are; the newest is the highest version there.
-const onDisk = readdirSync(tracked).map((f) => /^probe-sdk-(.+)\.json$/.exec(f)?.[1]).filter(Boolean);
+const onDisk = readdirSync(tracked)
+  .map((f) => /^probe-sdk-(.+)\.json$/.exec(f)?.[1])
+  .filter(Boolean);
 const versions = wanted("probes") ? [...new Set([pinned, newest])] : onDisk.sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
 const latest = newest ?? versions.at(-1);
 for (const version of versions) {
   const file = path.join(recordings, `probe-sdk-${version}.json`);
   if (wanted("probes")) run(["probe", "--sdk", version, "--save", file]);
-  lines.push(`| \`probe-sdk-${version}.json\` | probe snapshot | \`cua-contract probe --sdk ${version} --save recordings/probe-sdk-${version}.json\`${version === latest ? " (the newest published version)" : " (the version this project pins)"} |`);
+  lines.push(
+    `| \`probe-sdk-${version}.json\` | probe snapshot | \`cua-contract probe --sdk ${version} --save recordings/probe-sdk-${version}.json\`${version === latest ? " (the newest published version)" : " (the version this project pins)"} |`,
+  );
 }
 
 const readme = `# Bundled real recordings
@@ -92,7 +105,10 @@ writeFileSync(path.join(recordings, "README.md"), readme);
 function carryIds({ before, after, cassetteDir }) {
   const { changes, problem } = idChanges(before, after);
   if (!write) {
-    if (!problem && [...changes].length > 0) process.stderr.write(`record-fixtures: with --write, the scenarios replaying ${path.relative(root, cassetteDir)} would follow: ${[...changes].map(([a, b]) => `${a} → ${JSON.stringify(b)}`).join(", ")}\n`);
+    if (!problem && [...changes].length > 0)
+      process.stderr.write(
+        `record-fixtures: with --write, the scenarios replaying ${path.relative(root, cassetteDir)} would follow: ${[...changes].map(([a, b]) => `${a} → ${JSON.stringify(b)}`).join(", ")}\n`,
+      );
     return;
   }
   if (problem) {
@@ -104,4 +120,5 @@ function carryIds({ before, after, cassetteDir }) {
   }
 }
 if (!existsSync(path.join(current("gtk3-demo-cli"), "cassette.jsonl"))) process.exitCode = 1;
-if (!write) process.stderr.write(`record-fixtures: recorded into ${recordings}; recordings/ and contracts/scenarios/ are unchanged (pass --write to replace them)\n`);
+if (!write)
+  process.stderr.write(`record-fixtures: recorded into ${recordings}; recordings/ and contracts/scenarios/ are unchanged (pass --write to replace them)\n`);

@@ -143,7 +143,10 @@ describe("architecture", () => {
 
   it("knows every folder of src/ and every entry point", () => {
     const folders = new Set([...modules.values()].map((m) => m.folder));
-    expect([...folders].filter((f) => !rank.has(f)), "add the folder to ORDER").toEqual([]);
+    expect(
+      [...folders].filter((f) => !rank.has(f)),
+      "add the folder to ORDER",
+    ).toEqual([]);
     for (const e of entries) expect(modules.has(e), rel(e)).toBe(true);
     expect(entries.size).toBeGreaterThan(4);
   });
@@ -155,9 +158,11 @@ describe("architecture", () => {
       for (const i of m.imports) {
         const to = modules.get(i.target);
         if (!to) continue;
-        if (entries.has(to.file) && to.folder !== m.folder) offences.push(`${rel(m.file)}:${i.line}: imports the public entry ${rel(to.file)}; import the module itself`);
+        if (entries.has(to.file) && to.folder !== m.folder)
+          offences.push(`${rel(m.file)}:${i.line}: imports the public entry ${rel(to.file)}; import the module itself`);
         if (to.folder === m.folder) continue;
-        if (rank.get(to.folder)! > rank.get(m.folder)!) offences.push(`${rel(m.file)}:${i.line}: ${m.folder} imports ${to.folder} (${rel(to.file)}), which comes later in the order`);
+        if (rank.get(to.folder)! > rank.get(m.folder)!)
+          offences.push(`${rel(m.file)}:${i.line}: ${m.folder} imports ${to.folder} (${rel(to.file)}), which comes later in the order`);
       }
     }
     expect(offences).toEqual([]);

@@ -38,7 +38,6 @@ async function buildCassette({ from, out, events, minBytes }) {
   }
 }
 
-
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const [from, out] = process.argv.slice(2);
   const flag = (name) => {

@@ -41,7 +41,13 @@ if (!existsSync(TIME)) {
 /** Runs a command under GNU time: wall seconds, peak RSS in MiB, exit code, output. */
 function timed(command, args, options = {}) {
   const out = path.join(options.tmp, `time-${process.hrtime.bigint()}.txt`);
-  const r = spawnSync(TIME, ["-o", out, "-f", "%e %M", command, ...args], { encoding: "utf8", timeout: TIMEOUT_MS, maxBuffer: 1 << 30, cwd: root, env: options.env ?? process.env });
+  const r = spawnSync(TIME, ["-o", out, "-f", "%e %M", command, ...args], {
+    encoding: "utf8",
+    timeout: TIMEOUT_MS,
+    maxBuffer: 1 << 30,
+    cwd: root,
+    env: options.env ?? process.env,
+  });
   const [wall, rss] = existsSync(out) ? readFileSync(out, "utf8").trim().split("\n").pop().split(" ").map(Number) : [NaN, NaN];
   return { wall, rss: rss / 1024, code: r.status, signal: r.signal, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
@@ -111,8 +117,26 @@ const serving = {
   replayCli(tmp, cliDir) {
     const out = path.join(tmp, "calls.json");
     const { setup, call } = cliCalls(cliDir);
-    const r = timed(process.execPath, [cli, "replay", cliDir, "--", process.execPath, path.join(root, "bench/scale/harness-cli.mjs"), out, String(CLI_CALLS), JSON.stringify(setup), JSON.stringify(call)], { tmp });
-    const m = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
+    const r = timed(
+      process.execPath,
+      [
+        cli,
+        "replay",
+        cliDir,
+        "--",
+        process.execPath,
+        path.join(root, "bench/scale/harness-cli.mjs"),
+        out,
+        String(CLI_CALLS),
+        JSON.stringify(setup),
+        JSON.stringify(call),
+      ],
+      { tmp },
+    );
+    const m =
+      failure(r) || !existsSync(out)
+        ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` }
+        : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
     rmSync(out, { force: true });
     return m;
   },
@@ -120,15 +144,25 @@ const serving = {
     const out = path.join(tmp, "mcp-calls.json");
     const lines = path.join(tmp, "mcp-lines.json");
     writeFileSync(lines, JSON.stringify(mcpLines(mcpDir)));
-    const r = timed(process.execPath, [cli, "replay", mcpDir, "--", process.execPath, path.join(root, "bench/scale/harness-mcp.mjs"), out, "200", lines], { tmp });
-    const m = failure(r) || !existsSync(out) ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` } : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
+    const r = timed(process.execPath, [cli, "replay", mcpDir, "--", process.execPath, path.join(root, "bench/scale/harness-mcp.mjs"), out, "200", lines], {
+      tmp,
+    });
+    const m =
+      failure(r) || !existsSync(out)
+        ? { failed: failure(r) ?? `no calls made: ${r.stderr.trim().split("\n").pop()}` }
+        : { ...r, perCall: median(JSON.parse(readFileSync(out, "utf8"))) };
     rmSync(out, { force: true });
     return m;
   },
   async serve(tmp, mcpDir) {
     const { initialize, setup, call } = mcpLines(mcpDir);
     try {
-      const s = await timedAsync((command, args) => mcpCalls({ command, args, initialize, setup, call, n: 200 }), process.execPath, [cli, "serve", mcpDir, "--transport", "mcp"], tmp);
+      const s = await timedAsync(
+        (command, args) => mcpCalls({ command, args, initialize, setup, call, n: 200 }),
+        process.execPath,
+        [cli, "serve", mcpDir, "--transport", "mcp"],
+        tmp,
+      );
       return { wall: s.wall, rss: s.rss, perCall: median(s.result) };
     } catch (error) {
       return { failed: String(error.message).includes("134") ? "out of memory (V8 heap limit), exit 134" : String(error.message).slice(0, 160) };
@@ -152,12 +186,16 @@ async function pairedPerCall(tmp, small, large) {
     if (!wantsAny(key === "serve" ? "serve" : "replay")) continue;
     const times = { small: [], large: [] };
     for (let i = 0; i < ROUNDS; i++) {
-      for (const [which, dirs] of [["small", small], ["large", large]]) {
+      for (const [which, dirs] of [
+        ["small", small],
+        ["large", large],
+      ]) {
         const m = await run(tmp, dirs[dir]);
         if (m.perCall !== undefined) times[which].push(m.perCall);
       }
     }
-    if (times.small.length && times.large.length) out[key] = { small: median(times.small), large: median(times.large), ratio: median(times.large) / median(times.small) };
+    if (times.small.length && times.large.length)
+      out[key] = { small: median(times.small), large: median(times.large), ratio: median(times.large) / median(times.small) };
   }
   return out;
 }
@@ -177,7 +215,11 @@ async function measureSize({ tmp, label, cliDir, mcpDir, commands }) {
   if (mcpDir && wants("replay")) row.replayMcp = serving.replayMcp(tmp, mcpDir);
   if (mcpDir && wants("serve")) row.serve = await serving.serve(tmp, mcpDir);
   if (wants("gate")) {
-    const r = timed(process.execPath, [cli, "gate", "--contract", "contracts/drivers/cua-driver-0.21.json", "--driver", "sdk", "--recordings", cliDir, "--json"], { tmp });
+    const r = timed(
+      process.execPath,
+      [cli, "gate", "--contract", "contracts/drivers/cua-driver-0.21.json", "--driver", "sdk", "--recordings", cliDir, "--json"],
+      { tmp },
+    );
     let calls;
     try {
       calls = JSON.parse(r.stdout).recordings?.calls;
@@ -260,7 +302,13 @@ try {
     process.stderr.write(`bench:scale: a ${bigGib} GiB cassette …\n`);
     const cliDir = path.join(tmp, "cli-big");
     const c = await buildCassette({ from: path.join(root, "recordings/gtk3-demo-cli"), out: cliDir, minBytes: bigGib * 2 ** 30 });
-    const row = await measureSize({ tmp, label: `${c.events} (${fmt(c.bytes / 2 ** 30, 2)} GiB)`, cliDir, mcpDir: undefined, ...(bigAll ? {} : { commands: ["inspect", "replay", "gate"] }) });
+    const row = await measureSize({
+      tmp,
+      label: `${c.events} (${fmt(c.bytes / 2 ** 30, 2)} GiB)`,
+      cliDir,
+      mcpDir: undefined,
+      ...(bigAll ? {} : { commands: ["inspect", "replay", "gate"] }),
+    });
     row.info = { cli: c };
     rows.push(row);
     process.stderr.write(`bench:scale: ${JSON.stringify(row, (k, v) => (k === "stdout" || k === "stderr" ? undefined : v))}\n`);
@@ -276,7 +324,8 @@ const perCall = (label, key) => {
 };
 const ten = rows.find((r) => r.label === "10000")?.report;
 const hundred = rows.find((r) => r.mib);
-const rssOf = (label, m, wall = false) => (!m ? `${label} —` : m.failed ? `${label} fails (${m.failed})` : `${label} ${wall ? `${fmt(m.wall, 1)} s, ` : ""}${fmt(m.rss, 0)} MiB`);
+const rssOf = (label, m, wall = false) =>
+  !m ? `${label} —` : m.failed ? `${label} fails (${m.failed})` : `${label} ${wall ? `${fmt(m.wall, 1)} s, ` : ""}${fmt(m.rss, 0)} MiB`;
 const big = rows.find((r) => r.label.includes("GiB"));
 const body = [
   `Cassettes built from \`recordings/gtk3-demo-cli\` (CLI) and \`recordings/gtk3-demo-mcp\` (MCP) through \`openCassetteWriter\`: the recording, then its harness events again and again. Each cell: wall time, peak RSS (GNU time) and, where the command serves calls, the median per-call latency (after the recorded start_session: CLI replay, ${CLI_CALLS} spawned \`call list_windows {}\`; MCP replay and serve, 200 sequential \`tools/call list_windows\`; gate: wall ÷ recorded calls). check runs \`contracts/scenarios/blocked-key-combo.json\` on the MCP cassette; report is \`report\` of the CLI cassette.`,
@@ -289,10 +338,18 @@ const body = [
   ),
   "",
   `Per-call cost at 100 000 events ÷ at 1 000 (target ≤ 1.2; ${ROUNDS} replays of each cassette alternating, median of their medians; the cells above are single runs): ${perCall("CLI replay", "replayCli")}; ${perCall("MCP replay", "replayMcp")}; ${perCall("serve", "serve")}.`,
-  ten?.sizeRatio ? `Report HTML ÷ (distinct frame bytes + 2 KiB per call), 10 000 events (target ≤ 1.2): ${fmt(ten.sizeRatio)} (${ten.rows} calls, ${fmt(ten.html / 2 ** 20, 1)} MiB).` : "",
-  hundred ? `Peak RSS replaying a cassette of at least ${mib} MiB (target ≤ 300 MiB): ${rssOf("CLI replay", hundred.replayCli)} (${fmt(hundred.info.cli.bytes / 2 ** 20, 0)} MiB cassette); ${rssOf("MCP replay", hundred.replayMcp)}, ${rssOf("serve", hundred.serve)} (${fmt(hundred.info.mcp.bytes / 2 ** 20, 0)} MiB cassette).` : "",
-  big ? `The ${big.label} cassette (target: inspect, replay, gate work with peak RSS ≤ 400 MiB): ${["inspect", "replayCli", "gate"].map((k) => rssOf(k === "replayCli" ? "replay" : k, big[k], true)).join("; ")}.` : "",
-].filter((l) => l !== undefined).join("\n");
+  ten?.sizeRatio
+    ? `Report HTML ÷ (distinct frame bytes + 2 KiB per call), 10 000 events (target ≤ 1.2): ${fmt(ten.sizeRatio)} (${ten.rows} calls, ${fmt(ten.html / 2 ** 20, 1)} MiB).`
+    : "",
+  hundred
+    ? `Peak RSS replaying a cassette of at least ${mib} MiB (target ≤ 300 MiB): ${rssOf("CLI replay", hundred.replayCli)} (${fmt(hundred.info.cli.bytes / 2 ** 20, 0)} MiB cassette); ${rssOf("MCP replay", hundred.replayMcp)}, ${rssOf("serve", hundred.serve)} (${fmt(hundred.info.mcp.bytes / 2 ** 20, 0)} MiB cassette).`
+    : "",
+  big
+    ? `The ${big.label} cassette (target: inspect, replay, gate work with peak RSS ≤ 400 MiB): ${["inspect", "replayCli", "gate"].map((k) => rssOf(k === "replayCli" ? "replay" : k, big[k], true)).join("; ")}.`
+    : "",
+]
+  .filter((l) => l !== undefined)
+  .join("\n");
 console.log(body);
 if (process.argv.includes("--write")) {
   writeResultsSection({ name: "scale", title: "Scaling: 100 to 100 000 events and a cassette over 2 GiB", seconds: (Date.now() - started) / 1000, body });

@@ -36,7 +36,8 @@ describe("openButtonBoxes (vitest example)", () => {
 });
 
 // the throwaway desktop's programs (docs/desktop.md)
-const found = (name: string) => (name.includes("/") ? existsSync(name) : (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, name))));
+const found = (name: string) =>
+  name.includes("/") ? existsSync(name) : (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, name)));
 const missing = ["Xvfb", "dbus-daemon", "openbox", "xdotool", "gtk3-demo", "/usr/libexec/at-spi-bus-launcher"].filter((p) => !found(p));
 describe.skipIf(missing.length > 0 || !replaying)(`record mode on a desktop${missing.length ? ` (skipped: ${missing.join(", ")} missing)` : ""}`, () => {
   test("records afresh from the real runtime, and the recording replays to the same harness", { timeout: 180_000 }, async ({ cassette }) => {

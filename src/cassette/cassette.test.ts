@@ -109,7 +109,9 @@ describe("reader errors", () => {
   });
   it("rejects a torn line in the middle with file:line", async () => {
     const dir = cassette([h, ev(0).slice(0, 10), ev(1), ""]);
-    await expect(readCassette(dir)).rejects.toThrow(`${dir}/cassette.jsonl:2: torn or invalid JSON line in the middle of the cassette. Only the last line may be torn by a crash; repair or delete this line by hand, or re-record.`);
+    await expect(readCassette(dir)).rejects.toThrow(
+      `${dir}/cassette.jsonl:2: torn or invalid JSON line in the middle of the cassette. Only the last line may be torn by a crash; repair or delete this line by hand, or re-record.`,
+    );
   });
   it("rejects a bad header and an unknown version", async () => {
     await expect(readCassette(cassette(["{nope", ev(0)]))).rejects.toThrow(/cassette\.jsonl:1: bad header: not valid JSON\./);
@@ -129,7 +131,16 @@ describe("reader errors", () => {
     const dir = tmp();
     const w = openCassetteWriter({ dir, header });
     const ref = w.putFrame(png(9), "png");
-    w.append({ kind: "cli", t_ms: 0, duration_ms: 0, argv: [], stdout: "", stderr: "", exit_code: 0, files: { "--screenshot-out-file": { ref, path: "/tmp/x.png" } } });
+    w.append({
+      kind: "cli",
+      t_ms: 0,
+      duration_ms: 0,
+      argv: [],
+      stdout: "",
+      stderr: "",
+      exit_code: 0,
+      files: { "--screenshot-out-file": { ref, path: "/tmp/x.png" } },
+    });
     w.close();
     writeFileSync(path.join(dir, ref), png(10));
     await expect(readCassette(dir)).rejects.toThrow(`${path.join(dir, ref)}: frame ${ref} does not match its hash.`);

@@ -31,11 +31,10 @@ export function findImages(text: string): ImageCut[] {
 }
 
 /** Cuts the images out of `text`, storing each through `putFrame`; returns the text left and the splices. */
-export function extractImages(options: {
+export function extractImages(options: { text: string; field: string; putFrame: (bytes: Buffer, ext: FrameExt) => FrameRef }): {
   text: string;
-  field: string;
-  putFrame: (bytes: Buffer, ext: FrameExt) => FrameRef;
-}): { text: string; splices: FrameSplice[] } {
+  splices: FrameSplice[];
+} {
   const cuts = findImages(options.text);
   if (cuts.length === 0) return { text: options.text, splices: [] };
   let out = "";

@@ -49,7 +49,12 @@ describe("scanCassette and readEventAt", () => {
     const { readEventAt } = await import("./event-at.js");
     const { schemaValidators } = await import("./reader.js");
     const places: Array<{ seq: number; place: import("./scan.js").EventPlace }> = [];
-    const scan = scanCassette({ dir: "recordings/gtk3-demo-mcp", validators: schemaValidators, frames: "skip", onEvent: (e, place) => places.push({ seq: e.seq, place }) });
+    const scan = scanCassette({
+      dir: "recordings/gtk3-demo-mcp",
+      validators: schemaValidators,
+      frames: "skip",
+      onEvent: (e, place) => places.push({ seq: e.seq, place }),
+    });
     expect(scan.events).toBe(places.length);
     expect(places.length).toBeGreaterThan(40);
     for (const { seq, place } of [places[0]!, places[17]!, places.at(-1)!]) {
@@ -71,6 +76,8 @@ describe("scanCassette and readEventAt", () => {
     // the same bytes count, another event there
     const text = readFileSync(scan.file, "utf8");
     writeFileSync(scan.file, text.replace(`{"seq":${seq},`, `{"seq":${seq + 1},`.length === `{"seq":${seq},`.length ? `{"seq":${seq + 1},` : `{"seq":${seq},`));
-    expect(() => readScannedEvent({ file: scan.file, place, seq, stamp: fileStamp(scan.file) })).toThrow(`cassette.jsonl changed while it was in use (the line there is no longer event ${seq})`);
+    expect(() => readScannedEvent({ file: scan.file, place, seq, stamp: fileStamp(scan.file) })).toThrow(
+      `cassette.jsonl changed while it was in use (the line there is no longer event ${seq})`,
+    );
   });
 });

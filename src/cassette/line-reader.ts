@@ -91,6 +91,11 @@ function readFailure(options: { file: string; what: string; fix: string }, error
         : code === "EACCES" || code === "EPERM"
           ? `${options.what} cannot be read (permission denied)`
           : `${options.what} cannot be read (${typeof code === "string" ? code : detail})`;
-  const fix = code === "ENOENT" || code === "EISDIR" ? options.fix : code === "EACCES" || code === "EPERM" ? "Fix the file's permissions (it must be readable by you)." : "Check the disk and the file; copy the cassette again from where it was recorded.";
+  const fix =
+    code === "ENOENT" || code === "EISDIR"
+      ? options.fix
+      : code === "EACCES" || code === "EPERM"
+        ? "Fix the file's permissions (it must be readable by you)."
+        : "Check the disk and the file; copy the cassette again from where it was recorded.";
   return new UserError(problem, { code: "BAD_CASSETTE", file: options.file, fix, cause: error });
 }

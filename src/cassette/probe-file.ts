@@ -15,4 +15,3 @@ export function writeProbeFile(options: { dir: string; snapshot: unknown }): str
   renameSync(`${file}.tmp`, file);
   return sha256Hex(bytes);
 }
-

@@ -23,7 +23,12 @@ export interface PruneResult {
  * close), since replay answers from it without a match. Kept lines are copied byte for byte and
  * keep their seq, so a log of the same harness on the pruned cassette names the same events.
  */
-export function pruneCassette(options: { dir: string; logs: readonly { file: string; entries: readonly ReplayLogEntry[] }[]; out?: string; dryRun?: boolean }): PruneResult {
+export function pruneCassette(options: {
+  dir: string;
+  logs: readonly { file: string; entries: readonly ReplayLogEntry[] }[];
+  out?: string;
+  dryRun?: boolean;
+}): PruneResult {
   const cassette = readCassetteSync(options.dir);
   const seqs = new Set(cassette.events.map((e) => e.seq));
   const used = new Set<number>();
@@ -80,7 +85,12 @@ export function pruneCassette(options: { dir: string; logs: readonly { file: str
 
 function writeCopy(o: { from: string; to: string; text: string; frames: ReadonlySet<string> }): void {
   if (existsSync(path.join(o.to, CASSETTE_FILE))) {
-    throw new UserError("the output directory already holds a cassette", { code: "OUTPUT_EXISTS", file: path.join(o.to, CASSETTE_FILE), field: "--out", fix: "Choose an empty --out directory, or prune in place (no --out)." });
+    throw new UserError("the output directory already holds a cassette", {
+      code: "OUTPUT_EXISTS",
+      file: path.join(o.to, CASSETTE_FILE),
+      field: "--out",
+      fix: "Choose an empty --out directory, or prune in place (no --out).",
+    });
   }
   mkdirSync(o.to, { recursive: true, mode: 0o700 });
   if (o.frames.size > 0) mkdirSync(path.join(o.to, FRAMES_DIR), { recursive: true, mode: 0o700 });

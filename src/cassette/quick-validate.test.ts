@@ -5,7 +5,10 @@ import { CassetteEventSchema, CassetteHeaderSchema } from "../schema/cassette.js
 import { NeedsSchemaCheck, quickValidators } from "./quick-validate.js";
 
 const lines = ["recordings/gtk3-demo-cli", "recordings/gtk3-demo-mcp"].flatMap((d) =>
-  readFileSync(`${d}/cassette.jsonl`, "utf8").trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>),
+  readFileSync(`${d}/cassette.jsonl`, "utf8")
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>),
 );
 const headers = lines.filter((l) => l.format === "cua-cassette");
 const events = lines.filter((l) => l.format === undefined);
@@ -42,7 +45,16 @@ describe("quick cassette validation", () => {
   });
 
   it("accepts only what the zod schema accepts, unchanged (property test over mutated real events)", () => {
-    const json = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }), fc.constantFrom("cli", "mcp", `frames/${"a".repeat(64)}.png`, -1, 1.5, 0));
+    const json = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 2 }),
+      fc.dictionary(fc.string(), fc.string(), { maxKeys: 2 }),
+      fc.constantFrom("cli", "mcp", `frames/${"a".repeat(64)}.png`, -1, 1.5, 0),
+    );
     let accepted = 0;
     let rejected = 0;
     fc.assert(

@@ -9,7 +9,12 @@ export function readReplayLogs(files: readonly string[]): { file: string; entrie
     try {
       text = readFileSync(file, "utf8");
     } catch {
-      throw new UserError("cannot read the replay log", { code: "USAGE", file, field: "--log", fix: "Pass a log written by `cua-contract replay DIR --log FILE -- CMD`." });
+      throw new UserError("cannot read the replay log", {
+        code: "USAGE",
+        file,
+        field: "--log",
+        fix: "Pass a log written by `cua-contract replay DIR --log FILE -- CMD`.",
+      });
     }
     const entries: ReplayLogEntry[] = [];
     text.split("\n").forEach((line, i) => {
@@ -23,7 +28,12 @@ export function readReplayLogs(files: readonly string[]): { file: string; entrie
       const parsed = ReplayLogEntrySchema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new UserError(`not a replay log entry (${issue?.path.join(".") || "entry"}: ${issue?.message ?? "invalid"})`, { code: "BAD_INPUT", file, line: i + 1, fix: "Pass a replay log (JSONL) as `replay --log` writes it." });
+        throw new UserError(`not a replay log entry (${issue?.path.join(".") || "entry"}: ${issue?.message ?? "invalid"})`, {
+          code: "BAD_INPUT",
+          file,
+          line: i + 1,
+          fix: "Pass a replay log (JSONL) as `replay --log` writes it.",
+        });
       }
       entries.push(parsed.data);
     });

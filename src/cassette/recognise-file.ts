@@ -31,7 +31,8 @@ export function recogniseFile(file: string): Recognised | undefined {
   }
   const whole = parse(text);
   if (!isObject(whole)) return undefined;
-  if (Array.isArray(whole.scenarios) && "passed" in whole) return { what: "a check result (written by `check --json`)", takenBy: `\`cua-contract report ${file}\` reads it` };
+  if (Array.isArray(whole.scenarios) && "passed" in whole)
+    return { what: "a check result (written by `check --json`)", takenBy: `\`cua-contract report ${file}\` reads it` };
   if (whole.format === "cua-probe") return { what: "a probe snapshot", takenBy: "`cua-contract probe --from`, `diff` and `contract init --from` read it" };
   if (whole.format === "cua-driver-contract") return { what: "a driver contract", takenBy: "`cua-contract probe --contract` and `gate --contract` read it" };
   if (whole.format === "cua-expected-failures") return { what: "a gate's expected-failures file", takenBy: "`cua-contract gate --expected-failures` reads it" };
@@ -42,7 +43,10 @@ export function recogniseFile(file: string): Recognised | undefined {
 
 function recogniseFolder(dir: string): Recognised | undefined {
   if (existsSync(path.join(dir, "cassette.jsonl"))) {
-    return { what: "a cassette (the folder `record --out` writes)", takenBy: "`cua-contract replay`, `serve`, `inspect` and `report` read it; a scenario names it in its \"cassette\" field" };
+    return {
+      what: "a cassette (the folder `record --out` writes)",
+      takenBy: '`cua-contract replay`, `serve`, `inspect` and `report` read it; a scenario names it in its "cassette" field',
+    };
   }
   let names: string[] = [];
   try {
@@ -50,7 +54,8 @@ function recogniseFolder(dir: string): Recognised | undefined {
   } catch {
     return undefined;
   }
-  if (names.some((n) => /^turn-\d{5}$/.test(n))) return { what: "a cua-driver trajectory folder (turn-NNNNN/)", takenBy: "`cua-contract import` turns it into a cassette" };
+  if (names.some((n) => /^turn-\d{5}$/.test(n)))
+    return { what: "a cua-driver trajectory folder (turn-NNNNN/)", takenBy: "`cua-contract import` turns it into a cassette" };
   return undefined;
 }
 

@@ -109,7 +109,9 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
   }
   if (header === undefined) header = parseHeader(file, undefined, validators);
   if (torn) {
-    warnings.push(`${file}:${torn.line}: torn last line (${torn.chars} characters, not valid JSON) ignored; the recording was probably killed while writing it`);
+    warnings.push(
+      `${file}:${torn.line}: torn last line (${torn.chars} characters, not valid JSON) ignored; the recording was probably killed while writing it`,
+    );
   }
   const probe = options.probe === "skip" ? undefined : readProbe(dir);
   const frameStats = collectFrameStats({ dir, refs, mode: options.frames, file });

@@ -15,7 +15,12 @@ const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000,
 /** `30d`, `12h`, `2w`, `90m` → milliseconds; a bare number is days. Misuse names the flag. */
 export function parseMaxAge(text: string, flag = "--max-age"): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)?$/.exec(text.trim());
-  if (!m) throw new UserError(`${flag} must be a duration like 30d, 12h or 2w, got ${JSON.stringify(text)}`, { code: "USAGE", field: flag, fix: `Pass e.g. ${flag} 30d.` });
+  if (!m)
+    throw new UserError(`${flag} must be a duration like 30d, 12h or 2w, got ${JSON.stringify(text)}`, {
+      code: "USAGE",
+      field: flag,
+      fix: `Pass e.g. ${flag} 30d.`,
+    });
   return Number(m[1]) * UNITS[m[2] ?? "d"]!;
 }
 
@@ -31,7 +36,8 @@ export function judgeStaleness(options: { header: CassetteHeader; now: number; m
   const ageDays = Number.isFinite(at) ? (options.now - at) / UNITS.d! : undefined;
   if (options.maxAgeMs !== undefined) {
     if (ageDays === undefined) reasons.push(`recorded_at ${JSON.stringify(header.recorded_at)} is not a date`);
-    else if (options.now - at > options.maxAgeMs) reasons.push(`recorded ${formatDays(ageDays)} ago (${header.recorded_at}), older than ${formatDays(options.maxAgeMs / UNITS.d!)}`);
+    else if (options.now - at > options.maxAgeMs)
+      reasons.push(`recorded ${formatDays(ageDays)} ago (${header.recorded_at}), older than ${formatDays(options.maxAgeMs / UNITS.d!)}`);
   }
   if (options.versions !== undefined) {
     const v = header.driver.version;

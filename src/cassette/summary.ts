@@ -113,7 +113,8 @@ function toolOfLine(line: string): string | undefined {
 
 function probeFacts(actual: string | undefined, header: CassetteHeader): ProbeFacts {
   const pinned = header.driver.probe_sha256;
-  const status = actual === undefined ? (pinned === undefined ? "absent" : "missing") : pinned === undefined ? "unpinned" : actual === pinned ? "matches" : "mismatched";
+  const status =
+    actual === undefined ? (pinned === undefined ? "absent" : "missing") : pinned === undefined ? "unpinned" : actual === pinned ? "matches" : "mismatched";
   const facts: ProbeFacts = { present: actual !== undefined, status };
   if (actual !== undefined) facts.sha256 = actual;
   if (pinned !== undefined) facts.header_sha256 = pinned;

@@ -6,10 +6,18 @@ import { UserError } from "../errors.js";
 export function checkCommandExists(options: { command: string; env: NodeJS.ProcessEnv; cwd: string }): void {
   const first = options.command.trim().split(/\s+/)[0] ?? "";
   const program = first.replace(/^["']|["']$/g, "");
-  if (!program) throw new UserError("the harness command is empty", { code: "USAGE", field: "--cmd", fix: 'Pass the harness command line, e.g. --cmd "python3 harness.py".' });
+  if (!program)
+    throw new UserError("the harness command is empty", {
+      code: "USAGE",
+      field: "--cmd",
+      fix: 'Pass the harness command line, e.g. --cmd "python3 harness.py".',
+    });
   const candidates = program.includes("/")
     ? [path.resolve(options.cwd, program)]
-    : (options.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program));
+    : (options.env.PATH ?? "")
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((dir) => path.join(dir, program));
   const found = candidates.some((file) => {
     try {
       accessSync(file, constants.X_OK);
@@ -35,7 +43,11 @@ const SCRIPT = /\.(py|js|mjs|cjs|ts|rb|pl|php|sh)$/;
 // harness failure. The script an interpreter is given must exist before anything runs.
 function checkScriptExists(options: { command: string; cwd: string; program: string }): void {
   if (!INTERPRETERS.test(path.basename(options.program))) return;
-  const words = options.command.trim().split(/\s+/).slice(1).map((w) => w.replace(/^["']|["']$/g, ""));
+  const words = options.command
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map((w) => w.replace(/^["']|["']$/g, ""));
   const script = words.find((w) => !w.startsWith("-"));
   if (!script || !SCRIPT.test(script) || words.slice(0, words.indexOf(script)).some((w) => /^-(c|e|m|-eval|-input-type.*)$/.test(w))) return;
   const file = path.resolve(options.cwd, script);

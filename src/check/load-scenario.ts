@@ -43,7 +43,7 @@ export function loadScenario(file: string): LoadedScenario {
       code: "BAD_SCENARIO",
       file,
       field: "cassette",
-      fix: "Give a cassette directory relative to the scenario file, e.g. \"cassettes/gtk3demo-click\".",
+      fix: 'Give a cassette directory relative to the scenario file, e.g. "cassettes/gtk3demo-click".',
     });
   }
   return { scenario, file, cassetteDir };
@@ -105,7 +105,12 @@ function checkExpectations(scenario: Scenario, file: string): void {
 
 function zodProblem(error: z.ZodError, file: string): UserError {
   const issue = error.issues[0];
-  const field = issue ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "") : undefined;
+  const field = issue
+    ? issue.path
+        .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+        .join("")
+        .replace(/^\./, "")
+    : undefined;
   return new UserError(issue?.message ?? "does not match the scenario schema", {
     code: "BAD_SCENARIO",
     file,

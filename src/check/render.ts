@@ -27,7 +27,13 @@ export function checkJunitSuites(r: CheckResult): JunitSuite[] {
         time: s.duration_ms / 1000,
         ...(s.passed
           ? {}
-          : { failure: { message: s.failures[0]?.message ?? "failed", type: s.failures[0]?.kind ?? "failure", details: s.failures.map((f) => f.message).join("\n") } }),
+          : {
+              failure: {
+                message: s.failures[0]?.message ?? "failed",
+                type: s.failures[0]?.kind ?? "failure",
+                details: s.failures.map((f) => f.message).join("\n"),
+              },
+            }),
       })),
     },
   ];

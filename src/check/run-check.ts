@@ -49,7 +49,12 @@ export async function runCheck(options: {
   for (const l of loaded) {
     const other = seen.get(l.scenario.id);
     if (other) {
-      throw new UserError(`scenario id "${l.scenario.id}" is also the id of ${other}`, { code: "BAD_SCENARIO", file: l.file, field: "id", fix: "Give every scenario its own id." });
+      throw new UserError(`scenario id "${l.scenario.id}" is also the id of ${other}`, {
+        code: "BAD_SCENARIO",
+        file: l.file,
+        field: "id",
+        fix: "Give every scenario its own id.",
+      });
     }
     seen.set(l.scenario.id, l.file);
   }

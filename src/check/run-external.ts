@@ -30,7 +30,10 @@ export function externalRunner(options: { command: string; now: () => number; ti
     if (run.timedOut) failures.push({ kind: "exit_code", message: `the harness did not finish within ${timeoutMs / 1000} s and was stopped` });
     else if (run.exitCode !== scenario.expect.exit_code) {
       const tail = run.output.trim().split("\n").slice(-3).join(" | ");
-      failures.push({ kind: "exit_code", message: `the harness exited ${run.exitCode ?? run.signal}, expected ${scenario.expect.exit_code}${tail ? ` (last output: ${tail})` : ""}` });
+      failures.push({
+        kind: "exit_code",
+        message: `the harness exited ${run.exitCode ?? run.signal}, expected ${scenario.expect.exit_code}${tail ? ` (last output: ${tail})` : ""}`,
+      });
     }
     const invariants = judgeLog({ scenario, log: run.log, cassette, recordedTools: run.recordedTools });
     failures.push(...judgeInvariants(invariants), ...unmatchedFailures(run.log));

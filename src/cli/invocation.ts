@@ -28,7 +28,11 @@ export function parseEnvPairs(values: readonly unknown[]): [string, string][] {
     const text = String(v);
     const eq = text.indexOf("=");
     if (eq <= 0 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(text.slice(0, eq))) {
-      throw new UserError(`--env takes KEY=VALUE, got ${JSON.stringify(text)}`, { code: "USAGE", field: "--env", fix: "Pass e.g. --env HARNESS_MODE=strict (repeatable)." });
+      throw new UserError(`--env takes KEY=VALUE, got ${JSON.stringify(text)}`, {
+        code: "USAGE",
+        field: "--env",
+        fix: "Pass e.g. --env HARNESS_MODE=strict (repeatable).",
+      });
     }
     return [text.slice(0, eq), text.slice(eq + 1)];
   });

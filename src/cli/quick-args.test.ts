@@ -29,7 +29,12 @@ function declared(command: CliCommand): Array<{ name: string; type: unknown; cho
   const proxy: unknown = new Proxy(
     {},
     {
-      get: (_t, prop) => (prop === "option" || prop === "options" ? (name: string, s: { type?: unknown; choices?: unknown[] }) => (out.push({ name, type: s.type, ...(s.choices ? { choices: s.choices } : {}) }), proxy) : () => proxy),
+      get: (_t, prop) =>
+        prop === "option" || prop === "options"
+          ? (name: string, s: { type?: unknown; choices?: unknown[] }) => (
+              out.push({ name, type: s.type, ...(s.choices ? { choices: s.choices } : {}) }), proxy
+            )
+          : () => proxy,
     },
   );
   command.builder(proxy as never);
@@ -38,7 +43,10 @@ function declared(command: CliCommand): Array<{ name: string; type: unknown; cho
 
 function argvsFor(command: CliCommand): string[][] {
   const name = commandName(command);
-  const positionals = String([command.command].flat()[0]).split(" ").slice(1).map((_, i) => `p${i}`);
+  const positionals = String([command.command].flat()[0])
+    .split(" ")
+    .slice(1)
+    .map((_, i) => `p${i}`);
   const options = declared(command);
   const value = (o: { type: unknown; choices?: unknown[] }) => (o.choices ? String(o.choices[0]) : o.type === "number" ? "3" : "v.json");
   const all = options.flatMap((o) => (o.type === "boolean" ? [`--${o.name}`] : [`--${o.name}`, value(o)]));
@@ -52,8 +60,20 @@ function argvsFor(command: CliCommand): string[][] {
     [name],
     [name, ...positionals, "--bogus"],
     [name, ...positionals, "--help"],
-    ...options.filter((o) => o.type === "boolean").flatMap((o) => [[name, ...positionals, `--${o.name}`, "false"], [name, ...positionals, `--no-${o.name}`], [name, ...positionals, `--${o.name}=true`]]),
-    ...options.filter((o) => o.type !== "boolean").flatMap((o) => [[name, ...positionals, `--${o.name}`], [name, ...positionals, `--${o.name}`, "a", `--${o.name}`, "b"], [name, ...positionals, `--${o.name}`, "-x"]]),
+    ...options
+      .filter((o) => o.type === "boolean")
+      .flatMap((o) => [
+        [name, ...positionals, `--${o.name}`, "false"],
+        [name, ...positionals, `--no-${o.name}`],
+        [name, ...positionals, `--${o.name}=true`],
+      ]),
+    ...options
+      .filter((o) => o.type !== "boolean")
+      .flatMap((o) => [
+        [name, ...positionals, `--${o.name}`],
+        [name, ...positionals, `--${o.name}`, "a", `--${o.name}`, "b"],
+        [name, ...positionals, `--${o.name}`, "-x"],
+      ]),
     ...options.filter((o) => o.type === "number").map((o) => [name, ...positionals, `--${o.name}`, "1e3"]),
   ];
 }
@@ -73,7 +93,16 @@ describe("quickArgs", () => {
     const inspect = await commands.find((c) => commandName(c) === "inspect")!.load();
     expect(quickArgs(inspect, ["rec"], "cua-contract")).toEqual({ _: ["inspect"], $0: "cua-contract", dir: "rec", json: false });
     expect(quickArgs(inspect, ["--json", "rec"], "cua-contract")).toMatchObject({ dir: "rec", json: true });
-    for (const rest of [[], ["a", "b"], ["rec", "--help"], ["rec", "--jsn"], ["rec", "--json", "true"], ["rec", "--no-json"], ["rec", "-j"], ["rec", "--json", "--json"]]) {
+    for (const rest of [
+      [],
+      ["a", "b"],
+      ["rec", "--help"],
+      ["rec", "--jsn"],
+      ["rec", "--json", "true"],
+      ["rec", "--no-json"],
+      ["rec", "-j"],
+      ["rec", "--json", "--json"],
+    ]) {
       expect(quickArgs(inspect, rest, "cua-contract"), rest.join(" ")).toBeUndefined();
     }
   });

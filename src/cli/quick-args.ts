@@ -98,7 +98,12 @@ function buildSpec(command: CliCommand): QuickSpec | undefined {
     get: (_target, prop) => {
       if (prop === "positional") {
         return (name: string, settings: Record<string, unknown>) => {
-          if (!positionals.includes(name) || settings.type !== "string" || Object.keys(settings).some((k) => k !== "type" && k !== "describe" && k !== "description")) plain = false;
+          if (
+            !positionals.includes(name) ||
+            settings.type !== "string" ||
+            Object.keys(settings).some((k) => k !== "type" && k !== "describe" && k !== "description")
+          )
+            plain = false;
           typedPositionals.add(name);
           return proxy;
         };

@@ -15,8 +15,14 @@ describe("usage helpers", () => {
   });
 
   it("an unknown command gets the nearest one, or the list", () => {
-    const commands = [{ command: "inspect <dir>", describe: "" }, { command: "check", describe: "" }];
-    expect(commandMessage({ message: "x", argv: ["inspct"], commands })).toEqual({ message: "Unknown command: inspct. Did you mean inspect?", help: "cua-contract --help" });
+    const commands = [
+      { command: "inspect <dir>", describe: "" },
+      { command: "check", describe: "" },
+    ];
+    expect(commandMessage({ message: "x", argv: ["inspct"], commands })).toEqual({
+      message: "Unknown command: inspct. Did you mean inspect?",
+      help: "cua-contract --help",
+    });
     expect(commandMessage({ message: "x", argv: ["bogus"], commands }).message).toBe("Unknown command: bogus. Commands: inspect, check.");
     expect(commandMessage({ message: "Missing DIR", argv: ["inspect"], commands })).toEqual({ message: "Missing DIR", help: "cua-contract inspect --help" });
   });

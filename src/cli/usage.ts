@@ -30,7 +30,6 @@ export function describedBuilder(describe: string, builder: (y: Argv) => Argv): 
   };
 }
 
-
 /** The nearest candidate, when it is near enough to be what was meant. */
 export function nearest(word: string, candidates: Iterable<string>): string | undefined {
   let best: { name: string; d: number } | undefined;

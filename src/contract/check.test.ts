@@ -6,14 +6,23 @@ import { checkContract, probeFailed } from "./check.js";
 import { contractFromSnapshot } from "./contract-init.js";
 
 const shipped = DriverContractSchema.parse(JSON.parse(readFileSync(new URL("../../contracts/drivers/cua-driver-0.21.json", import.meta.url), "utf8")));
-const blocking = (c: DriverContract, s = binarySnapshot021()) => checkContract({ contract: c, snapshot: s }).gaps.filter((g) => g.blocking).map((g) => g.message);
+const blocking = (c: DriverContract, s = binarySnapshot021()) =>
+  checkContract({ contract: c, snapshot: s })
+    .gaps.filter((g) => g.blocking)
+    .map((g) => g.message);
 
 describe("checkContract", () => {
   it("finds nothing missing when the 0.21.0 driver meets the shipped 0.21 contract", () => {
     const report = checkContract({ contract: shipped, snapshot: binarySnapshot021() });
     // The CLI does not tell the contract version (only the daemon's metadata does): noted, not failed.
-    expect(report.gaps).toEqual([{ kind: "contract_version", name: "contract_version", blocking: false,
-      message: "driver contract version not checked: the metadata step is unsupported (the CLI has no metadata command)" }]);
+    expect(report.gaps).toEqual([
+      {
+        kind: "contract_version",
+        name: "contract_version",
+        blocking: false,
+        message: "driver contract version not checked: the metadata step is unsupported (the CLI has no metadata command)",
+      },
+    ]);
     expect(report.ok).toBe(true);
     expect(report.items.filter((i) => i.status !== "passed").map((i) => i.kind)).toEqual(["contract_version"]);
     expect(report.items.length).toBeGreaterThan(100);
@@ -51,7 +60,11 @@ describe("checkContract", () => {
   });
 
   it("says everything is present when only the version series differs", () => {
-    const trimmed: DriverContract = { ...shipped, driver: { versions: "0.21.x" }, tools: { click: shipped.tools.click!, list_windows: shipped.tools.list_windows! } };
+    const trimmed: DriverContract = {
+      ...shipped,
+      driver: { versions: "0.21.x" },
+      tools: { click: shipped.tools.click!, list_windows: shipped.tools.list_windows! },
+    };
     const report = checkContract({ contract: trimmed, snapshot: sdkSnapshot("0.28.2") });
     expect(report.ok).toBe(true);
     expect(report.gaps.filter((g) => g.kind !== "argv")).toEqual([
@@ -66,7 +79,9 @@ describe("checkContract", () => {
     const old = binarySnapshot021();
     delete old.manifest;
     old.steps[1] = { step: "manifest", status: "failed", duration_ms: 10_000, timed_out: true, message: "manifest did not finish within 10000 ms" };
-    expect(blocking(shipped, old)[0]).toBe("driver CLI could not be checked for mcp --socket: the manifest step failed (manifest did not finish within 10000 ms)");
+    expect(blocking(shipped, old)[0]).toBe(
+      "driver CLI could not be checked for mcp --socket: the manifest step failed (manifest did not finish within 10000 ms)",
+    );
   });
 
   it("names annotations that are unset, and a required outputSchema that is missing", () => {

@@ -2,8 +2,7 @@ import type { DriverContract } from "../schema/driver-contract.js";
 import type { ProbeSnapshot, ProbeStepName, ToolEntry } from "../schema/probe-snapshot.js";
 import { satisfies } from "../util/versions.js";
 
-export type CheckItemKind =
-  | "version" | "argv" | "tool" | "capability" | "input" | "annotation" | "output_schema" | "protocol_version" | "contract_version";
+export type CheckItemKind = "version" | "argv" | "tool" | "capability" | "input" | "annotation" | "output_schema" | "protocol_version" | "contract_version";
 
 /** `unverified`: the probe could not see this (e.g. an sdk probe has no CLI); reported, not failed. */
 export type CheckItemStatus = "passed" | "failed" | "unverified";
@@ -53,14 +52,16 @@ export function checkContract(options: { snapshot: ProbeSnapshot; contract: Driv
   const wantProtocol = contract.driver.protocol_version;
   if (wantProtocol) {
     if (!protocol) push("protocol_version", "protocolVersion", "unverified", `MCP protocolVersion not checked: ${unseen("mcp_initialize")}`);
-    else if (protocol !== wantProtocol) push("protocol_version", "protocolVersion", "failed", `MCP protocolVersion is ${protocol}, the contract expects ${wantProtocol}`);
+    else if (protocol !== wantProtocol)
+      push("protocol_version", "protocolVersion", "failed", `MCP protocolVersion is ${protocol}, the contract expects ${wantProtocol}`);
     else push("protocol_version", "protocolVersion", "passed", `MCP protocolVersion is ${protocol}`);
   }
   const wantContract = contract.driver.contract_version;
   const contractVersion = snapshot.metadata?.contractVersion;
   if (wantContract) {
     if (!contractVersion) push("contract_version", "contract_version", "unverified", `driver contract version not checked: ${unseen("metadata")}`);
-    else if (contractVersion !== wantContract) push("contract_version", "contract_version", "failed", `driver contract version is ${contractVersion}, the contract expects ${wantContract}`);
+    else if (contractVersion !== wantContract)
+      push("contract_version", "contract_version", "failed", `driver contract version is ${contractVersion}, the contract expects ${wantContract}`);
     else push("contract_version", "contract_version", "passed", `driver contract version is ${contractVersion}`);
   }
 
@@ -95,7 +96,12 @@ function checkArgv({ contract, snapshot, push, unseen }: Part): void {
     const found = manifest?.subcommands.find((s) => s.name === sub);
     names.forEach((name, i) => {
       if (!manifest) {
-        push("argv", name, noCli ? "unverified" : "failed", noCli ? `driver CLI not checked: ${name} (an sdk probe has no CLI)` : `driver CLI could not be checked for ${name}: ${unseen("manifest")}`);
+        push(
+          "argv",
+          name,
+          noCli ? "unverified" : "failed",
+          noCli ? `driver CLI not checked: ${name} (an sdk probe has no CLI)` : `driver CLI could not be checked for ${name}: ${unseen("manifest")}`,
+        );
         return;
       }
       const arg = args[i];
@@ -125,12 +131,14 @@ function checkTools({ contract, snapshot, push, unseen }: Part): void {
       push(kind, item, ok ? "passed" : "failed", message);
     };
     for (const cap of need.capabilities ?? []) {
-      detail("capability", `${name}:${cap}`, (t) => (t.capabilities ?? []).includes(cap)
-        ? [true, `${name}: capability "${cap}" is present`] : [false, `${name}: capability "${cap}" is missing`]);
+      detail("capability", `${name}:${cap}`, (t) =>
+        (t.capabilities ?? []).includes(cap) ? [true, `${name}: capability "${cap}" is present`] : [false, `${name}: capability "${cap}" is missing`],
+      );
     }
     for (const prop of need.input ?? []) {
-      detail("input", `${name}:${prop}`, (t) => hasProperty(t.inputSchema, prop)
-        ? [true, `${name}: input property "${prop}" is present`] : [false, `${name}: input property "${prop}" is gone`]);
+      detail("input", `${name}:${prop}`, (t) =>
+        hasProperty(t.inputSchema, prop) ? [true, `${name}: input property "${prop}" is present`] : [false, `${name}: input property "${prop}" is gone`],
+      );
     }
     for (const [hint, want] of Object.entries(need.annotations ?? {})) {
       if (want === undefined) continue;
@@ -143,8 +151,9 @@ function checkTools({ contract, snapshot, push, unseen }: Part): void {
       });
     }
     if (need.output_schema) {
-      detail("output_schema", `${name}:outputSchema`, (t) => t.outputSchema
-        ? [true, `${name}: outputSchema is present`] : [false, `${name}: outputSchema is missing (the contract requires one)`]);
+      detail("output_schema", `${name}:outputSchema`, (t) =>
+        t.outputSchema ? [true, `${name}: outputSchema is present`] : [false, `${name}: outputSchema is missing (the contract requires one)`],
+      );
     }
   }
 }

@@ -49,10 +49,18 @@ describe("diff on the real 0.2x tool lists", () => {
     const d = diff(base, list("0.28.2"));
     expect(d.ok).toBe(false);
     const flip = d.changes.find((c) => c.kind === "annotation_changed" && c.tool === "get_window_state");
-    expect(flip).toMatchObject({ severity: "behavioural", path: "/annotations/idempotentHint", from: true, to: false,
-      message: "get_window_state: idempotentHint changed true → false" });
+    expect(flip).toMatchObject({
+      severity: "behavioural",
+      path: "/annotations/idempotentHint",
+      from: true,
+      to: false,
+      message: "get_window_state: idempotentHint changed true → false",
+    });
     expect(d.changes.find((c) => c.tool === "click" && c.severity === "breaking")).toMatchObject({
-      kind: "alternative_removed", path: "/inputSchema/properties/target/anyOf/1", message: 'click: input property "target" no longer accepts null' });
+      kind: "alternative_removed",
+      path: "/inputSchema/properties/target/anyOf/1",
+      message: 'click: input property "target" no longer accepts null',
+    });
     expect(brief(d.changes)).toContain("additive output_schema_added get_window_state: outputSchema is new");
     expect(brief(d.changes)).toContain("additive output_schema_added list_apps: outputSchema is new");
     expect(d.counts).toMatchObject({ breaking: 1, behavioural: 1 });
@@ -76,7 +84,9 @@ describe("diff on hand-mutated copies of 0.21.0, one per classification", () => 
   });
 
   it("breaking: a tool renamed (same input schema under a new name)", () => {
-    expect(only(mutate("invoke_menu", (t) => (t.name = "invoke_menu_item")))).toEqual(["breaking tool_renamed invoke_menu: tool was renamed to invoke_menu_item"]);
+    expect(only(mutate("invoke_menu", (t) => (t.name = "invoke_menu_item")))).toEqual([
+      "breaking tool_renamed invoke_menu: tool was renamed to invoke_menu_item",
+    ]);
   });
 
   it("breaking: an input property removed", () => {
@@ -119,13 +129,21 @@ describe("diff on hand-mutated copies of 0.21.0, one per classification", () => 
   });
 
   it("behavioural: each annotation that loses a safety property", () => {
-    expect(only(mutate("list_windows", (t) => (t.annotations.readOnlyHint = false)))).toEqual(["behavioural annotation_changed list_windows: readOnlyHint changed true → false"]);
-    expect(only(mutate("move_cursor", (t) => (t.annotations.idempotentHint = false)))).toEqual(["behavioural annotation_changed move_cursor: idempotentHint changed true → false"]);
-    expect(only(mutate("scroll", (t) => (t.annotations.destructiveHint = true)))).toEqual(["behavioural annotation_changed scroll: destructiveHint changed false → true"]);
+    expect(only(mutate("list_windows", (t) => (t.annotations.readOnlyHint = false)))).toEqual([
+      "behavioural annotation_changed list_windows: readOnlyHint changed true → false",
+    ]);
+    expect(only(mutate("move_cursor", (t) => (t.annotations.idempotentHint = false)))).toEqual([
+      "behavioural annotation_changed move_cursor: idempotentHint changed true → false",
+    ]);
+    expect(only(mutate("scroll", (t) => (t.annotations.destructiveHint = true)))).toEqual([
+      "behavioural annotation_changed scroll: destructiveHint changed false → true",
+    ]);
   });
 
   it("additive: an annotation that gains a safety property", () => {
-    expect(only(mutate("click", (t) => (t.annotations.idempotentHint = true)))).toEqual(["additive annotation_changed click: idempotentHint changed false → true"]);
+    expect(only(mutate("click", (t) => (t.annotations.idempotentHint = true)))).toEqual([
+      "additive annotation_changed click: idempotentHint changed false → true",
+    ]);
   });
 
   it("behavioural: tools/list versions and a raised risk class", () => {
@@ -146,13 +164,14 @@ describe("diff on hand-mutated copies of 0.21.0, one per classification", () => 
   });
 
   it("cosmetic: description-only changes, at the tool and inside a schema", () => {
-    expect(only(mutate("click", (t) => {
-      t.description = "Click.";
-      t.inputSchema.properties.button.description = "Which button.";
-    }))).toEqual([
-      "cosmetic description_changed click: description changed",
-      'cosmetic description_changed click: input property "button" description changed',
-    ]);
+    expect(
+      only(
+        mutate("click", (t) => {
+          t.description = "Click.";
+          t.inputSchema.properties.button.description = "Which button.";
+        }),
+      ),
+    ).toEqual(["cosmetic description_changed click: description changed", 'cosmetic description_changed click: input property "button" description changed']);
   });
 
   it("breaking: an input that no longer accepts a type; behavioural: an output that may now be null", () => {
@@ -162,10 +181,12 @@ describe("diff on hand-mutated copies of 0.21.0, one per classification", () => 
     expect(only(mutate("click", (t) => (t.inputSchema.properties.count.type = "number")))).toEqual([
       'additive type_added click: input property "count" may now be number',
     ]);
-    expect(only(mutate("click", (t) => (t.inputSchema.properties.count.type = "string")))).toEqual([
-      'breaking type_removed click: input property "count" no longer accepts integer',
-      'additive type_added click: input property "count" may now be string',
-    ].sort((a, b) => (a.startsWith("breaking") ? -1 : b.startsWith("breaking") ? 1 : 0)));
+    expect(only(mutate("click", (t) => (t.inputSchema.properties.count.type = "string")))).toEqual(
+      [
+        'breaking type_removed click: input property "count" no longer accepts integer',
+        'additive type_added click: input property "count" may now be string',
+      ].sort((a, b) => (a.startsWith("breaking") ? -1 : b.startsWith("breaking") ? 1 : 0)),
+    );
     expect(only(mutate("list_windows", (t) => (t.outputSchema.anyOf[0].properties.windows.type = ["array", "null"])))).toEqual([
       'behavioural type_added list_windows: output property "windows" may now be null',
     ]);

@@ -29,12 +29,22 @@ export function diffSurfaces(a: DriverSurface, b: DriverSurface): DriverDiff {
   if (a.manifest && b.manifest) changes.push(...diffManifests(a.manifest, b.manifest));
   else if (a.manifest || b.manifest) notes.push(`CLI argv not compared: ${a.manifest ? "the second" : "the first"} side has no manifest`);
   if (a.protocolVersion && b.protocolVersion && a.protocolVersion !== b.protocolVersion) {
-    changes.push({ severity: "behavioural", kind: "protocol_version_changed", from: a.protocolVersion, to: b.protocolVersion,
-      message: `MCP protocolVersion changed ${a.protocolVersion} → ${b.protocolVersion}` });
+    changes.push({
+      severity: "behavioural",
+      kind: "protocol_version_changed",
+      from: a.protocolVersion,
+      to: b.protocolVersion,
+      message: `MCP protocolVersion changed ${a.protocolVersion} → ${b.protocolVersion}`,
+    });
   }
   if (a.contractVersion && b.contractVersion && a.contractVersion !== b.contractVersion) {
-    changes.push({ severity: "behavioural", kind: "contract_version_changed", from: a.contractVersion, to: b.contractVersion,
-      message: `driver contract version changed ${a.contractVersion} → ${b.contractVersion}` });
+    changes.push({
+      severity: "behavioural",
+      kind: "contract_version_changed",
+      from: a.contractVersion,
+      to: b.contractVersion,
+      message: `driver contract version changed ${a.contractVersion} → ${b.contractVersion}`,
+    });
   }
   const rank = (c: Change) => SEVERITIES.indexOf(c.severity);
   changes.sort((x, y) => rank(x) - rank(y));
@@ -62,11 +72,19 @@ function diffToolLists(a: ToolEntry[], b: ToolEntry[]): Change[] {
   }
   for (const tool of removed) {
     // A tool that vanished while one with the same input schema appeared was renamed.
-    const twin = added.find((t) => t.inputSchema && deepEqual(stripAnnotations(t.inputSchema), stripAnnotations(tool.inputSchema)) &&
-      canonicalJson(t.inputSchema) !== "{}");
+    const twin = added.find(
+      (t) => t.inputSchema && deepEqual(stripAnnotations(t.inputSchema), stripAnnotations(tool.inputSchema)) && canonicalJson(t.inputSchema) !== "{}",
+    );
     if (twin) {
       added.splice(added.indexOf(twin), 1);
-      out.push({ severity: "breaking", kind: "tool_renamed", tool: tool.name, from: tool.name, to: twin.name, message: `${tool.name}: tool was renamed to ${twin.name}` });
+      out.push({
+        severity: "breaking",
+        kind: "tool_renamed",
+        tool: tool.name,
+        from: tool.name,
+        to: twin.name,
+        message: `${tool.name}: tool was renamed to ${twin.name}`,
+      });
     } else out.push({ severity: "breaking", kind: "tool_removed", tool: tool.name, from: tool.name, message: `${tool.name}: tool is gone` });
   }
   for (const tool of added) out.push({ severity: "additive", kind: "tool_added", tool: tool.name, to: tool.name, message: `${tool.name}: tool is new` });
@@ -88,7 +106,14 @@ function diffListHeaders(a: DriverSurface, b: DriverSurface): Change[] {
     const from = a.tools?.[key];
     const to = b.tools?.[key];
     if (from === to) continue;
-    out.push({ severity: "behavioural", kind: "tools_list_version_changed", path: `/${key}`, from, to, message: `tools/list ${key} changed ${from ?? "unset"} → ${to ?? "unset"}` });
+    out.push({
+      severity: "behavioural",
+      kind: "tools_list_version_changed",
+      path: `/${key}`,
+      from,
+      to,
+      message: `tools/list ${key} changed ${from ?? "unset"} → ${to ?? "unset"}`,
+    });
   }
   const adaptersA = new Map((a.tools?.enforcement_adapters ?? []).map((x) => [String(x.id), x]));
   const adaptersB = new Map((b.tools?.enforcement_adapters ?? []).map((x) => [String(x.id), x]));
@@ -96,11 +121,28 @@ function diffListHeaders(a: DriverSurface, b: DriverSurface): Change[] {
   for (const [id, adapter] of adaptersA) {
     const other = adaptersB.get(id);
     const covers = coveredTools(adapter, other);
-    if (!other) out.push({ severity: "behavioural", kind: "adapter_removed", path: `/enforcement_adapters/${id}`, from: id, covers, message: `enforcement adapter ${id} is gone` });
-    else if (!deepEqual(adapter, other)) out.push({ severity: "behavioural", kind: "adapter_changed", path: `/enforcement_adapters/${id}`, covers, message: `enforcement adapter ${id} changed` });
+    if (!other)
+      out.push({
+        severity: "behavioural",
+        kind: "adapter_removed",
+        path: `/enforcement_adapters/${id}`,
+        from: id,
+        covers,
+        message: `enforcement adapter ${id} is gone`,
+      });
+    else if (!deepEqual(adapter, other))
+      out.push({ severity: "behavioural", kind: "adapter_changed", path: `/enforcement_adapters/${id}`, covers, message: `enforcement adapter ${id} changed` });
   }
   for (const [id, adapter] of adaptersB) {
-    if (!adaptersA.has(id)) out.push({ severity: "additive", kind: "adapter_added", path: `/enforcement_adapters/${id}`, to: id, covers: coveredTools(adapter), message: `enforcement adapter ${id} is new` });
+    if (!adaptersA.has(id))
+      out.push({
+        severity: "additive",
+        kind: "adapter_added",
+        path: `/enforcement_adapters/${id}`,
+        to: id,
+        covers: coveredTools(adapter),
+        message: `enforcement adapter ${id} is new`,
+      });
   }
   return out;
 }

@@ -21,19 +21,33 @@ describe("checkSchema (interpreting validator) agrees with ajv on cua-driver's o
 
   it("gives the same verdict as ajv for generated values, per schema", () => {
     // Values shaped like tool arguments: objects over the schema's own property names, with mixed values.
-    const leaf = fc.oneof(fc.constant(null), fc.boolean(), fc.integer({ min: -3, max: 5000 }), fc.double({ noNaN: true, noDefaultInfinity: true }),
-      fc.constantFrom("left", "right", "background", "window", "desktop", "primary", "", "s00000001:3"), fc.string());
+    const leaf = fc.oneof(
+      fc.constant(null),
+      fc.boolean(),
+      fc.integer({ min: -3, max: 5000 }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.constantFrom("left", "right", "background", "window", "desktop", "primary", "", "s00000001:3"),
+      fc.string(),
+    );
     const value = fc.letrec((tie) => ({
-      node: fc.oneof({ depthSize: "small" }, leaf, fc.array(tie("node"), { maxLength: 3 }), fc.dictionary(fc.constantFrom("kind", "pid", "window_id", "x", "y", "display_id", "windows"), tie("node"), { maxKeys: 4 })),
+      node: fc.oneof(
+        { depthSize: "small" },
+        leaf,
+        fc.array(tie("node"), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom("kind", "pid", "window_id", "x", "y", "display_id", "windows"), tie("node"), { maxKeys: 4 }),
+      ),
     })).node;
     for (const { label, schema } of schemas.filter((_, i) => i % 3 === 0)) {
       const props = Object.keys((schema.properties as Record<string, unknown> | undefined) ?? {});
       const args = props.length ? fc.dictionary(fc.constantFrom(...props), value, { maxKeys: 5 }) : value;
       const validate = ajv.compile(schema);
-      fc.assert(fc.property(args, (v) => {
-        const mine = checkSchema(schema, v).length === 0;
-        if (mine !== validate(v)) throw new Error(`${label}: ajv says ${!mine} for ${JSON.stringify(v)}`);
-      }), { numRuns: 60, seed: 42 });
+      fc.assert(
+        fc.property(args, (v) => {
+          const mine = checkSchema(schema, v).length === 0;
+          if (mine !== validate(v)) throw new Error(`${label}: ajv says ${!mine} for ${JSON.stringify(v)}`);
+        }),
+        { numRuns: 60, seed: 42 },
+      );
     }
   });
 

@@ -8,10 +8,33 @@ import { canonicalJson } from "../wire/json/canonical.js";
  * left to a full validator (`supportsSchema` says which).
  */
 export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "oneOf",
-  "minimum", "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "oneOf",
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minItems",
+  "maxItems",
   // Annotations: no effect on validity.
-  "description", "title", "default", "examples", "format", "$schema", "$comment", "deprecated", "readOnly", "writeOnly",
+  "description",
+  "title",
+  "default",
+  "examples",
+  "format",
+  "$schema",
+  "$comment",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
 ]);
 
 export interface SchemaError {
@@ -119,13 +142,21 @@ function checkAt(schema: unknown, value: unknown, at: string, patterns: Map<stri
 
 function hasType(value: unknown, type: string): boolean {
   switch (type) {
-    case "null": return value === null;
-    case "boolean": return typeof value === "boolean";
-    case "integer": return typeof value === "number" && Number.isInteger(value);
-    case "number": return typeof value === "number" && Number.isFinite(value);
-    case "string": return typeof value === "string";
-    case "array": return Array.isArray(value);
-    case "object": return isObject(value);
-    default: return false;
+    case "null":
+      return value === null;
+    case "boolean":
+      return typeof value === "boolean";
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "number":
+      return typeof value === "number" && Number.isFinite(value);
+    case "string":
+      return typeof value === "string";
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isObject(value);
+    default:
+      return false;
   }
 }

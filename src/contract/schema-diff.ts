@@ -40,7 +40,18 @@ interface NodeArgs {
 }
 
 const HANDLED: ReadonlySet<string> = new Set([
-  "type", "enum", "const", "default", "properties", "required", "additionalProperties", "items", "anyOf", "oneOf", "allOf", "not",
+  "type",
+  "enum",
+  "const",
+  "default",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "not",
 ]);
 
 function compareNode(args: NodeArgs): void {
@@ -67,7 +78,14 @@ function compareNode(args: NodeArgs): void {
     emit(args, "const_changed", { input: "breaking", output: "behavioural" }, `must now be ${json(b.const)} (was ${json(a.const)})`, a.const, b.const);
   }
   if (!deepEqual(a.default, b.default)) {
-    emit({ ...args, at: `${at}/default` }, "default_changed", { input: "behavioural", output: "cosmetic" }, `default changed ${json(a.default)} → ${json(b.default)}`, a.default, b.default);
+    emit(
+      { ...args, at: `${at}/default` },
+      "default_changed",
+      { input: "behavioural", output: "cosmetic" },
+      `default changed ${json(a.default)} → ${json(b.default)}`,
+      a.default,
+      b.default,
+    );
   }
   compareProperties(args, a, b);
   compareAdditional(args, a, b);
@@ -78,7 +96,14 @@ function compareNode(args: NodeArgs): void {
   const others = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => !HANDLED.has(k) && !ANNOTATION_KEYWORDS.has(k)));
   for (const key of others) {
     if (deepEqual(a[key], b[key])) continue;
-    emit({ ...args, at: `${at}${pointer(key)}` }, "constraint_changed", { input: "behavioural", output: "cosmetic" }, `${key} changed ${json(a[key])} → ${json(b[key])}`, a[key], b[key]);
+    emit(
+      { ...args, at: `${at}${pointer(key)}` },
+      "constraint_changed",
+      { input: "behavioural", output: "cosmetic" },
+      `${key} changed ${json(a[key])} → ${json(b[key])}`,
+      a[key],
+      b[key],
+    );
   }
 }
 
@@ -88,9 +113,14 @@ function compareTypes(args: NodeArgs, a: Record<string, unknown>, b: Record<stri
   if (!ta && !tb) return;
   if (!ta || !tb) {
     const added = !ta;
-    emit({ ...args, at: `${args.at}/type` }, added ? "type_removed" : "type_added",
+    emit(
+      { ...args, at: `${args.at}/type` },
+      added ? "type_removed" : "type_added",
       added ? { input: "breaking", output: "additive" } : { input: "additive", output: "behavioural" },
-      added ? `must now be ${[...(tb ?? [])].join(" or ")}` : `may now be any type (was ${[...(ta ?? [])].join(" or ")})`, a.type, b.type);
+      added ? `must now be ${[...(tb ?? [])].join(" or ")}` : `may now be any type (was ${[...(ta ?? [])].join(" or ")})`,
+      a.type,
+      b.type,
+    );
     return;
   }
   const widened = (t: string, set: Set<string>) => t === "integer" && set.has("number");
@@ -140,19 +170,42 @@ function compareProperties(args: NodeArgs, a: Record<string, unknown>, b: Record
   for (const name of Object.keys(pb)) {
     if (name in pa) continue;
     const required = rb.has(name);
-    emitAt(args, `${args.at}/properties${pointer(name)}`, join(args.where, name), "property_added",
+    emitAt(
+      args,
+      `${args.at}/properties${pointer(name)}`,
+      join(args.where, name),
+      "property_added",
       { input: required ? "breaking" : "additive", output: "additive" },
-      required && dir === "input" ? `is new and required` : `is new`, undefined, pb[name]);
+      required && dir === "input" ? `is new and required` : `is new`,
+      undefined,
+      pb[name],
+    );
   }
   for (const name of rb) {
     if (ra.has(name) || (!(name in pa) && name in pb)) continue;
-    emitAt(args, `${args.at}/required`, join(args.where, name), "required_added", { input: "breaking", output: "additive" },
-      dir === "input" ? `is now required` : `is now always present`, false, true);
+    emitAt(
+      args,
+      `${args.at}/required`,
+      join(args.where, name),
+      "required_added",
+      { input: "breaking", output: "additive" },
+      dir === "input" ? `is now required` : `is now always present`,
+      false,
+      true,
+    );
   }
   for (const name of ra) {
     if (rb.has(name) || !(name in pb)) continue;
-    emitAt(args, `${args.at}/required`, join(args.where, name), "required_removed", { input: "additive", output: "breaking" },
-      dir === "input" ? `is no longer required` : `is no longer always present`, true, false);
+    emitAt(
+      args,
+      `${args.at}/required`,
+      join(args.where, name),
+      "required_removed",
+      { input: "additive", output: "breaking" },
+      dir === "input" ? `is no longer required` : `is no longer always present`,
+      true,
+      false,
+    );
   }
 }
 
@@ -250,7 +303,9 @@ function compareAlternatives(args: Omit<NodeArgs, "a" | "b"> & { a: Alternative[
 /** What pairs two alternatives that changed: their types and any discriminating `const`. */
 function signature(node: Record<string, unknown>): string {
   const consts = isObject(node.properties)
-    ? Object.entries(node.properties).filter(([, s]) => isObject(s) && "const" in s).map(([k, s]) => `${k}=${json((s as Record<string, unknown>).const)}`)
+    ? Object.entries(node.properties)
+        .filter(([, s]) => isObject(s) && "const" in s)
+        .map(([k, s]) => `${k}=${json((s as Record<string, unknown>).const)}`)
     : [];
   return canonicalJson({ type: [...(typeSet(node.type) ?? [])].sort(), const: node.const, consts });
 }
@@ -258,7 +313,9 @@ function signature(node: Record<string, unknown>): string {
 function summary(node: Record<string, unknown>): string {
   if ("const" in node) return json(node.const);
   const consts = isObject(node.properties)
-    ? Object.entries(node.properties).filter(([, s]) => isObject(s) && "const" in s).map(([k, s]) => `${k}: ${json((s as Record<string, unknown>).const)}`)
+    ? Object.entries(node.properties)
+        .filter(([, s]) => isObject(s) && "const" in s)
+        .map(([k, s]) => `${k}: ${json((s as Record<string, unknown>).const)}`)
     : [];
   if (consts.length > 0) return `{${consts.join(", ")}}`;
   const types = typeSet(node.type);
@@ -273,20 +330,11 @@ function typeSet(type: unknown): Set<string> | undefined {
 
 type BySide = Record<SchemaDirection, Severity>;
 
-function emit(args: NodeArgs | (Omit<NodeArgs, "a" | "b">), kind: ChangeKind, severity: BySide, what: string, from?: unknown, to?: unknown): void {
+function emit(args: NodeArgs | Omit<NodeArgs, "a" | "b">, kind: ChangeKind, severity: BySide, what: string, from?: unknown, to?: unknown): void {
   emitAt(args, args.at, args.where, kind, severity, what, from, to);
 }
 
-function emitAt(
-  args: { ctx: Context },
-  at: string,
-  where: string,
-  kind: ChangeKind,
-  severity: BySide,
-  what: string,
-  from?: unknown,
-  to?: unknown,
-): void {
+function emitAt(args: { ctx: Context }, at: string, where: string, kind: ChangeKind, severity: BySide, what: string, from?: unknown, to?: unknown): void {
   const { ctx } = args;
   const subject = where ? `${ctx.direction} property "${where}"` : `${ctx.direction} schema`;
   const change: Change = { severity: severity[ctx.direction], kind, tool: ctx.tool, path: at, message: `${ctx.tool}: ${subject} ${what}` };

@@ -63,14 +63,35 @@ function diffRisk(
   if (deepEqual(ra, rb)) return;
   if (ra?.class !== rb?.class) {
     const up = RISK_ORDER.indexOf(rb?.class ?? "") > RISK_ORDER.indexOf(ra?.class ?? "");
-    add(up ? "behavioural" : "additive", "risk_changed", "/risk/class", `risk class changed ${ra?.class ?? "unset"} → ${rb?.class ?? "unset"}`, ra?.class, rb?.class);
+    add(
+      up ? "behavioural" : "additive",
+      "risk_changed",
+      "/risk/class",
+      `risk class changed ${ra?.class ?? "unset"} → ${rb?.class ?? "unset"}`,
+      ra?.class,
+      rb?.class,
+    );
   }
   if (ra?.enforcement !== rb?.enforcement) {
-    add("behavioural", "risk_changed", "/risk/enforcement", `risk enforcement changed ${ra?.enforcement ?? "unset"} → ${rb?.enforcement ?? "unset"}`, ra?.enforcement, rb?.enforcement);
+    add(
+      "behavioural",
+      "risk_changed",
+      "/risk/enforcement",
+      `risk enforcement changed ${ra?.enforcement ?? "unset"} → ${rb?.enforcement ?? "unset"}`,
+      ra?.enforcement,
+      rb?.enforcement,
+    );
   }
   if (ra?.operation_sensitive !== rb?.operation_sensitive) {
-    add(rb?.operation_sensitive ? "behavioural" : "additive", "risk_changed", "/risk/operation_sensitive",
-      `risk operation_sensitive changed ${String(ra?.operation_sensitive ?? "unset")} → ${String(rb?.operation_sensitive ?? "unset")}`, ra?.operation_sensitive, rb?.operation_sensitive);
+    add(
+      rb?.operation_sensitive ? "behavioural" : "additive",
+      "risk_changed",
+      "/risk/operation_sensitive",
+      `risk operation_sensitive changed ${String(ra?.operation_sensitive ?? "unset")} → ${String(rb?.operation_sensitive ?? "unset")}`,
+      ra?.operation_sensitive,
+      rb?.operation_sensitive,
+    );
   }
-  if (ra?.version !== rb?.version) add("cosmetic", "risk_changed", "/risk/version", `risk version changed ${ra?.version ?? "unset"} → ${rb?.version ?? "unset"}`, ra?.version, rb?.version);
+  if (ra?.version !== rb?.version)
+    add("cosmetic", "risk_changed", "/risk/version", `risk version changed ${ra?.version ?? "unset"} → ${rb?.version ?? "unset"}`, ra?.version, rb?.version);
 }

@@ -140,13 +140,16 @@ async function startXvfb(options: { launch: Launch; width: number; height: numbe
     let exited = false;
     child.once("exit", () => (exited = true));
     try {
-      await waitFor({ what: `Xvfb :${n}`, timeoutMs: 10_000, check: async () => {
-        if (exited) throw new Error("exited");
-        return existsSync(`/tmp/.X11-unix/X${n}`);
-      } });
+      await waitFor({
+        what: `Xvfb :${n}`,
+        timeoutMs: 10_000,
+        check: async () => {
+          if (exited) throw new Error("exited");
+          return existsSync(`/tmp/.X11-unix/X${n}`);
+        },
+      });
       return `:${n}`;
-    } catch {
-    }
+    } catch {}
   }
   throw new UserError("no free X display among :90-:99", { code: "DRIVER_UNAVAILABLE", fix: "Stop desktops left running (desktop stop) or free a display." });
 }

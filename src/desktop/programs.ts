@@ -28,8 +28,7 @@ export async function findProgram(program: string): Promise<string | undefined> 
     try {
       await access(candidate, constants.X_OK);
       return candidate;
-    } catch {
-    }
+    } catch {}
   }
   return undefined;
 }

@@ -51,7 +51,12 @@ describe("the tool catalogue against the real tool lists", () => {
 
   it("lists exactly the tools 0.21.0 lists on Linux over MCP, read-only as annotated", () => {
     expect([...KNOWN_TOOLS_0_21]).toEqual(rows.map((r) => r[0]).sort());
-    expect([...READ_ONLY_TOOLS_0_21].sort()).toEqual(rows.filter((r) => r[1] === "true").map((r) => r[0]).sort());
+    expect([...READ_ONLY_TOOLS_0_21].sort()).toEqual(
+      rows
+        .filter((r) => r[1] === "true")
+        .map((r) => r[0])
+        .sort(),
+    );
   });
 
   it("keeps the flags consistent with one another", () => {
@@ -76,6 +81,13 @@ describe("the tool catalogue against the real tool lists", () => {
     expect(harnessActionFor("type_text_chars")).toBe("type_text");
     expect(harnessActionFor("click")).toBe("click");
     expect(harnessActionFor("double_click")).toBeUndefined();
-    expect([...classifiedNames(["click"])].sort()).toEqual(["check_for_update", "click", "debug_window_info", "history_query", "history_status", "type_text_chars"]);
+    expect([...classifiedNames(["click"])].sort()).toEqual([
+      "check_for_update",
+      "click",
+      "debug_window_info",
+      "history_query",
+      "history_status",
+      "type_text_chars",
+    ]);
   });
 });

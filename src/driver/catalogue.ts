@@ -134,7 +134,8 @@ export const TOOL_CATALOGUE: ReadonlyMap<string, ToolRecord> = new Map(
     .sort()
     .map((name) => {
       const row = TABLE[name]!;
-      const record: ToolRecord = "aliasOf" in row ? { name, flags: new Set(row.flags), aliasOf: row.aliasOf } : { name, flags: new Set(row as readonly ToolFlag[]) };
+      const record: ToolRecord =
+        "aliasOf" in row ? { name, flags: new Set(row.flags), aliasOf: row.aliasOf } : { name, flags: new Set(row as readonly ToolFlag[]) };
       return [name, record] as const;
     }),
 );

@@ -84,7 +84,7 @@ export function renderMcpConfig(options: { client: string | undefined; binary: s
       return out(
         "# ZCode (Z.ai) is a GUI app — add via Settings -> MCP Servers ->\n" +
           '# New MCP Server (type: stdio), or paste this under "Full\n' +
-          '# configuration". If you use Z.ai\'s `zai` CLI instead, run:\n' +
+          "# configuration\". If you use Z.ai's `zai` CLI instead, run:\n" +
           `#   zai mcp add cua-driver --transport stdio --command "${binary}" --args mcp\n` +
           pretty({ mcpServers: { "cua-driver": { args: ["mcp"], command: normalised, type: "stdio" } } }),
       );

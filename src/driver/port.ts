@@ -4,10 +4,7 @@
  * transport resolves to a TransportFailure, it does not throw.
  */
 
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string }
-  | { type: string; [key: string]: unknown };
+export type ContentBlock = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string } | { type: string; [key: string]: unknown };
 
 /** A tool result as MCP `tools/call` carries it in `result`. */
 export interface ToolResult {

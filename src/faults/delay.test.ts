@@ -41,7 +41,9 @@ describe("delay distributions", () => {
     const coin = { match: { tool: "press_key", probability: 0.5 }, fault: { kind: "exit" as const, code: 1 } };
     const fired = (plan: FaultPlan) => {
       const s = createFaultSelector({ plan, seed: 9 });
-      return Array.from({ length: 40 }, (_, i) => (i % 2 ? s.next({ tool: "press_key", kind: "mutation" }) !== undefined : (s.next({ tool: "click", kind: "mutation" }), false)));
+      return Array.from({ length: 40 }, (_, i) =>
+        i % 2 ? s.next({ tool: "press_key", kind: "mutation" }) !== undefined : (s.next({ tool: "click", kind: "mutation" }), false),
+      );
     };
     const without = fired({ rules: [coin] });
     const withJitter = fired({ rules: [{ match: { tool: "click" }, fault: { kind: "delay", ms: 100, jitter_ms: 50 } }, coin] });
@@ -67,8 +69,12 @@ describe("delay distributions", () => {
     expect(message({ kind: "delay", ms: 5, distribution: "lognormal", jitter_ms: 3 })).toBe(
       'p.json: rules[0].fault.jitter_ms: jitter_ms belongs to the uniform distribution, not lognormal. Drop jitter_ms, or use "distribution": "uniform" (for lognormal, set "sigma").',
     );
-    expect(message({ kind: "delay", ms: 5, sigma: 1 })).toBe('p.json: rules[0].fault.sigma: sigma belongs to the lognormal distribution, not fixed. Add "distribution": "lognormal", or drop sigma.');
-    expect(message({ kind: "delay", ms: 5, distribution: "uniform" })).toBe('p.json: rules[0].fault.jitter_ms: a uniform delay needs jitter_ms (the half-width around ms). Add e.g. "jitter_ms": 200.');
+    expect(message({ kind: "delay", ms: 5, sigma: 1 })).toBe(
+      'p.json: rules[0].fault.sigma: sigma belongs to the lognormal distribution, not fixed. Add "distribution": "lognormal", or drop sigma.',
+    );
+    expect(message({ kind: "delay", ms: 5, distribution: "uniform" })).toBe(
+      'p.json: rules[0].fault.jitter_ms: a uniform delay needs jitter_ms (the half-width around ms). Add e.g. "jitter_ms": 200.',
+    );
     expect(message({ kind: "delay", ms: 5, distribution: "gamma" })).toMatch(/^p\.json: rules\[0\]\.fault\.distribution: /);
     expect(message({ kind: "delay", ms: 5, distribution: "lognormal", sigma: 0.3 })).toBe("accepted");
   });

@@ -12,7 +12,16 @@ import { FaultKindSchema, FaultSchema, type Fault, type FaultKind } from "../sch
 import { AppliedFaultSchema } from "../schema/replay-log.js";
 import { answerMcpCall } from "../transports/mcp/answer.js";
 import { assertNever } from "../util/assert-never.js";
-import { EFFECT_FAULTS, FAULT_KINDS, FAULT_TABLE, isResultFault, RESULT_FAULTS, TIMEOUT_FAULTS, TRANSPORT_FAULTS, UNKNOWN_OUTCOME_FAULTS } from "./fault-table.js";
+import {
+  EFFECT_FAULTS,
+  FAULT_KINDS,
+  FAULT_TABLE,
+  isResultFault,
+  RESULT_FAULTS,
+  TIMEOUT_FAULTS,
+  TRANSPORT_FAULTS,
+  UNKNOWN_OUTCOME_FAULTS,
+} from "./fault-table.js";
 
 // ---- type level: checked by `npm run typecheck`, which fails if an expected error goes away ----
 
@@ -155,7 +164,11 @@ describe("every fault kind renders on every transport", () => {
         behaviour.set(kind, JSON.stringify([read.answer, mutation.answer, mutation.moved]));
       }
       // kinds that look the same to the harness on this transport: only those docs/faults.md names
-      const alike = FAULT_KINDS.flatMap((a, i) => FAULT_KINDS.slice(i + 1).filter((b) => behaviour.get(a) === behaviour.get(b)).map((b) => `${a} = ${b}`));
+      const alike = FAULT_KINDS.flatMap((a, i) =>
+        FAULT_KINDS.slice(i + 1)
+          .filter((b) => behaviour.get(a) === behaviour.get(b))
+          .map((b) => `${a} = ${b}`),
+      );
       const expected = ["hang = timeout_before_effect"]; // "like hang", and the epoch stays
       // HTTP: a daemon death (direct mode) and a driver exit both close the connection without a response
       if (transport === "http") expected.push("daemon_died_midcall = exit");

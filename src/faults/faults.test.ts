@@ -50,7 +50,9 @@ describe("fault plan parsing", () => {
 
   it("names an unknown parameter of a fault, on its line, in the scenarios' path notation", () => {
     const text = '{ "rules": [\n  { "match": { "tool": "click" },\n    "fault": { "kind": "delay", "msec": 200 } }\n] }';
-    expect(errorOf(() => parseFaultPlan({ file: "p.json", text }))).toMatch(/^p\.json:3: rules\[0\]\.fault\.msec: unknown key "msec" in a delay fault\. Valid keys for delay: kind, ms\b/);
+    expect(errorOf(() => parseFaultPlan({ file: "p.json", text }))).toMatch(
+      /^p\.json:3: rules\[0\]\.fault\.msec: unknown key "msec" in a delay fault\. Valid keys for delay: kind, ms\b/,
+    );
     const range = '{ "rules": [\n  { "match": { "probability": 2 },\n    "fault": { "kind": "hang" } }\n] }';
     expect(errorOf(() => parseFaultPlan({ file: "p.json", text: range }))).toMatch(/^p\.json:2: rules\[0\]\.match\.probability: /);
   });
@@ -65,8 +67,12 @@ describe("fault plan parsing", () => {
   it("rejects bytes that are not UTF-8, naming the byte offset and its line", () => {
     const bytes = new Uint8Array([...new TextEncoder().encode('{ "rules": [],\n  "seed": 1 }'), 0xff]);
     bytes.set([0xc3, 0x28], 20);
-    expect(errorOf(() => parseFaultPlan({ file: "p.json", text: bytes }))).toBe("p.json:2: fault plan is not valid UTF-8 (byte offset 20: 0xc3). Save the plan as UTF-8 JSON.");
-    expect(parseFaultPlan({ file: "p.json", text: new TextEncoder().encode('{"rules":[{"match":{"tool":"é*"},"fault":{"kind":"hang"}}]}') }).rules).toHaveLength(1);
+    expect(errorOf(() => parseFaultPlan({ file: "p.json", text: bytes }))).toBe(
+      "p.json:2: fault plan is not valid UTF-8 (byte offset 20: 0xc3). Save the plan as UTF-8 JSON.",
+    );
+    expect(
+      parseFaultPlan({ file: "p.json", text: new TextEncoder().encode('{"rules":[{"match":{"tool":"é*"},"fault":{"kind":"hang"}}]}') }).rules,
+    ).toHaveLength(1);
   });
 
   it("rejects invalid JSON naming the file", () => {
@@ -120,19 +126,27 @@ describe("fault shapes", () => {
       effect: "refused",
       pid: 9,
     });
-    expect(JSON.parse(refusalResult({ code: "background_unavailable", tool: "press_key", args: {} })).structuredContent.escalation.recommended).toBe("foreground");
+    expect(JSON.parse(refusalResult({ code: "background_unavailable", tool: "press_key", args: {} })).structuredContent.escalation.recommended).toBe(
+      "foreground",
+    );
   });
 
   it("lists the given candidate windows in target-style refusals, in serde_json key order", () => {
-    const candidates = [{ window_id: 7, title: "Ünïcode \"doc\"", is_on_screen: false, app_name: "gedit" }];
+    const candidates = [{ window_id: 7, title: 'Ünïcode "doc"', is_on_screen: false, app_name: "gedit" }];
     expect(refusalResult({ code: "ambiguous_window_target", tool: "click", args: { target: { pid: 42 } }, candidates })).toBe(
       '{"content":[{"text":"pid 42 has more than one eligible top-level window; pass window_id.","type":"text"}],"isError":true,"structuredContent":{"candidates":[{"app_name":"gedit","is_on_screen":false,"title":"Ünïcode \\"doc\\"","window_id":7}],"code":"ambiguous_window_target","effect":"refused","pid":42}}',
     );
-    expect(JSON.parse(refusalResult({ code: "window_target_not_found", tool: "click", args: { pid: 42 }, candidates })).structuredContent.candidates).toHaveLength(1);
+    expect(
+      JSON.parse(refusalResult({ code: "window_target_not_found", tool: "click", args: { pid: 42 }, candidates })).structuredContent.candidates,
+    ).toHaveLength(1);
     // resolution failures and other envelopes have no candidate list to fill
-    expect(JSON.parse(refusalResult({ code: "window_target_resolution_failed", tool: "click", args: { pid: 42 }, candidates })).structuredContent.candidates).toEqual([]);
+    expect(
+      JSON.parse(refusalResult({ code: "window_target_resolution_failed", tool: "click", args: { pid: 42 }, candidates })).structuredContent.candidates,
+    ).toEqual([]);
     expect(refusalResult({ code: "stale_element_token", tool: "click", args: {}, candidates })).not.toContain("candidates");
-    expect(applyResultFault({ fault: { kind: "refusal", code: "ambiguous_window_target" }, tool: "click", args: { pid: 42 }, candidates })).toContain('"window_id":7}]');
+    expect(applyResultFault({ fault: { kind: "refusal", code: "ambiguous_window_target" }, tool: "click", args: { pid: 42 }, candidates })).toContain(
+      '"window_id":7}]',
+    );
   });
 
   it("empties results in each tool's own shape", () => {
@@ -140,7 +154,8 @@ describe("fault shapes", () => {
     expect(emptyResult({ tool: "click" })).toBe('{"content":[]}');
     const desktop = emptyResult({
       tool: "get_desktop_state",
-      recorded: '{"content":[{"data":"AAAA","mimeType":"image/png","type":"image"},{"text":"ok","type":"text"}],"structuredContent":{"display":"primary","screenshot_height":8,"screenshot_mime_type":"image/png"}}',
+      recorded:
+        '{"content":[{"data":"AAAA","mimeType":"image/png","type":"image"},{"text":"ok","type":"text"}],"structuredContent":{"display":"primary","screenshot_height":8,"screenshot_mime_type":"image/png"}}',
     });
     expect(desktop).toBe('{"content":[{"text":"ok","type":"text"}],"structuredContent":{"display":"primary"}}');
   });

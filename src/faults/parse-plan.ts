@@ -80,7 +80,12 @@ export function validateFaultPlan(options: { data: unknown; file: string; text?:
     }
     const params = faultKeys(String(fault!.kind));
     for (const key of Object.keys(fault!)) {
-      if (!params.includes(key)) fail([...at, "fault", key], `unknown key "${key}" in a ${String(fault!.kind)} fault`, `Valid keys for ${String(fault!.kind)}: ${params.join(", ")} (docs/faults.md).`);
+      if (!params.includes(key))
+        fail(
+          [...at, "fault", key],
+          `unknown key "${key}" in a ${String(fault!.kind)} fault`,
+          `Valid keys for ${String(fault!.kind)}: ${params.join(", ")} (docs/faults.md).`,
+        );
     }
     const one = FaultSchema.safeParse(fault);
     if (!one.success) {
@@ -98,10 +103,18 @@ export function validateFaultPlan(options: { data: unknown; file: string; text?:
 }
 
 /** A delay's parameters must belong to its distribution (a jitter on a lognormal delay would be silently ignored). */
-function checkDelay(fault: Extract<Fault, { kind: "delay" }>, at: readonly PropertyKey[], fail: (path: readonly PropertyKey[], problem: string, fix?: string) => never): void {
+function checkDelay(
+  fault: Extract<Fault, { kind: "delay" }>,
+  at: readonly PropertyKey[],
+  fail: (path: readonly PropertyKey[], problem: string, fix?: string) => never,
+): void {
   const distribution = fault.distribution ?? (fault.jitter_ms !== undefined ? "uniform" : "fixed");
   if (fault.jitter_ms !== undefined && distribution !== "uniform") {
-    fail([...at, "jitter_ms"], `jitter_ms belongs to the uniform distribution, not ${distribution}`, 'Drop jitter_ms, or use "distribution": "uniform" (for lognormal, set "sigma").');
+    fail(
+      [...at, "jitter_ms"],
+      `jitter_ms belongs to the uniform distribution, not ${distribution}`,
+      'Drop jitter_ms, or use "distribution": "uniform" (for lognormal, set "sigma").',
+    );
   }
   if (fault.sigma !== undefined && distribution !== "lognormal") {
     fail([...at, "sigma"], `sigma belongs to the lognormal distribution, not ${distribution}`, 'Add "distribution": "lognormal", or drop sigma.');

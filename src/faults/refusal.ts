@@ -45,8 +45,7 @@ export function listsCandidates(code: string): boolean {
 const MESSAGES: Record<string, (tool: string, args: Record<string, unknown>) => string> = {
   stale_element_token: () => "element_token is stale; call get_window_state again to refresh",
   session_ended: () => "this session has ended; call start_session explicitly to reuse its label",
-  snapshot_id_required: (tool) =>
-    `${tool}: bare element_index is not accepted; pass element_token, or snapshot_id together with element_index`,
+  snapshot_id_required: (tool) => `${tool}: bare element_index is not accepted; pass element_token, or snapshot_id together with element_index`,
   window_target_not_found: (_t, a) => `No eligible top-level windows found for pid ${pidOf(a)}.`,
   ambiguous_window_target: (_t, a) => `pid ${pidOf(a)} has more than one eligible top-level window; pass window_id.`,
   invalid_action_target: () => "target cannot be combined with legacy scope, pid, or window_id fields",
@@ -81,8 +80,7 @@ export function refusalResult(options: {
   } else if (code === "background_unavailable") {
     structured = {
       code,
-      detail:
-        "the requested target has no focus-free input backend; the remaining XTest/X11 route can only deliver to the globally focused widget",
+      detail: "the requested target has no focus-free input backend; the remaining XTest/X11 route can only deliver to the globally focused widget",
       escalation: {
         reason: 'background input is unavailable on this surface; retry this action with delivery_mode:"foreground".',
         recommended: "foreground",

@@ -48,7 +48,17 @@ export function basesFromCassettes(dirs: readonly string[]): LoadedBase[] {
     const steps = engine.exchanges
       .filter((x) => x.origin === "harness" && x.request.method === "call" && x.request.tool)
       .map((x) => actionFor(x.request.tool!, (x.request.args ?? {}) as Record<string, unknown>));
-    return { name: path.basename(cassetteDir), steps, rules: [], tools: toolsOf(cassette), targets: targetsOf(cassette), ...windowOf(steps), cassetteDir, cassette, from: dir };
+    return {
+      name: path.basename(cassetteDir),
+      steps,
+      rules: [],
+      tools: toolsOf(cassette),
+      targets: targetsOf(cassette),
+      ...windowOf(steps),
+      cassetteDir,
+      cassette,
+      from: dir,
+    };
   });
 }
 
@@ -93,8 +103,11 @@ export function actionFor(tool: string, args: Record<string, unknown>): HarnessA
   if (tool === "type_text" && only(a, ["pid", "window_id", "element_token", "text", "delivery_mode"]) && typeof a.text === "string") {
     return { action: "type_text", ...(a as object) } as HarnessAction;
   }
-  if (tool === "press_key" && only(a, ["pid", "window_id", "key", "delivery_mode"]) && typeof a.key === "string") return { action: "press_key", ...(a as object) } as HarnessAction;
-  if (tool === "hotkey" && only(a, ["pid", "window_id", "keys", "delivery_mode"]) && a.keys !== undefined) return { action: "hotkey", ...(a as object) } as HarnessAction;
-  if (tool === "set_window_frame" && only(a, ["pid", "window_id", "x", "y", "width", "height"])) return { action: "set_window_frame", ...(a as object) } as HarnessAction;
+  if (tool === "press_key" && only(a, ["pid", "window_id", "key", "delivery_mode"]) && typeof a.key === "string")
+    return { action: "press_key", ...(a as object) } as HarnessAction;
+  if (tool === "hotkey" && only(a, ["pid", "window_id", "keys", "delivery_mode"]) && a.keys !== undefined)
+    return { action: "hotkey", ...(a as object) } as HarnessAction;
+  if (tool === "set_window_frame" && only(a, ["pid", "window_id", "x", "y", "width", "height"]))
+    return { action: "set_window_frame", ...(a as object) } as HarnessAction;
   return { action: "call", tool, args: a };
 }

@@ -88,7 +88,13 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
   return { runs: done, perRun, violations, failures };
 }
 
-async function runOne(o: { arb: fc.Arbitrary<FuzzCase>; seed: number; k: number; shrink: boolean; options: CampaignOptions }): Promise<CampaignFailure | undefined> {
+async function runOne(o: {
+  arb: fc.Arbitrary<FuzzCase>;
+  seed: number;
+  k: number;
+  shrink: boolean;
+  options: CampaignOptions;
+}): Promise<CampaignFailure | undefined> {
   const { bases, parts } = o.options;
   const run = async (fcase: FuzzCase) => {
     if (o.options.runCase) return o.options.runCase(fcase);

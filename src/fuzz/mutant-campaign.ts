@@ -22,7 +22,15 @@ export async function runMutants(options: {
 }): Promise<MutantResult[]> {
   const out: MutantResult[] = [];
   for (const m of MUTANTS) {
-    const r = await runCampaign({ bases: options.bases, parts: m.parts, runs: options.runs, seed: options.seed, stopAtFirst: true, differential: true, maxShrunk: 1 });
+    const r = await runCampaign({
+      bases: options.bases,
+      parts: m.parts,
+      runs: options.runs,
+      seed: options.seed,
+      stopAtFirst: true,
+      differential: true,
+      maxShrunk: 1,
+    });
     const failure = r.failures[0];
     const result: MutantResult = {
       name: m.name,

@@ -41,9 +41,16 @@ export function checkOracles(options: { actions: readonly HarnessAction[]; steps
     const requests = paired[i] ?? [];
     if (!action) return;
     if (MUTATION_ACTIONS.has(action.action) && result.decision === "done") {
-      const sent = result.calls.map((c, j) => ({ c, r: requests[j] })).filter(({ c }) => c.purpose === "action" || c.purpose === "retry").at(-1)?.r;
+      const sent = result.calls
+        .map((c, j) => ({ c, r: requests[j] }))
+        .filter(({ c }) => c.purpose === "action" || c.purpose === "retry")
+        .at(-1)?.r;
       if (sent?.result?.effect !== "confirmed") {
-        out.push({ id: "unproven-not-done", step: i + 1, message: `step ${i + 1} (${action.action}) was called done, but the driver served ${describe(sent)}` });
+        out.push({
+          id: "unproven-not-done",
+          step: i + 1,
+          message: `step ${i + 1} (${action.action}) was called done, but the driver served ${describe(sent)}`,
+        });
       }
     }
     if ((action.action === "observe" || action.action === "list_windows") && result.decision === "done") {
@@ -53,7 +60,11 @@ export function checkOracles(options: { actions: readonly HarnessAction[]; steps
         .filter(({ c }) => c.tool === "list_windows" && (c.purpose === "observe" || c.purpose === "retry"))
         .at(-1)?.r;
       if (list && failedList(list)) {
-        out.push({ id: "empty-list-partial", step: i + 1, message: `step ${i + 1} (${action.action}) was called done, but its window list #${list.n} came back ${describe(list)}` });
+        out.push({
+          id: "empty-list-partial",
+          step: i + 1,
+          message: `step ${i + 1} (${action.action}) was called done, but its window list #${list.n} came back ${describe(list)}`,
+        });
       }
     }
     if (action.action === "click" && action.frame?.startsWith("obs-") && result.calls.some((c) => c.tool === "click")) {

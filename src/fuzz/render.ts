@@ -14,7 +14,9 @@ export function progressLine(done: number, total: number, violations: number, la
 
 export function renderFailure(o: { failure: CampaignFailure; base: LoadedBase; reproduce: string; saved?: string | undefined; color: boolean }): string {
   const f = o.failure;
-  const lines = [paint(`✗ run ${f.run} (seed ${f.seed}), shrunk to ${f.fcase.steps.length} steps and ${f.fcase.rules.length} fault rules over ${o.base.name}:`, 31, o.color)];
+  const lines = [
+    paint(`✗ run ${f.run} (seed ${f.seed}), shrunk to ${f.fcase.steps.length} steps and ${f.fcase.rules.length} fault rules over ${o.base.name}:`, 31, o.color),
+  ];
   for (const v of f.violations) lines.push(`    ${v.check}: ${v.message}`);
   lines.push(`    faults: ${f.fcase.rules.map((r) => `${JSON.stringify(r.match)} → ${JSON.stringify(r.fault)}`).join("; ") || "none"}`);
   lines.push(`    steps: ${f.fcase.steps.map((s) => s.action).join(", ")}`);
@@ -32,7 +34,10 @@ export function renderSummary(o: { result: CampaignResult; seed: number; harness
     ["failing runs", String(o.result.violations)],
   ];
   const table = rows.map(([k, v]) => `  ${k.padEnd(13)}${v}`).join("\n");
-  const verdict = o.result.violations === 0 ? paint("no violations", 32, o.color) : paint(`${o.result.violations} failing run${o.result.violations === 1 ? "" : "s"}`, 31, o.color);
+  const verdict =
+    o.result.violations === 0
+      ? paint("no violations", 32, o.color)
+      : paint(`${o.result.violations} failing run${o.result.violations === 1 ? "" : "s"}`, 31, o.color);
   return `${table}\n${verdict}\n`;
 }
 

@@ -55,8 +55,16 @@ export async function runFuzzCase(options: { fcase: FuzzCase; bases: readonly Lo
   const report = runInvariants(judged.log, { options: known ? { knownTools: known } : {} });
   const violations: FuzzViolation[] = [
     ...report.results.flatMap((r) => r.violations.map((v) => ({ check: r.id, message: v.message }))),
-    ...checkOracles({ actions: fcase.steps.slice(0, judged.steps), steps: steps.slice(0, judged.steps), log: judged.log }).map((o) => ({ check: o.id, message: o.message, step: o.step })),
-    ...judgeSteps({ expectations: fcase.expect.filter((e) => e.step <= judged.steps), steps }).map((f) => ({ check: "step-expectation", message: f.message, ...(f.step ? { step: f.step } : {}) })),
+    ...checkOracles({ actions: fcase.steps.slice(0, judged.steps), steps: steps.slice(0, judged.steps), log: judged.log }).map((o) => ({
+      check: o.id,
+      message: o.message,
+      step: o.step,
+    })),
+    ...judgeSteps({ expectations: fcase.expect.filter((e) => e.step <= judged.steps), steps }).map((f) => ({
+      check: "step-expectation",
+      message: f.message,
+      ...(f.step ? { step: f.step } : {}),
+    })),
   ];
   return { violations, steps, log };
 }

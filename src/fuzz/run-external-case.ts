@@ -16,7 +16,10 @@ export function externalCaseRunner(options: { command: string; bases: readonly L
   const file = path.join(options.dir, "case.json");
   return async (fcase: FuzzCase): Promise<{ violations: FuzzViolation[] }> => {
     const base = options.bases[fcase.base]!;
-    writeFileSync(file, JSON.stringify({ id: "fuzz-case", title: "fuzz case", cassette: base.cassetteDir, faults: { rules: fcase.rules }, steps: fcase.steps }));
+    writeFileSync(
+      file,
+      JSON.stringify({ id: "fuzz-case", title: "fuzz case", cassette: base.cassetteDir, faults: { rules: fcase.rules }, steps: fcase.steps }),
+    );
     const run = await runExternalHarness({
       command: options.command,
       cassette: base.cassette,
@@ -29,7 +32,10 @@ export function externalCaseRunner(options: { command: string; bases: readonly L
     const violations: FuzzViolation[] = report.results.flatMap((r) => r.violations.map((v) => ({ check: r.id, message: v.message })));
     if (run.timedOut || run.exitCode !== 0) {
       const tail = run.output.trim().split("\n").slice(-2).join(" | ");
-      violations.push({ check: "harness-exit", message: `the harness ${run.timedOut ? "timed out" : `exited ${run.exitCode ?? run.signal}`}${tail ? ` (${tail})` : ""}` });
+      violations.push({
+        check: "harness-exit",
+        message: `the harness ${run.timedOut ? "timed out" : `exited ${run.exitCode ?? run.signal}`}${tail ? ` (${tail})` : ""}`,
+      });
     }
     return { violations };
   };

@@ -31,7 +31,10 @@ export async function saveFailure(options: { dir: string; failure: CampaignFailu
   const file = path.join(options.dir, `${id}.json`);
   const scenario: ScenarioInput = {
     id,
-    title: `Fuzz finding: ${failure.violations.map((v) => v.check).filter((c, i, a) => a.indexOf(c) === i).join(", ")}`,
+    title: `Fuzz finding: ${failure.violations
+      .map((v) => v.check)
+      .filter((c, i, a) => a.indexOf(c) === i)
+      .join(", ")}`,
     description: failure.violations.map((v) => v.message).join("\n"),
     cassette: path.relative(options.dir, base.cassetteDir) || ".",
     faults: { rules: failure.fcase.rules },

@@ -107,9 +107,17 @@ function recordedAt(trajectory: Trajectory, now: () => Date): string {
 function checkOut(options: { out: string; force: boolean }): void {
   const stat = statSync(options.out, { throwIfNoEntry: false });
   if (stat && !stat.isDirectory()) {
-    throw new UserError(`${options.out} is a file`, { code: "OUTPUT_EXISTS", field: "--out", fix: "Name a new folder for the cassette (import writes cassette.jsonl and frames/ into it)." });
+    throw new UserError(`${options.out} is a file`, {
+      code: "OUTPUT_EXISTS",
+      field: "--out",
+      fix: "Name a new folder for the cassette (import writes cassette.jsonl and frames/ into it).",
+    });
   }
   if (!options.force && existsSync(path.join(options.out, "cassette.jsonl"))) {
-    throw new UserError(`${options.out} already holds a cassette`, { code: "OUTPUT_EXISTS", field: "--out", fix: "Pass --force to replace it, or choose another --out folder." });
+    throw new UserError(`${options.out} already holds a cassette`, {
+      code: "OUTPUT_EXISTS",
+      field: "--out",
+      fix: "Pass --force to replace it, or choose another --out folder.",
+    });
   }
 }

@@ -35,7 +35,9 @@ describe("readTrajectory", () => {
   it("refuses a capture evidence.json calls captured when its file is missing", async () => {
     const dir = copy();
     unlinkSync(path.join(dir, "turn-00002", "before.png"));
-    await expect(readTrajectory({ dir })).rejects.toThrow(/turn-00002\/before\.png: turn-00002: evidence\.json says the screenshot was captured, but before\.png is missing/);
+    await expect(readTrajectory({ dir })).rejects.toThrow(
+      /turn-00002\/before\.png: turn-00002: evidence\.json says the screenshot was captured, but before\.png is missing/,
+    );
   });
 
   it("accepts a missing capture that evidence.json classifies as not captured", async () => {

@@ -3,11 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import type { z } from "zod";
 import { UserError } from "../errors.js";
-import {
-  TrajectoryActionSchema,
-  TrajectoryEvidenceSchema,
-  TrajectoryStateSchema,
-} from "../schema/trajectory.js";
+import { TrajectoryActionSchema, TrajectoryEvidenceSchema, TrajectoryStateSchema } from "../schema/trajectory.js";
 import { TURN_DIR, type Trajectory, type TrajectoryTurn, type TurnObservation } from "./trajectory.js";
 
 const FIX_RERECORD = "Re-record the trajectory with `start_recording` (or `cua-driver recording start`), or remove the damaged turn and every turn after it.";
@@ -74,9 +70,7 @@ async function readTurn(options: { dir: string; name: string; number: number }):
   }
   const action = parseFile({ file: actionFile, turn: options.name, schema: TrajectoryActionSchema });
   const evidenceFile = path.join(turnDir, "evidence.json");
-  const evidence = existsSync(evidenceFile)
-    ? parseFile({ file: evidenceFile, turn: options.name, schema: TrajectoryEvidenceSchema })
-    : undefined;
+  const evidence = existsSync(evidenceFile) ? parseFile({ file: evidenceFile, turn: options.name, schema: TrajectoryEvidenceSchema }) : undefined;
   const side = async (phase: "before" | "after"): Promise<TurnObservation> => {
     const stateFile = path.join(turnDir, `${phase}_state.json`);
     const pngFile = path.join(turnDir, `${phase}.png`);

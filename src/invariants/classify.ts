@@ -12,13 +12,7 @@ export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set(toolsWith("observa
 export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(toolsWith("session-lifecycle"));
 
 /** Refusal codes that mean the target the harness acted on is out of date. */
-export const STALE_CODES: readonly string[] = [
-  "stale_element_token",
-  "invalid_snapshot_id",
-  "generation_mismatch",
-  "px_frame_mismatch",
-  "browser_ref_stale",
-];
+export const STALE_CODES: readonly string[] = ["stale_element_token", "invalid_snapshot_id", "generation_mismatch", "px_frame_mismatch", "browser_ref_stale"];
 
 export function requestsOf(entries: readonly { type: string }[]): RequestEntry[] {
   return entries.filter((e): e is RequestEntry => e.type === "request");

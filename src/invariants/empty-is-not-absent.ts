@@ -23,8 +23,7 @@ function observedWindows(r: RequestEntry): number[] {
 // keeps acting on a window it remembers from before is acting blind.
 export const emptyIsNotAbsent: Invariant = {
   id: "empty-is-not-absent",
-  statement:
-    "After an empty or failed list_windows, the harness does not send an input aimed at a window it has not observed since.",
+  statement: "After an empty or failed list_windows, the harness does not send an input aimed at a window it has not observed since.",
   check(entries) {
     const out: Violation[] = [];
     let empty: RequestEntry | undefined;

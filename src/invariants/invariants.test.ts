@@ -63,7 +63,11 @@ describe("no-replay-after-unknown", () => {
     expect(violations("no-replay-after-unknown", l.entries)).toEqual([]);
   });
   it("flags a timed-out click re-sent blind, with both request numbers as evidence", () => {
-    const l = log().req("list_windows").req("click", click, { fault: "timeout_after_effect" }).req("start_session").req("click", { ...click, session: "s" });
+    const l = log()
+      .req("list_windows")
+      .req("click", click, { fault: "timeout_after_effect" })
+      .req("start_session")
+      .req("click", { ...click, session: "s" });
     const v = violations("no-replay-after-unknown", l.entries);
     expect(v).toHaveLength(1);
     expect(v[0]?.evidence.requests).toEqual([1, 3]);
@@ -71,7 +75,10 @@ describe("no-replay-after-unknown", () => {
     expect(v[0]?.message).toMatch(/#3 click .* re-sends #1 click .*timeout_after_effect/);
   });
   it("does not count a failed observation as fresh", () => {
-    const l = log().req("type_text", { text: "hi" }, { fault: "daemon_died_midcall" }).req("get_window_state", look, { fault: "empty" }).req("type_text", { text: "hi" });
+    const l = log()
+      .req("type_text", { text: "hi" }, { fault: "daemon_died_midcall" })
+      .req("get_window_state", look, { fault: "empty" })
+      .req("type_text", { text: "hi" });
     expect(violations("no-replay-after-unknown", l.entries)).toHaveLength(1);
   });
   it("allows a different mutation after the unknown one", () => {
@@ -82,7 +89,11 @@ describe("no-replay-after-unknown", () => {
 
 describe("rebuild-before-mutation", () => {
   it("passes when start_session comes between the timeout and the next mutation", () => {
-    const l = log().req("click", click, { fault: "timeout_before_effect" }).req("get_window_state", look).req("start_session", { session: "s" }).req("click", click);
+    const l = log()
+      .req("click", click, { fault: "timeout_before_effect" })
+      .req("get_window_state", look)
+      .req("start_session", { session: "s" })
+      .req("click", click);
     expect(violations("rebuild-before-mutation", l.entries)).toEqual([]);
   });
   it("passes when a new driver process opens after daemon death", () => {
@@ -109,7 +120,10 @@ describe("rebuild-before-mutation", () => {
 describe("no-input-after-stale", () => {
   const stale = { isError: true, refusal_code: "stale_element_token" };
   it("passes when the harness refreshes before acting again", () => {
-    const l = log().req("click", click, { result: stale }).req("get_window_state", look).req("click", { ...click, element_token: "s00000002:15" });
+    const l = log()
+      .req("click", click, { result: stale })
+      .req("get_window_state", look)
+      .req("click", { ...click, element_token: "s00000002:15" });
     expect(violations("no-input-after-stale", l.entries)).toEqual([]);
   });
   it("passes when the next input is in a new batch", () => {
@@ -130,7 +144,9 @@ describe("no-input-after-stale", () => {
   it("recognises an injected stale refusal and configured codes", () => {
     const injected = log().req("click", click, { fault: "refusal", code: "px_frame_mismatch" }).req("click", click);
     expect(violations("no-input-after-stale", injected.entries)).toHaveLength(1);
-    const custom = log().req("click", click, { result: { isError: true, refusal_code: "frame_lease_expired" } }).req("click", click);
+    const custom = log()
+      .req("click", click, { result: { isError: true, refusal_code: "frame_lease_expired" } })
+      .req("click", click);
     expect(violations("no-input-after-stale", custom.entries)).toEqual([]);
     expect(violations("no-input-after-stale", custom.entries, { staleCodes: ["frame_lease_expired"] })).toHaveLength(1);
   });
@@ -184,7 +200,10 @@ describe("no-unknown-tools", () => {
 
 describe("empty-is-not-absent", () => {
   it("passes when the window is observed again before input", () => {
-    const l = log().req("list_windows", {}, { result: { empty: true, window_ids: [] } }).req("list_windows", {}, { result: windows }).req("click", click);
+    const l = log()
+      .req("list_windows", {}, { result: { empty: true, window_ids: [] } })
+      .req("list_windows", {}, { result: windows })
+      .req("click", click);
     expect(violations("empty-is-not-absent", l.entries)).toEqual([]);
   });
   it("accepts get_window_state on the window as an observation of it", () => {
@@ -199,7 +218,9 @@ describe("empty-is-not-absent", () => {
     expect(v[0]?.evidence.requests).toEqual([1, 2]);
   });
   it("flags input aimed through target.window_id after a failed list", () => {
-    const l = log().req("list_windows", {}, { fault: "timeout_before_effect" }).req("click", { target: { window_id: 42, x: 1, y: 2 } });
+    const l = log()
+      .req("list_windows", {}, { fault: "timeout_before_effect" })
+      .req("click", { target: { window_id: 42, x: 1, y: 2 } });
     expect(violations("empty-is-not-absent", l.entries)).toHaveLength(1);
   });
 });
@@ -220,7 +241,10 @@ describe("bounded-retries", () => {
     expect(v[0]?.evidence.requests).toEqual([0, 1, 2, 3, 4, 5, 6]);
   });
   it("honours a configured bound and ignores the session label", () => {
-    const l = log().req("click", click).req("click", { ...click, session: "a" }).req("click", { ...click, session: "b" });
+    const l = log()
+      .req("click", click)
+      .req("click", { ...click, session: "a" })
+      .req("click", { ...click, session: "b" });
     expect(violations("bounded-retries", l.entries, { maxRepeats: 2 })).toHaveLength(1);
   });
 });
@@ -229,7 +253,10 @@ describe("no-input-after-stale and a window list", () => {
   it("a window list between the stale refusal and the next click does not refresh the target", () => {
     const stale = log().req("click", click, { fault: "refusal", code: "stale_element_token" }).req("list_windows", {}, { result: windows }).req("click", click);
     expect(violations("no-input-after-stale", stale.entries)).toHaveLength(1);
-    const looked = log().req("click", click, { fault: "refusal", code: "stale_element_token" }).req("get_window_state", look, { result: windows }).req("click", click);
+    const looked = log()
+      .req("click", click, { fault: "refusal", code: "stale_element_token" })
+      .req("get_window_state", look, { result: windows })
+      .req("click", click);
     expect(violations("no-input-after-stale", looked.entries)).toEqual([]);
   });
 });
@@ -242,12 +269,33 @@ describe("requests without a tool", () => {
     for (let stream = 0; stream < times; stream++) {
       entries.push({ type: "stream", event: "open", t_ms: n, transport: "mcp", stream });
       for (const method of ["initialize", "tools/list"]) {
-        entries.push({ type: "request", n: n++, t_ms: n, transport: "mcp", stream, method, kind: "other", epoch_before: 0, epoch_after: 0, outcome: "replayed" });
+        entries.push({
+          type: "request",
+          n: n++,
+          t_ms: n,
+          transport: "mcp",
+          stream,
+          method,
+          kind: "other",
+          epoch_before: 0,
+          epoch_after: 0,
+          outcome: "replayed",
+        });
       }
       entries.push({ type: "stream", event: "close", t_ms: n, transport: "mcp", stream });
     }
     for (let i = 0; i < times; i++) {
-      entries.push({ type: "request", n: n++, t_ms: n, transport: "cli", method: "--version", kind: "other", epoch_before: 0, epoch_after: 0, outcome: "replayed" });
+      entries.push({
+        type: "request",
+        n: n++,
+        t_ms: n,
+        transport: "cli",
+        method: "--version",
+        kind: "other",
+        epoch_before: 0,
+        epoch_after: 0,
+        outcome: "replayed",
+      });
     }
     return entries;
   }
@@ -261,7 +309,18 @@ describe("requests without a tool", () => {
   it("are keyed by method, so seven identical non-discovery requests still count", () => {
     const entries: ReplayLogEntry[] = [];
     for (let n = 0; n < 7; n++) {
-      entries.push({ type: "request", n, t_ms: n, transport: "cli", method: "status", args: { positionals: [] }, kind: "other", epoch_before: 0, epoch_after: 0, outcome: "replayed" });
+      entries.push({
+        type: "request",
+        n,
+        t_ms: n,
+        transport: "cli",
+        method: "status",
+        args: { positionals: [] },
+        kind: "other",
+        epoch_before: 0,
+        epoch_after: 0,
+        outcome: "replayed",
+      });
     }
     // `status` asks whether the daemon runs: discovery too
     expect(violations("bounded-retries", entries)).toEqual([]);
@@ -279,7 +338,9 @@ describe("rebuild-before-mutation across connections", () => {
   });
 
   it("a mutation left unanswered behind a hung call on the same stream is still judged", () => {
-    const l = log().req("type_text", { ...look, text: "x" }, { fault: "hang", stream: 0 }).req("click", click, { stream: 0 });
+    const l = log()
+      .req("type_text", { ...look, text: "x" }, { fault: "hang", stream: 0 })
+      .req("click", click, { stream: 0 });
     (l.entries.at(-1) as RequestEntry).outcome = "unanswered";
     const v = violations("rebuild-before-mutation", l.entries);
     expect(v).toHaveLength(1);
@@ -295,9 +356,7 @@ describe("runInvariants", () => {
     expect(report.requests).toBe(2);
   });
   it("rejects an unknown id with the list of valid ones", () => {
-    expect(() => runInvariants([], { only: ["no-such"] })).toThrow(
-      /--invariants: unknown invariant "no-such"\. Use one or more of: no-replay-after-unknown, /,
-    );
+    expect(() => runInvariants([], { only: ["no-such"] })).toThrow(/--invariants: unknown invariant "no-such"\. Use one or more of: no-replay-after-unknown, /);
   });
 });
 

@@ -6,8 +6,7 @@ import type { Invariant, Violation } from "./types.js";
 // A timed-out or orphaned session may still be acting; the next mutation needs a fresh session.
 export const rebuildBeforeMutation: Invariant = {
   id: "rebuild-before-mutation",
-  statement:
-    "After a mutation timeout or daemon death, the next mutation is preceded by a session rebuild (start_session, or a new `cua-driver mcp` process).",
+  statement: "After a mutation timeout or daemon death, the next mutation is preceded by a session rebuild (start_session, or a new `cua-driver mcp` process).",
   check(entries) {
     const out: Violation[] = [];
     let suspect: RequestEntry | undefined;

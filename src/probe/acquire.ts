@@ -24,7 +24,12 @@ export async function acquireSnapshot(source: SnapshotSource & { allowFrom?: boo
     });
   }
   const timeoutMs = source.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
-  if (!(timeoutMs > 0)) throw new UserError(`${String(source.timeoutMs)} is not a timeout`, { code: "USAGE", field: "--timeout-ms", fix: "Give a positive number of milliseconds (default 10000)." });
+  if (!(timeoutMs > 0))
+    throw new UserError(`${String(source.timeoutMs)} is not a timeout`, {
+      code: "USAGE",
+      field: "--timeout-ms",
+      fix: "Give a positive number of milliseconds (default 10000).",
+    });
   // `--driver sdk[:VERSION]` is the published runtime, probed in process like `--sdk VERSION`.
   const sdk = source.driver !== undefined ? /^sdk(?::(.+))?$/.exec(source.driver) : null;
   if (sdk) return probeSdk({ version: sdk[1] ?? DEFAULT_SDK_VERSION, timeoutMs, flag: "--driver" });

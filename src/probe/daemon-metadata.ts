@@ -23,7 +23,10 @@ export function daemonMetadata(options: { socket: string; timeoutMs: number }): 
       resolve(outcome);
     };
     const conn = net.createConnection(options.socket);
-    const timer = setTimeout(() => finish({ status: "failed", timedOut: true, message: `the daemon on ${options.socket} did not answer metadata within ${options.timeoutMs} ms` }), options.timeoutMs);
+    const timer = setTimeout(
+      () => finish({ status: "failed", timedOut: true, message: `the daemon on ${options.socket} did not answer metadata within ${options.timeoutMs} ms` }),
+      options.timeoutMs,
+    );
     conn.setEncoding("utf8");
     conn.on("connect", () => conn.write(`${JSON.stringify({ method: "metadata" })}\n`));
     // `status` named a socket nobody listens on (a daemon that has gone, or status output that is

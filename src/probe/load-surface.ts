@@ -36,7 +36,12 @@ async function recordedSurface(dir: string): Promise<DriverSurface> {
   }
   const found = surfaceOfDocument(recorded.result);
   if ("problem" in found) {
-    throw new UserError(`the recorded tools/list answer is ${found.problem}`, { code: "BAD_SNAPSHOT", file: path.join(dir, "cassette.jsonl"), line: recorded.line, fix: FIX });
+    throw new UserError(`the recorded tools/list answer is ${found.problem}`, {
+      code: "BAD_SNAPSHOT",
+      file: path.join(dir, "cassette.jsonl"),
+      line: recorded.line,
+      fix: FIX,
+    });
   }
   const { driver } = scan.header;
   return { ...found.surface, version: driver.version, source: `${driver.source} (tools/list recorded in ${dir})` };

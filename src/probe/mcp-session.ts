@@ -42,7 +42,10 @@ export async function probeMcp(options: { driver: string; args: string[]; timeou
   const request = <T>(id: number, method: string, params: unknown, parse: (r: unknown) => T): Promise<StepOutcome<T>> =>
     new Promise((resolve) => {
       if (closed) return resolve({ status: "failed", message: closed });
-      const timer = setTimeout(() => resolve({ status: "failed", timedOut: true, message: `${method} got no answer within ${options.timeoutMs} ms` }), options.timeoutMs);
+      const timer = setTimeout(
+        () => resolve({ status: "failed", timedOut: true, message: `${method} got no answer within ${options.timeoutMs} ms` }),
+        options.timeoutMs,
+      );
       waiting.set(id, (msg) => {
         clearTimeout(timer);
         waiting.delete(id);
@@ -58,11 +61,16 @@ export async function probeMcp(options: { driver: string; args: string[]; timeou
     });
   try {
     let started = performance.now();
-    const initialize = await request(1, "initialize", {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "cua-contract-probe", version: "1" },
-    }, (r) => InitializeResultSchema.parse(r));
+    const initialize = await request(
+      1,
+      "initialize",
+      {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "cua-contract-probe", version: "1" },
+      },
+      (r) => InitializeResultSchema.parse(r),
+    );
     const initializeMs = Math.round(performance.now() - started);
     started = performance.now();
     if (initialize.status === "succeeded") child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);

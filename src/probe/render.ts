@@ -10,7 +10,9 @@ export function renderSnapshot(snapshot: ProbeSnapshot): string {
   const d = snapshot.driver;
   const lines = [`cua-driver ${d.version ?? "(version unknown)"} — ${d.source} ${d.location}`, "steps:"];
   for (const s of snapshot.steps) {
-    lines.push(`  ${MARK[s.status]} ${s.step.padEnd(15)} ${`${s.duration_ms} ms`.padStart(9)}${s.message ? `  ${s.timed_out ? "timed out: " : ""}${s.message}` : ""}`);
+    lines.push(
+      `  ${MARK[s.status]} ${s.step.padEnd(15)} ${`${s.duration_ms} ms`.padStart(9)}${s.message ? `  ${s.timed_out ? "timed out: " : ""}${s.message}` : ""}`,
+    );
   }
   const tools = snapshot.tools_list?.tools;
   const facts: string[] = [];

@@ -57,42 +57,50 @@ export async function probeBinary(options: {
   const run = (args: string[]) => runCli({ driver, args, env, timeoutMs });
 
   // The CLI steps are independent and read-only: they run side by side, each with its own deadline.
-  const [versionStep, manifestStep, listToolsStep, statusStep] = await Promise.all([timeStep(async (): Promise<StepOutcome<string>> => {
-    const r = await run(["--version"]);
-    if (r.timedOut) return { status: "failed", timedOut: true, message: `--version did not finish within ${timeoutMs} ms` };
-    if (r.exitCode !== 0) return { status: "failed", message: `--version exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
-    return { status: "succeeded", value: String(r.stdout) };
-  }), timeStep(async (): Promise<StepOutcome<DriverManifest>> => {
-    const r = await run(["manifest"]);
-    if (r.timedOut) return { status: "failed", timedOut: true, message: `manifest did not finish within ${timeoutMs} ms` };
-    if (r.exitCode !== 0) return { status: "unsupported", message: `manifest exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(String(r.stdout));
-    } catch {
-      return { status: "failed", message: `manifest printed non-JSON: ${JSON.stringify(String(r.stdout).slice(0, 80))}` };
-    }
-    const result = DriverManifestSchema.safeParse(parsed);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      return { status: "failed", message: `manifest is not a cua-driver manifest (${issue?.path.join(".") || "root"}: ${issue?.message})` };
-    }
-    return { status: "succeeded", value: result.data };
-  }), timeStep(async (): Promise<StepOutcome<string[]>> => {
-    const r = await run(["list-tools"]);
-    if (r.timedOut) return { status: "failed", timedOut: true, message: `list-tools did not finish within ${timeoutMs} ms` };
-    if (r.exitCode !== 0) return { status: "unsupported", message: `list-tools exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
-    const names = String(r.stdout).split("\n").map((l) => l.split(":")[0]!.trim()).filter((n) => /^[A-Za-z0-9_.-]+$/.test(n));
-    return { status: "succeeded", value: names };
-  }), timeStep(async (): Promise<StepOutcome<DaemonStatus>> => {
-    const r = await run(["status"]);
-    if (r.timedOut) return { status: "failed", timedOut: true, message: `status did not finish within ${timeoutMs} ms` };
-    const stdout = String(r.stdout);
-    const stderr = String(r.stderr);
-    if (r.exitCode === 0) return { status: "succeeded", value: { running: true, exit_code: 0, stdout, stderr } };
-    if (r.exitCode === 1 && /not running/i.test(stderr)) return { status: "succeeded", value: { running: false, exit_code: 1, stdout, stderr } };
-    return { status: "unsupported", message: `status exited ${r.exitCode ?? r.signal}${tail(stderr)}` };
-  })]);
+  const [versionStep, manifestStep, listToolsStep, statusStep] = await Promise.all([
+    timeStep(async (): Promise<StepOutcome<string>> => {
+      const r = await run(["--version"]);
+      if (r.timedOut) return { status: "failed", timedOut: true, message: `--version did not finish within ${timeoutMs} ms` };
+      if (r.exitCode !== 0) return { status: "failed", message: `--version exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
+      return { status: "succeeded", value: String(r.stdout) };
+    }),
+    timeStep(async (): Promise<StepOutcome<DriverManifest>> => {
+      const r = await run(["manifest"]);
+      if (r.timedOut) return { status: "failed", timedOut: true, message: `manifest did not finish within ${timeoutMs} ms` };
+      if (r.exitCode !== 0) return { status: "unsupported", message: `manifest exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(String(r.stdout));
+      } catch {
+        return { status: "failed", message: `manifest printed non-JSON: ${JSON.stringify(String(r.stdout).slice(0, 80))}` };
+      }
+      const result = DriverManifestSchema.safeParse(parsed);
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        return { status: "failed", message: `manifest is not a cua-driver manifest (${issue?.path.join(".") || "root"}: ${issue?.message})` };
+      }
+      return { status: "succeeded", value: result.data };
+    }),
+    timeStep(async (): Promise<StepOutcome<string[]>> => {
+      const r = await run(["list-tools"]);
+      if (r.timedOut) return { status: "failed", timedOut: true, message: `list-tools did not finish within ${timeoutMs} ms` };
+      if (r.exitCode !== 0) return { status: "unsupported", message: `list-tools exited ${r.exitCode ?? r.signal}${tail(r.stderr)}` };
+      const names = String(r.stdout)
+        .split("\n")
+        .map((l) => l.split(":")[0]!.trim())
+        .filter((n) => /^[A-Za-z0-9_.-]+$/.test(n));
+      return { status: "succeeded", value: names };
+    }),
+    timeStep(async (): Promise<StepOutcome<DaemonStatus>> => {
+      const r = await run(["status"]);
+      if (r.timedOut) return { status: "failed", timedOut: true, message: `status did not finish within ${timeoutMs} ms` };
+      const stdout = String(r.stdout);
+      const stderr = String(r.stderr);
+      if (r.exitCode === 0) return { status: "succeeded", value: { running: true, exit_code: 0, stdout, stderr } };
+      if (r.exitCode === 1 && /not running/i.test(stderr)) return { status: "succeeded", value: { running: false, exit_code: 1, stdout, stderr } };
+      return { status: "unsupported", message: `status exited ${r.exitCode ?? r.signal}${tail(stderr)}` };
+    }),
+  ]);
   const versionOutput = recordStep("version", steps, versionStep.outcome, versionStep.ms);
   const manifest = recordStep("manifest", steps, manifestStep.outcome, manifestStep.ms);
   const listTools = recordStep("list_tools", steps, listToolsStep.outcome, listToolsStep.ms);
@@ -126,16 +134,28 @@ export async function probeBinary(options: {
 
 /** The absolute path of an executable `--driver`: a path, or a name looked up on PATH. */
 export async function resolveExecutable(driver: string): Promise<string> {
-  const candidates = driver.includes("/") ? [path.resolve(driver)] : (process.env.PATH ?? "").split(path.delimiter).filter(Boolean).map((d) => path.join(d, driver));
+  const candidates = driver.includes("/")
+    ? [path.resolve(driver)]
+    : (process.env.PATH ?? "")
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((d) => path.join(d, driver));
   for (const candidate of candidates) {
     const info = await stat(candidate).catch(() => undefined);
     if (!info) continue;
     if (!info.isFile()) {
       throw new UserError(`${candidate} is not a file`, { code: "DRIVER_NOT_FOUND", field: "--driver", fix: "Point --driver at the cua-driver executable." });
     }
-    const executable = await access(candidate, constants.X_OK).then(() => true, () => false);
+    const executable = await access(candidate, constants.X_OK).then(
+      () => true,
+      () => false,
+    );
     if (!executable) {
-      throw new UserError(`${candidate} is not executable`, { code: "DRIVER_NOT_FOUND", field: "--driver", fix: `Run \`chmod +x ${candidate}\` or point --driver at the cua-driver executable.` });
+      throw new UserError(`${candidate} is not executable`, {
+        code: "DRIVER_NOT_FOUND",
+        field: "--driver",
+        fix: `Run \`chmod +x ${candidate}\` or point --driver at the cua-driver executable.`,
+      });
     }
     return candidate;
   }
@@ -147,6 +167,10 @@ export async function resolveExecutable(driver: string): Promise<string> {
 }
 
 function tail(stderr: unknown): string {
-  const line = String(stderr ?? "").trim().split("\n").at(-1)?.trim();
+  const line = String(stderr ?? "")
+    .trim()
+    .split("\n")
+    .at(-1)
+    ?.trim();
   return line ? `: ${line.slice(0, 200)}` : "";
 }

@@ -33,7 +33,11 @@ export async function probeSdk(options: {
   const module = await loadSdk(options.version, options.load).catch((error: unknown) => {
     // The loader names its flag --driver (as in `--driver sdk:0.21.0`); name the one the user typed.
     if (isUserError(error) && error.field === "--driver" && (options.flag ?? "--sdk") === "--sdk") {
-      throw new UserError(error.message.replace(/^--driver: /, "").replace(/--driver sdk:/g, "--sdk "), { code: error.code, field: "--sdk", exitCode: error.exitCode });
+      throw new UserError(error.message.replace(/^--driver: /, "").replace(/--driver sdk:/g, "--sdk "), {
+        code: error.code,
+        field: "--sdk",
+        exitCode: error.exitCode,
+      });
     }
     throw error;
   });
@@ -55,7 +59,12 @@ export async function probeSdk(options: {
       clearTimeout(timer);
     }
   };
-  steps.push({ step: "mcp_initialize", status: "unsupported", duration_ms: 0, message: "the runtime is called in process; its metadata() carries the MCP protocol version" });
+  steps.push({
+    step: "mcp_initialize",
+    status: "unsupported",
+    duration_ms: 0,
+    message: "the runtime is called in process; its metadata() carries the MCP protocol version",
+  });
   const toolsList = await runStep("mcp_tools_list", steps, async (): Promise<StepOutcome<ToolsListResult>> => {
     driver ??= await CuaDriverCreate(module);
     const outcome = await withDeadline("listToolsJson()", (signal) => driver!.listToolsJson({ signal }));

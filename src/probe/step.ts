@@ -2,9 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { ProbeStep, ProbeStepName } from "../schema/probe-snapshot.js";
 
 /** What a step runner reports: its data, or why it has none. */
-export type StepOutcome<T> =
-  | { status: "succeeded"; value: T; message?: string }
-  | { status: "failed" | "unsupported"; message: string; timedOut?: boolean };
+export type StepOutcome<T> = { status: "succeeded"; value: T; message?: string } | { status: "failed" | "unsupported"; message: string; timedOut?: boolean };
 
 /** Runs one probe step, timing it; a thrown error becomes a failed step, never a crash. */
 export async function runStep<T>(step: ProbeStepName, steps: ProbeStep[], body: () => Promise<StepOutcome<T>>): Promise<T | undefined> {

@@ -22,7 +22,10 @@ export function createDriverRecorderBackend(options: RecordingParts & { driver: 
             const stderr = `cua-contract record: cannot run the driver ${options.driver}: ${run.spawnError.message}\n`;
             return { response: { stdout: Buffer.alloc(0), stderr: Buffer.from(stderr), exitCode: 127 }, recorded: false };
           }
-          return { response: { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, ...(run.signal ? { signal: run.signal } : {}) }, recorded: true };
+          return {
+            response: { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, ...(run.signal ? { signal: run.signal } : {}) },
+            recorded: true,
+          };
         },
       }),
     mcp(init, io) {

@@ -9,9 +9,7 @@ import { UserError } from "../errors.js";
 export function findDriver(options: { driver?: string; path?: string; cwd?: string }): string {
   const wanted = options.driver ?? "cua-driver";
   const searchPath = options.path ?? process.env.PATH ?? "";
-  const fix = options.driver
-    ? "Pass --driver with the path of an executable cua-driver."
-    : "Install cua-driver (it must be on PATH) or pass --driver PATH.";
+  const fix = options.driver ? "Pass --driver with the path of an executable cua-driver." : "Install cua-driver (it must be on PATH) or pass --driver PATH.";
   if (wanted.includes(path.sep)) {
     const abs = path.resolve(options.cwd ?? process.cwd(), wanted);
     checkExecutable(abs, fix);

@@ -50,7 +50,10 @@ export async function recordIdentityCall(options: IdentityParts & { identity: Dr
     answer: async (request) => {
       const run = await runDriverOnce({ driver, ...request });
       spawnError = run.spawnError;
-      return { response: { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, ...(run.signal ? { signal: run.signal } : {}) }, recorded: !run.spawnError };
+      return {
+        response: { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, ...(run.signal ? { signal: run.signal } : {}) },
+        recorded: !run.spawnError,
+      };
     },
   });
   const shown = `\`${driver} ${argv.join(" ")}\``;

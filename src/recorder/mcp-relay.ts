@@ -74,7 +74,11 @@ export function createMcpRelay(options: {
         options.toDriver(line);
         return;
       }
-      const answer = answerMcpCall({ decision: faults!.decision({ request: selected.request, fault: selected.fault }), idRaw: selected.idRaw, transport: "mcp" });
+      const answer = answerMcpCall({
+        decision: faults!.decision({ request: selected.request, fault: selected.fault }),
+        idRaw: selected.idRaw,
+        transport: "mcp",
+      });
       if (answer.type === "line") recording.line("s2c", answer.line);
       serve(answer);
     },
@@ -88,7 +92,16 @@ export function createMcpRelay(options: {
         return;
       }
       pending.delete(idRaw);
-      const exchange = { seq: 0, transport: "mcp" as const, request: faulted.request, kind: "other" as const, epoch: 0, origin: "harness" as const, durationMs: 0, rpc: { response: line } };
+      const exchange = {
+        seq: 0,
+        transport: "mcp" as const,
+        request: faulted.request,
+        kind: "other" as const,
+        epoch: 0,
+        origin: "harness" as const,
+        durationMs: 0,
+        rpc: { response: line },
+      };
       serve(answerMcpCall({ decision: faults!.decision({ request: faulted.request, fault: faulted.fault, exchange }), idRaw, transport: "mcp" }));
     },
     stuck: () => stuck,

@@ -36,7 +36,9 @@ describe("secrets learned from MCP messages (stdio streams and HTTP alike)", () 
     expect(lines[0]).toMatch(/"text":"«redacted:text:[0-9a-f]{8}»"/);
     expect(lines[3]).toContain('"text":"config text"');
     expect(lines[4]).toMatch(/"text":"«redacted:clipboard:[0-9a-f]{8}»"/);
-    expect(lines[5]).toMatch(/^\{"jsonrpc":"2.0","id":9,"result":\{"content":\[\],"structuredContent":\{"note":"«redacted:text:[0-9a-f]{8}» and «redacted:clipboard:[0-9a-f]{8}»"\}\}\}$/);
+    expect(lines[5]).toMatch(
+      /^\{"jsonrpc":"2.0","id":9,"result":\{"content":\[\],"structuredContent":\{"note":"«redacted:text:[0-9a-f]{8}» and «redacted:clipboard:[0-9a-f]{8}»"\}\}\}$/,
+    );
   });
 
   it("an HTTP exchange learns from its request and from its own answer; with redaction off nothing is learned", () => {
@@ -44,11 +46,24 @@ describe("secrets learned from MCP messages (stdio streams and HTTP alike)", () 
       const { sink, events } = memorySink();
       const parts = { sink, redactor: createRedactor({ enabled }), clock: () => 0, tokens: new Set<string>() };
       const exchange = (request: string, response: string) =>
-        recordHttpExchange({ ...parts, exchange: { startMs: 0, durationMs: 0, method: "POST", path: "/mcp", requestBody: Buffer.from(request), status: 200, responseBody: Buffer.from(response) } });
+        recordHttpExchange({
+          ...parts,
+          exchange: {
+            startMs: 0,
+            durationMs: 0,
+            method: "POST",
+            path: "/mcp",
+            requestBody: Buffer.from(request),
+            status: 200,
+            responseBody: Buffer.from(response),
+          },
+        });
       exchange(call(1, "clipboard_read", {}), result(1, { text: "clipboard secret" }));
       exchange(call(2, "set_value", { value: "value secret" }), result(2, { ok: true }));
       exchange(call(3, "get_config", {}), result(3, { text: "config text" }));
-      const bodies = events.map((e) => JSON.stringify((e as { request: unknown; response: unknown }).request) + JSON.stringify((e as { response: unknown }).response));
+      const bodies = events.map(
+        (e) => JSON.stringify((e as { request: unknown; response: unknown }).request) + JSON.stringify((e as { response: unknown }).response),
+      );
       if (enabled) {
         expect(bodies[0]).toMatch(/«redacted:clipboard:[0-9a-f]{8}»/);
         expect(bodies[0]).not.toContain("clipboard secret");

@@ -68,11 +68,10 @@ function learn(options: { redactor: RecordingParts["redactor"]; toolById: Map<st
  * the harness told, then `stop` for the driver side. Only the first `end` counts; `ended` says
  * whether it came, so the driver's own end is not reported after it.
  */
-export function faultStreamEnder(options: {
-  recording: McpStreamRecording;
-  io: { stderr(data: string): void; exit(code: number): void };
-  stop: () => void;
-}): { end(code: number, stderr?: string): void; readonly ended: boolean } {
+export function faultStreamEnder(options: { recording: McpStreamRecording; io: { stderr(data: string): void; exit(code: number): void }; stop: () => void }): {
+  end(code: number, stderr?: string): void;
+  readonly ended: boolean;
+} {
   const { recording, io } = options;
   let ended = false;
   return {

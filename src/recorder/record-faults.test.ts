@@ -28,7 +28,13 @@ const ACTION = '{\n  "effect": "unverifiable"\n}\n';
 function parts(fault: FaultPlan) {
   const base = memorySink();
   const kept = keepingEvents(base);
-  return { base, sink: kept.sink, redactor: createRedactor({ enabled: true }), clock: () => 0, faults: createRecordFaults({ plan: fault, events: kept.events }) };
+  return {
+    base,
+    sink: kept.sink,
+    redactor: createRedactor({ enabled: true }),
+    clock: () => 0,
+    faults: createRecordFaults({ plan: fault, events: kept.events }),
+  };
 }
 
 function cliRequest(argv: string[], signal = new AbortController().signal): CliRequest {
@@ -52,7 +58,9 @@ describe("record --faults, per-call CLI", () => {
     expect(calls).toBe(1);
     expect(response).toMatchObject({ exitCode: null, signal: "SIGKILL" });
     expect(response.stdout.length).toBe(0);
-    expect(p.base.events).toEqual([expect.objectContaining({ kind: "cli", stdout: ACTION, exit_code: 0, fault: { kind: "timeout_after_effect", rule: 0, forwarded: true } })]);
+    expect(p.base.events).toEqual([
+      expect.objectContaining({ kind: "cli", stdout: ACTION, exit_code: 0, fault: { kind: "timeout_after_effect", rule: 0, forwarded: true } }),
+    ]);
   });
 
   it("daemon_died_midcall never reaches the driver and records what the harness got", async () => {
@@ -87,7 +95,8 @@ describe("record --faults, per-call CLI", () => {
 
 describe("record --faults, MCP stdio", () => {
   const call = (id: number, name: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{}}}`;
-  const result = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"text":"ok","type":"text"}],"structuredContent":{"effect":"unverifiable"}}}`;
+  const result = (id: number) =>
+    `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"text":"ok","type":"text"}],"structuredContent":{"effect":"unverifiable"}}}`;
 
   function relay(fault: FaultPlan) {
     const p = parts(fault);
@@ -115,7 +124,11 @@ describe("record --faults, MCP stdio", () => {
     expect(t.toHarness).toEqual([]);
     expect(t.r.stuck()).toBe(true);
     const lines = t.p.base.events.filter((e) => e.kind === "mcp");
-    expect(lines.map((e) => [e.dir, "fault" in e ? e.fault?.forwarded : undefined])).toEqual([["c2s", true], ["s2c", undefined], ["c2s", undefined]]);
+    expect(lines.map((e) => [e.dir, "fault" in e ? e.fault?.forwarded : undefined])).toEqual([
+      ["c2s", true],
+      ["s2c", undefined],
+      ["c2s", undefined],
+    ]);
   });
 
   it("a death before the effect ends the stream as direct mode does (exit 101), the driver never asked", async () => {

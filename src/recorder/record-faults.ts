@@ -37,7 +37,12 @@ export function recordedFault(fault: SelectedFault): RecordedFault {
  * recorded so far (`events`). Unclassified tools are refused by the driver before any fault can
  * matter, so, as on replay, they draw nothing.
  */
-export function createRecordFaults(options: { plan: FaultPlan; seed?: number; tools?: readonly ToolInfo[]; events: () => readonly CassetteEvent[] }): RecordFaults {
+export function createRecordFaults(options: {
+  plan: FaultPlan;
+  seed?: number;
+  tools?: readonly ToolInfo[];
+  events: () => readonly CassetteEvent[];
+}): RecordFaults {
   const selector = createFaultSelector({ plan: options.plan, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   const listed = options.tools ? options.tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
   const classified = classifiedNames(listed);

@@ -126,7 +126,12 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
   const redactor = createRedactor(redaction);
   const recordedAt = new Date().toISOString();
   const env = { ...process.env } as Record<string, string>;
-  const driverInfo: CassetteHeader["driver"] = sdk?.info ?? { version: null, platform: `${process.platform}-${process.arch}`, source: options.driverSource ?? "binary", location: driver };
+  const driverInfo: CassetteHeader["driver"] = sdk?.info ?? {
+    version: null,
+    platform: `${process.platform}-${process.arch}`,
+    source: options.driverSource ?? "binary",
+    location: driver,
+  };
   const headerDraft: Omit<CassetteHeader, "transport"> = {
     format: CASSETTE_FORMAT,
     version: CASSETTE_VERSION,
@@ -151,7 +156,12 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
   const tools = snapshot?.tools_list?.tools as ToolInfo[] | undefined;
   const faults =
     options.faults && kept
-      ? createRecordFaults({ plan: options.faults, ...(options.seed !== undefined ? { seed: options.seed } : {}), ...(tools ? { tools } : {}), events: kept.events })
+      ? createRecordFaults({
+          plan: options.faults,
+          ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          ...(tools ? { tools } : {}),
+          events: kept.events,
+        })
       : undefined;
   const harnessParts = faults ? { ...parts, faults } : parts;
   driverInfo.version = identity.version;
@@ -162,7 +172,12 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
     shim: options.shim ?? "auto",
   });
   const httpWarnings: string[] = [];
-  const proxy = http ? await startHttpRecording({ ...parts, http, env, warnings: httpWarnings }).catch(async (e: unknown) => { await server.close(); throw e; }) : undefined;
+  const proxy = http
+    ? await startHttpRecording({ ...parts, http, env, warnings: httpWarnings }).catch(async (e: unknown) => {
+        await server.close();
+        throw e;
+      })
+    : undefined;
   const warnings = [...identity.warnings];
   let closed: Promise<void> | undefined;
   return {

@@ -16,7 +16,16 @@ const header = {
   recorded_at: "2026-11-29T00:00:00.000Z",
   recorder: { name: "test", version: "0" },
 };
-const cli = (origin: "harness" | "recorder") => ({ kind: "cli" as const, t_ms: 1, duration_ms: 1, argv: ["--version"], stdout: "x", stderr: "", exit_code: 0, origin });
+const cli = (origin: "harness" | "recorder") => ({
+  kind: "cli" as const,
+  t_ms: 1,
+  duration_ms: 1,
+  argv: ["--version"],
+  stdout: "x",
+  stderr: "",
+  exit_code: 0,
+  origin,
+});
 
 describe("recording sink", () => {
   it("writes the header at the first harness event with its transport, identity events first", async () => {

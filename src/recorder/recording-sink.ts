@@ -23,12 +23,7 @@ export interface RecordingSink {
   close(): void;
 }
 
-export function createRecordingSink(options: {
-  dir: string;
-  header: Omit<CassetteHeader, "transport">;
-  append?: boolean;
-  force?: boolean;
-}): RecordingSink {
+export function createRecordingSink(options: { dir: string; header: Omit<CassetteHeader, "transport">; append?: boolean; force?: boolean }): RecordingSink {
   const file = path.join(options.dir, CASSETTE_FILE);
   if (existsSync(file)) {
     if (!options.append && !options.force) {

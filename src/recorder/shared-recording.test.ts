@@ -9,10 +9,7 @@ import { recordCliCall } from "./cli-recording.js";
 import { openMcpStreamRecording } from "./mcp-stream-recording.js";
 import type { RecordingSink } from "./recording-sink.js";
 
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
-  "base64",
-);
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -56,13 +53,29 @@ describe("recordCliCall (binary and runtime recorders)", () => {
     });
     expect(response.stdout.toString()).toBe("{}\n");
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind: "cli", argv, exit_code: 0, t_ms: 5, duration_ms: 5, origin: "harness", files: { "--screenshot-out-file": { path: "shot.png" } } });
+    expect(events[0]).toMatchObject({
+      kind: "cli",
+      argv,
+      exit_code: 0,
+      t_ms: 5,
+      duration_ms: 5,
+      origin: "harness",
+      files: { "--screenshot-out-file": { path: "shot.png" } },
+    });
     expect(frames).toEqual([PNG.toString("hex")]);
 
     // The file is still there from the first call: not written by this one, so not stored again.
-    await recordCliCall({ ...parts, request: request(argv, dir), answer: async () => ({ response: { stdout: Buffer.from("{}\n"), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true }) });
+    await recordCliCall({
+      ...parts,
+      request: request(argv, dir),
+      answer: async () => ({ response: { stdout: Buffer.from("{}\n"), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true }),
+    });
     expect(events[1]).not.toHaveProperty("files");
-    const unrecorded = await recordCliCall({ ...parts, request: request(["--version"]), answer: async () => ({ response: { stdout: Buffer.alloc(0), stderr: Buffer.from("no"), exitCode: 127 }, recorded: false }) });
+    const unrecorded = await recordCliCall({
+      ...parts,
+      request: request(["--version"]),
+      answer: async () => ({ response: { stdout: Buffer.alloc(0), stderr: Buffer.from("no"), exitCode: 127 }, recorded: false }),
+    });
     expect([unrecorded.exitCode, events.length]).toEqual([127, 2]);
   });
 });

@@ -9,8 +9,14 @@ export function openJsonlLog(file: string): { write(entry: ReplayLogEntry): void
     fd = openSync(file, "w", 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "EISDIR" ? "is a directory" : code === "ENOENT" ? "is in a folder that does not exist" : `cannot be written (${code ?? String(error)})`;
-    throw new UserError(`the replay log ${file} ${why}`, { code: "USAGE", field: "--log", fix: "Name a file in an existing folder, e.g. --log replay.jsonl.", cause: error });
+    const why =
+      code === "EISDIR" ? "is a directory" : code === "ENOENT" ? "is in a folder that does not exist" : `cannot be written (${code ?? String(error)})`;
+    throw new UserError(`the replay log ${file} ${why}`, {
+      code: "USAGE",
+      field: "--log",
+      fix: "Name a file in an existing folder, e.g. --log replay.jsonl.",
+      cause: error,
+    });
   }
   let open = true;
   return {

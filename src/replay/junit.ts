@@ -37,7 +37,12 @@ export function replayJunitSuites(input: ReplayJunitInput): JunitSuite[] {
       classname: "run",
       ...(mutations.length === 0
         ? {}
-        : { failure: { message: `${mutations.length} recorded mutation(s) never requested: ${mutations.map((u) => `#${u.seq} ${u.tool ?? ""}`.trim()).join(", ")}`, type: "unused" } }),
+        : {
+            failure: {
+              message: `${mutations.length} recorded mutation(s) never requested: ${mutations.map((u) => `#${u.seq} ${u.tool ?? ""}`.trim()).join(", ")}`,
+              type: "unused",
+            },
+          }),
     });
   }
   return [
@@ -53,7 +58,16 @@ function requestCase(r: RequestEntry, violations: readonly { id: string; message
   const time = r.duration_ms !== undefined ? { time: r.duration_ms / 1000 } : {};
   if (r.outcome === "unmatched") {
     const reason = r.unmatched?.reason ?? "no recorded request matches";
-    return { name, classname, ...time, failure: { message: `unmatched: ${reason}`, type: "unmatched", details: JSON.stringify({ args: r.args, nearest_seq: r.unmatched?.nearest_seq, path: r.unmatched?.path }) } };
+    return {
+      name,
+      classname,
+      ...time,
+      failure: {
+        message: `unmatched: ${reason}`,
+        type: "unmatched",
+        details: JSON.stringify({ args: r.args, nearest_seq: r.unmatched?.nearest_seq, path: r.unmatched?.path }),
+      },
+    };
   }
   if (violations.length > 0) {
     return { name, classname, ...time, failure: { message: violations.map((v) => `${v.id}: ${v.message}`).join("; "), type: violations[0]!.id } };

@@ -9,7 +9,12 @@ import { recordedOutcome } from "./engine/tool-result.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplayer } from "./replayer.js";
 
-const DIRS = ["recordings/gtk3-demo-cli", "recordings/gtk3-demo-mcp", "test/fixtures/recordings-synthetic/mcp-session", "examples/fail-closed-python/recordings/mcp"];
+const DIRS = [
+  "recordings/gtk3-demo-cli",
+  "recordings/gtk3-demo-mcp",
+  "test/fixtures/recordings-synthetic/mcp-session",
+  "examples/fail-closed-python/recordings/mcp",
+];
 
 /** Everything an exchange holds, answers and outcome included, as plain JSON. */
 const plain = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
@@ -20,7 +25,11 @@ describe("loadReplayCassette: answers read on demand", () => {
       const full = path.join(repoRoot, dir);
       const loaded = loadReplayCassette(full);
       const events = readCassetteSync(full);
-      const eager = prepareCassette({ events: events.events, frame: (ref) => readFrame(events, ref).toString("base64"), ...(loaded.tools ? { tools: loaded.tools } : {}) });
+      const eager = prepareCassette({
+        events: events.events,
+        frame: (ref) => readFrame(events, ref).toString("base64"),
+        ...(loaded.tools ? { tools: loaded.tools } : {}),
+      });
       expect(loaded.prepared.exchanges.length).toBe(eager.exchanges.length);
       expect(loaded.prepared.exchanges.map(plain)).toEqual(eager.exchanges.map(plain));
       expect(loaded.prepared.exchanges.map((x) => plain(recordedOutcome(x)))).toEqual(eager.exchanges.map((x) => plain(recordedOutcome(x))));

@@ -31,14 +31,17 @@ async function cli(session: ReturnType<typeof open>, argv: string[], env: Record
 function mcp(session: ReturnType<typeof open>) {
   const sent: string[] = [];
   const waiters: Array<() => void> = [];
-  const handler = createReplayBackend({ session }).mcp({ argv: ["mcp"], cwd: repoRoot, env: {} }, {
-    send: (line) => {
-      sent.push(line);
-      waiters.shift()?.();
+  const handler = createReplayBackend({ session }).mcp(
+    { argv: ["mcp"], cwd: repoRoot, env: {} },
+    {
+      send: (line) => {
+        sent.push(line);
+        waiters.shift()?.();
+      },
+      stderr: () => {},
+      exit: () => {},
     },
-    stderr: () => {},
-    exit: () => {},
-  });
+  );
   return async (line: string) => {
     const answered = new Promise<void>((resolve) => waiters.push(resolve));
     handler.line(line);
@@ -57,7 +60,13 @@ describe("the driver's maintenance surface on replay (per-call CLI)", () => {
       `{\n  "cache_hit": false,\n  "checked_at": "${CHECKED_AT}",\n  "current_channel": "stable",\n  "current_version": "0.21.0",\n  "error": "${OFFLINE}",\n  "install_command": null,\n  "latest_version": null,\n  "release_notes_url": null,\n  "selected_channel": "stable",\n  "source": "github_releases",\n  "update_available": false\n}\n`,
     );
     const entry = session.entries().at(-1)!;
-    expect(entry).toMatchObject({ type: "request", method: "check-update", synthesized: "check_update", basis: { source: "reference" }, result: { exit_code: 1 } });
+    expect(entry).toMatchObject({
+      type: "request",
+      method: "check-update",
+      synthesized: "check_update",
+      basis: { source: "reference" },
+      result: { exit_code: 1 },
+    });
   });
 
   it("check-update without --json prints the human text", async () => {
@@ -74,19 +83,30 @@ describe("the driver's maintenance surface on replay (per-call CLI)", () => {
 
   it("mcp-config --client NAME wires the harness's own cua-driver; an unknown client exits 2", async () => {
     const session = open();
-    expect(await cli(session, ["mcp-config", "--client", "codex"])).toEqual({ stdout: "codex mcp add cua-driver -- cua-driver mcp\n", stderr: "", exitCode: 0 });
+    expect(await cli(session, ["mcp-config", "--client", "codex"])).toEqual({
+      stdout: "codex mcp add cua-driver -- cua-driver mcp\n",
+      stderr: "",
+      exitCode: 0,
+    });
     await using bin = await tmpDir();
     writeFileSync(path.join(bin.path, "cua-driver"), "#!/bin/sh\n", { mode: 0o755 });
     const claude = await cli(session, ["mcp-config", "--client", "claude-code"], { PATH: bin.path });
     const exe = realpathSync(path.join(bin.path, "cua-driver"));
     expect(claude.stdout).toBe(`claude mcp add-json --scope user cua-computer-use '{"args":["mcp"],"command":"${exe}"}'\n`);
-    expect((await cli(session, ["mcp-config"])).stdout).toBe('{\n  "mcpServers": {\n    "cua-driver": {\n      "command": "cua-driver",\n      "args": ["mcp"]\n    }\n  }\n}\n');
+    expect((await cli(session, ["mcp-config"])).stdout).toBe(
+      '{\n  "mcpServers": {\n    "cua-driver": {\n      "command": "cua-driver",\n      "args": ["mcp"]\n    }\n  }\n}\n',
+    );
     expect(await cli(session, ["mcp-config", "--client", "nope"])).toEqual({
       stdout: "",
       stderr: "Unknown client 'nope'. Valid: claude, codex, cursor, antigravity, openclaw, opencode, hermes, pi, prime-agent, qwen, droid, zcode.\n",
       exitCode: 2,
     });
-    expect(session.entries().filter((e) => e.type === "request").map((e) => (e as { synthesized?: string }).synthesized)).toEqual(["mcp_config", "mcp_config", "mcp_config", "mcp_config"]);
+    expect(
+      session
+        .entries()
+        .filter((e) => e.type === "request")
+        .map((e) => (e as { synthesized?: string }).synthesized),
+    ).toEqual(["mcp_config", "mcp_config", "mcp_config", "mcp_config"]);
   });
 
   it("call check_for_update prints the state pretty (exit 0: a tool result, not a failed check)", async () => {
@@ -108,7 +128,9 @@ describe("the driver's maintenance surface on replay (MCP stdio)", () => {
     const send = mcp(session);
     const line = await send('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
     // byte for byte the binary's own tools/list (the runtime's inventory, then check_for_update)
-    expect(line).toBe(`{"jsonrpc":"2.0","id":1,"result":${readFileSync(path.join(REFERENCE, "reconstructed/mcp/tools-list.linux.0.21.0.result.json"), "utf8").trimEnd()}}`);
+    expect(line).toBe(
+      `{"jsonrpc":"2.0","id":1,"result":${readFileSync(path.join(REFERENCE, "reconstructed/mcp/tools-list.linux.0.21.0.result.json"), "utf8").trimEnd()}}`,
+    );
     const result = (JSON.parse(line) as { result: Record<string, unknown> & { tools: { name: string }[] } }).result;
     expect(Object.keys(result)).toEqual(["capability_version", "enforcement_adapters", "schema_version", "tools"]);
     expect(result.schema_version).toBe("1");
@@ -142,7 +164,9 @@ describe("the driver's maintenance surface on replay (MCP over HTTP)", () => {
         req.on("error", reject);
         req.end(body);
       });
-    const list = JSON.parse(await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')) as { result: { tools: { name: string }[]; enforcement_adapters?: unknown } };
+    const list = JSON.parse(await post('{"jsonrpc":"2.0","id":1,"method":"tools/list"}')) as {
+      result: { tools: { name: string }[]; enforcement_adapters?: unknown };
+    };
     expect(list.result.enforcement_adapters).toBeDefined();
     expect(list.result.tools.some((t) => t.name === "check_for_update")).toBe(true);
     const update = JSON.parse(await post('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"check_for_update"}}')) as {
@@ -150,6 +174,11 @@ describe("the driver's maintenance surface on replay (MCP over HTTP)", () => {
     };
     expect(update.result.structuredContent.error).toBe(OFFLINE);
     expect(update.result.isError).toBeUndefined();
-    expect(session.entries().filter((e) => e.type === "request" && e.transport === "http").map((e) => (e as { synthesized?: string }).synthesized)).toEqual(["tools_list", "check_update"]);
+    expect(
+      session
+        .entries()
+        .filter((e) => e.type === "request" && e.transport === "http")
+        .map((e) => (e as { synthesized?: string }).synthesized),
+    ).toEqual(["tools_list", "check_update"]);
   });
 });

@@ -26,7 +26,13 @@ describe("replay at the recorded speed (in process)", () => {
 
   it("a delay fault adds to the recorded time, and a drawn delay's length is what the log shows", async () => {
     const clock = createVirtualClock();
-    const r = createReplayer({ cassette, clock, speed: "recorded", seed: 4, faults: { rules: [{ match: { tool: "list_windows" }, fault: { kind: "delay", ms: 1000, jitter_ms: 500 } }] } });
+    const r = createReplayer({
+      cassette,
+      clock,
+      speed: "recorded",
+      seed: 4,
+      faults: { rules: [{ match: { tool: "list_windows" }, fault: { kind: "delay", ms: 1000, jitter_ms: 500 } }] },
+    });
     await r.call("list_windows", {});
     const entry = r.log().find((e) => e.type === "request")!;
     const drawn = (entry.type === "request" ? entry.fault?.params?.ms : undefined) as number;

@@ -14,7 +14,11 @@ const withFault = (fault: Fault, tool = "list_windows") => createReplayer({ cass
 
 describe("faults on the in-process Driver", () => {
   it("hang, timeout_before_effect, timeout_after_effect: timeout at timeoutMs; the epoch stays or moves", async () => {
-    for (const [kind, epoch] of [["hang", 0], ["timeout_before_effect", 0], ["timeout_after_effect", 1]] as const) {
+    for (const [kind, epoch] of [
+      ["hang", 0],
+      ["timeout_before_effect", 0],
+      ["timeout_after_effect", 1],
+    ] as const) {
       const clock = createVirtualClock();
       const r = createReplayer({ cassette, clock, faults: { rules: [{ match: { tool: "click" }, fault: { kind } }] } });
       expect(await r.call("click", TOKEN, { timeoutMs: 5000 })).toMatchObject({ kind: "timeout", tool: "click" });
@@ -47,7 +51,11 @@ describe("faults on the in-process Driver", () => {
   it("empty, refusal, corrupt_image: tool results with the changed bytes in raw", async () => {
     const empty = (await withFault({ kind: "empty" }).call("list_windows", {})) as ToolResult;
     expect(empty.raw).toBe('{"content":[{"text":"Found 0 windows:","type":"text"}],"structuredContent":{"windows":[]}}');
-    const state = (await withFault({ kind: "empty" }, "get_window_state").call("get_window_state", { pid: 24132, window_id: 4194311, max_elements: 40 })) as ToolResult;
+    const state = (await withFault({ kind: "empty" }, "get_window_state").call("get_window_state", {
+      pid: 24132,
+      window_id: 4194311,
+      max_elements: 40,
+    })) as ToolResult;
     expect(state.content).toEqual([]);
     expect(state.structuredContent).toMatchObject({ elements: [], element_count: 0, tree_markdown: "" });
     expect(state.structuredContent).not.toHaveProperty("screenshot_width");
@@ -56,7 +64,11 @@ describe("faults on the in-process Driver", () => {
     // the candidates are the pid's windows in the cassette's list_windows answer
     expect(refused.structuredContent?.candidates).toEqual([{ app_name: "Gtk3-demo", is_on_screen: true, title: "Application Class", window_id: 4194311 }]);
     const clean = (await createReplayer({ cassette }).call("get_window_state", { pid: 24132, window_id: 4194311, max_elements: 40 })) as ToolResult;
-    const bad = (await withFault({ kind: "corrupt_image" }, "get_window_state").call("get_window_state", { pid: 24132, window_id: 4194311, max_elements: 40 })) as ToolResult;
+    const bad = (await withFault({ kind: "corrupt_image" }, "get_window_state").call("get_window_state", {
+      pid: 24132,
+      window_id: 4194311,
+      max_elements: 40,
+    })) as ToolResult;
     const data = (r: ToolResult) => (r.content.find((b) => b.type === "image") as { data: string }).data;
     expect(data(bad)).toHaveLength(data(clean).length);
     expect(data(bad)).not.toBe(data(clean));

@@ -161,16 +161,28 @@ describe("redacted cassettes", () => {
   it("matches a typed secret against its recorded placeholder, and logs only the placeholder", async () => {
     const { placeholderFor } = await import("../cassette/redact.js");
     const placeholder = placeholderFor("text", "hunter2");
-    const result = '{"content":[{"text":"typed","type":"text"}],"structuredContent":{"delivery":{"mode":"background"},"effect":"unverifiable","route":"accessibility"}}';
+    const result =
+      '{"content":[{"text":"typed","type":"text"}],"structuredContent":{"delivery":{"mode":"background"},"effect":"unverifiable","route":"accessibility"}}';
     const r = createReplayer({
       cassette: {
         header: {
-          format: "cua-cassette", version: 1, transport: "mcp", recorded_at: "2026-11-29T00:00:00Z",
+          format: "cua-cassette",
+          version: 1,
+          transport: "mcp",
+          recorded_at: "2026-11-29T00:00:00Z",
           driver: { version: "0.21.0", platform: "linux-x64", source: "synthetic" },
-          recorder: { name: "test", version: "0" }, redaction: { enabled: true },
+          recorder: { name: "test", version: "0" },
+          redaction: { enabled: true },
         },
         events: [
-          { seq: 0, t_ms: 0, kind: "mcp", stream: 0, dir: "c2s", line: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"type_text","arguments":{"text":"${placeholder}"}}}` },
+          {
+            seq: 0,
+            t_ms: 0,
+            kind: "mcp",
+            stream: 0,
+            dir: "c2s",
+            line: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"type_text","arguments":{"text":"${placeholder}"}}}`,
+          },
           { seq: 1, t_ms: 1, kind: "mcp", stream: 0, dir: "s2c", line: `{"jsonrpc":"2.0","id":1,"result":${result}}` },
         ],
       },

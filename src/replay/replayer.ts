@@ -40,7 +40,10 @@ export interface PreparedReplayCassette extends ReplayCassette {
   readonly preparedTools: readonly ToolInfo[] | undefined;
 }
 
-export function prepareReplayCassette(cassette: ReplayCassette | PreparedReplayCassette, options: { tools?: readonly ToolInfo[] } = {}): PreparedReplayCassette {
+export function prepareReplayCassette(
+  cassette: ReplayCassette | PreparedReplayCassette,
+  options: { tools?: readonly ToolInfo[] } = {},
+): PreparedReplayCassette {
   const tools = options.tools ?? cassette.tools;
   if ("prepared" in cassette) {
     // already prepared (a cassette file read for replay keeps no events): only the annotations change

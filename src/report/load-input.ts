@@ -50,7 +50,11 @@ export async function loadReportInput(file: string): Promise<ReportInput> {
   }
   if (firstJson && typeof firstJson === "object" && "type" in firstJson) return { kind: "replay-log", file, entries: parseReplayLog(file, text) };
   if (firstJson && typeof firstJson === "object" && (firstJson as { format?: unknown }).format === "cua-cassette") {
-    throw new UserError("this is a cassette's event file", { code: "BAD_INPUT", file, fix: `Pass the cassette directory instead: cua-contract report ${path.dirname(file)} --out FILE.html.` });
+    throw new UserError("this is a cassette's event file", {
+      code: "BAD_INPUT",
+      file,
+      fix: `Pass the cassette directory instead: cua-contract report ${path.dirname(file)} --out FILE.html.`,
+    });
   }
   let whole: unknown;
   try {
@@ -61,8 +65,19 @@ export async function loadReportInput(file: string): Promise<ReportInput> {
     throw new UserError("neither a replay log nor a check result (not JSON)", { code: "BAD_INPUT", file, line, fix: WHAT });
   }
   if (!whole || typeof whole !== "object" || Array.isArray(whole) || !("scenarios" in whole)) {
-    const shape = whole && typeof whole === "object" && !Array.isArray(whole) ? `a JSON object with keys ${Object.keys(whole).slice(0, 5).map((k) => JSON.stringify(k)).join(", ") || "(none)"}` : `JSON ${Array.isArray(whole) ? "array" : typeof whole}`;
-    throw new UserError(`neither a cassette, a replay log nor a check result (${shape}; a check result has "scenarios", a replay log one {"type": …} entry per line)`, { code: "BAD_INPUT", file, fix: WHAT });
+    const shape =
+      whole && typeof whole === "object" && !Array.isArray(whole)
+        ? `a JSON object with keys ${
+            Object.keys(whole)
+              .slice(0, 5)
+              .map((k) => JSON.stringify(k))
+              .join(", ") || "(none)"
+          }`
+        : `JSON ${Array.isArray(whole) ? "array" : typeof whole}`;
+    throw new UserError(
+      `neither a cassette, a replay log nor a check result (${shape}; a check result has "scenarios", a replay log one {"type": …} entry per line)`,
+      { code: "BAD_INPUT", file, fix: WHAT },
+    );
   }
   const parsed = CheckResultSchema.safeParse(whole);
   if (!parsed.success) {
@@ -85,7 +100,12 @@ export function parseReplayLog(file: string, text: string): ReplayLogEntry[] {
     try {
       json = JSON.parse(raw);
     } catch {
-      throw new UserError("replay log line is not JSON", { code: "BAD_INPUT", file, line: i + 1, fix: "A replay log has one JSON entry per line; pass the log a replay wrote, unedited." });
+      throw new UserError("replay log line is not JSON", {
+        code: "BAD_INPUT",
+        file,
+        line: i + 1,
+        fix: "A replay log has one JSON entry per line; pass the log a replay wrote, unedited.",
+      });
     }
     const parsed = ReplayLogEntrySchema.safeParse(json);
     if (!parsed.success) {

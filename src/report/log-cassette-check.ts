@@ -16,11 +16,14 @@ export function checkLogCassette(options: { entries: readonly ReplayLogEntry[]; 
     const recorded = event ? toolOf(event) : undefined;
     if (event && recorded === entry.tool) continue;
     const found = !event ? "no such event" : recorded ? `a call to ${recorded}` : `not a tool call (${event.kind})`;
-    throw new UserError(`this log was not replayed from ${options.cassette.dir}: request #${entry.n} (${entry.tool}) was answered by event ${entry.matched_seq}, which there is ${found}`, {
-      code: "USAGE",
-      field: "--cassette",
-      fix: `Pass the cassette that \`cua-contract replay DIR --log ${options.logFile}\` replayed, or drop --cassette.`,
-    });
+    throw new UserError(
+      `this log was not replayed from ${options.cassette.dir}: request #${entry.n} (${entry.tool}) was answered by event ${entry.matched_seq}, which there is ${found}`,
+      {
+        code: "USAGE",
+        field: "--cassette",
+        fix: `Pass the cassette that \`cua-contract replay DIR --log ${options.logFile}\` replayed, or drop --cassette.`,
+      },
+    );
   }
 }
 

@@ -2,14 +2,34 @@ import { describe, expect, it } from "vitest";
 import type { ReplayLogEntry } from "../schema/replay-log.js";
 import { reportModel } from "./report-model.js";
 
-const request = (n: number, outcome: "replayed" | "unmatched"): ReplayLogEntry => ({
-  type: "request", n, t_ms: n, transport: "cli", method: "call", tool: "get_screen_size", args: {}, kind: "read",
-  epoch_before: 0, epoch_after: 0, outcome, ...(outcome === "replayed" ? { matched_seq: 1 } : {}), result: { exit_code: 0 }, duration_ms: 1,
-}) as ReplayLogEntry;
+const request = (n: number, outcome: "replayed" | "unmatched"): ReplayLogEntry =>
+  ({
+    type: "request",
+    n,
+    t_ms: n,
+    transport: "cli",
+    method: "call",
+    tool: "get_screen_size",
+    args: {},
+    kind: "read",
+    epoch_before: 0,
+    epoch_after: 0,
+    outcome,
+    ...(outcome === "replayed" ? { matched_seq: 1 } : {}),
+    result: { exit_code: 0 },
+    duration_ms: 1,
+  }) as ReplayLogEntry;
 
 const summary = (unmatched: number): ReplayLogEntry => ({
-  type: "summary", t_ms: 9, served: 1, unmatched, faults: 0,
-  unused: [{ seq: 3, tool: "click", kind: "mutation" }, { seq: 5, tool: "list_windows", kind: "read" }],
+  type: "summary",
+  t_ms: 9,
+  served: 1,
+  unmatched,
+  faults: 0,
+  unused: [
+    { seq: 3, tool: "click", kind: "mutation" },
+    { seq: 5, tool: "list_windows", kind: "read" },
+  ],
 });
 
 const model = (entries: ReplayLogEntry[]) => reportModel({ input: { kind: "replay-log", file: "run.jsonl", entries } });

@@ -52,4 +52,3 @@ export function scanRecording(dir: string): { cassette: Cassette; recording: Rep
   };
   return { cassette, recording: { exchanges: builder.exchanges, tMs: seen.tMs, frameRefs: [...seen.frameRefs] } };
 }
-

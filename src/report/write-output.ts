@@ -9,7 +9,11 @@ import { describeSystemError, UserError } from "../errors.js";
 export function writeOutputFile(options: { file: string; flag: string; text: string | Uint8Array }): string {
   const file = path.resolve(options.file);
   if (isDirectory(file)) {
-    throw new UserError(`${options.file} is a directory`, { code: "USAGE", field: options.flag, fix: `Name a file to write, e.g. ${options.flag} ${path.join(options.file, `out${extensionOf(options.flag)}`)}.` });
+    throw new UserError(`${options.file} is a directory`, {
+      code: "USAGE",
+      field: options.flag,
+      fix: `Name a file to write, e.g. ${options.flag} ${path.join(options.file, `out${extensionOf(options.flag)}`)}.`,
+    });
   }
   try {
     mkdirSync(path.dirname(file), { recursive: true });
@@ -17,7 +21,12 @@ export function writeOutputFile(options: { file: string; flag: string; text: str
   } catch (error) {
     const described = describeSystemError(error);
     if (!described) throw error;
-    throw new UserError(`cannot write ${options.file}: ${described.path} ${described.problem}`, { code: "USAGE", field: options.flag, fix: described.fix, cause: error });
+    throw new UserError(`cannot write ${options.file}: ${described.path} ${described.problem}`, {
+      code: "USAGE",
+      field: options.flag,
+      fix: described.fix,
+      cause: error,
+    });
   }
   return file;
 }

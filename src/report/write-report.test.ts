@@ -21,6 +21,8 @@ describe("buildReport on a cassette", () => {
     cpSync("recordings/gtk3-demo-mcp", copy, { recursive: true });
     const frame = readdirSync(path.join(copy, "frames"))[0]!;
     writeFileSync(path.join(copy, "frames", frame), "not the frame");
-    await expect(buildReport({ input: await loadReportInput(copy), screen: { screenChange } })).rejects.toThrow(`frame frames/${frame} does not match its hash`);
+    await expect(buildReport({ input: await loadReportInput(copy), screen: { screenChange } })).rejects.toThrow(
+      `frame frames/${frame} does not match its hash`,
+    );
   });
 });

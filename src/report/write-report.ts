@@ -182,7 +182,11 @@ export async function writeReport(options: WriteReportOptions): Promise<ReportSt
   }
   const input = await loadReportInput(options.from);
   if (options.cassetteDir && input.kind !== "replay-log") {
-    throw new UserError("--cassette only applies to a replay log", { code: "USAGE", field: "--cassette", fix: "Drop --cassette: a cassette or check result names its own recording." });
+    throw new UserError("--cassette only applies to a replay log", {
+      code: "USAGE",
+      field: "--cassette",
+      fix: "Drop --cassette: a cassette or check result names its own recording.",
+    });
   }
   const { html, stats } = await buildReport({ input, ...(options.cassetteDir ? { cassetteDir: options.cassetteDir } : {}), screen: options.screen });
   const file = writeOutputFile({ file: options.out, flag: "--out", text: html });

@@ -11,8 +11,7 @@ export async function resolveBinaryPath(env: Record<string, string>): Promise<st
     try {
       await access(candidate, constants.X_OK);
       return await realpath(candidate);
-    } catch {
-    }
+    } catch {}
   }
   return "cua-driver";
 }

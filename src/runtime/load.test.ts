@@ -6,7 +6,10 @@ import { tmpDir } from "../../test/helpers/tmp-dir.js";
 import { loadSdk, locateSdk } from "./load.js";
 
 async function rejection(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!isUserError(error)) throw new Error(`expected a UserError, got ${String(error)}`);
   return error;
 }

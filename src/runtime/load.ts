@@ -118,8 +118,7 @@ async function installIntoCache(options: { version: string; dir: string; env: Lo
   try {
     const result = await execa(
       "npm",
-      ["install", "--prefix", staging, "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund",
-        `${SDK_PACKAGE}@${options.version}`],
+      ["install", "--prefix", staging, "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", `${SDK_PACKAGE}@${options.version}`],
       { reject: false, env: options.env, timeout: 300_000 },
     );
     if (result.exitCode !== 0) {
@@ -157,7 +156,10 @@ async function readInstalled(packageDir: string): Promise<Omit<SdkLocation, "sou
   }
   if (manifest.name !== SDK_PACKAGE || !manifest.version) return undefined;
   const entry = path.join(packageDir, manifest.main ?? "dist/index.js");
-  const exists = await stat(entry).then(() => true, () => false);
+  const exists = await stat(entry).then(
+    () => true,
+    () => false,
+  );
   return exists ? { version: manifest.version, packageDir, entry } : undefined;
 }
 

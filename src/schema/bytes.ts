@@ -9,9 +9,7 @@ export const StoredBytesSchema = z.union([z.string(), Base64BytesSchema]);
 export type StoredBytes = z.infer<typeof StoredBytesSchema>;
 
 /** `frames/<sha256>.<png|jpg>`: content-addressed, no other path segments allowed. */
-export const FrameRefSchema = z
-  .string()
-  .regex(/^frames\/[0-9a-f]{64}\.(png|jpg)$/, "a frame ref is frames/<64 hex sha256>.<png|jpg>");
+export const FrameRefSchema = z.string().regex(/^frames\/[0-9a-f]{64}\.(png|jpg)$/, "a frame ref is frames/<64 hex sha256>.<png|jpg>");
 export type FrameRef = z.infer<typeof FrameRefSchema>;
 
 /**

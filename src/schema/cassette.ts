@@ -17,9 +17,7 @@ export const CassetteAdditionSchema = z
   .object({
     by: z.literal("record-missing"),
     at: z.string(),
-    driver: z
-      .object({ version: z.string().nullable(), platform: z.string(), source: DriverSourceSchema, location: z.string().optional() })
-      .strict(),
+    driver: z.object({ version: z.string().nullable(), platform: z.string(), source: DriverSourceSchema, location: z.string().optional() }).strict(),
     /** Events added. */
     events: z.number().int().nonnegative(),
     /** Recorded events left out: another history than the run's, after a mutation the recording did not make (docs/replay.md). */
@@ -92,7 +90,10 @@ const EventBase = {
   /** Who caused the event: the harness under test, or the recorder itself (identity capture). */
   origin: z.enum(["harness", "recorder"]).optional(),
   /** Added after the recording by `replay --record-missing` (the header's `additions` says more): when, and the live driver's provenance. */
-  added: z.object({ by: z.literal("record-missing"), at: z.string(), source: DriverSourceSchema }).strict().optional(),
+  added: z
+    .object({ by: z.literal("record-missing"), at: z.string(), source: DriverSourceSchema })
+    .strict()
+    .optional(),
 };
 
 /** One per-call CLI invocation of cua-driver. */

@@ -6,9 +6,7 @@ import { StepResultSchema } from "./harness-step.js";
  * The result of `cua-contract check`: the document `--json` prints and the HTML report renders.
  */
 
-export const EvidenceSchema = z
-  .object({ requests: z.array(z.number().int()), tools: z.array(z.string()), faults: z.array(z.string()) })
-  .strict();
+export const EvidenceSchema = z.object({ requests: z.array(z.number().int()), tools: z.array(z.string()), faults: z.array(z.string()) }).strict();
 
 export const InvariantResultSchema = z
   .object({

@@ -15,9 +15,7 @@ const Target = {
   window_id: WindowId.optional(),
 };
 
-export const ObserveActionSchema = z
-  .object({ action: z.literal("observe"), ...Target, query: z.string().optional() })
-  .strict();
+export const ObserveActionSchema = z.object({ action: z.literal("observe"), ...Target, query: z.string().optional() }).strict();
 export const ListWindowsActionSchema = z.object({ action: z.literal("list_windows") }).strict();
 export const GetWindowStateActionSchema = z
   .object({ action: z.literal("get_window_state"), pid: Pid, window_id: WindowId, query: z.string().optional() })
@@ -27,7 +25,10 @@ export const ClickActionSchema = z
   .object({
     action: z.literal("click"),
     ...Target,
-    element_token: z.string().regex(/^s[0-9a-f]{8}:[0-9]+$/, "an element_token is s<8 hex>:<index>").optional(),
+    element_token: z
+      .string()
+      .regex(/^s[0-9a-f]{8}:[0-9]+$/, "an element_token is s<8 hex>:<index>")
+      .optional(),
     x: z.number().optional(),
     y: z.number().optional(),
     /** The observation the coordinates were aimed from (the layout lease). */
@@ -71,13 +72,9 @@ export const SetWindowFrameActionSchema = z
     height: z.number().int().positive(),
   })
   .strict();
-export const WaitActionSchema = z
-  .object({ action: z.literal("wait"), ms: z.number().int().min(0).max(60_000) })
-  .strict();
+export const WaitActionSchema = z.object({ action: z.literal("wait"), ms: z.number().int().min(0).max(60_000) }).strict();
 /** Any other driver tool, by name: read-only tools are observations, the rest are mutations. */
-export const CallActionSchema = z
-  .object({ action: z.literal("call"), tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) })
-  .strict();
+export const CallActionSchema = z.object({ action: z.literal("call"), tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) }).strict();
 
 export const HarnessActionSchema = z.union([
   ObserveActionSchema,

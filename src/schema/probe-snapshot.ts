@@ -23,9 +23,7 @@ export const ProbeStepSchema = z
   .strict();
 export type ProbeStep = z.infer<typeof ProbeStepSchema>;
 
-export const ManifestArgSchema = z
-  .object({ name: z.string(), type: z.string().optional(), description: z.string().optional() })
-  .passthrough();
+export const ManifestArgSchema = z.object({ name: z.string(), type: z.string().optional(), description: z.string().optional() }).passthrough();
 
 export const ManifestSubcommandSchema = z
   .object({ name: z.string(), description: z.string().optional(), args: z.array(ManifestArgSchema).default([]) })
@@ -37,7 +35,10 @@ export const DriverManifestSchema = z
     schema_version: z.string().optional(),
     binary_version: z.string().optional(),
     binary_path: z.string().optional(),
-    mcp_invocation: z.object({ command: z.string().optional(), args: z.array(z.string()) }).passthrough().optional(),
+    mcp_invocation: z
+      .object({ command: z.string().optional(), args: z.array(z.string()) })
+      .passthrough()
+      .optional(),
     subcommands: z.array(ManifestSubcommandSchema).default([]),
   })
   .passthrough();
@@ -109,9 +110,7 @@ export const DriverMetadataSchema = z
   .passthrough();
 export type DriverMetadata = z.infer<typeof DriverMetadataSchema>;
 
-export const DaemonStatusSchema = z
-  .object({ running: z.boolean(), exit_code: z.number().int().nullable(), stdout: z.string(), stderr: z.string() })
-  .strict();
+export const DaemonStatusSchema = z.object({ running: z.boolean(), exit_code: z.number().int().nullable(), stdout: z.string(), stderr: z.string() }).strict();
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 
 /** A capability snapshot of one driver: what every read-only probe step saw. */

@@ -179,10 +179,5 @@ export const SummaryEntrySchema = z
   .strict();
 export type SummaryEntry = z.infer<typeof SummaryEntrySchema>;
 
-export const ReplayLogEntrySchema = z.discriminatedUnion("type", [
-  RequestEntrySchema,
-  StreamEntrySchema,
-  MarkEntrySchema,
-  SummaryEntrySchema,
-]);
+export const ReplayLogEntrySchema = z.discriminatedUnion("type", [RequestEntrySchema, StreamEntrySchema, MarkEntrySchema, SummaryEntrySchema]);
 export type ReplayLogEntry = z.infer<typeof ReplayLogEntrySchema>;

@@ -18,9 +18,7 @@ export const InvariantIdSchema = z.enum([
   "bounded-retries",
 ]);
 
-const ScenarioIdSchema = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]*$/, "a scenario id is lower-case kebab-case (letters, digits, -)");
+const ScenarioIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "a scenario id is lower-case kebab-case (letters, digits, -)");
 
 /** What must hold after one step (1-based `step` into `steps`). */
 export const StepExpectationSchema = z

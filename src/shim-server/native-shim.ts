@@ -59,8 +59,5 @@ function ownedPrivately(dir: string): boolean {
 
 function cacheDirs(): string[] {
   const uid = typeof process.getuid === "function" ? process.getuid() : "user";
-  return [
-    fileURLToPath(new URL("../../dist/shim/", import.meta.url)),
-    path.join(os.tmpdir(), `cua-contract-shim-${uid}`),
-  ];
+  return [fileURLToPath(new URL("../../dist/shim/", import.meta.url)), path.join(os.tmpdir(), `cua-contract-shim-${uid}`)];
 }

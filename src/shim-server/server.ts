@@ -78,7 +78,9 @@ export async function startShimServer(options: StartShimServerOptions): Promise<
 function cleanEnv(options: { env: Record<string, string>; dir: string; originalCuaDriver: string | undefined }) {
   const env = { ...options.env };
   if (env.PATH !== undefined) {
-    env.PATH = env.PATH.split(path.delimiter).filter((p) => p !== options.dir).join(path.delimiter);
+    env.PATH = env.PATH.split(path.delimiter)
+      .filter((p) => p !== options.dir)
+      .join(path.delimiter);
   }
   if (env.CUA_DRIVER?.startsWith(options.dir + path.sep)) {
     if (options.originalCuaDriver === undefined) delete env.CUA_DRIVER;

@@ -11,7 +11,12 @@ function echoBackend(seen: { requests: CliRequest[]; aborted: number; mcpLines: 
       seen.requests.push(request);
       const [cmd] = request.argv;
       if (cmd === "hang") {
-        return new Promise((_, reject) => request.signal.addEventListener("abort", () => { seen.aborted++; reject(new Error("aborted")); }));
+        return new Promise((_, reject) =>
+          request.signal.addEventListener("abort", () => {
+            seen.aborted++;
+            reject(new Error("aborted"));
+          }),
+        );
       }
       if (cmd === "sig") return { stdout: Buffer.from("partial"), stderr: Buffer.alloc(0), exitCode: null, signal: "SIGTERM" };
       return {
@@ -46,7 +51,7 @@ describe.each(kinds)("shim server (%s shim)", (kind) => {
     expect(statSync(server.dir).mode & 0o777).toBe(0o700);
     expect(statSync(server.socketPath).mode & 0o777).toBe(0o600);
     const env = { ...process.env, ...server.env, EXTRA: "x=y" };
-    const a = await execa("cua-driver", ["call", "get_screen_size", "{\"a\": 1}"], { env, reject: false, encoding: "buffer", input: "ignored" });
+    const a = await execa("cua-driver", ["call", "get_screen_size", '{"a": 1}'], { env, reject: false, encoding: "buffer", input: "ignored" });
     expect(Buffer.from(a.stdout).toString()).toBe('argv=["call","get_screen_size","{\\"a\\": 1}"] stdin=');
     expect(Buffer.from(a.stderr)).toEqual(Buffer.from([0xff, 0x00, 0x41]));
     expect(a.exitCode).toBe(7);

@@ -106,12 +106,7 @@ export function openReplaySession(options: {
 }
 
 /** The end-of-run figures, the invariant verdicts and the exit code (issue: harness code, else 1 on any failure). */
-export function summariseRun(options: {
-  session: ReplaySession;
-  harnessExitCode: number;
-  failOnUnused?: boolean;
-  invariants?: string[];
-}): ReplayRunSummary {
+export function summariseRun(options: { session: ReplaySession; harnessExitCode: number; failOnUnused?: boolean; invariants?: string[] }): ReplayRunSummary {
   const { session } = options;
   const summary = session.finish();
   const entries = session.entries();

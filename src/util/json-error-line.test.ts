@@ -46,13 +46,24 @@ describe("jsonErrorLine", () => {
 });
 
 describe("jsonPathLine", () => {
-  const text = ['{', '  "tools": {', '    "click": {', '      "input": ["pid",', '        "x"],', '      "annotations": { "readOnlyHint": "yes" }', "    }", "  },", '  "a\\"b": 1', "}"].join("\n");
+  const text = [
+    "{",
+    '  "tools": {',
+    '    "click": {',
+    '      "input": ["pid",',
+    '        "x"],',
+    '      "annotations": { "readOnlyHint": "yes" }',
+    "    }",
+    "  },",
+    '  "a\\"b": 1',
+    "}",
+  ].join("\n");
 
   it("finds the line a field's value starts on, through objects, arrays and escaped keys", () => {
     expect(JSON.parse(text)).toBeTruthy();
     expect(jsonPathLine(text, ["tools", "click", "annotations", "readOnlyHint"])).toBe(6);
     expect(jsonPathLine(text, ["tools", "click", "input", 1])).toBe(5);
-    expect(jsonPathLine(text, ["a\"b"])).toBe(9);
+    expect(jsonPathLine(text, ['a"b'])).toBe(9);
     expect(jsonPathLine(text, [])).toBe(1);
   });
 

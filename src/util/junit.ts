@@ -25,7 +25,9 @@ export function renderJunit(options: { name: string; suites: JunitSuite[] }): st
   ];
   for (const suite of options.suites) {
     const time = suite.time !== undefined ? ` time="${suite.time.toFixed(3)}"` : "";
-    lines.push(`  <testsuite name="${esc(suite.name)}" tests="${suite.cases.length}" failures="${count(suite, (c) => c.failure)}" errors="0" skipped="${count(suite, (c) => c.skipped !== undefined)}"${time}>`);
+    lines.push(
+      `  <testsuite name="${esc(suite.name)}" tests="${suite.cases.length}" failures="${count(suite, (c) => c.failure)}" errors="0" skipped="${count(suite, (c) => c.skipped !== undefined)}"${time}>`,
+    );
     for (const c of suite.cases) {
       const attrs = `name="${esc(c.name)}" classname="${esc(c.classname ?? suite.name)}"${c.time !== undefined ? ` time="${c.time.toFixed(3)}"` : ""}`;
       if (!c.failure && c.skipped === undefined) {
@@ -47,12 +49,14 @@ export function renderJunit(options: { name: string; suites: JunitSuite[] }): st
 
 /** Escapes text for an XML attribute or element, dropping characters XML 1.0 cannot carry. */
 function esc(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&apos;");
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&apos;")
+  );
 }

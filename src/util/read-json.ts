@@ -15,7 +15,8 @@ export async function readJsonDocument(options: { file: string; code: UserErrorC
     text = await readFile(options.file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "does not exist" : code === "EISDIR" ? "is a directory, not a JSON file" : `cannot be read (${(error as Error).message})`;
+    const reason =
+      code === "ENOENT" ? "does not exist" : code === "EISDIR" ? "is a directory, not a JSON file" : `cannot be read (${(error as Error).message})`;
     throw new UserError(`${options.what} ${reason}`, { code: options.code, file: options.file, fix: options.fix });
   }
   return { value: parseJsonText({ ...options, text }), text };
@@ -31,12 +32,25 @@ export function parseJsonText(options: { text: string; file: string; code: UserE
     const message = (error instanceof Error ? error.message : String(error)).replace(/\r?\n/g, "\\n");
     const at = /position (\d+)/.exec(message);
     const line = at ? text.slice(0, Number(at[1])).split("\n").length : jsonErrorLine(text);
-    throw new UserError(`${options.what} is not valid JSON (${message})`, { code: options.code, file: options.file, ...(line ? { line } : {}), fix: options.fix });
+    throw new UserError(`${options.what} is not valid JSON (${message})`, {
+      code: options.code,
+      file: options.file,
+      ...(line ? { line } : {}),
+      fix: options.fix,
+    });
   }
 }
 
 /** Validates parsed JSON with a zod schema; the first problem names its field and the valid values. */
-export function parseWith<T>(options: { schema: z.ZodType<T>; value: unknown; file: string; code: UserErrorCode; what: string; fix: string; text?: string }): T {
+export function parseWith<T>(options: {
+  schema: z.ZodType<T>;
+  value: unknown;
+  file: string;
+  code: UserErrorCode;
+  what: string;
+  fix: string;
+  text?: string;
+}): T {
   const result = options.schema.safeParse(options.value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
@@ -44,11 +58,18 @@ export function parseWith<T>(options: { schema: z.ZodType<T>; value: unknown; fi
   // An unknown key is on its own line, not its object's.
   const at = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
   const line = options.text !== undefined ? jsonPathLine(options.text, at) : undefined;
-  throw new UserError(`${options.what} is invalid: ${describeIssue(issue)}`, { code: options.code, file: options.file, ...(line ? { line } : {}), field, fix: options.fix });
+  throw new UserError(`${options.what} is invalid: ${describeIssue(issue)}`, {
+    code: options.code,
+    file: options.file,
+    ...(line ? { line } : {}),
+    field,
+    fix: options.fix,
+  });
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === "invalid_value") return `${issue.message.replace(/^Invalid (option|input): expected one of .*$/, "not a valid value")}; valid values: ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (issue.code === "invalid_value")
+    return `${issue.message.replace(/^Invalid (option|input): expected one of .*$/, "not a valid value")}; valid values: ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
   if (issue.code === "unrecognized_keys") return `unknown key ${issue.keys.map((k) => `"${k}"`).join(", ")}`;
   return issue.message;
 }

@@ -52,12 +52,19 @@ function comparator(part: string): ((v: Triple) => boolean) | undefined {
   const t = op?.[2] ? triple(op[2]) : undefined;
   if (!op || !t) return undefined;
   switch (op[1]) {
-    case ">=": return (v) => compare(v, t) >= 0;
-    case "<=": return (v) => compare(v, t) <= 0;
-    case ">": return (v) => compare(v, t) > 0;
-    case "<": return (v) => compare(v, t) < 0;
-    case "~": return (v) => v[0] === t[0] && v[1] === t[1] && v[2] >= t[2];
-    case "^": return (v) => compare(v, t) >= 0 && (t[0] > 0 ? v[0] === t[0] : t[1] > 0 ? v[0] === 0 && v[1] === t[1] : compare(v, t) === 0);
-    default: return (v) => compare(v, t) === 0;
+    case ">=":
+      return (v) => compare(v, t) >= 0;
+    case "<=":
+      return (v) => compare(v, t) <= 0;
+    case ">":
+      return (v) => compare(v, t) > 0;
+    case "<":
+      return (v) => compare(v, t) < 0;
+    case "~":
+      return (v) => v[0] === t[0] && v[1] === t[1] && v[2] >= t[2];
+    case "^":
+      return (v) => compare(v, t) >= 0 && (t[0] > 0 ? v[0] === t[0] : t[1] > 0 ? v[0] === 0 && v[1] === t[1] : compare(v, t) === 0);
+    default:
+      return (v) => compare(v, t) === 0;
   }
 }

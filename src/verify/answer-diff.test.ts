@@ -9,9 +9,17 @@ const at = (list: ReturnType<typeof diffAnswers>) => list.map((d) => [d.severity
 
 describe("diffAnswers", () => {
   const recorded = {
-    effect: "confirmed", route: "accessibility", delivery: { mode: "background" }, pid: 10133, window_id: 4194311,
+    effect: "confirmed",
+    route: "accessibility",
+    delivery: { mode: "background" },
+    pid: 10133,
+    window_id: 4194311,
     elements: [{ element_token: "s00000001:0", label: "Minimize", frame: { x: 921, y: 84, w: 34, h: 30 } }],
-    elapsed_ms: 106, snapshot_id: "s00000001", tree_markdown: "- frame", escalation: null, message: "done",
+    elapsed_ms: 106,
+    snapshot_id: "s00000001",
+    tree_markdown: "- frame",
+    escalation: null,
+    message: "done",
   };
 
   it("is silent on ids, tokens, times, renderings and geometry within the tolerance", () => {
@@ -24,22 +32,34 @@ describe("diffAnswers", () => {
   });
 
   it("classes a field gone or retyped as breaking, a new value or null as behavioural, a new field as additive, prose as cosmetic", () => {
-    const live = { ...structuredClone(recorded), effect: "unverifiable", delivery: "background", escalation: { reason: "x" }, message: "finished", evidence: [] } as Record<string, unknown>;
+    const live = {
+      ...structuredClone(recorded),
+      effect: "unverifiable",
+      delivery: "background",
+      escalation: { reason: "x" },
+      message: "finished",
+      evidence: [],
+    } as Record<string, unknown>;
     delete live.route;
-    expect(at(diffAnswers(recorded, live, { tolerance: 8 })).sort()).toEqual([
-      ["additive", "$.evidence"],
-      ["behavioural", "$.effect"],
-      ["behavioural", "$.escalation"],
-      ["breaking", "$.delivery"],
-      ["breaking", "$.route"],
-      ["cosmetic", "$.message"],
-    ].sort());
+    expect(at(diffAnswers(recorded, live, { tolerance: 8 })).sort()).toEqual(
+      [
+        ["additive", "$.evidence"],
+        ["behavioural", "$.effect"],
+        ["behavioural", "$.escalation"],
+        ["breaking", "$.delivery"],
+        ["breaking", "$.route"],
+        ["cosmetic", "$.message"],
+      ].sort(),
+    );
   });
 
   it("compares text that is JSON as JSON and names the count of a list that changed", () => {
     const a = { predicates: [{ observed_json: JSON.stringify({ exists: true, bounds: { x: 1 } }) }], windows: [{}, {}] };
     const b = { predicates: [{ observed_json: JSON.stringify({ exists: false, bounds: { x: 1 } }) }], windows: [{}] };
-    expect(diffAnswers(a, b, { tolerance: 8 }).map((d) => d.message)).toEqual(["$.predicates[0].observed_json.exists was true, now false", "$.windows held 2 item(s), now 1"]);
+    expect(diffAnswers(a, b, { tolerance: 8 }).map((d) => d.message)).toEqual([
+      "$.predicates[0].observed_json.exists was true, now false",
+      "$.windows held 2 item(s), now 1",
+    ]);
   });
 });
 
@@ -47,18 +67,31 @@ describe("judging whole answers", () => {
   it("a per-call answer that now fails is breaking; one that now succeeds is behavioural", () => {
     const ok = { stdout: '{"effect":"confirmed"}', stderr: "", exitCode: 0, files: [] };
     const failed = { stdout: "", stderr: "session 'x' has ended; tool call 'click' was rejected\n", exitCode: 1, files: [] };
-    expect(judgeCliAnswer(ok, failed, 8).map((d) => [d.severity, d.message])).toEqual([["breaking", "the call now fails (exit 1): session 'x' has ended; tool call 'click' was rejected"]]);
+    expect(judgeCliAnswer(ok, failed, 8).map((d) => [d.severity, d.message])).toEqual([
+      ["breaking", "the call now fails (exit 1): session 'x' has ended; tool call 'click' was rejected"],
+    ]);
     expect(worstOf(judgeCliAnswer(failed, ok, 8))).toBe("behavioural");
     expect(judgeCliAnswer({ ...ok, files: ["--screenshot-out-file"] }, ok, 8).map((d) => d.severity)).toEqual(["breaking"]);
   });
 
   it("an MCP tools/call answer is compared on isError and structuredContent, at its JSON-RPC path", () => {
-    const res = (structuredContent: unknown, isError = false) => ({ jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "ok" }], structuredContent, isError } });
-    expect(judgeMcpAnswer({ method: "tools/call", recorded: res({ effect: "confirmed" }), live: res({ effect: "refused" }, true), tolerance: 8 }).map((d) => [d.severity, d.path])).toEqual([
+    const res = (structuredContent: unknown, isError = false) => ({
+      jsonrpc: "2.0",
+      id: 3,
+      result: { content: [{ type: "text", text: "ok" }], structuredContent, isError },
+    });
+    expect(
+      judgeMcpAnswer({ method: "tools/call", recorded: res({ effect: "confirmed" }), live: res({ effect: "refused" }, true), tolerance: 8 }).map((d) => [
+        d.severity,
+        d.path,
+      ]),
+    ).toEqual([
       ["breaking", "$.result.isError"],
       ["behavioural", "$.result.structuredContent.effect"],
     ]);
-    expect(judgeMcpAnswer({ method: "tools/call", recorded: res({}), live: { jsonrpc: "2.0", id: 3, error: { code: -32602, message: "bad" } }, tolerance: 8 })[0]).toMatchObject({ severity: "breaking", path: "$.error" });
+    expect(
+      judgeMcpAnswer({ method: "tools/call", recorded: res({}), live: { jsonrpc: "2.0", id: 3, error: { code: -32602, message: "bad" } }, tolerance: 8 })[0],
+    ).toMatchObject({ severity: "breaking", path: "$.error" });
   });
 });
 
@@ -67,7 +100,12 @@ describe("ids and secrets handed back to the live run", () => {
     const ids = createIdMap();
     ids.learn({ windows: [{ pid: 10133, window_id: 4194311, title: "A" }] }, { windows: [{ pid: 777, window_id: 4194311, title: "A" }] });
     ids.learn({ elements: [{ element_token: "s00000002:18" }] }, { elements: [{ element_token: "s00000003:18" }] });
-    expect(ids.apply({ pid: 10133, window_id: 4194311, element_token: "s00000002:18", x: 10133 })).toEqual({ pid: 777, window_id: 4194311, element_token: "s00000003:18", x: 10133 });
+    expect(ids.apply({ pid: 10133, window_id: 4194311, element_token: "s00000002:18", x: 10133 })).toEqual({
+      pid: 777,
+      window_id: 4194311,
+      element_token: "s00000003:18",
+      x: 10133,
+    });
   });
 
   it("uses a --secret only where its hash matches the placeholder", () => {

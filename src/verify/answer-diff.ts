@@ -46,7 +46,14 @@ function walk(a: unknown, b: unknown, path: string, key: string, options: Answer
   if (isIdKey(key) || isTimeKey(key) || isRenderingKey(key) || looksLikeTimestamp(a)) return;
   if (typeof a === "number" && typeof b === "number" && isGeometryKey(key)) {
     if (Math.abs(a - b) <= options.tolerance) return;
-    out.push({ severity: "behavioural", path, kind: "geometry_moved", recorded: a, live: b, message: `${path} moved ${a} → ${b} (beyond ${options.tolerance})` });
+    out.push({
+      severity: "behavioural",
+      path,
+      kind: "geometry_moved",
+      recorded: a,
+      live: b,
+      message: `${path} moved ${a} → ${b} (beyond ${options.tolerance})`,
+    });
     return;
   }
   if (typeof a === "string" && typeof b === "string") {
@@ -59,7 +66,14 @@ function walk(a: unknown, b: unknown, path: string, key: string, options: Answer
       return;
     }
   }
-  out.push({ severity: "behavioural", path, kind: "value_changed", recorded: a, live: b, message: `${path} was ${JSON.stringify(a)}, now ${JSON.stringify(b)}` });
+  out.push({
+    severity: "behavioural",
+    path,
+    kind: "value_changed",
+    recorded: a,
+    live: b,
+    message: `${path} was ${JSON.stringify(a)}, now ${JSON.stringify(b)}`,
+  });
 }
 
 function walkObject(a: Record<string, unknown>, b: Record<string, unknown>, path: string, options: AnswerDiffOptions, out: AnswerDifference[]): void {
@@ -81,7 +95,14 @@ function walkArray(a: unknown[], b: unknown[], path: string, key: string, option
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) walk(a[i], b[i], `${path}[${i}]`, key, options, out);
   if (a.length !== b.length) {
-    out.push({ severity: "behavioural", path, kind: "length_changed", recorded: a.length, live: b.length, message: `${path} held ${a.length} item(s), now ${b.length}` });
+    out.push({
+      severity: "behavioural",
+      path,
+      kind: "length_changed",
+      recorded: a.length,
+      live: b.length,
+      message: `${path} held ${a.length} item(s), now ${b.length}`,
+    });
   }
 }
 

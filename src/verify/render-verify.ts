@@ -10,7 +10,7 @@ export function renderVerify(report: VerifyReport): string {
     `verify: ${report.cassette} (recorded with ${report.recorded.location ?? report.recorded.version ?? "an unknown driver"}) against ${report.candidate.location}${report.desktop ? " on a fresh desktop" : " without a desktop"}`,
   ];
   for (const call of report.calls) {
-    const status = !call.sent ? "not sent" : call.worst ?? "same";
+    const status = !call.sent ? "not sent" : (call.worst ?? "same");
     lines.push(`  #${String(call.seq).padEnd(3)} ${call.label.padEnd(28)} ${status}`);
     const groups = grouped(call.differences.filter((d) => d.severity !== "cosmetic"));
     for (const g of groups.slice(0, SHOWN)) lines.push(`         ${g.severity.padEnd(11)} ${g.path}: ${g.message}${g.count > 1 ? ` (×${g.count})` : ""}`);
@@ -20,9 +20,15 @@ export function renderVerify(report: VerifyReport): string {
     for (const note of call.notes) lines.push(`         note        ${note}`);
   }
   const c = report.counts;
-  lines.push(`differences: ${c.breaking} breaking, ${c.behavioural} behavioural, ${c.additive} additive, ${c.cosmetic} cosmetic; ${report.calls.length - report.notSent}/${report.calls.length} call(s) sent (geometry within ${report.tolerance} px, ids, tokens and times normalised)`);
+  lines.push(
+    `differences: ${c.breaking} breaking, ${c.behavioural} behavioural, ${c.additive} additive, ${c.cosmetic} cosmetic; ${report.calls.length - report.notSent}/${report.calls.length} call(s) sent (geometry within ${report.tolerance} px, ids, tokens and times normalised)`,
+  );
   if (report.updated) lines.push(`wrote the candidate's answers to ${report.updated}`);
-  lines.push(report.ok ? "ok: the candidate answers this flow as recorded (no breaking or behavioural difference)" : `FAIL: the candidate answers differently, first at event ${report.divergence?.seq} (${report.divergence?.label})`);
+  lines.push(
+    report.ok
+      ? "ok: the candidate answers this flow as recorded (no breaking or behavioural difference)"
+      : `FAIL: the candidate answers differently, first at event ${report.divergence?.seq} (${report.divergence?.label})`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -46,7 +52,11 @@ export function verifySuites(report: VerifyReport): JunitSuite[] {
     if (!call.sent) return { name, classname: "verify", skipped: call.notes.join("; ") };
     const bad = call.differences.filter((d) => d.severity === "breaking" || d.severity === "behavioural");
     if (bad.length === 0) return { name, classname: "verify" };
-    return { name, classname: "verify", failure: { message: bad.map((d) => `${d.severity} ${d.path}: ${d.message}`).join("; "), type: bad[0]!.severity, details: call.notes.join("\n") } };
+    return {
+      name,
+      classname: "verify",
+      failure: { message: bad.map((d) => `${d.severity} ${d.path}: ${d.message}`).join("; "), type: bad[0]!.severity, details: call.notes.join("\n") },
+    };
   });
   return [{ name: `verify ${report.cassette} against ${report.candidate.location}`, cases }];
 }

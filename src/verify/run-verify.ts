@@ -59,7 +59,11 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const version = candidateVersion(options.driver);
   const cassette = await readCassette(options.dir, { frames: "skip" });
   if (options.update && path.resolve(options.update) === path.resolve(options.dir)) {
-    throw new UserError("--update would overwrite the cassette being verified", { code: "USAGE", field: "--update", fix: "Write the candidate's answers to another directory, then move it over the old one if you want to." });
+    throw new UserError("--update would overwrite the cassette being verified", {
+      code: "USAGE",
+      field: "--update",
+      fix: "Write the candidate's answers to another directory, then move it over the old one if you want to.",
+    });
   }
   const tolerance = options.tolerance ?? 8;
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -71,12 +75,18 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     const readOnly = readOnlyTools(await backend.driver.listToolsJson());
     const secrets = createUnredactor(options.secrets ?? []);
     const calls = await sendFlow({ cassette, backend, readOnly, work, env: stringEnv(), tolerance, timeoutMs, desktop: Boolean(desktop), update, secrets });
-    const counts = Object.fromEntries(SEVERITIES.map((s) => [s, calls.reduce((n, c) => n + c.differences.filter((d) => d.severity === s).length, 0)])) as Record<Severity, number>;
+    const counts = Object.fromEntries(
+      SEVERITIES.map((s) => [s, calls.reduce((n, c) => n + c.differences.filter((d) => d.severity === s).length, 0)]),
+    ) as Record<Severity, number>;
     const firstBad = calls.find((c) => c.worst === "breaking" || c.worst === "behavioural");
     const notSent = calls.filter((c) => !c.sent).length;
     if (update && notSent > 0) {
       update.abandon();
-      throw new UserError(`--update needs every call sent, and ${notSent} mutating call(s) were not (no --desktop)`, { code: "USAGE", field: "--update", fix: "Add --desktop so the flow runs on a fresh throwaway desktop." });
+      throw new UserError(`--update needs every call sent, and ${notSent} mutating call(s) were not (no --desktop)`, {
+        code: "USAGE",
+        field: "--update",
+        fix: "Add --desktop so the flow runs on a fresh throwaway desktop.",
+      });
     }
     const updated = update?.finish();
     return {
@@ -146,8 +156,17 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
     if (event.kind === "cli") {
       const argv = event.argv;
       const tool = argv[0] === "call" ? argv[1] : undefined;
-      const call: VerifiedCall = { seq: event.seq, line, transport: "cli", label: tool ? `call ${tool}` : argv.join(" ") || "(no argv)", ...(tool ? { tool } : {}),
-        sent: false, readOnly: tool ? ctx.readOnly.get(tool) ?? false : true, notes: [], differences: [] };
+      const call: VerifiedCall = {
+        seq: event.seq,
+        line,
+        transport: "cli",
+        label: tool ? `call ${tool}` : argv.join(" ") || "(no argv)",
+        ...(tool ? { tool } : {}),
+        sent: false,
+        readOnly: tool ? (ctx.readOnly.get(tool) ?? false) : true,
+        notes: [],
+        differences: [],
+      };
       if (event.origin === "recorder") call.notes.push("the recorder's own identity check, sent as it was");
       if (!call.readOnly && !ctx.desktop) {
         call.notes.push(`not sent: ${tool} changes the desktop, and without --desktop there is no fresh desktop to replay it on honestly`);
@@ -156,7 +175,16 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       }
       const unknown = ctx.secrets.unknown(argv.join(" ") + eventText(event, "stdin"));
       if (unknown.length) call.notes.push(placeholderNote(unknown));
-      const result = await runCliStep({ event, backend: ctx.backend, ids, secrets: ctx.secrets, work: ctx.work, env: ctx.env, tolerance: ctx.tolerance, timeoutMs: ctx.timeoutMs });
+      const result = await runCliStep({
+        event,
+        backend: ctx.backend,
+        ids,
+        secrets: ctx.secrets,
+        work: ctx.work,
+        env: ctx.env,
+        tolerance: ctx.tolerance,
+        timeoutMs: ctx.timeoutMs,
+      });
       call.sent = true;
       call.differences = result.differences;
       ctx.update?.cli({ event, result });
@@ -170,8 +198,17 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       const method = String(msg.method ?? "");
       const params = isObject(msg.params) ? msg.params : {};
       const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
-      const call: VerifiedCall = { seq: event.seq, line, transport: "mcp", label: tool ? `tools/call ${tool}` : method, ...(tool ? { tool } : {}),
-        sent: false, readOnly: tool ? ctx.readOnly.get(tool) ?? false : true, notes: [], differences: [] };
+      const call: VerifiedCall = {
+        seq: event.seq,
+        line,
+        transport: "mcp",
+        label: tool ? `tools/call ${tool}` : method,
+        ...(tool ? { tool } : {}),
+        sent: false,
+        readOnly: tool ? (ctx.readOnly.get(tool) ?? false) : true,
+        notes: [],
+        differences: [],
+      };
       if (!call.readOnly && !ctx.desktop) {
         call.notes.push(`not sent: ${tool} changes the desktop, and without --desktop there is no fresh desktop to replay it on honestly`);
         finish(call);
@@ -186,7 +223,8 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       if (msg.id === undefined) continue; // a notification: nothing comes back to compare
       const recorded = answers.get(`${event.stream}:${JSON.stringify(msg.id)}`);
       if (method === "tools/list") call.notes.push("tools/list is compared by `gate` and `diff` (schemas), not here");
-      else if (answer === undefined) call.differences.push({ severity: "breaking", path: "$", kind: "missing", message: `no answer within ${ctx.timeoutMs} ms` });
+      else if (answer === undefined)
+        call.differences.push({ severity: "breaking", path: "$", kind: "missing", message: `no answer within ${ctx.timeoutMs} ms` });
       else if (recorded !== undefined) {
         const live = jsonOrUndefined(answer);
         call.differences = judgeMcpAnswer({ method, recorded, live, tolerance: ctx.tolerance });
@@ -195,8 +233,16 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       }
       finish(call, unknown.length > 0);
     } else if (event.kind === "http") {
-      finish({ seq: event.seq, line, transport: "http", label: "http", sent: false, readOnly: true, differences: [],
-        notes: ["not sent: verify replays per-call CLI and MCP stdio traffic; MCP over HTTP is checked by `gate` (schemas) only"] });
+      finish({
+        seq: event.seq,
+        line,
+        transport: "http",
+        label: "http",
+        sent: false,
+        readOnly: true,
+        differences: [],
+        notes: ["not sent: verify replays per-call CLI and MCP stdio traffic; MCP over HTTP is checked by `gate` (schemas) only"],
+      });
     } else if (event.kind === "mcp_close") {
       const stream = streams.get(event.stream);
       if (stream) {

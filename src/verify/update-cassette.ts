@@ -1,6 +1,16 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE, createRedactor, openCassetteWriter, sha256Hex, writeProbeFile, type Cassette, type CassetteWriter } from "../cassette/index.js";
+import {
+  CASSETTE_FILE,
+  FRAMES_DIR,
+  PROBE_FILE,
+  createRedactor,
+  openCassetteWriter,
+  sha256Hex,
+  writeProbeFile,
+  type Cassette,
+  type CassetteWriter,
+} from "../cassette/index.js";
 import { buildCliEvent } from "../recorder/cli-event.js";
 import { openMcpStreamRecording } from "../recorder/mcp-stream-recording.js";
 import { startClock } from "../recorder/recording-parts.js";
@@ -27,12 +37,21 @@ export async function openUpdate(options: { dir: string; force: boolean; recorde
   const { probe_sha256: _p, manifest_sha256: _m, version_output: _v, ...driver } = recorded.header.driver;
   const header: CassetteHeader = {
     ...recorded.header,
-    driver: { ...driver, version: backend.metadata.driverVersion, source: "sdk", platform: `${process.platform}-${process.arch}`, location: `sdk:@trycua/cua-driver@${options.version}`,
-      probe_sha256: sha256Hex(Buffer.from(`${JSON.stringify(snapshot, null, 2)}\n`)) },
+    driver: {
+      ...driver,
+      version: backend.metadata.driverVersion,
+      source: "sdk",
+      platform: `${process.platform}-${process.arch}`,
+      location: `sdk:@trycua/cua-driver@${options.version}`,
+      probe_sha256: sha256Hex(Buffer.from(`${JSON.stringify(snapshot, null, 2)}\n`)),
+    },
     recorded_at: new Date().toISOString(),
     recorder: { name: "cua-contract", version: recorderVersion },
     redaction: { enabled: true },
-    notes: [...(recorded.header.notes ?? []), `re-recorded by \`cua-contract verify --update\` from ${path.relative(process.cwd(), recorded.dir) || "."}: the recorded requests, the candidate's answers`],
+    notes: [
+      ...(recorded.header.notes ?? []),
+      `re-recorded by \`cua-contract verify --update\` from ${path.relative(process.cwd(), recorded.dir) || "."}: the recorded requests, the candidate's answers`,
+    ],
   };
   let writer: CassetteWriter | undefined = openCassetteWriter({ dir: options.dir, header, force: options.force });
   const dir = writer.dir;
@@ -42,19 +61,34 @@ export async function openUpdate(options: { dir: string; force: boolean; recorde
   return {
     cli({ event, result }) {
       const t = clock();
-      writer?.append(buildCliEvent({
-        call: {
-          argv: result.argv, stdin: result.stdin, stdout: result.response.stdout, stderr: result.response.stderr, exitCode: result.response.exitCode,
-          t_ms: t, duration_ms: result.duration_ms, files: result.files, origin: event.origin ?? "harness",
-        },
-        redactor,
-        putFrame: (bytes, ext) => writer!.putFrame(bytes, ext),
-      }));
+      writer?.append(
+        buildCliEvent({
+          call: {
+            argv: result.argv,
+            stdin: result.stdin,
+            stdout: result.response.stdout,
+            stderr: result.response.stderr,
+            exitCode: result.response.exitCode,
+            t_ms: t,
+            duration_ms: result.duration_ms,
+            files: result.files,
+            origin: event.origin ?? "harness",
+          },
+          redactor,
+          putFrame: (bytes, ext) => writer!.putFrame(bytes, ext),
+        }),
+      );
     },
     mcp({ stream, argv, live }) {
       if (!writer) return;
       const w = writer;
-      const sink = { dir, append: (e: Parameters<CassetteWriter["append"]>[0]) => w.append(e), putFrame: w.putFrame.bind(w), header: () => w.header, close: () => {} };
+      const sink = {
+        dir,
+        append: (e: Parameters<CassetteWriter["append"]>[0]) => w.append(e),
+        putFrame: w.putFrame.bind(w),
+        header: () => w.header,
+        close: () => {},
+      };
       const rec = openMcpStreamRecording({ sink, redactor, clock, stream, argv });
       for (const l of live.lines) rec.line(l.dir, l.line);
       for (const s of live.stderr) rec.stderr(s);

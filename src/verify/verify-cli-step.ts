@@ -24,7 +24,12 @@ export interface CliStepResult {
 const FILE_FLAGS = ["--screenshot-out-file"];
 
 /** The recorded argv and stdin with live ids, and file flags pointed into `work`. */
-export function cliRequestFor(event: Extract<CassetteEvent, { kind: "cli" }>, ids: IdMap, work: string, secrets: Unredactor): { argv: string[]; stdin: Buffer } {
+export function cliRequestFor(
+  event: Extract<CassetteEvent, { kind: "cli" }>,
+  ids: IdMap,
+  work: string,
+  secrets: Unredactor,
+): { argv: string[]; stdin: Buffer } {
   const parsed = parseDriverArgv(event.argv);
   const argv = [...event.argv];
   if (parsed.json !== undefined) {
@@ -76,11 +81,20 @@ export async function runCliStep(options: {
     if (info && info.size > 0) files[flag] = { bytes: await readFile(target), path: target };
     await rm(target, { force: true });
   }
-  const recorded: CliAnswer = { stdout: eventText(event, "stdout"), stderr: eventText(event, "stderr"), exitCode: event.exit_code, files: Object.keys(event.files ?? {}) };
-  const live: CliAnswer = { stdout: response.stdout.toString("utf8"), stderr: response.stderr.toString("utf8"), exitCode: response.exitCode, files: Object.keys(files) };
+  const recorded: CliAnswer = {
+    stdout: eventText(event, "stdout"),
+    stderr: eventText(event, "stderr"),
+    exitCode: event.exit_code,
+    files: Object.keys(event.files ?? {}),
+  };
+  const live: CliAnswer = {
+    stdout: response.stdout.toString("utf8"),
+    stderr: response.stderr.toString("utf8"),
+    exitCode: response.exitCode,
+    files: Object.keys(files),
+  };
   const recordedJson = json(recorded.stdout);
   const liveJson = json(live.stdout);
   if (recordedJson !== undefined && liveJson !== undefined) options.ids.learn(recordedJson, liveJson);
   return { argv, stdin, response, files, recordedJson, liveJson, differences: judgeCliAnswer(recorded, live, options.tolerance), duration_ms };
 }
-

@@ -11,24 +11,33 @@ export interface LiveMcpStream {
   close(): Promise<number | null>;
 }
 
-export function openLiveMcpStream(options: { backend: ShimBackend; argv: string[]; cwd: string; env: Record<string, string>; timeoutMs: number }): LiveMcpStream {
+export function openLiveMcpStream(options: {
+  backend: ShimBackend;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+}): LiveMcpStream {
   const waiting = new Map<string, (line: string) => void>();
   const lines: LiveMcpStream["lines"] = [];
   const stderr: string[] = [];
   let exited: (code: number | null) => void = () => {};
   const exit = new Promise<number | null>((resolve) => (exited = resolve));
-  const handler: McpSessionHandler = options.backend.mcp({ argv: options.argv, cwd: options.cwd, env: options.env }, {
-    send: (line) => {
-      lines.push({ dir: "s2c", line });
-      const id = idOf(line);
-      if (id !== undefined) {
-        waiting.get(id)?.(line);
-        waiting.delete(id);
-      }
+  const handler: McpSessionHandler = options.backend.mcp(
+    { argv: options.argv, cwd: options.cwd, env: options.env },
+    {
+      send: (line) => {
+        lines.push({ dir: "s2c", line });
+        const id = idOf(line);
+        if (id !== undefined) {
+          waiting.get(id)?.(line);
+          waiting.delete(id);
+        }
+      },
+      stderr: (data) => stderr.push(String(data)),
+      exit: (code) => exited(code),
     },
-    stderr: (data) => stderr.push(String(data)),
-    exit: (code) => exited(code),
-  });
+  );
   return {
     lines,
     stderr,

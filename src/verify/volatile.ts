@@ -23,7 +23,21 @@ export function isGeometryKey(key: string): boolean {
   return GEOMETRY_KEYS.has(key);
 }
 
-const GEOMETRY_KEYS = new Set(["x", "y", "w", "h", "width", "height", "left", "top", "right", "bottom", "screenshot_width", "screenshot_height", "scale_factor"]);
+const GEOMETRY_KEYS = new Set([
+  "x",
+  "y",
+  "w",
+  "h",
+  "width",
+  "height",
+  "left",
+  "top",
+  "right",
+  "bottom",
+  "screenshot_width",
+  "screenshot_height",
+  "scale_factor",
+]);
 
 /** Keys whose values are images or renderings for a reader, never compared for equality. */
 export function isRenderingKey(key: string): boolean {

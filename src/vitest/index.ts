@@ -7,7 +7,8 @@ import { useCassette, type CassetteHandle, type UseCassetteOptions } from "./use
 expect.extend({
   toPassInvariants: (received, only?: readonly string[]) => cassetteMatchers.toPassInvariants(received, only),
   toHaveServedAll: (received) => cassetteMatchers.toHaveServedAll(received),
-  toHaveDecision: (received, step: number | { tool: string; nth?: number }, decision: ExpectedDecision) => cassetteMatchers.toHaveDecision(received, step, decision),
+  toHaveDecision: (received, step: number | { tool: string; nth?: number }, decision: ExpectedDecision) =>
+    cassetteMatchers.toHaveDecision(received, step, decision),
 });
 
 /**

@@ -37,7 +37,10 @@ export function toPassInvariants(received: Judged, only?: readonly string[]): Ma
         ? `expected an invariant to be violated, but all ${report.results.length} held over ${report.requests} requests`
         : [
             `expected the replay to pass the invariants; ${failed.length} violated:`,
-            ...failed.flatMap((r) => [`  ${r.id}: ${r.statement}`, ...r.violations.map((v) => `    ${v.message} (requests ${v.evidence.requests.map((n) => `#${n}`).join(", ")})`)]),
+            ...failed.flatMap((r) => [
+              `  ${r.id}: ${r.statement}`,
+              ...r.violations.map((v) => `    ${v.message} (requests ${v.evidence.requests.map((n) => `#${n}`).join(", ")})`),
+            ]),
           ].join("\n"),
   };
 }
@@ -51,7 +54,13 @@ export function toHaveServedAll(received: Judged, unused?: readonly { seq: numbe
   const entries = entriesOf(received);
   const unmatched = requestsOf(entries).filter((r) => r.outcome === "unmatched");
   const summaries = entries.filter((e) => e.type === "summary");
-  const left = (unused ?? summaries.at(-1)?.unused ?? (!Array.isArray(received) && "summary" in received && typeof received.summary === "function" ? (received.summary() as { unused: { seq: number; tool?: string; kind: string }[] }).unused : [])).filter((u) => u.kind === "mutation");
+  const left = (
+    unused ??
+    summaries.at(-1)?.unused ??
+    (!Array.isArray(received) && "summary" in received && typeof received.summary === "function"
+      ? (received.summary() as { unused: { seq: number; tool?: string; kind: string }[] }).unused
+      : [])
+  ).filter((u) => u.kind === "mutation");
   const pass = unmatched.length === 0 && left.length === 0;
   return {
     pass,
@@ -60,7 +69,10 @@ export function toHaveServedAll(received: Judged, unused?: readonly { seq: numbe
         ? "expected a request to go unserved or a recorded mutation to go unused, but every request was served and every mutation used"
         : [
             "expected every request served from the cassette and every recorded mutation used:",
-            ...unmatched.map((r) => `  unmatched ${describeRequest(r)}: ${r.unmatched?.reason ?? "no recorded request matches"}${r.unmatched?.nearest_seq !== undefined ? ` (nearest: recorded seq ${r.unmatched.nearest_seq}${r.unmatched.path ? `, differs at ${r.unmatched.path}` : ""})` : ""}`),
+            ...unmatched.map(
+              (r) =>
+                `  unmatched ${describeRequest(r)}: ${r.unmatched?.reason ?? "no recorded request matches"}${r.unmatched?.nearest_seq !== undefined ? ` (nearest: recorded seq ${r.unmatched.nearest_seq}${r.unmatched.path ? `, differs at ${r.unmatched.path}` : ""})` : ""}`,
+            ),
             ...left.map((u) => `  unused recorded mutation seq ${u.seq}${u.tool ? ` (${u.tool})` : ""}`),
           ].join("\n"),
   };
@@ -72,8 +84,19 @@ export function toHaveDecision(received: Judged, step: number | { tool: string; 
   const entry = typeof step === "number" ? requests.find((r) => r.n === step) : requests.filter((r) => r.tool === step.tool)[(step.nth ?? 1) - 1];
   const where = typeof step === "number" ? `request #${step}` : `call ${step.nth ?? 1} of ${step.tool}`;
   const want = typeof expected === "string" ? { outcome: expected } : expected;
-  if (!entry) return { pass: false, message: () => `expected ${where} to be ${JSON.stringify(want)}, but the log has no such request (it has ${requests.length}: ${requests.map(describeRequest).join("; ") || "none"})` };
-  const got: Record<string, unknown> = { outcome: entry.outcome, fault: entry.fault?.kind, tool: entry.tool, matched_seq: entry.matched_seq, synthesized: entry.synthesized };
+  if (!entry)
+    return {
+      pass: false,
+      message: () =>
+        `expected ${where} to be ${JSON.stringify(want)}, but the log has no such request (it has ${requests.length}: ${requests.map(describeRequest).join("; ") || "none"})`,
+    };
+  const got: Record<string, unknown> = {
+    outcome: entry.outcome,
+    fault: entry.fault?.kind,
+    tool: entry.tool,
+    matched_seq: entry.matched_seq,
+    synthesized: entry.synthesized,
+  };
   const differs = Object.entries(want).filter(([k, v]) => got[k] !== v);
   return {
     pass: differs.length === 0,

@@ -18,9 +18,17 @@ export async function recordMissingHandle(
   writeLog: (file: string, handle: CassetteHandle) => void,
 ): Promise<CassetteHandle> {
   const allowInCi = options.allowInCi ?? env.CUA_CONTRACT_ALLOW_IN_CI === "1";
-  refuseInCi({ env, allowInCi, flag: "CUA_CONTRACT_MODE=record-missing", allow: "pass allowInCi: true (or set CUA_CONTRACT_ALLOW_IN_CI=1) when this job is meant to grow it" });
+  refuseInCi({
+    env,
+    allowInCi,
+    flag: "CUA_CONTRACT_MODE=record-missing",
+    allow: "pass allowInCi: true (or set CUA_CONTRACT_ALLOW_IN_CI=1) when this job is meant to grow it",
+  });
   const driverName = options.driver ?? env.CUA_CONTRACT_DRIVER ?? "sdk";
-  const desktop = (options.desktop ?? env.CUA_CONTRACT_DESKTOP === "1") ? await startRecordingDesktop({ xServerAfterExit: sdkDriverVersion(driverName) !== undefined }) : undefined;
+  const desktop =
+    (options.desktop ?? env.CUA_CONTRACT_DESKTOP === "1")
+      ? await startRecordingDesktop({ xServerAfterExit: sdkDriverVersion(driverName) !== undefined })
+      : undefined;
   let run: OpenRecordMissing;
   try {
     run = await openRecordMissing({
@@ -49,7 +57,8 @@ export async function recordMissingHandle(
       return grown;
     },
     env: async () => ({ ...run.env }),
-    run: (command, o = {}) => runCaptured({ command, env: { ...run.env, ...o.env }, ...(o.cwd ? { cwd: o.cwd } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }),
+    run: (command, o = {}) =>
+      runCaptured({ command, env: { ...run.env, ...o.env }, ...(o.cwd ? { cwd: o.cwd } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }),
     log: () => [],
     summary: () => ({ served: grown?.served ?? 0, unmatched: 0, faults: 0, unused: [] }),
     writeLog: (file) => writeLog(file, handle),

@@ -125,7 +125,12 @@ function replayHandle(dir: string, options: UseCassetteOptions): CassetteHandle 
   return handle;
 }
 
-async function liveHandle(dir: string, mode: "record" | "passthrough", options: UseCassetteOptions, env: Record<string, string | undefined>): Promise<CassetteHandle> {
+async function liveHandle(
+  dir: string,
+  mode: "record" | "passthrough",
+  options: UseCassetteOptions,
+  env: Record<string, string | undefined>,
+): Promise<CassetteHandle> {
   const desktop = (options.desktop ?? env.CUA_CONTRACT_DESKTOP === "1") ? await startRecordingDesktop() : undefined;
   const scratch = mode === "passthrough" ? mkdtempSync(path.join(os.tmpdir(), "cua-contract-passthrough-")) : undefined;
   let recording: OpenRecording;
@@ -142,7 +147,8 @@ async function liveHandle(dir: string, mode: "record" | "passthrough", options: 
     mode,
     driver,
     env: async () => ({ ...recording.env }),
-    run: (command, o = {}) => runCaptured({ command, env: { ...recording.env, ...o.env }, ...(o.cwd ? { cwd: o.cwd } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }),
+    run: (command, o = {}) =>
+      runCaptured({ command, env: { ...recording.env, ...o.env }, ...(o.cwd ? { cwd: o.cwd } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }),
     log: () => [],
     summary: () => ({ served: 0, unmatched: 0, faults: 0, unused: [] }),
     writeLog: (file) => writeLogFile(file, handle),

@@ -72,7 +72,9 @@ describe("matchers", () => {
     expect(toHaveDecision(c, 0, { outcome: "faulted" }).message()).toBe(
       'expected request #0 (#0 call start_session {"session":"vitest-example"}) to be {"outcome":"faulted"}, but outcome was "replayed", not "faulted"',
     );
-    expect(toHaveDecision(c, { tool: "click" }, "replayed").message()).toMatch(/^expected call 1 of click to be \{"outcome":"replayed"\}, but the log has no such request \(it has 1: #0 call start_session/);
+    expect(toHaveDecision(c, { tool: "click" }, "replayed").message()).toMatch(
+      /^expected call 1 of click to be \{"outcome":"replayed"\}, but the log has no such request \(it has 1: #0 call start_session/,
+    );
   });
 });
 
@@ -84,7 +86,12 @@ describe("useCassette for a harness process", () => {
     const run = await c.run(["sh", "-c", 'cua-driver call start_session \'{"session":"vitest-example"}\' && "$CUA_DRIVER" call list_windows "{}"']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toContain('"app_name": "Gtk3-demo"');
-    expect(c.log().filter((e) => e.type === "request").map((e) => (e.type === "request" ? e.tool : ""))).toEqual(["start_session", "list_windows"]);
+    expect(
+      c
+        .log()
+        .filter((e) => e.type === "request")
+        .map((e) => (e.type === "request" ? e.tool : "")),
+    ).toEqual(["start_session", "list_windows"]);
     expect(c.summary()).toMatchObject({ served: 2, unmatched: 0 });
   });
 });
@@ -131,11 +138,15 @@ describe("record-missing mode", () => {
       await c.close();
       expect(c.grown).toMatchObject({ served: 1, added: 1 });
       const replayed = await useCassette(dir, { env: { CUA_CONTRACT_MODE: "replay" } });
-      expect(await replayed.driver.call("get_screen_size", {})).toMatchObject({ structuredContent: (recorded as { structuredContent: unknown }).structuredContent });
+      expect(await replayed.driver.call("get_screen_size", {})).toMatchObject({
+        structuredContent: (recorded as { structuredContent: unknown }).structuredContent,
+      });
       expect(await replayed.driver.call("get_cursor_position", {})).toMatchObject({ structuredContent: { x: 100, y: 100 } });
       expect(replayed.summary()).toMatchObject({ served: 2, unmatched: 0 });
       const cassette = readCassetteSync(dir);
-      expect(cassette.events.filter((e) => e.added).map((e) => [e.kind === "cli" ? e.argv[1] : e.kind, e.added?.source])).toEqual([["get_cursor_position", "synthetic"]]);
+      expect(cassette.events.filter((e) => e.added).map((e) => [e.kind === "cli" ? e.argv[1] : e.kind, e.added?.source])).toEqual([
+        ["get_cursor_position", "synthetic"],
+      ]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -41,7 +41,11 @@ describe("docs' shell blocks", () => {
   const blocks = extractBlocks("x.md", md);
 
   it("splits commands at newlines outside quotes, continuations and here-documents, keeping their doc line", () => {
-    expect(blocks.map((b) => [b.line, b.slow])).toEqual([[3, false], [24, true], [31, true]]);
+    expect(blocks.map((b) => [b.line, b.slow])).toEqual([
+      [3, false],
+      [24, true],
+      [31, true],
+    ]);
     expect(blocks[0]!.commands.map((c) => [c.line, c.text])).toEqual([
       [4, "node a.js --x \\\n  --y   # trailing prose"],
       [7, "sh -c 'one\ntwo'"],

@@ -53,7 +53,12 @@ export function extractBlocks(file: string, markdown: string): DocBlock[] {
       blocks.push({ file, line: i + 1, slow: /(^|[\s;,])slow\b/.test(notes.replace(/not\s+"[^"]*"\s*\([^)]*\)/g, "")), commands });
     } else if (lang === "" || lang === "text") {
       const previous = blocks.at(-1);
-      const between = previous ? lines.slice(lastFenceEnd(lines, previous.line - 1) + 1, i).join("\n").trim() : "";
+      const between = previous
+        ? lines
+            .slice(lastFenceEnd(lines, previous.line - 1) + 1, i)
+            .join("\n")
+            .trim()
+        : "";
       const output = /(^|[\s;,])output\b/.test(annotationAbove(lines, i));
       if (previous && (output || /^prints\b/i.test(between)) && previous.commands.length > 0) {
         const last = previous.commands.at(-1)!;

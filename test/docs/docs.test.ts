@@ -22,7 +22,10 @@ describe.skipIf(nested)(`the docs' shell blocks, in order in a fresh clone (${mo
     process.stdout.write(
       `docs: ${ran} commands ran in ${((Date.now() - started) / 1000).toFixed(0)} s${mode === "quick" ? `; ${run.skippedSlow} slow blocks left to npm run test:docs` : ""}${notRun.length ? `; not run by annotation: ${notRun.join(", ")}` : ""}\n`,
     );
-    const slowest = run.outcomes.filter((o) => o.ran).sort((a, b) => b.ms! - a.ms!).slice(0, 5);
+    const slowest = run.outcomes
+      .filter((o) => o.ran)
+      .sort((a, b) => b.ms! - a.ms!)
+      .slice(0, 5);
     process.stdout.write(`docs: slowest: ${slowest.map((o) => `${o.file}:${o.command.line} ${(o.ms! / 1000).toFixed(1)} s`).join(", ")}\n`);
     if (process.env.CUA_CONTRACT_DOCS_FAILURES) writeFileSync(process.env.CUA_CONTRACT_DOCS_FAILURES, run.failures.join("\n\n"));
     expect(ran).toBeGreaterThan(10);

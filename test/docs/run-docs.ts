@@ -11,7 +11,13 @@ export type DocsMode = "quick" | "all";
 
 /** The markdown files whose shell blocks must work, in reading order. */
 export function docFiles(root: string): string[] {
-  const md = (dir: string) => (existsSync(path.join(root, dir)) ? readdirSync(path.join(root, dir)).filter((f) => f.endsWith(".md")).sort().map((f) => path.join(dir, f)) : []);
+  const md = (dir: string) =>
+    existsSync(path.join(root, dir))
+      ? readdirSync(path.join(root, dir))
+          .filter((f) => f.endsWith(".md"))
+          .sort()
+          .map((f) => path.join(dir, f))
+      : [];
   const examples = (dir: string): string[] =>
     readdirSync(path.join(root, dir), { withFileTypes: true })
       .sort((a, b) => a.name.localeCompare(b.name))
@@ -87,7 +93,10 @@ async function runFile(options: { file: string; blocks: DocBlock[]; clone: strin
   const script = ["set +e", `cd ${JSON.stringify(options.clone)}`];
   commands.forEach((c, i) => {
     if (c.skipped) return;
-    script.push(`__t=$(date +%s%N); { ${c.text}\n} >"${out}/${i}.out" 2>"${out}/${i}.err" </dev/null`, `echo $? $(( ($(date +%s%N) - __t) / 1000000 )) >"${out}/${i}.rc"`);
+    script.push(
+      `__t=$(date +%s%N); { ${c.text}\n} >"${out}/${i}.out" 2>"${out}/${i}.err" </dev/null`,
+      `echo $? $(( ($(date +%s%N) - __t) / 1000000 )) >"${out}/${i}.rc"`,
+    );
   });
   script.push("jobs -p | xargs -r kill 2>/dev/null", "wait 2>/dev/null", "exit 0");
   writeFileSync(path.join(out, "script.sh"), `${script.join("\n")}\n`);

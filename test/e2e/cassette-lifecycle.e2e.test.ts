@@ -7,7 +7,8 @@ import { tmpDir } from "../helpers/tmp-dir.js";
 
 const MCP_CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
 const MCP_CLIENT = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
-const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+const INIT =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
 const call = (id: number, name: string, args: object) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
 /** The log's requests without their timings: what two replays of one harness must share. */
@@ -26,7 +27,12 @@ const frameCount = (dir: string) => (existsSync(path.join(dir, "frames")) ? read
 describe("cassette prune", () => {
   it("drops the CLI calls no replay used and their frames; the harness replays identically on the pruned copy", async () => {
     await using dir = await tmpDir();
-    const steps = JSON.stringify([{ argv: ["call", "get_screen_size"] }, { argv: ["call", "list_windows"] }, { argv: ["call", "click", TOKEN] }, { argv: ["call", "get_screen_size"] }]);
+    const steps = JSON.stringify([
+      { argv: ["call", "get_screen_size"] },
+      { argv: ["call", "list_windows"] },
+      { argv: ["call", "click", TOKEN] },
+      { argv: ["call", "get_screen_size"] },
+    ]);
     const harness = ["--", "python3", HARNESS, steps];
     const before = path.join(dir.path, "before.jsonl");
     const first = await runCli(["replay", CASSETTE, "--log", before, "--fail-on-unused", ...harness]);
@@ -52,7 +58,17 @@ describe("cassette prune", () => {
 
   it("drops an MCP tools/call with its response and keeps the protocol exchanges; replays identically", async () => {
     await using dir = await tmpDir();
-    const harness = ["--", "python3", MCP_CLIENT, JSON.stringify([INIT, '{"jsonrpc":"2.0","method":"notifications/initialized"}', call(3, "list_windows", {}), call(4, "get_window_state", { pid: 24132, window_id: 4194311, max_elements: 40 })])];
+    const harness = [
+      "--",
+      "python3",
+      MCP_CLIENT,
+      JSON.stringify([
+        INIT,
+        '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+        call(3, "list_windows", {}),
+        call(4, "get_window_state", { pid: 24132, window_id: 4194311, max_elements: 40 }),
+      ]),
+    ];
     const before = path.join(dir.path, "before.jsonl");
     const first = await runCli(["replay", MCP_CASSETTE, "--log", before, "--invariants", "none", ...harness]);
     expect(first.exitCode, first.stderr).toBe(0);
@@ -61,7 +77,9 @@ describe("cassette prune", () => {
     const { dropped } = JSON.parse(r.stdout) as { dropped: number[] };
     // click, get_window_state, click, press_key, get_screen_size, get_desktop_state, zoom: requests and responses
     expect(dropped).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]);
-    const kept = lines(path.join(dir.path, "p")).slice(1).map((l) => (JSON.parse(l) as { seq: number }).seq);
+    const kept = lines(path.join(dir.path, "p"))
+      .slice(1)
+      .map((l) => (JSON.parse(l) as { seq: number }).seq);
     expect(kept).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 24]);
     const after = path.join(dir.path, "after.jsonl");
     const second = await runCli(["replay", path.join(dir.path, "p"), "--log", after, "--invariants", "none", ...harness]);
@@ -88,10 +106,15 @@ describe("cassette prune", () => {
   it("refuses a log from another cassette, and one that is not JSONL", async () => {
     await using dir = await tmpDir();
     const log = path.join(dir.path, "log.jsonl");
-    writeFileSync(log, `${JSON.stringify({ type: "request", n: 0, t_ms: 0, transport: "cli", method: "call", tool: "click", kind: "mutation", epoch_before: 0, epoch_after: 1, outcome: "replayed", matched_seq: 99 })}\n`);
+    writeFileSync(
+      log,
+      `${JSON.stringify({ type: "request", n: 0, t_ms: 0, transport: "cli", method: "call", tool: "click", kind: "mutation", epoch_before: 0, epoch_after: 1, outcome: "replayed", matched_seq: 99 })}\n`,
+    );
     const r = await runCli(["cassette", "prune", CASSETTE, "--log", log, "--dry-run"]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`${log}: request #0 matched event seq 99, which ${path.join(CASSETTE, "cassette.jsonl")} does not hold. Pass logs written by replays of this cassette`);
+    expect(r.stderr).toContain(
+      `${log}: request #0 matched event seq 99, which ${path.join(CASSETTE, "cassette.jsonl")} does not hold. Pass logs written by replays of this cassette`,
+    );
     writeFileSync(log, "{not json\n");
     const bad = await runCli(["cassette", "prune", CASSETTE, "--log", log]);
     expect(bad.exitCode).toBe(2);
@@ -105,19 +128,30 @@ describe("cassette merge", () => {
     const a = path.join(dir.path, "a");
     const b = path.join(dir.path, "b");
     const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
-    const record = (out: string, script: string) => runCli(["record", "--out", out, "--driver", fake, "--driver-source", "synthetic", "--", "sh", "-c", script]);
+    const record = (out: string, script: string) =>
+      runCli(["record", "--out", out, "--driver", fake, "--driver-source", "synthetic", "--", "sh", "-c", script]);
     expect((await record(a, 'cua-driver call get_screen_size "{}" >/dev/null')).exitCode).toBe(0);
     expect((await record(b, 'cua-driver call list_windows "{}" >/dev/null')).exitCode).toBe(0);
     const merged = path.join(dir.path, "ab");
     const m = await runCli(["cassette", "merge", a, b, "--out", merged]);
     expect(m.exitCode, m.stderr).toBe(0);
-    const events = lines(merged).slice(1).map((l) => JSON.parse(l) as { seq: number; t_ms: number; duration_ms: number });
+    const events = lines(merged)
+      .slice(1)
+      .map((l) => JSON.parse(l) as { seq: number; t_ms: number; duration_ms: number });
     const countA = lines(a).length - 1;
     expect(events.map((e) => e.seq)).toEqual([...events.keys()]);
     const endA = Math.max(...events.slice(0, countA).map((e) => e.t_ms + e.duration_ms));
     expect(Math.min(...events.slice(countA).map((e) => e.t_ms))).toBeGreaterThan(endA); // B starts after A ended
     expect(m.stderr).toContain("the two probe.json files differ; the merged cassette keeps");
-    const both = await runCli(["replay", merged, "--json", "--", "sh", "-c", 'cua-driver call get_screen_size "{}" >/dev/null && cua-driver call list_windows "{}" >/dev/null']);
+    const both = await runCli([
+      "replay",
+      merged,
+      "--json",
+      "--",
+      "sh",
+      "-c",
+      'cua-driver call get_screen_size "{}" >/dev/null && cua-driver call list_windows "{}" >/dev/null',
+    ]);
     expect(both.exitCode, both.stderr).toBe(0);
     expect(JSON.parse(both.stdout.trim())).toMatchObject({ unmatched: 0, served: 2 });
     const onlyA = await runCli(["replay", a, "--json", "--", "sh", "-c", 'cua-driver call list_windows "{}" >/dev/null']);
@@ -132,7 +166,9 @@ describe("cassette merge", () => {
     writeFileSync(path.join(newer, "cassette.jsonl"), `${[header!.replace('"version":"0.21.0"', '"version":"0.28.2"'), ...rest.slice(0, 2)].join("\n")}\n`);
     const m = await runCli(["cassette", "merge", CASSETTE, newer, "--out", path.join(dir.path, "out")]);
     expect(m.exitCode).toBe(2);
-    expect(m.stderr).toContain(`cannot merge ${path.join(newer, "cassette.jsonl")} into ${path.join(CASSETTE, "cassette.jsonl")}: driver 0.28.2 ≠ 0.21.0. Merge cassettes recorded from the same driver version`);
+    expect(m.stderr).toContain(
+      `cannot merge ${path.join(newer, "cassette.jsonl")} into ${path.join(CASSETTE, "cassette.jsonl")}: driver 0.28.2 ≠ 0.21.0. Merge cassettes recorded from the same driver version`,
+    );
     expect(existsSync(path.join(dir.path, "out"))).toBe(false);
   });
 });
@@ -160,7 +196,17 @@ describe("cassette stale and the replay-start warning", () => {
     const r = await runCli(["replay", CASSETTE, "--max-age", "1d", "--json", "--", "sh", "-c", "cua-driver call get_screen_size </dev/null >/dev/null"]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`cua-contract replay: warning: ${CASSETTE.replace(/[/.]/g, "\\$&")} is stale: recorded \\d+ days? ago`));
-    const fresh = await runCli(["replay", CASSETTE, "--max-age", "100000d", "--json", "--", "sh", "-c", "cua-driver call get_screen_size </dev/null >/dev/null"]);
+    const fresh = await runCli([
+      "replay",
+      CASSETTE,
+      "--max-age",
+      "100000d",
+      "--json",
+      "--",
+      "sh",
+      "-c",
+      "cua-driver call get_screen_size </dev/null >/dev/null",
+    ]);
     expect(fresh.stderr).not.toContain("stale");
   });
 });

@@ -11,6 +11,8 @@ describe("check: a scenario file that is not JSON", () => {
     writeFileSync(file, '{\n  "id": "x",\n  "cassette": 3,\n}\n');
     const r = await runCli(["check", file]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toBe(`cua-contract: ${file}:4: the scenario is not valid JSON (Expected double-quoted property name in JSON at position 32). Fix the JSON syntax.`);
+    expect(r.stderr).toBe(
+      `cua-contract: ${file}:4: the scenario is not valid JSON (Expected double-quoted property name in JSON at position 32). Fix the JSON syntax.`,
+    );
   });
 });

@@ -31,15 +31,38 @@ describe("an external harness (examples/harness-python)", () => {
   it("replay -- python3 harness_buggy.py exits 1 with the violation and its evidence; --invariants picks, --no-invariants skips", async () => {
     const cassette = path.join(repoRoot, "recordings/gtk3-demo-mcp");
     const plan = path.join(example, "timeout-after-click.json");
-    const good = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness.py", scenario("click-timeout-after-effect")], { cwd: example, env });
+    const good = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness.py", scenario("click-timeout-after-effect")], {
+      cwd: example,
+      env,
+    });
     expect(good.exitCode, good.stderr).toBe(0);
-    const bad = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], { cwd: example, env });
+    const bad = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], {
+      cwd: example,
+      env,
+    });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(/violation no-replay-after-unknown: #\d+ click .* re-sends #\d+ click .*timeout_after_effect/);
-    const chosen = await runCli(["replay", cassette, "--faults", plan, "--invariants", "bounded-retries,retry-read-only-only", "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], { cwd: example, env });
+    const chosen = await runCli(
+      [
+        "replay",
+        cassette,
+        "--faults",
+        plan,
+        "--invariants",
+        "bounded-retries,retry-read-only-only",
+        "--",
+        "python3",
+        "harness_buggy.py",
+        scenario("click-timeout-after-effect"),
+      ],
+      { cwd: example, env },
+    );
     expect(chosen.stderr).toMatch(/violation retry-read-only-only:/);
     expect(chosen.stderr).not.toMatch(/violation no-replay-after-unknown/);
-    const none = await runCli(["replay", cassette, "--faults", plan, "--no-invariants", "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], { cwd: example, env });
+    const none = await runCli(
+      ["replay", cassette, "--faults", plan, "--no-invariants", "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")],
+      { cwd: example, env },
+    );
     expect(none.stderr).not.toMatch(/violation /);
   });
 });

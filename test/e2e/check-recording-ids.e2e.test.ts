@@ -38,7 +38,9 @@ describe("carrying a re-recording's ids into the real scenarios", () => {
     writeFileSync(path.join(copy, "cassette.jsonl"), moved);
     const scenarioDir = path.join(dir.path, "contracts/scenarios");
     mkdirSync(scenarioDir, { recursive: true });
-    const real = readdirSync(scenarios).filter((f) => f.endsWith(".json") && readFileSync(path.join(scenarios, f), "utf8").includes('"../../recordings/gtk3-demo-mcp"'));
+    const real = readdirSync(scenarios).filter(
+      (f) => f.endsWith(".json") && readFileSync(path.join(scenarios, f), "utf8").includes('"../../recordings/gtk3-demo-mcp"'),
+    );
     for (const f of real) cpSync(path.join(scenarios, f), path.join(scenarioDir, f));
     expect(real.length).toBe(14);
 
@@ -47,7 +49,10 @@ describe("carrying a re-recording's ids into the real scenarios", () => {
 
     const { changes, problem } = ids.idChanges(ids.harnessCalls(cassetteText), ids.harnessCalls(moved));
     expect(problem).toBeUndefined();
-    expect([...changes!]).toEqual([[String(first.pid), Number(pid)], [String(first.window_id), Number(win)]]);
+    expect([...changes!]).toEqual([
+      [String(first.pid), Number(pid)],
+      [String(first.window_id), Number(win)],
+    ]);
     const changed = ids.updateScenarios({ dir: scenarioDir, cassetteDir: copy, changes: changes! });
     expect(changed.map((f) => path.basename(f)).sort()).toEqual(real.sort());
     const fresh = await runCli(["check", scenarioDir, "--json"]);

@@ -68,7 +68,9 @@ describe("cua-contract check", () => {
     it("an unknown action, with the nearest name", async () => {
       await using dir = await tmpDir();
       mkdirSync(path.join(dir.path, "cassettes"));
-      cpSync(path.join(repoRoot, "contracts/scenarios/cassettes/gtk3demo-click-confirmed"), path.join(dir.path, "cassettes/gtk3demo-click-confirmed"), { recursive: true });
+      cpSync(path.join(repoRoot, "contracts/scenarios/cassettes/gtk3demo-click-confirmed"), path.join(dir.path, "cassettes/gtk3demo-click-confirmed"), {
+        recursive: true,
+      });
       const file = variant(dir.path, "click-confirmed", (d) => ((d.steps as Record<string, unknown>[])[1]!.action = "clik"));
       const r = await runCli(["check", file]);
       expect(r.exitCode).toBe(2);
@@ -83,7 +85,11 @@ describe("cua-contract check", () => {
     });
     it("a schema violation names the JSON path", async () => {
       await using dir = await tmpDir();
-      const file = variant(dir.path, "click-confirmed", (d) => ((d.faults as { rules: unknown[] }) = { rules: [{ match: { tool: "click" }, fault: { kind: "explode" } }] }));
+      const file = variant(
+        dir.path,
+        "click-confirmed",
+        (d) => ((d.faults as { rules: unknown[] }) = { rules: [{ match: { tool: "click" }, fault: { kind: "explode" } }] }),
+      );
       const r = await runCli(["check", file]);
       expect(r.exitCode).toBe(2);
       expect(r.stderr).toMatch(/faults\.rules\[0\]\.fault\.kind: .*See contracts\/schema\/scenario\.schema\.json/);

@@ -7,8 +7,17 @@ import { CASSETTE, HARNESS, PRESS, TOKEN } from "../helpers/replay-cli-harness.j
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
-interface Case { "@_name": string; "@_classname": string; failure?: { "@_message": string; "@_type": string; "#text"?: string } }
-interface Suite { "@_name": string; "@_tests": string; "@_failures": string; testcase?: Case[] }
+interface Case {
+  "@_name": string;
+  "@_classname": string;
+  failure?: { "@_message": string; "@_type": string; "#text"?: string };
+}
+interface Suite {
+  "@_name": string;
+  "@_tests": string;
+  "@_failures": string;
+  testcase?: Case[];
+}
 
 /** Parses JUnit XML with a real parser (fails on malformed XML) into its suites. */
 function junit(file: string): { tests: number; failures: number; suites: Suite[] } {
@@ -25,7 +34,12 @@ describe("replay --junit and --json-out", () => {
     await using dir = await tmpDir();
     const xml = path.join(dir.path, "reports/replay.xml");
     const out = path.join(dir.path, "summary.json");
-    const steps = [{ argv: ["call", "get_screen_size"] }, { argv: ["call", "list_windows"] }, { argv: ["call", "click", TOKEN] }, { argv: ["call", "press_key", PRESS.replace("escape", "enter")] }];
+    const steps = [
+      { argv: ["call", "get_screen_size"] },
+      { argv: ["call", "list_windows"] },
+      { argv: ["call", "click", TOKEN] },
+      { argv: ["call", "press_key", PRESS.replace("escape", "enter")] },
+    ];
     const r = await runCli(["replay", CASSETTE, "--junit", xml, "--json-out", out, "--", "python3", HARNESS, JSON.stringify(steps)]);
     expect(r.exitCode).toBe(1);
     expect(() => JSON.parse(r.stdout)).not.toThrow(); // stdout is only the harness's line
@@ -80,11 +94,16 @@ describe("fuzz --junit, progress and the reproduce line", () => {
     const cassette = path.join(repoRoot, "contracts/scenarios/cassettes/gtk3demo-click-timeout");
     // the harness refuses to start without HARNESS_READY; --env gives it
     const cmd = 'test "$HARNESS_READY" = yes && python3 harness_buggy.py';
-    const r = await runCli(["fuzz", "--cmd", cmd, "--cassette", cassette, "--seed", "103", "--runs", "1", "--path", "0:0:2", "--env", "HARNESS_READY=yes", "--json"], { cwd: example });
+    const r = await runCli(
+      ["fuzz", "--cmd", cmd, "--cassette", cassette, "--seed", "103", "--runs", "1", "--path", "0:0:2", "--env", "HARNESS_READY=yes", "--json"],
+      { cwd: example },
+    );
     expect(r.exitCode, r.stderr).toBe(1);
     const failure = (JSON.parse(r.stdout) as { failures: { invariant: string; reproduce: string }[] }).failures[0]!;
     expect(failure.invariant).toBe("no-replay-after-unknown");
-    expect(failure.reproduce).toMatch(/^node \.\.\/\.\.\/bin\/cua-contract\.js fuzz --seed 103 --runs 1 --path 0:0:2 --cmd '.*' --cassette \S+ --env HARNESS_READY=yes$/);
+    expect(failure.reproduce).toMatch(
+      /^node \.\.\/\.\.\/bin\/cua-contract\.js fuzz --seed 103 --runs 1 --path 0:0:2 --cmd '.*' --cassette \S+ --env HARNESS_READY=yes$/,
+    );
     const env = { ...process.env };
     delete env.HARNESS_READY;
     const again = await execa("sh", ["-c", `${failure.reproduce} --json`], { cwd: example, env, extendEnv: false, reject: false });
@@ -102,7 +121,9 @@ describe("fuzz --junit, progress and the reproduce line", () => {
     expect(cases.filter((c) => c.failure).map((c) => c["@_name"])).toEqual(doc.mutants.filter((m) => !m.caught).map((m) => m.name));
     expect(r.exitCode).toBe(doc.mutants.every((m) => m.caught) ? 0 : 1);
     // a CI log gets a line per mutant as each hunt ends
-    expect(r.stderr.split("\n").filter((l) => l.startsWith("cua-contract fuzz: "))).toEqual(doc.mutants.map((m) => expect.stringMatching(new RegExp(`^cua-contract fuzz: ${m.name}: (caught after \\d+ runs|not caught)$`))));
+    expect(r.stderr.split("\n").filter((l) => l.startsWith("cua-contract fuzz: "))).toEqual(
+      doc.mutants.map((m) => expect.stringMatching(new RegExp(`^cua-contract fuzz: ${m.name}: (caught after \\d+ runs|not caught)$`))),
+    );
   });
 
   it("rejects an --env without a name", async () => {
@@ -119,7 +140,9 @@ describe("check progress on a non-TTY", () => {
     const r = await runCli(["check", "--json", "--progress-every", "5", "--junit", xml]);
     const doc = JSON.parse(r.stdout) as { scenarios: unknown[]; failed: number };
     const total = doc.scenarios.length;
-    const expected = Array.from({ length: Math.floor(total / 5) }, (_, i) => expect.stringMatching(new RegExp(`^cua-contract check: ${(i + 1) * 5}/${total} scenarios, \\d+ failing$`)));
+    const expected = Array.from({ length: Math.floor(total / 5) }, (_, i) =>
+      expect.stringMatching(new RegExp(`^cua-contract check: ${(i + 1) * 5}/${total} scenarios, \\d+ failing$`)),
+    );
     expect(r.stderr.split("\n").filter((l) => /^cua-contract check: \d+\//.test(l))).toEqual(expected);
     expect(r.stderr).toContain(`cua-contract check: JUnit XML written to ${xml}`);
     expect(junit(xml).suites[0]!.testcase!.length).toBe(total);
@@ -136,7 +159,9 @@ describe("the tool's invocation in printed commands", () => {
     expect(toolInvocation({ script: bin, env: { npm_command: "exec", PATH: "/nowhere" }, cwd: repoRoot })).toBe("node bin/cua-contract.js"); // npx set by a parent
     expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: repoRoot })).toBe("node bin/cua-contract.js");
     expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: dir.path })).toBe(`node ${bin}`);
-    expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: path.join(repoRoot, "examples/harness-python") })).toBe("node ../../bin/cua-contract.js");
+    expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: path.join(repoRoot, "examples/harness-python") })).toBe(
+      "node ../../bin/cua-contract.js",
+    );
     const { symlinkSync } = await import("node:fs");
     symlinkSync(bin, path.join(dir.path, "cua-contract"));
     expect(toolInvocation({ script: bin, env: { PATH: `/nowhere:${dir.path}` }, cwd: dir.path })).toBe("cua-contract");

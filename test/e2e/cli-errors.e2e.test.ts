@@ -41,15 +41,22 @@ describe("CLI usage errors", () => {
     expect((await badInput(["diff", "a"]))[0]).toBe("cua-contract: Missing B: run it as `cua-contract diff A B`.");
     expect((await badInput(["inspect"]))[0]).toBe("cua-contract: Missing DIR: run it as `cua-contract inspect DIR`.");
     expect((await badInput(["inspect", "a", "b"]))[0]).toBe("cua-contract: Unexpected argument b.");
-    expect((await badInput(["contract", "init"]))[0]).toMatch(/^cua-contract: --from: contract init needs a probe snapshot to start from\. Pass --from SNAPSHOT/);
+    expect((await badInput(["contract", "init"]))[0]).toMatch(
+      /^cua-contract: --from: contract init needs a probe snapshot to start from\. Pass --from SNAPSHOT/,
+    );
   });
 });
 
 describe("mistyped flags and numbers", () => {
   it("names the unknown flag first, with the nearest known one, before any option it made look missing", async () => {
-    expect(await badInput(["record", "--ot", "x", "--", "true"])).toEqual(["cua-contract: Unknown option --ot (did you mean --out?).", "Run `cua-contract record --help` for usage."]);
+    expect(await badInput(["record", "--ot", "x", "--", "true"])).toEqual([
+      "cua-contract: Unknown option --ot (did you mean --out?).",
+      "Run `cua-contract record --help` for usage.",
+    ]);
     expect((await badInput(["check", "--harnes", "x"]))[0]).toBe("cua-contract: Unknown option --harnes (did you mean --harness?).");
-    expect((await badInput(["serve", "--transport", "mcp", "--prot=3", "--zzzzzz"]))[0]).toBe("cua-contract: Unknown options --prot (did you mean --port?), --zzzzzz.");
+    expect((await badInput(["serve", "--transport", "mcp", "--prot=3", "--zzzzzz"]))[0]).toBe(
+      "cua-contract: Unknown options --prot (did you mean --port?), --zzzzzz.",
+    );
     expect((await badInput(["--verison"]))[0]).toBe("cua-contract: Unknown option --verison (did you mean --version?).");
   });
 
@@ -69,30 +76,42 @@ describe("wrong-kind inputs", () => {
     expect((await badInput(["check", "recordings/gtk3-demo-mcp"]))[0]).toBe(
       'cua-contract: recordings/gtk3-demo-mcp: this is a cassette (the folder `record --out` writes), not a scenario contract: `cua-contract replay`, `serve`, `inspect` and `report` read it; a scenario names it in its "cassette" field. `cua-contract check` takes scenario files (contracts/scenarios/*.json, docs/scenarios.md) or folders of them.',
     );
-    expect((await badInput(["check", "test/fixtures/trajectories/gtk3-demo-0.21.0"]))[0]).toMatch(/this is a cua-driver trajectory folder \(turn-NNNNN\/\), not a scenario contract: `cua-contract import` turns it into a cassette\./);
+    expect((await badInput(["check", "test/fixtures/trajectories/gtk3-demo-0.21.0"]))[0]).toMatch(
+      /this is a cua-driver trajectory folder \(turn-NNNNN\/\), not a scenario contract: `cua-contract import` turns it into a cassette\./,
+    );
     await using dir = await tmpDir();
     const result = path.join(dir.path, "check.json");
     await writeFile(result, (await runCli(["check", "contracts/scenarios/click-confirmed.json", "--json"])).stdout);
-    expect((await badInput(["check", result]))[0]).toMatch(/: this is a check result \(written by `check --json`\), not a scenario contract: `cua-contract report .*check\.json` reads it\./);
+    expect((await badInput(["check", result]))[0]).toMatch(
+      /: this is a check result \(written by `check --json`\), not a scenario contract: `cua-contract report .*check\.json` reads it\./,
+    );
   });
 
   it("a replay log or a check result where a cassette goes says what it is and which command reads it", async () => {
     await using dir = await tmpDir();
     const log = path.join(dir.path, "replay.jsonl");
     await runCli(["replay", "test/fixtures/cassettes/replay-cli-gtk", "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null"]);
-    for (const command of [["replay", log, "--", "true"], ["inspect", log], ["serve", log, "--transport", "mcp"]]) {
+    for (const command of [
+      ["replay", log, "--", "true"],
+      ["inspect", log],
+      ["serve", log, "--transport", "mcp"],
+    ]) {
       expect((await badInput(command))[0]).toBe(
         `cua-contract: ${log}: this is a replay log (written by \`replay --log\`), not a cassette: \`cua-contract report ${log} --cassette DIR\` reads it. Where a cassette goes, pass the directory that \`cua-contract record --out DIR\` wrote (it holds cassette.jsonl).`,
       );
     }
-    expect((await badInput(["inspect", "recordings/gtk3-demo-cli/cassette.jsonl"]))[0]).toMatch(/this is the event file inside a cassette, not a cassette: pass its folder, recordings\/gtk3-demo-cli, instead\./);
+    expect((await badInput(["inspect", "recordings/gtk3-demo-cli/cassette.jsonl"]))[0]).toMatch(
+      /this is the event file inside a cassette, not a cassette: pass its folder, recordings\/gtk3-demo-cli, instead\./,
+    );
   });
 
   it("a harness script that does not exist is bad input (exit 2), not a failing harness", async () => {
     expect((await badInput(["check", "--cmd", "python3 nosuch.py", "contracts/scenarios/click-confirmed.json"]))[0]).toMatch(
       /^cua-contract: --cmd: the harness script "nosuch\.py" does not exist \(.*nosuch\.py\)\. Check the path/,
     );
-    expect((await badInput(["fuzz", "--cmd", "node missing/harness.mjs", "--runs", "1"]))[0]).toMatch(/the harness script "missing\/harness\.mjs" does not exist/);
+    expect((await badInput(["fuzz", "--cmd", "node missing/harness.mjs", "--runs", "1"]))[0]).toMatch(
+      /the harness script "missing\/harness\.mjs" does not exist/,
+    );
   });
 
   it("a fault plan's trailing comma names its line; bytes that are not UTF-8 name the offset", async () => {
@@ -101,7 +120,10 @@ describe("wrong-kind inputs", () => {
     await writeFile(plan, '{ "rules": [\n  { "match": {}, "fault": { "kind": "empty" } },\n] }\n');
     const replay = ["replay", "test/fixtures/cassettes/replay-cli-gtk", "--faults", plan, "--", "true"];
     expect((await badInput(replay))[0]).toMatch(new RegExp(`^cua-contract: ${plan}:3: fault plan is not valid JSON`));
-    await writeFile(plan, Buffer.concat([Buffer.from('{ "rules": [\n  { "match": { "tool": "caf'), Buffer.from([0xe9]), Buffer.from('" }, "fault": { "kind": "empty" } }] }')]));
+    await writeFile(
+      plan,
+      Buffer.concat([Buffer.from('{ "rules": [\n  { "match": { "tool": "caf'), Buffer.from([0xe9]), Buffer.from('" }, "fault": { "kind": "empty" } }] }')]),
+    );
     expect((await badInput(replay))[0]).toBe(`cua-contract: ${plan}:2: fault plan is not valid UTF-8 (byte offset 40: 0xe9). Save the plan as UTF-8 JSON.`);
   });
 });
@@ -116,7 +138,8 @@ describe("help", () => {
       const help = String((await runCli([name, "--help"])).stdout);
       const description = (/^(?:.*\n)+?\n(.+)\n/.exec(help)?.[1] ?? "").trim();
       if (!description || /^(Positionals|Options):/.test(description)) missing.push(`${name}: no description`);
-      for (const line of help.split("\n").filter((l) => /^ {2}(-\w, )?--[a-z-]+ {2,}\[/.test(l))) missing.push(`${name}: ${line.trim().split(/\s/)[0]} has no description`);
+      for (const line of help.split("\n").filter((l) => /^ {2}(-\w, )?--[a-z-]+ {2,}\[/.test(l)))
+        missing.push(`${name}: ${line.trim().split(/\s/)[0]} has no description`);
     }
     expect(missing).toEqual([]);
     const fuzz = String((await runCli(["fuzz", "--help"])).stdout);
@@ -132,9 +155,13 @@ describe("output files", () => {
     expect((await badInput(["probe", "--from", SNAPSHOT, "--save", dir.path]))[0]).toBe(
       `cua-contract: --save: ${dir.path} is a directory. Name a file to write, e.g. --save ${path.join(dir.path, "out.json")}.`,
     );
-    expect((await badInput(["probe", "--from", SNAPSHOT, "--contract", CONTRACT, "--junit", dir.path]))[0]).toMatch(/^cua-contract: --junit: .* is a directory\./);
+    expect((await badInput(["probe", "--from", SNAPSHOT, "--contract", CONTRACT, "--junit", dir.path]))[0]).toMatch(
+      /^cua-contract: --junit: .* is a directory\./,
+    );
     await mkdir(path.join(dir.path, "r.html"));
-    expect((await badInput(["report", "recordings/gtk3-demo-cli", "--out", path.join(dir.path, "r.html")]))[0]).toMatch(/^cua-contract: --out: .*r\.html is a directory\./);
+    expect((await badInput(["report", "recordings/gtk3-demo-cli", "--out", path.join(dir.path, "r.html")]))[0]).toMatch(
+      /^cua-contract: --out: .*r\.html is a directory\./,
+    );
   });
 
   it("creates the folder of probe --save and --junit, and writes what it says", async () => {
@@ -183,7 +210,9 @@ describe("bad input files", () => {
     const at = text.indexOf('"readOnlyHint": true,');
     await writeFile(broken, `${text.slice(0, at)}"readOnlyHint": true${text.slice(at + '"readOnlyHint": true,'.length)}`);
     const line = text.slice(0, at).split("\n").length + 1;
-    expect((await badInput(["probe", "--from", SNAPSHOT, "--contract", broken]))[0]).toMatch(new RegExp(`^cua-contract: ${broken}:${line}: driver contract is not valid JSON`));
+    expect((await badInput(["probe", "--from", SNAPSHOT, "--contract", broken]))[0]).toMatch(
+      new RegExp(`^cua-contract: ${broken}:${line}: driver contract is not valid JSON`),
+    );
     const noBaseline = path.join(dir.path, "c.json");
     await writeFile(noBaseline, JSON.stringify({ ...JSON.parse(text), baseline: "nope.json" }));
     expect((await badInput(["gate", "--contract", noBaseline, "--sdk", "0.21.0"]))[0]).toBe(
@@ -203,7 +232,9 @@ describe("bad input files", () => {
     );
     const torn = path.join(dir.path, "check.json");
     await writeFile(torn, '{\n  "scenarios": [\n,]}\n');
-    expect((await badInput(["report", torn, "--out", path.join(dir.path, "r.html")]))[0]).toMatch(new RegExp(`^cua-contract: ${torn}:3: neither a replay log nor a check result \\(not JSON\\)`));
+    expect((await badInput(["report", torn, "--out", path.join(dir.path, "r.html")]))[0]).toMatch(
+      new RegExp(`^cua-contract: ${torn}:3: neither a replay log nor a check result \\(not JSON\\)`),
+    );
   });
 
   it("import refuses an --out that is a file or already holds a cassette, naming --force (it has no --append)", async () => {
@@ -226,7 +257,16 @@ describe("bad input files", () => {
   it("report refuses a --cassette other than the one the log replayed (its screenshots would sit beside other calls)", async () => {
     await using dir = await tmpDir();
     const log = path.join(dir.path, "replay.jsonl");
-    const run = await runCli(["replay", "test/fixtures/cassettes/replay-cli-gtk", "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null"]);
+    const run = await runCli([
+      "replay",
+      "test/fixtures/cassettes/replay-cli-gtk",
+      "--log",
+      log,
+      "--",
+      "sh",
+      "-c",
+      "cua-driver call get_screen_size </dev/null",
+    ]);
     expect(run.exitCode, String(run.stderr)).toBe(0);
     const out = path.join(dir.path, "r.html");
     expect((await runCli(["report", log, "--cassette", "test/fixtures/cassettes/replay-cli-gtk", "--out", out])).exitCode).toBe(0);

@@ -21,8 +21,13 @@ describe("diff", () => {
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.changes).toContainEqual({
-      severity: "behavioural", kind: "annotation_changed", tool: "get_window_state", path: "/annotations/idempotentHint",
-      from: true, to: false, message: "get_window_state: idempotentHint changed true → false",
+      severity: "behavioural",
+      kind: "annotation_changed",
+      tool: "get_window_state",
+      path: "/annotations/idempotentHint",
+      from: true,
+      to: false,
+      message: "get_window_state: idempotentHint changed true → false",
     });
   });
 

@@ -10,9 +10,14 @@ describe("cua-contract fuzz", () => {
     const r = await runCli(["fuzz", "--mutants", "--seed", "1", "--json"]);
     expect(r.exitCode, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { runs: number; mutants: { name: string; caught: boolean; runs: number; invariant: string; path: string }[] };
-    expect(doc.mutants.map((m) => m.name).sort()).toEqual(
-      ["ignore-frame-lease", "never-rebuild-session", "raw-key-combo", "resend-timed-out-click", "trust-empty-window-list", "unverifiable-is-done"],
-    );
+    expect(doc.mutants.map((m) => m.name).sort()).toEqual([
+      "ignore-frame-lease",
+      "never-rebuild-session",
+      "raw-key-combo",
+      "resend-timed-out-click",
+      "trust-empty-window-list",
+      "unverifiable-is-done",
+    ]);
     for (const m of doc.mutants) {
       expect(m.caught, m.name).toBe(true);
       expect(m.runs).toBeLessThanOrEqual(doc.runs);
@@ -27,7 +32,11 @@ describe("cua-contract fuzz", () => {
     await using dir = await tmpDir();
     const r = await runCli(["fuzz", "--harness", "unverifiable-is-done", "--seed", "1", "--runs", "20", "--save", dir.path, "--json"]);
     expect(r.exitCode).toBe(1);
-    const doc = JSON.parse(r.stdout) as { runs: number; violations: number; failures: { seed: number; path: string; invariant: string; reproduce: string; saved: string }[] };
+    const doc = JSON.parse(r.stdout) as {
+      runs: number;
+      violations: number;
+      failures: { seed: number; path: string; invariant: string; reproduce: string; saved: string }[];
+    };
     expect(doc.violations).toBeGreaterThan(0);
     const first = doc.failures[0]!;
     expect(first.invariant).toBe("unproven-not-done");
@@ -66,7 +75,10 @@ describe("cua-contract fuzz", () => {
 
   it("names the flag and the value for a malformed --path, --runs or --seed, with no stack trace", async () => {
     const cases: [string[], string][] = [
-      [["--path", "abc", "--runs", "1", "--seed", "1"], "cua-contract: --path must be colon-separated numbers as a failure's reproduce command prints it, got abc."],
+      [
+        ["--path", "abc", "--runs", "1", "--seed", "1"],
+        "cua-contract: --path must be colon-separated numbers as a failure's reproduce command prints it, got abc.",
+      ],
       [["--runs", "abc"], 'cua-contract: --runs must be a number, got "abc".'],
       [["--runs", "0"], "cua-contract: --runs must be a positive integer, got 0."],
       [["--seed", "x1"], 'cua-contract: --seed must be a number, got "x1".'],

@@ -24,7 +24,9 @@ describe("verify without a desktop", () => {
     expect(byLabel("call list_windows").every((c: any) => c.sent)).toBe(true);
     expect(doc.notSent).toBe(9);
     await using dir = await tmpDir();
-    const upd = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.21.0", "--update", path.join(dir.path, "new")], { env: { DISPLAY: "" } });
+    const upd = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.21.0", "--update", path.join(dir.path, "new")], {
+      env: { DISPLAY: "" },
+    });
     expect(upd.exitCode).toBe(2);
     expect(upd.stderr).toContain("--update needs every call sent, and 9 mutating call(s) were not (no --desktop)");
   });
@@ -46,29 +48,42 @@ describe.skipIf(missing.length > 0)("verify --desktop (real runtime under Xvfb)"
     expect(doc).toMatchObject({ ok: true, desktop: true, notSent: 0, counts: { breaking: 0, behavioural: 0 } });
     expect(doc.calls).toHaveLength(24);
     expect(doc.calls.every((c: any) => c.sent)).toBe(true);
-    expect(await readFile(junit, "utf8")).toMatch(/<testsuite name="verify recordings\/gtk3-demo-cli against sdk:@trycua\/cua-driver@0.21.0" tests="24" failures="0"/);
+    expect(await readFile(junit, "utf8")).toMatch(
+      /<testsuite name="verify recordings\/gtk3-demo-cli against sdk:@trycua\/cua-driver@0.21.0" tests="24" failures="0"/,
+    );
 
     const blind = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.21.0", "--desktop", "--json"]);
     const typed = JSON.parse(String(blind.stdout)).calls.find((c: any) => c.label === "call type_text");
     expect(typed.notes[0]).toMatch(/^the recording holds «redacted:text:[0-9a-f]{8}» where the harness sent a secret, and no --secret matches it/);
   });
 
-  it.skipIf(Boolean(skip028))("0.28.2: names each difference with its JSON path, and --update writes a cassette 0.28.2 then answers as recorded", { timeout: 180_000 }, async () => {
-    await using dir = await tmpDir();
-    const out = path.join(dir.path, "gtk3-demo-cli-0.28.2");
-    const r = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.28.2", "--desktop", "--secret", TYPED, "--update", out]);
-    const text = String(r.stdout);
-    expect(text).toContain("  #3   call start_session           additive\n         additive    $.desktop_capture_authorized: $.desktop_capture_authorized is new");
-    expect(text).toMatch(/additive {4}\$\.elements\[\*\]\.actions: \$\.elements\[\*\]\.actions is new \(×\d+\)/);
-    expect(text).toMatch(/^differences: \d+ breaking, \d+ behavioural, \d+ additive, \d+ cosmetic; 24\/24 call\(s\) sent/m);
-    const doc = JSON.parse(String((await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.28.2", "--desktop", "--secret", TYPED, "--json"])).stdout));
-    for (const call of doc.calls) for (const d of call.differences) expect(d.path).toMatch(/^(\$|stdout|stderr|exit_code|--)/);
-    expect(r.exitCode).toBe(doc.ok ? 0 : 1);
-    const cassette = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).split("\n");
-    expect(JSON.parse(cassette[0]!).driver).toMatchObject({ version: "0.28.2", source: "sdk", location: "sdk:@trycua/cua-driver@0.28.2" });
-    expect(cassette.join("\n")).not.toContain(TYPED);
-    const again = await runCli(["verify", out, "--driver", "sdk:0.28.2", "--desktop", "--secret", TYPED, "--json"]);
-    const second = JSON.parse(String(again.stdout));
-    expect(second, JSON.stringify(second.calls.filter((c: any) => c.differences.length)).slice(0, 3000)).toMatchObject({ ok: true, counts: { breaking: 0, behavioural: 0, additive: 0 } });
-  });
+  it.skipIf(Boolean(skip028))(
+    "0.28.2: names each difference with its JSON path, and --update writes a cassette 0.28.2 then answers as recorded",
+    { timeout: 180_000 },
+    async () => {
+      await using dir = await tmpDir();
+      const out = path.join(dir.path, "gtk3-demo-cli-0.28.2");
+      const r = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.28.2", "--desktop", "--secret", TYPED, "--update", out]);
+      const text = String(r.stdout);
+      expect(text).toContain(
+        "  #3   call start_session           additive\n         additive    $.desktop_capture_authorized: $.desktop_capture_authorized is new",
+      );
+      expect(text).toMatch(/additive {4}\$\.elements\[\*\]\.actions: \$\.elements\[\*\]\.actions is new \(×\d+\)/);
+      expect(text).toMatch(/^differences: \d+ breaking, \d+ behavioural, \d+ additive, \d+ cosmetic; 24\/24 call\(s\) sent/m);
+      const doc = JSON.parse(
+        String((await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.28.2", "--desktop", "--secret", TYPED, "--json"])).stdout),
+      );
+      for (const call of doc.calls) for (const d of call.differences) expect(d.path).toMatch(/^(\$|stdout|stderr|exit_code|--)/);
+      expect(r.exitCode).toBe(doc.ok ? 0 : 1);
+      const cassette = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).split("\n");
+      expect(JSON.parse(cassette[0]!).driver).toMatchObject({ version: "0.28.2", source: "sdk", location: "sdk:@trycua/cua-driver@0.28.2" });
+      expect(cassette.join("\n")).not.toContain(TYPED);
+      const again = await runCli(["verify", out, "--driver", "sdk:0.28.2", "--desktop", "--secret", TYPED, "--json"]);
+      const second = JSON.parse(String(again.stdout));
+      expect(second, JSON.stringify(second.calls.filter((c: any) => c.differences.length)).slice(0, 3000)).toMatchObject({
+        ok: true,
+        counts: { breaking: 0, behavioural: 0, additive: 0 },
+      });
+    },
+  );
 });

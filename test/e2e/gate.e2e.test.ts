@@ -28,10 +28,21 @@ describe.skipIf(Boolean(skip028))("gate --sdk 0.28.2 (the real published runtime
     ]);
     expect(doc.recordings).toMatchObject({ cassettes: [`${recordings}/cli-session`, `${recordings}/mcp-session`], calls: 7 });
     expect(doc.recordings.breaks).toEqual([
-      expect.objectContaining({ tool: "click", cassette: `${recordings}/cli-session`, event: 2, part: "input", path: "$.target",
-        reason: "must be object; must match exactly one schema in oneOf" }),
-      expect.objectContaining({ tool: "screenshot", cassette: `${recordings}/mcp-session`, event: 5, part: "tool",
-        reason: "tool screenshot is not in the candidate's tools/list" }),
+      expect.objectContaining({
+        tool: "click",
+        cassette: `${recordings}/cli-session`,
+        event: 2,
+        part: "input",
+        path: "$.target",
+        reason: "must be object; must match exactly one schema in oneOf",
+      }),
+      expect.objectContaining({
+        tool: "screenshot",
+        cassette: `${recordings}/mcp-session`,
+        event: 5,
+        part: "tool",
+        reason: "tool screenshot is not in the candidate's tools/list",
+      }),
     ]);
     expect(doc.unexpected.map((f: any) => f.id)).toContain("diff:alternative_removed:click:/inputSchema/properties/target/anyOf/1");
     const xml = await readFile(junit, "utf8");
@@ -48,7 +59,9 @@ describe("gate --sdk 0.21.0 and --driver", () => {
     const baseline = path.join(dir.path, "expected.json");
     const first = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", recordings, "--save-expected-failures", baseline]);
     expect(first.exitCode).toBe(1);
-    expect(first.stdout).toContain(`FAIL     ${recordings}/mcp-session event 5 (screenshot): tool screenshot is not in the candidate's tools/list  [${screenshotId}]`);
+    expect(first.stdout).toContain(
+      `FAIL     ${recordings}/mcp-session event 5 (screenshot): tool screenshot is not in the candidate's tools/list  [${screenshotId}]`,
+    );
     const saved = JSON.parse(await readFile(baseline, "utf8"));
     expect(saved.failures.map((f: any) => f.id)).toEqual([screenshotId]);
 
@@ -96,7 +109,9 @@ describe("gate --sdk 0.21.0 and --driver", () => {
     const r = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", copy, "--json"]);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.recordings.calls).toBe(3);
-    expect(doc.recordings.warnings).toEqual([expect.stringMatching(new RegExp(`^${file}:${lines.length}: torn last line \\(20 characters, not valid JSON\\) ignored`))]);
+    expect(doc.recordings.warnings).toEqual([
+      expect.stringMatching(new RegExp(`^${file}:${lines.length}: torn last line \\(20 characters, not valid JSON\\) ignored`)),
+    ]);
     const text = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", copy]);
     expect(text.stdout).toContain(`  note     ${file}:${lines.length}: torn last line (20 characters`);
   });

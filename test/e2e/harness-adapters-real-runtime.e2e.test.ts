@@ -25,7 +25,10 @@ describe("harness adapters over the real runtime", () => {
     const driver = createCliDriver({ env: env() });
     const stale = (await driver.call("click", { pid: 1, element_token: "s00000001:0" })) as ToolResult;
     expect(stale.isError).toBe(true);
-    expect(stale.structuredContent).toEqual({ refusal: { code: "stale_element_token", message: "element_token is stale; call get_window_state again to refresh" }, status: "refused" });
+    expect(stale.structuredContent).toEqual({
+      refusal: { code: "stale_element_token", message: "element_token is stale; call get_window_state again to refresh" },
+      status: "refused",
+    });
     expect(classifyActionResult(stale)).toMatchObject({ decision: "escalate", outcome: "refused" });
     const headless = (await driver.call("get_screen_size", {})) as ToolResult;
     expect(headless.isError).toBe(true); // text-only stdout from a structured tool (decision 0039)

@@ -21,7 +21,10 @@ describe.skipIf(skip)("cua-contract import (fresh trajectory from the real runti
     const results = path.join(tmp.path, "results.jsonl");
     const recorded = await execa(process.execPath, [recorder, trajectory, results], { reject: false, timeout: 80_000 });
     expect(recorded.exitCode, recorded.stderr).toBe(0);
-    const truth = readFileSync(results, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { tool: string; result: unknown });
+    const truth = readFileSync(results, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { tool: string; result: unknown });
     const out = path.join(tmp.path, "cassette");
     const run = await runCli(["import", trajectory, "--out", out, "--driver-source", "sdk", "--driver-version", "0.21.0"]);
     expect(run.stderr).toBe("");

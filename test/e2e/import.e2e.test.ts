@@ -38,7 +38,11 @@ describe("cua-contract import (real 0.21.0 trajectory)", () => {
     mutations.forEach((event, i) => {
       const truth = renderCall({ raw: JSON.stringify(oracle[i]!.result) }).stdout;
       expect(restoreText(cassette, event, "stdout")).toBe(truth);
-      if (event.kind === "cli") expect(JSON.parse(event.argv[2]!)).toMatchObject({ ...oracle[i]!.arguments, ...(oracle[i]!.tool === "type_text" ? { text: expect.stringMatching(/^«redacted:text:[0-9a-f]{8}»$/) } : {}) });
+      if (event.kind === "cli")
+        expect(JSON.parse(event.argv[2]!)).toMatchObject({
+          ...oracle[i]!.arguments,
+          ...(oracle[i]!.tool === "type_text" ? { text: expect.stringMatching(/^«redacted:text:[0-9a-f]{8}»$/) } : {}),
+        });
     });
   });
 
@@ -112,7 +116,9 @@ describe("an imported trajectory replays offline", () => {
     expect(report.exitCode, String(report.stderr)).toBe(0);
     // The replay passed (exit 0), so the report shows no failure; the four mutations it never sent are a note.
     expect(String(report.stdout)).toMatch(/from a replay-log: 2 calls, 0 failures, 1 screenshots/);
-    expect(readFileSync(html, "utf8")).toMatch(/4 recorded mutation\(s\) never replayed: seq \d+ \(\w+\), seq \d+ \(\w+\), seq \d+ \(\w+\), seq \d+ \(\w+\)\. Replay fails on these only with --fail-on-unused\./);
+    expect(readFileSync(html, "utf8")).toMatch(
+      /4 recorded mutation\(s\) never replayed: seq \d+ \(\w+\), seq \d+ \(\w+\), seq \d+ \(\w+\), seq \d+ \(\w+\)\. Replay fails on these only with --fail-on-unused\./,
+    );
   });
 });
 

@@ -34,11 +34,26 @@ describe("inspect", () => {
 
   it("rejects broken cassettes with exit 2 and one message naming file, line or field, and the fix", async () => {
     const cases: Array<[string, string]> = [
-      ["bad-header", "cassette.jsonl:1: bad header: not valid JSON. Line 1 must be the header {\"format\":\"cua-cassette\",\"version\":1,…}; re-record the cassette."],
-      ["unknown-version", "cassette.jsonl:1: version: unknown cassette format version 7; this cua-contract reads version 1. Use the cua-contract release that wrote it, or re-record the cassette with this one."],
-      ["torn-middle-line", "cassette.jsonl:3: torn or invalid JSON line in the middle of the cassette. Only the last line may be torn by a crash; repair or delete this line by hand, or re-record."],
-      ["frame-path-segment", "cassette.jsonl:2: files.--screenshot-out-file.ref: frame reference \"frames/../../../etc/passwd.png\" is not frames/<sha256>.<png|jpg> (path segments are not allowed). Re-record the cassette, or fix the reference by hand; cua-contract never reads files outside frames/."],
-      ["frame-mismatch", "cassette.jsonl: frames: frames/ebc1a12310fa96efae931acb75771ee38856cfb70a921e7fb5bfa34128a9262b.png does not match its hash. Restore the frames from the original recording, or re-record the cassette."],
+      [
+        "bad-header",
+        'cassette.jsonl:1: bad header: not valid JSON. Line 1 must be the header {"format":"cua-cassette","version":1,…}; re-record the cassette.',
+      ],
+      [
+        "unknown-version",
+        "cassette.jsonl:1: version: unknown cassette format version 7; this cua-contract reads version 1. Use the cua-contract release that wrote it, or re-record the cassette with this one.",
+      ],
+      [
+        "torn-middle-line",
+        "cassette.jsonl:3: torn or invalid JSON line in the middle of the cassette. Only the last line may be torn by a crash; repair or delete this line by hand, or re-record.",
+      ],
+      [
+        "frame-path-segment",
+        'cassette.jsonl:2: files.--screenshot-out-file.ref: frame reference "frames/../../../etc/passwd.png" is not frames/<sha256>.<png|jpg> (path segments are not allowed). Re-record the cassette, or fix the reference by hand; cua-contract never reads files outside frames/.',
+      ],
+      [
+        "frame-mismatch",
+        "cassette.jsonl: frames: frames/ebc1a12310fa96efae931acb75771ee38856cfb70a921e7fb5bfa34128a9262b.png does not match its hash. Restore the frames from the original recording, or re-record the cassette.",
+      ],
     ];
     for (const [name, message] of cases) {
       const r = await runCli(["inspect", fixture(name)]);

@@ -40,7 +40,9 @@ beforeAll(async () => {
     if (missing.length > 0) continue;
     // recorded fresh from the real runtime on a throwaway desktop, with no faults
     const out = path.join(work, `rec-${transport}`);
-    const rec = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--out", out, "--", "python3", "harness.py", "--transport", transport], { cwd: EXAMPLE });
+    const rec = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--out", out, "--", "python3", "harness.py", "--transport", transport], {
+      cwd: EXAMPLE,
+    });
     expect(rec.exitCode, rec.stderr).toBe(0);
     cassettes[transport] = out;
   }
@@ -65,11 +67,28 @@ async function replayRun(options: { transport: string; script: string[]; tool: s
   const log = path.join(work, `log-${planCount}.jsonl`);
   const r = await execa(
     process.execPath,
-    [cliPath, "replay", cassettes[options.transport]!, "--faults", plan(options.tool, options.fault), "--log", log, "--json", "--", "python3", ...options.script, "--transport", options.transport],
+    [
+      cliPath,
+      "replay",
+      cassettes[options.transport]!,
+      "--faults",
+      plan(options.tool, options.fault),
+      "--log",
+      log,
+      "--json",
+      "--",
+      "python3",
+      ...options.script,
+      "--transport",
+      options.transport,
+    ],
     { cwd: EXAMPLE, reject: false, env: ENV },
   );
   const summary = JSON.parse(String(r.stdout).trim().split("\n").at(-1)!) as Run["summary"];
-  const entries = readFileSync(log, "utf8").trim().split("\n").map((line) => ReplayLogEntrySchema.parse(JSON.parse(line)));
+  const entries = readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => ReplayLogEntrySchema.parse(JSON.parse(line)));
   return { exitCode: r.exitCode ?? -1, summary, requests: entries.filter((e): e is RequestEntry => e.type === "request"), stderr: String(r.stderr) };
 }
 
@@ -88,13 +107,24 @@ async function inPairs<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
 }
 
 describe.each(["cli", "mcp"])("a fail-closed harness over %s, off the recorded path", (transport) => {
-  it("passes every fault kind on its click and on its type_text: exit 0, nothing unmatched, every synthesized answer logged with its basis", { timeout: 240_000 }, async () => {
+  it("passes every fault kind on its click and on its type_text: exit 0, nothing unmatched, every synthesized answer logged with its basis", {
+    timeout: 240_000,
+  }, async () => {
     const cases = ["click", "type_text"].flatMap((tool) => FAULTS.map((fault) => ({ tool, fault })));
-    const runs = await inPairs(cases.map(({ tool, fault }) => () => replayRun({ transport, script: ["harness.py"], tool, fault })));
+    const runs = await inPairs(
+      cases.map(
+        ({ tool, fault }) =>
+          () =>
+            replayRun({ transport, script: ["harness.py"], tool, fault }),
+      ),
+    );
     const failures = runs
       .map((run, i) => ({ run, name: `${cases[i]!.tool} ${JSON.stringify(cases[i]!.fault)}` }))
       .filter(({ run }) => run.exitCode !== 0 || run.summary.unmatched !== 0 || run.summary.violations.length > 0)
-      .map(({ run, name }) => `${name}: exit ${run.exitCode}, unmatched ${run.summary.unmatched}, ${run.summary.violations.map((v) => v.id).join(" ")}\n${run.stderr}`);
+      .map(
+        ({ run, name }) =>
+          `${name}: exit ${run.exitCode}, unmatched ${run.summary.unmatched}, ${run.summary.violations.map((v) => v.id).join(" ")}\n${run.stderr}`,
+      );
     expect(failures).toEqual([]);
     for (const run of runs) {
       const synthesized = run.requests.filter((r) => r.synthesized !== undefined);
@@ -120,13 +150,21 @@ const TWINS: { twin: string; tool: string; fault: Record<string, unknown>; expec
     tool: "type_text",
     fault: { kind: "timeout_after_effect" },
     // a new `cua-driver mcp` process is a rebuild of its own; the re-send is still blind
-    expected: { cli: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"], mcp: ["no-replay-after-unknown", "retry-read-only-only"], http: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"] },
+    expected: {
+      cli: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"],
+      mcp: ["no-replay-after-unknown", "retry-read-only-only"],
+      http: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"],
+    },
   },
   {
     twin: "resend",
     tool: "type_text",
     fault: { kind: "hang" },
-    expected: { cli: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"], mcp: ["no-replay-after-unknown", "retry-read-only-only"], http: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"] },
+    expected: {
+      cli: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"],
+      mcp: ["no-replay-after-unknown", "retry-read-only-only"],
+      http: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"],
+    },
   },
   {
     twin: "keep-session",
@@ -159,41 +197,49 @@ describe("the buggy twins are caught on every transport", () => {
     },
   );
 
-  it.each(TWINS)("$twin with $fault.kind on $tool over MCP over HTTP (serve --transport http)", { timeout: 60_000 }, async ({ twin, tool, fault, expected }) => {
-    const token = "t".repeat(40);
-    const server = execa(process.execPath, [cliPath, "serve", cassettes.mcp!, "--transport", "http", "--port", "0", "--faults", plan(tool, fault)], {
-      reject: false,
-      env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
-    });
-    let stderr = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      server.stderr!.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(stderr);
-        if (m) resolve(m[1]!);
+  it.each(TWINS)(
+    "$twin with $fault.kind on $tool over MCP over HTTP (serve --transport http)",
+    { timeout: 60_000 },
+    async ({ twin, tool, fault, expected }) => {
+      const token = "t".repeat(40);
+      const server = execa(process.execPath, [cliPath, "serve", cassettes.mcp!, "--transport", "http", "--port", "0", "--faults", plan(tool, fault)], {
+        reject: false,
+        env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
       });
-      void server.then(() => reject(new Error(`serve ended: ${stderr}`)));
-    });
-    const harness = await execa("python3", ["twins.py", twin, "--transport", "http"], {
-      cwd: EXAMPLE,
-      reject: false,
-      env: { ...ENV, CUA_CONTRACT_MCP_HTTP_URL: url, CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
-    });
-    expect(harness.exitCode, String(harness.stderr)).toBe(0);
-    server.kill("SIGINT");
-    const done = await server;
-    const found = [...new Set([...String(done.stderr).matchAll(/violation ([a-z-]+):/g)].map((m) => m[1]!))].sort();
-    expect(found).toEqual(expected.http);
-    expect(done.exitCode).toBe(1);
-    expect(String(done.stderr)).toMatch(/unmatched 0,/);
-  });
+      let stderr = "";
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stderr!.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(stderr);
+          if (m) resolve(m[1]!);
+        });
+        void server.then(() => reject(new Error(`serve ended: ${stderr}`)));
+      });
+      const harness = await execa("python3", ["twins.py", twin, "--transport", "http"], {
+        cwd: EXAMPLE,
+        reject: false,
+        env: { ...ENV, CUA_CONTRACT_MCP_HTTP_URL: url, CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
+      });
+      expect(harness.exitCode, String(harness.stderr)).toBe(0);
+      server.kill("SIGINT");
+      const done = await server;
+      const found = [...new Set([...String(done.stderr).matchAll(/violation ([a-z-]+):/g)].map((m) => m[1]!))].sort();
+      expect(found).toEqual(expected.http);
+      expect(done.exitCode).toBe(1);
+      expect(String(done.stderr)).toMatch(/unmatched 0,/);
+    },
+  );
 
   it("the fail-closed harness itself passes over HTTP after a hang", { timeout: 60_000 }, async () => {
     const token = "t".repeat(40);
-    const server = execa(process.execPath, [cliPath, "serve", cassettes.mcp!, "--transport", "http", "--port", "0", "--faults", plan("type_text", { kind: "hang" })], {
-      reject: false,
-      env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
-    });
+    const server = execa(
+      process.execPath,
+      [cliPath, "serve", cassettes.mcp!, "--transport", "http", "--port", "0", "--faults", plan("type_text", { kind: "hang" })],
+      {
+        reject: false,
+        env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
+      },
+    );
     let stderr = "";
     const url = await new Promise<string>((resolve) => {
       server.stderr!.on("data", (chunk: Buffer) => {
@@ -202,7 +248,10 @@ describe("the buggy twins are caught on every transport", () => {
         if (m) resolve(m[1]!);
       });
     });
-    await execa("python3", ["harness.py", "--transport", "http"], { cwd: EXAMPLE, env: { ...ENV, CUA_CONTRACT_MCP_HTTP_URL: url, CUA_DRIVER_RS_MCP_HTTP_TOKEN: token } });
+    await execa("python3", ["harness.py", "--transport", "http"], {
+      cwd: EXAMPLE,
+      env: { ...ENV, CUA_CONTRACT_MCP_HTTP_URL: url, CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
+    });
     server.kill("SIGINT");
     const done = await server;
     expect(String(done.stderr)).not.toMatch(/violation/);

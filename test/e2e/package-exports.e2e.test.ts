@@ -26,7 +26,9 @@ describe("package exports", () => {
     const r = await execa(process.execPath, ["--input-type=module", "-e", script], { cwd: repoRoot, reject: false });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\/dist\/vitest\/index\.js$/);
-    const pkg = JSON.parse(await import("node:fs/promises").then((fs) => fs.readFile(`${repoRoot}/package.json`, "utf8"))) as { peerDependenciesMeta: Record<string, { optional: boolean }> };
+    const pkg = JSON.parse(await import("node:fs/promises").then((fs) => fs.readFile(`${repoRoot}/package.json`, "utf8"))) as {
+      peerDependenciesMeta: Record<string, { optional: boolean }>;
+    };
     expect(pkg.peerDependenciesMeta.vitest?.optional).toBe(true);
   });
 
@@ -39,6 +41,12 @@ describe("package exports", () => {
       console.log(JSON.stringify({ a: a.structuredContent, b: b.kind, c: c.kind, tools: d.tools(), now: clock.now() }));`;
     const r = await execa(process.execPath, ["--input-type=module", "-e", script], { cwd: repoRoot, reject: false });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual({ a: { windows: [] }, b: "timeout", c: "timeout", tools: ["list_windows", "list_windows", "list_windows"], now: 120000 });
+    expect(JSON.parse(r.stdout)).toEqual({
+      a: { windows: [] },
+      b: "timeout",
+      c: "timeout",
+      tools: ["list_windows", "list_windows", "list_windows"],
+      now: 120000,
+    });
   });
 });

@@ -21,11 +21,18 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     const doc = json(r.stdout);
     expect(doc).toMatchObject({ ok: true, version: "0.21.0", reachable: true, driver: { source: "binary", location: fake } });
     expect(Object.fromEntries(doc.steps.map((s: any) => [s.step, s.status]))).toEqual({
-      version: "succeeded", manifest: "succeeded", list_tools: "succeeded", mcp_initialize: "succeeded",
-      mcp_tools_list: "succeeded", status: "succeeded", metadata: "unsupported",
+      version: "succeeded",
+      manifest: "succeeded",
+      list_tools: "succeeded",
+      mcp_initialize: "succeeded",
+      mcp_tools_list: "succeeded",
+      status: "succeeded",
+      metadata: "unsupported",
     });
     // No daemon to ask is not a failure of a passing probe: shown as "--", never FAIL.
-    expect(doc.steps.find((s: any) => s.step === "metadata").message).toMatch(/^no daemon answers on .*cua-driver\.sock \(ENOENT\), so there is no metadata to read$/);
+    expect(doc.steps.find((s: any) => s.step === "metadata").message).toMatch(
+      /^no daemon answers on .*cua-driver\.sock \(ENOENT\), so there is no metadata to read$/,
+    );
     const human = await runCli(["probe", "--driver", fake, ...slow], { env: { HOME: home.path } });
     expect(String(human.stdout)).toMatch(/^ {2}-- {3}metadata .* no daemon answers on /m);
     expect(String(human.stdout)).not.toMatch(/FAIL/);
@@ -39,9 +46,15 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     const sockDir = path.join(home.path, ".cache/cua-driver");
     await mkdir(sockDir, { recursive: true });
     // A stand-in daemon answering the metadata handshake with the bytes CONTRACT.md §1.8 gives for 0.21.0.
-    const answer = '{"ok":true,"result":{"capability_version":"1","contract_version":"0.7.0","driver_version":"0.21.0","embedded":false,"mcp_protocol_version":"2025-06-18","pid":4242,"tools_list_schema_version":"1"}}';
+    const answer =
+      '{"ok":true,"result":{"capability_version":"1","contract_version":"0.7.0","driver_version":"0.21.0","embedded":false,"mcp_protocol_version":"2025-06-18","pid":4242,"tools_list_schema_version":"1"}}';
     const requests: string[] = [];
-    const server = net.createServer((c) => c.on("data", (d) => { requests.push(String(d)); c.end(`${answer}\n`); }));
+    const server = net.createServer((c) =>
+      c.on("data", (d) => {
+        requests.push(String(d));
+        c.end(`${answer}\n`);
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(path.join(sockDir, "cua-driver.sock"), resolve));
     try {
       const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], { env: { HOME: home.path } });
@@ -65,7 +78,9 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     expect(r.exitCode).toBe(1);
     const xml = await readFile(junit, "utf8");
     expect(xml).toMatch(/<testsuite name="contract" tests="\d+" failures="1" errors="0" skipped="1">/);
-    expect(xml).toContain('<testcase name="argv call --screenshot-out-file" classname="contract.argv">\n      <failure message="driver CLI is missing: call --screenshot-out-file" type="argv">');
+    expect(xml).toContain(
+      '<testcase name="argv call --screenshot-out-file" classname="contract.argv">\n      <failure message="driver CLI is missing: call --screenshot-out-file" type="argv">',
+    );
     const doc = json(r.stdout);
     expect(doc.ok).toBe(false);
     expect(doc.gaps.filter((g: any) => g.blocking)).toEqual([
@@ -78,7 +93,9 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/FAIL manifest +\d+ ms {2}timed out: manifest did not finish within 1500 ms/);
     expect(r.stdout).toMatch(/ok {3}mcp_tools_list/);
-    expect(r.stdout).toContain("FAIL driver CLI could not be checked for call --screenshot-out-file: the manifest step failed (manifest did not finish within 1500 ms)");
+    expect(r.stdout).toContain(
+      "FAIL driver CLI could not be checked for call --screenshot-out-file: the manifest step failed (manifest did not finish within 1500 ms)",
+    );
   });
 
   it("reports a manifest that is not JSON as a failed step", async () => {
@@ -93,26 +110,35 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     await using dir = await tmpDir();
     const old = path.join(dir.path, "cua-driver");
     // An imitation of a pre-manifest driver: `manifest` is an implicit `call` that needs a daemon.
-    await writeFile(old, [
-      "#!/bin/sh",
-      'case "$1" in',
-      '  --version) echo "cua-driver 0.12.6" ;;',
-      '  list-tools) printf "click: Click.\\nlist_windows: List windows.\\n" ;;',
-      '  mcp) echo "cua-driver-rs: no Cua Driver daemon listening" >&2; exit 1 ;;',
-      '  *) echo "Cua Driver daemon is not running on /tmp/x.sock." >&2; exit 1 ;;',
-      "esac",
-      "",
-    ].join("\n"));
+    await writeFile(
+      old,
+      [
+        "#!/bin/sh",
+        'case "$1" in',
+        '  --version) echo "cua-driver 0.12.6" ;;',
+        '  list-tools) printf "click: Click.\\nlist_windows: List windows.\\n" ;;',
+        '  mcp) echo "cua-driver-rs: no Cua Driver daemon listening" >&2; exit 1 ;;',
+        '  *) echo "Cua Driver daemon is not running on /tmp/x.sock." >&2; exit 1 ;;',
+        "esac",
+        "",
+      ].join("\n"),
+    );
     await chmod(old, 0o755);
     const r = await runCli(["probe", "--driver", old, "--contract", contract, "--json", ...slow]);
     expect(r.exitCode).toBe(1);
     const doc = json(r.stdout);
     expect(doc.version).toBe("0.12.6");
     expect(Object.fromEntries(doc.steps.map((s: any) => [s.step, s.status]))).toMatchObject({
-      version: "succeeded", manifest: "unsupported", list_tools: "succeeded", mcp_initialize: "failed", status: "succeeded",
+      version: "succeeded",
+      manifest: "unsupported",
+      list_tools: "succeeded",
+      mcp_initialize: "failed",
+      status: "succeeded",
     });
     const blocking = doc.gaps.filter((g: any) => g.blocking).map((g: any) => g.message);
-    expect(blocking).toContain("driver CLI could not be checked for call --screenshot-out-file: the manifest step is unsupported (manifest exited 1: Cua Driver daemon is not running on /tmp/x.sock.)");
+    expect(blocking).toContain(
+      "driver CLI could not be checked for call --screenshot-out-file: the manifest step is unsupported (manifest exited 1: Cua Driver daemon is not running on /tmp/x.sock.)",
+    );
     expect(blocking).toContain("driver tools are missing: get_window_state");
     expect(blocking).not.toContain("driver tools are missing: click");
     expect(doc.gaps.find((g: any) => g.name === "click:element_token")).toMatchObject({ blocking: false });
@@ -179,7 +205,9 @@ describe("probe bad input", () => {
     expect(hint.exitCode).toBe(2);
     const hintLine = hintText.split("\n").indexOf('        "idempotentHint": "yes",') + 1;
     expect(hintLine).toBeGreaterThan(1);
-    expect(hint.stderr).toContain(`${bad}:${hintLine}: tools.click.annotations.idempotentHint: driver contract is invalid: Invalid input: expected boolean, received string.`);
+    expect(hint.stderr).toContain(
+      `${bad}:${hintLine}: tools.click.annotations.idempotentHint: driver contract is invalid: Invalid input: expected boolean, received string.`,
+    );
 
     good.tools.click.annotations.idempotentHint = false;
     good.driver.versions = "latest";
@@ -189,7 +217,7 @@ describe("probe bad input", () => {
     const rangeLine = rangeText.split("\n").indexOf('    "versions": "latest",') + 1;
     expect(range.stderr).toContain(`${bad}:${rangeLine}: driver.versions: driver contract is invalid: "latest" is not a version`);
 
-    await writeFile(bad, "{\n  \"format\": \n}");
+    await writeFile(bad, '{\n  "format": \n}');
     const syntax = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
     expect(syntax.exitCode).toBe(2);
     expect(syntax.stderr).toMatch(/bad\.json(:3)?: driver contract is not valid JSON \(/);

@@ -24,7 +24,12 @@ describe("integrations/pytest", () => {
   });
 
   it.skipIf(!pytestPython)("runs examples/pytest: replay, a fault, a caught bug (and a fresh recording on a desktop)", { timeout: 240_000 }, async () => {
-    const r = await execa(pytestPython!, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "examples/pytest"], { cwd: repoRoot, reject: false, all: true, env: { CUA_CONTRACT_MODE: "replay" } });
+    const r = await execa(pytestPython!, ["-m", "pytest", "-q", "-p", "no:cacheprovider", "examples/pytest"], {
+      cwd: repoRoot,
+      reject: false,
+      all: true,
+      env: { CUA_CONTRACT_MODE: "replay" },
+    });
     expect(r.exitCode, String(r.all)).toBe(0);
     expect(String(r.all)).toMatch(/\b[34] passed\b/);
   });

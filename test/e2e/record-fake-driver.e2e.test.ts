@@ -29,7 +29,9 @@ describe("fake cua-driver 0.21.0 against the reference", () => {
     expect(compact).toBe(expected.split(JSON.stringify(example)).join(JSON.stringify(fake)));
     const pretty = (await run(["manifest", "--pretty"])).stdout;
     expect(pretty).toBe(refText("reconstructed/cli/manifest--pretty.stdout.txt").split(JSON.stringify(example)).join(JSON.stringify(fake)));
-    expect((await run(["manifest"], { FAKE_CUA_DRIVER_MANIFEST: "drop-arg:call:--screenshot-out-file" })).stdout).not.toContain('"--screenshot-out-file","type":"string"},{"description":"Select an explicit daemon socket');
+    expect((await run(["manifest"], { FAKE_CUA_DRIVER_MANIFEST: "drop-arg:call:--screenshot-out-file" })).stdout).not.toContain(
+      '"--screenshot-out-file","type":"string"},{"description":"Select an explicit daemon socket',
+    );
     const nonJson = (await run(["manifest"], { FAKE_CUA_DRIVER_MANIFEST: "non-json" })).stdout;
     expect(() => JSON.parse(nonJson)).toThrow();
   });
@@ -90,14 +92,21 @@ describe("fake cua-driver 0.21.0 against the reference", () => {
   it("hangs on a subcommand or MCP method when told to, and waits when asked to", async () => {
     const hung = execa(fake, ["manifest"], { reject: false, env: { FAKE_CUA_DRIVER_HANG: "manifest" } });
     const mcp = execa(fake, ["mcp"], { reject: false, env: { FAKE_CUA_DRIVER_HANG: "mcp:tools/call" }, input: undefined });
-    mcp.stdin?.write('{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_screen_size","arguments":{}}}\n');
+    mcp.stdin?.write(
+      '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_screen_size","arguments":{}}}\n',
+    );
     await new Promise((r) => setTimeout(r, 800));
     expect(hung.exitCode).toBe(null);
     expect(mcp.exitCode).toBe(null);
     hung.kill("SIGKILL");
     mcp.kill("SIGKILL");
     const m = await mcp;
-    expect(String(m.stdout).split("\n").filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1]);
+    expect(
+      String(m.stdout)
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([1]);
     const started = Date.now();
     await run(["call", "get_screen_size", "{}"], { FAKE_CUA_DRIVER_DELAY_MS: "300" });
     expect(Date.now() - started).toBeGreaterThanOrEqual(300);

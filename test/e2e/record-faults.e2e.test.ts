@@ -44,7 +44,11 @@ async function recordAndReplay(options: { mode: "cli" | "mcp"; fault: Record<str
   const recorded = await runCli(["record", "--out", out, ...options.driver, "--faults", plan, "--", "python3", HARNESS, options.mode, TIMEOUT_S, live]);
   expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
   const replayed = await runCli(["replay", out, "--faults", plan, "--", "python3", HARNESS, options.mode, TIMEOUT_S, again]);
-  const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).trim().split("\n").slice(1).map((l) => JSON.parse(l) as { fault?: { kind: string; forwarded: boolean; rule: number } });
+  const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8"))
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l) as { fault?: { kind: string; forwarded: boolean; rule: number } });
   return { replayed, live: await readFile(live, "utf8"), again: await readFile(again, "utf8"), marks: events.flatMap((e) => (e.fault ? [e.fault] : [])) };
 }
 
@@ -55,7 +59,9 @@ function matrix(driver: string[], alternate = false) {
       if (alternate && (i % 2 === 0) !== (mode === "cli")) continue;
       it(`${mode}: ${String(k.fault.kind)} on ${k.tool}`, { timeout: 60_000 }, async () => {
         const run = await recordAndReplay({ mode, fault: k.fault, tool: k.tool, driver });
-        expect(run.marks).toEqual([{ kind: k.fault.kind, rule: 0, ...(Object.keys(k.fault).length > 1 ? { params: expect.any(Object) } : {}), forwarded: k.forwarded }]);
+        expect(run.marks).toEqual([
+          { kind: k.fault.kind, rule: 0, ...(Object.keys(k.fault).length > 1 ? { params: expect.any(Object) } : {}), forwarded: k.forwarded },
+        ]);
         expect(run.again).toBe(run.live);
         expect(run.replayed.stderr).toContain("unmatched 0");
         expect(run.replayed.exitCode, String(run.replayed.stderr)).toBe(0);

@@ -34,12 +34,31 @@ async function startServe(args: string[]) {
     });
     child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
   });
-  return { url, stderr: () => err, [Symbol.asyncDispose]: async () => { child.kill("SIGTERM"); await child; } };
+  return {
+    url,
+    stderr: () => err,
+    [Symbol.asyncDispose]: async () => {
+      child.kill("SIGTERM");
+      await child;
+    },
+  };
 }
 
 const harnessEnv = (url: string) => ({ CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN, CUA_CONTRACT_MCP_HTTP_URL: url });
-const recordArgs = (out: string, upstream: string, ...rest: string[]) =>
-  ["record", "--driver", "sdk:0.21.0", "--no-probe", "--out", out, "--http-upstream", upstream, ...rest, "--", process.execPath, HARNESS];
+const recordArgs = (out: string, upstream: string, ...rest: string[]) => [
+  "record",
+  "--driver",
+  "sdk:0.21.0",
+  "--no-probe",
+  "--out",
+  out,
+  "--http-upstream",
+  upstream,
+  ...rest,
+  "--",
+  process.execPath,
+  HARNESS,
+];
 
 function httpEvents(dir: string) {
   const cassette = readCassetteSync(dir);
@@ -47,11 +66,15 @@ function httpEvents(dir: string) {
 }
 
 function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()).map((d) => path.join(d.parentPath, d.name));
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath, d.name));
 }
 
 describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real runtime)", () => {
-  it("records plain JSON-RPC posts byte for byte, keeps the token off disk, and serve --transport http replays the same bytes", { timeout: 60_000 }, async () => {
+  it("records plain JSON-RPC posts byte for byte, keeps the token off disk, and serve --transport http replays the same bytes", {
+    timeout: 60_000,
+  }, async () => {
     await using dir = await tmpDir();
     const out = path.join(dir.path, "rec");
     let recorded: string;
@@ -61,7 +84,10 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
       expect(r.exitCode, String(r.stderr)).toBe(0);
       recorded = String(r.stdout);
     }
-    const seen = recorded.trim().split("\n").map((l) => JSON.parse(l) as { status: number; body: string });
+    const seen = recorded
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { status: number; body: string });
     expect(seen.map((s) => s.status)).toEqual([200, 202, 200, 200, 200, 200]);
     expect(seen[0]!.body).toMatch(/^\{"jsonrpc":"2.0","id":1,"result":\{"capabilities":\{"tools":\{\}\},"instructions":"cua-driver:/);
     expect(seen[5]!.body).toContain("has no reviewed risk classification");
@@ -70,7 +96,12 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     expect(cassette.header.transport).toBe("http");
     expect(cassette.header.driver).toMatchObject({ source: "sdk", version: "0.21.0" });
     expect(events.map((e) => [e.request.method, e.request.path, e.response.status])).toEqual([
-      ["POST", "/mcp", 200], ["POST", "/mcp", 202], ["POST", "/mcp", 200], ["POST", "/mcp", 200], ["POST", "/mcp", 200], ["POST", "/mcp", 200],
+      ["POST", "/mcp", 200],
+      ["POST", "/mcp", 202],
+      ["POST", "/mcp", 200],
+      ["POST", "/mcp", 200],
+      ["POST", "/mcp", 200],
+      ["POST", "/mcp", 200],
     ]);
     // Exact bytes: every response body restores to what the harness received.
     expect(events.map((e) => restoreText(cassette, e, "response.body"))).toEqual(seen.map((s) => s.body));
@@ -93,7 +124,13 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
 
     const inspected = await runCli(["inspect", out, "--json"]);
     expect(inspected.exitCode, String(inspected.stderr)).toBe(0);
-    const summary = JSON.parse(String(inspected.stdout)) as { events: number; by_kind: Record<string, number>; by_transport: Record<string, number>; by_tool: Record<string, number>; frames: { count: number; missing: unknown[] } };
+    const summary = JSON.parse(String(inspected.stdout)) as {
+      events: number;
+      by_kind: Record<string, number>;
+      by_transport: Record<string, number>;
+      by_tool: Record<string, number>;
+      frames: { count: number; missing: unknown[] };
+    };
     expect(summary.by_kind).toEqual({ cli: 2, http: 6 });
     expect(summary.by_transport.http).toBe(6);
     expect(summary.by_tool).toMatchObject({ get_screen_size: 1, set_value: 1, annotate_image: 1 });
@@ -139,7 +176,11 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     try {
       for (const e of events) {
         const body = restoreText(cassette, e, "request.body");
-        const r = await fetch("http://127.0.0.1:1/mcp", { method: "POST", body, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" } });
+        const r = await fetch("http://127.0.0.1:1/mcp", {
+          method: "POST",
+          body,
+          headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        });
         expect(r.status).toBe(e.response.status);
         expect(await r.text()).toBe(restoreText(cassette, e, "response.body"));
       }
@@ -149,11 +190,15 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     }
   });
 
-  it("forwards refused requests (bad token, Origin) with the driver's bytes, records neither, and keeps a token in a body off disk with --no-redact", { timeout: 60_000 }, async () => {
+  it("forwards refused requests (bad token, Origin) with the driver's bytes, records neither, and keeps a token in a body off disk with --no-redact", {
+    timeout: 60_000,
+  }, async () => {
     await using dir = await tmpDir();
     const out = path.join(dir.path, "rec");
     const script = path.join(dir.path, "h.mjs");
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
 const url = process.env.CUA_CONTRACT_MCP_HTTP_URL;
 const token = process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN;
 const post = (body, auth) => fetch(url, { method: "POST", body, headers: { authorization: "Bearer " + auth, "content-type": "application/json" } });
@@ -163,11 +208,15 @@ const browser = await fetch(url, { method: "POST", body: "{}", headers: { author
 console.log(browser.status, await browser.text());
 const typed = await post(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "set_value", arguments: { pid: 1, window_id: 1, element_token: "bogus", value: token } } }), token);
 console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(url).port);
-`);
+`,
+    );
     await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
-    const r = await runCli(["record", "--driver", "sdk:0.21.0", "--no-probe", "--no-redact", "--out", out, "--http-upstream", upstream.url, "--", process.execPath, script], {
-      env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
-    });
+    const r = await runCli(
+      ["record", "--driver", "sdk:0.21.0", "--no-probe", "--no-redact", "--out", out, "--http-upstream", upstream.url, "--", process.execPath, script],
+      {
+        env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
+      },
+    );
     expect(r.exitCode, String(r.stderr)).toBe(0);
     expect(String(r.stdout).trim().split("\n")).toEqual([
       '401 {"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Authentication required"}}',
@@ -189,7 +238,9 @@ console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(ur
     const out = path.join(dir.path, "rec");
     const script = path.join(dir.path, "loop.mjs");
     const donePath = path.join(dir.path, "done");
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
 import { writeFileSync } from "node:fs";
 const headers = { authorization: "Bearer " + process.env.CUA_DRIVER_RS_MCP_HTTP_TOKEN, "content-type": "application/json" };
 for (let i = 1; i <= 2000; i++) {
@@ -199,10 +250,20 @@ for (let i = 1; i <= 2000; i++) {
   } catch { break; }
   writeFileSync(${JSON.stringify(donePath)}, String(i));
 }
-`);
+`,
+    );
     await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
-    const rec = execa(process.execPath, [cliPath, ...recordArgs(out, upstream.url).slice(0, -2), process.execPath, script], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN }, reject: false });
-    const done = () => { try { return Number(readFileSync(donePath, "utf8")); } catch { return 0; } };
+    const rec = execa(process.execPath, [cliPath, ...recordArgs(out, upstream.url).slice(0, -2), process.execPath, script], {
+      env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
+      reject: false,
+    });
+    const done = () => {
+      try {
+        return Number(readFileSync(donePath, "utf8"));
+      } catch {
+        return 0;
+      }
+    };
     for (let i = 0; i < 400 && done() < 5; i++) await new Promise((r) => setTimeout(r, 25));
     rec.kill("SIGKILL");
     await rec;
@@ -220,8 +281,8 @@ for (let i = 1; i <= 2000; i++) {
 
 describe("record --http-upstream: bad input", () => {
   it.each([
-    [["--http-upstream", "https://example.com/mcp"], "--http-upstream \"https://example.com/mcp\" is not an http:// address on loopback"],
-    [["--http-upstream", "not a url"], "--http-upstream \"not a url\" is not a URL"],
+    [["--http-upstream", "https://example.com/mcp"], '--http-upstream "https://example.com/mcp" is not an http:// address on loopback'],
+    [["--http-upstream", "not a url"], '--http-upstream "not a url" is not a URL'],
     [["--http-port", "8080"], "--http-port needs --http-upstream"],
     [["--http-upstream", "http://127.0.0.1:9/mcp", "--http-port", "70000"], "--http-port 70000 is not a port"],
   ])("%j exits 2", async (flags, message) => {

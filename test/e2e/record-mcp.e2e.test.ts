@@ -37,7 +37,17 @@ describe("record: MCP stdio through the shim", () => {
     await using work = await tmpDir();
     const out = path.join(work.path, "rec");
     writeFileSync(path.join(work.path, "client.mjs"), CLIENT);
-    const r = await runCli(["record", "--out", out, "--driver", fake, "--", process.execPath, path.join(work.path, "client.mjs"), path.join(work.path, "seen.json")]);
+    const r = await runCli([
+      "record",
+      "--out",
+      out,
+      "--driver",
+      fake,
+      "--",
+      process.execPath,
+      path.join(work.path, "client.mjs"),
+      path.join(work.path, "seen.json"),
+    ]);
     expect(r.stderr).not.toContain("cua-contract"); // (the SDK client itself warns about uint formats)
     expect(r.exitCode).toBe(0);
     const seen = JSON.parse(readFileSync(path.join(work.path, "seen.json"), "utf8"));

@@ -32,16 +32,46 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
     const recorded = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--no-probe", "--out", cassette, "--", process.execPath, harness, "base"]);
     expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
 
-    const grown = await runCli(["replay", cassette, "--record-missing", "--driver", "sdk:0.21.0", "--desktop", "--json", "--", process.execPath, harness, "grown"]);
+    const grown = await runCli([
+      "replay",
+      cassette,
+      "--record-missing",
+      "--driver",
+      "sdk:0.21.0",
+      "--desktop",
+      "--json",
+      "--",
+      process.execPath,
+      harness,
+      "grown",
+    ]);
     expect(grown.exitCode, String(grown.stderr)).toBe(0);
     const summary = lastJson(String(grown.stdout));
     // 11 recorded requests served (--version and 10 calls), 3 added; the ids of the new desktop paired with the recorded ones
-    expect(summary).toMatchObject({ served: 11, added: 3, forwarded: 13, driver: { source: "sdk", version: "0.21.0", location: "sdk:@trycua/cua-driver@0.21.0" }, harnessExitCode: 0, exitCode: 0 });
+    expect(summary).toMatchObject({
+      served: 11,
+      added: 3,
+      forwarded: 13,
+      driver: { source: "sdk", version: "0.21.0", location: "sdk:@trycua/cua-driver@0.21.0" },
+      harnessExitCode: 0,
+      exitCode: 0,
+    });
     expect(summary.divergence).toBeUndefined();
-    expect((summary.ids as { pid: number; snapshot: number; fresh: number })).toMatchObject({ pid: 1, snapshot: 4, fresh: 1 });
+    expect(summary.ids as { pid: number; snapshot: number; fresh: number }).toMatchObject({ pid: 1, snapshot: 4, fresh: 1 });
     expect(toolsOf(cassette)).toEqual([
-      "start_session", "get_screen_size+sdk", "list_windows", "get_window_state", "type_text",
-      "get_window_state+sdk", "list_windows", "get_window_state", "click", "list_windows", "get_window_state", "get_screen_size+sdk", "end_session",
+      "start_session",
+      "get_screen_size+sdk",
+      "list_windows",
+      "get_window_state",
+      "type_text",
+      "get_window_state+sdk",
+      "list_windows",
+      "get_window_state",
+      "click",
+      "list_windows",
+      "get_window_state",
+      "get_screen_size+sdk",
+      "end_session",
     ]);
 
     const replayed = await runCli(["replay", cassette, "--json", "--", process.execPath, harness, "grown"]);
@@ -55,7 +85,19 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
     // the flow as recorded still replays, and a mutation the recording never made grows it again, after its epoch
     const old = await runCli(["replay", cassette, "--fail-on-unused", "--", process.execPath, harness, "base"]);
     expect(old.exitCode, String(old.stderr)).toBe(0);
-    const diverged = await runCli(["replay", cassette, "--record-missing", "--driver", "sdk", "--desktop", "--json", "--", process.execPath, harness, "diverged"]);
+    const diverged = await runCli([
+      "replay",
+      cassette,
+      "--record-missing",
+      "--driver",
+      "sdk",
+      "--desktop",
+      "--json",
+      "--",
+      process.execPath,
+      harness,
+      "diverged",
+    ]);
     expect(diverged.exitCode, String(diverged.stderr)).toBe(0);
     expect(lastJson(String(diverged.stdout))).toMatchObject({ added: 3, divergence: { dropped: 0 } });
     expect(toolsOf(cassette).slice(-4)).toEqual(["end_session", "set_window_frame+sdk", "list_windows+sdk", "end_session+sdk"]);
@@ -63,8 +105,13 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
     expect(again.exitCode, String(again.stderr)).toBe(0);
     expect(lastJson(String(again.stdout))).toMatchObject({ unmatched: 0, violations: [] });
     expect(harnessLines(String(again.stderr))).toEqual(harnessLines(String(diverged.stderr)));
-    const header = JSON.parse(readFileSync(path.join(cassette, "cassette.jsonl"), "utf8").split("\n")[0]!) as { additions: { events: number; driver: { source: string } }[] };
-    expect(header.additions.map((a) => [a.events, a.driver.source])).toEqual([[3, "sdk"], [3, "sdk"]]);
+    const header = JSON.parse(readFileSync(path.join(cassette, "cassette.jsonl"), "utf8").split("\n")[0]!) as {
+      additions: { events: number; driver: { source: string } }[];
+    };
+    expect(header.additions.map((a) => [a.events, a.driver.source])).toEqual([
+      [3, "sdk"],
+      [3, "sdk"],
+    ]);
   });
 });
 
@@ -72,15 +119,50 @@ describe.skipIf(skip)("replay --record-missing over MCP stdio (real runtime unde
   it("grows a recorded `cua-driver mcp` stream, and the grown cassette replays the changed harness line for line", { timeout: 120_000 }, async () => {
     await using dir = await tmpDir();
     const cassette = path.join(dir.path, "rec");
-    const recorded = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--no-probe", "--out", cassette, "--", process.execPath, harness, "base", "mcp"]);
+    const recorded = await runCli([
+      "record",
+      "--driver",
+      "sdk:0.21.0",
+      "--desktop",
+      "--no-probe",
+      "--out",
+      cassette,
+      "--",
+      process.execPath,
+      harness,
+      "base",
+      "mcp",
+    ]);
     expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
-    const grown = await runCli(["replay", cassette, "--record-missing", "--driver", "sdk:0.21.0", "--desktop", "--json", "--", process.execPath, harness, "grown", "mcp"]);
+    const grown = await runCli([
+      "replay",
+      cassette,
+      "--record-missing",
+      "--driver",
+      "sdk:0.21.0",
+      "--desktop",
+      "--json",
+      "--",
+      process.execPath,
+      harness,
+      "grown",
+      "mcp",
+    ]);
     expect(grown.exitCode, String(grown.stderr)).toBe(0);
     expect(lastJson(String(grown.stdout))).toMatchObject({ added: 3, driver: { source: "sdk" }, exitCode: 0 });
-    const events = readFileSync(path.join(cassette, "cassette.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { kind: string; dir?: string; line?: string; added?: unknown });
+    const events = readFileSync(path.join(cassette, "cassette.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { kind: string; dir?: string; line?: string; added?: unknown });
     const added = events.filter((e) => e.added);
     expect(added.map((e) => `${e.dir}:${/"name":"(\w+)"/.exec(e.line ?? "")?.[1] ?? "answer"}`)).toEqual([
-      "c2s:get_screen_size", "s2c:answer", "c2s:get_window_state", "s2c:answer", "c2s:get_screen_size", "s2c:answer",
+      "c2s:get_screen_size",
+      "s2c:answer",
+      "c2s:get_window_state",
+      "s2c:answer",
+      "c2s:get_screen_size",
+      "s2c:answer",
     ]);
     expect(events.at(-1)).toMatchObject({ kind: "mcp_close" });
     const replayed = await runCli(["replay", cassette, "--json", "--", process.execPath, harness, "grown", "mcp"]);
@@ -109,8 +191,13 @@ describe("replay --record-missing refusals", () => {
 
   it("names the flags that do not go together", async () => {
     const noDriver = await runCli(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--", "true"], { env: { CI: "" } });
-    expect([noDriver.exitCode, noDriver.stderr]).toEqual([2, expect.stringContaining("--driver: --record-missing needs the live driver to forward to. Pass --driver sdk")]);
-    const withFaults = await runCli(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--driver", "sdk", "--faults", "x.json", "--", "true"], { env: { CI: "" } });
+    expect([noDriver.exitCode, noDriver.stderr]).toEqual([
+      2,
+      expect.stringContaining("--driver: --record-missing needs the live driver to forward to. Pass --driver sdk"),
+    ]);
+    const withFaults = await runCli(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--driver", "sdk", "--faults", "x.json", "--", "true"], {
+      env: { CI: "" },
+    });
     expect([withFaults.exitCode, withFaults.stderr]).toEqual([2, expect.stringContaining("--faults cannot be used with --record-missing")]);
     const driverAlone = await runCli(["replay", "recordings/gtk3-demo-cli", "--driver", "sdk", "--", "true"]);
     expect([driverAlone.exitCode, driverAlone.stderr]).toEqual([2, expect.stringContaining("--driver only goes with --record-missing")]);

@@ -24,7 +24,10 @@ describe("record stores a probe of the driver it records", () => {
     expect(snapshot).toMatchObject({ format: "cua-probe", driver: { source: "binary", location: fake, version: "0.21.0" } });
     expect(snapshot.steps.find((s: { step: string }) => s.step === "manifest")).toMatchObject({ status: "succeeded" });
     expect(snapshot.tools_list.tools.length).toBeGreaterThan(50);
-    const calls = readFileSync(log, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { argv: string[] }).argv.join(" "));
+    const calls = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { argv: string[] }).argv.join(" "));
     expect(calls.filter((c) => c === "--version")).toHaveLength(1);
     expect(calls.filter((c) => c === "manifest")).toHaveLength(1);
     expect(calls).toContain("mcp");
@@ -36,7 +39,10 @@ describe("record stores a probe of the driver it records", () => {
     // Appending keeps the cassette's probe as it was.
     const again = await runCli(["record", "--out", out, "--append", "--driver", fake, ...harness], { env: { FAKE_CUA_DRIVER_LOG: log } });
     expect(again.exitCode).toBe(0);
-    const mcpStarts = readFileSync(log, "utf8").trim().split("\n").filter((l) => (JSON.parse(l) as { argv: string[] }).argv[0] === "mcp");
+    const mcpStarts = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .filter((l) => (JSON.parse(l) as { argv: string[] }).argv[0] === "mcp");
     expect(mcpStarts).toHaveLength(1);
     expect(header(out).driver.probe_sha256).toBe(sha256(probeFile));
   });

@@ -52,12 +52,16 @@ describe("record: per-call CLI", () => {
     expect(harness).toHaveLength(seen.length);
     for (const [i, call] of seen.entries()) {
       const event = harness[i]!;
-      const direct = await execa(fake, call.argv.map((a) => (a.endsWith("shot.png") ? path.join(work.path, "direct.png") : a)), {
-        reject: false,
-        encoding: "buffer",
-        stripFinalNewline: false,
-        input: call.stdin ?? "",
-      });
+      const direct = await execa(
+        fake,
+        call.argv.map((a) => (a.endsWith("shot.png") ? path.join(work.path, "direct.png") : a)),
+        {
+          reject: false,
+          encoding: "buffer",
+          stripFinalNewline: false,
+          input: call.stdin ?? "",
+        },
+      );
       const recorded = restoreBytes(cassette, event, "stdout");
       expect(recorded.equals(Buffer.from(call.stdout, "base64"))).toBe(true);
       expect(recorded.equals(Buffer.from(direct.stdout))).toBe(true);
@@ -151,9 +155,13 @@ for i in range(200):
   open(sys.argv[1] + "/done", "w").write(str(done))
 `,
     );
-    const rec = execa(process.execPath, [path.join(repoRoot, "bin/cua-contract.js"), "record", "--out", out, "--driver", fake, "--", "python3", path.join(work.path, "loop.py"), work.path], {
-      reject: false,
-    });
+    const rec = execa(
+      process.execPath,
+      [path.join(repoRoot, "bin/cua-contract.js"), "record", "--out", out, "--driver", fake, "--", "python3", path.join(work.path, "loop.py"), work.path],
+      {
+        reject: false,
+      },
+    );
     const donePath = path.join(work.path, "done");
     for (let i = 0; i < 200; i++) {
       await new Promise((r) => setTimeout(r, 50));
@@ -182,11 +190,26 @@ describe("record: bad input", () => {
     await using work = await tmpDir();
     const out = path.join(work.path, "rec");
     const cases: Array<[string[], string]> = [
-      [["record", "--out", out, "--driver", fake], "cua-contract: --: no harness command after `--`. Run it as `cua-contract record --out DIR -- CMD [ARGS…]`."],
-      [["record", "--out", out, "--driver", fake, "python3", "h.py"], 'cua-contract: --: the harness command must follow `--` (got "python3 h.py" before it). Run it as `cua-contract record --out DIR -- CMD [ARGS…]`.'],
-      [["record", "--out", out, "--driver", path.join(work.path, "nope"), "--", "true"], `cua-contract: --driver: driver ${path.join(work.path, "nope")} does not exist. Pass --driver with the path of an executable cua-driver.`],
-      [["record", "--out", out, "--driver", path.join(repoRoot, "package.json"), "--", "true"], `cua-contract: --driver: driver ${path.join(repoRoot, "package.json")} is not an executable file. Make it executable (chmod +x ${path.join(repoRoot, "package.json")}) or pass --driver with another path.`],
-      [["record", "--out", out, "--driver", fake, "--redact", "(", "--", "true"], expect.stringContaining("cua-contract: --redact \"(\" is not a valid regular expression") as never],
+      [
+        ["record", "--out", out, "--driver", fake],
+        "cua-contract: --: no harness command after `--`. Run it as `cua-contract record --out DIR -- CMD [ARGS…]`.",
+      ],
+      [
+        ["record", "--out", out, "--driver", fake, "python3", "h.py"],
+        'cua-contract: --: the harness command must follow `--` (got "python3 h.py" before it). Run it as `cua-contract record --out DIR -- CMD [ARGS…]`.',
+      ],
+      [
+        ["record", "--out", out, "--driver", path.join(work.path, "nope"), "--", "true"],
+        `cua-contract: --driver: driver ${path.join(work.path, "nope")} does not exist. Pass --driver with the path of an executable cua-driver.`,
+      ],
+      [
+        ["record", "--out", out, "--driver", path.join(repoRoot, "package.json"), "--", "true"],
+        `cua-contract: --driver: driver ${path.join(repoRoot, "package.json")} is not an executable file. Make it executable (chmod +x ${path.join(repoRoot, "package.json")}) or pass --driver with another path.`,
+      ],
+      [
+        ["record", "--out", out, "--driver", fake, "--redact", "(", "--", "true"],
+        expect.stringContaining('cua-contract: --redact "(" is not a valid regular expression') as never,
+      ],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(args);

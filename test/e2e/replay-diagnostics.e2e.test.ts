@@ -15,13 +15,28 @@ describe("replay diagnostics against the bundled MCP recording", () => {
     const first = String(run.stdout).split("\n")[0]!;
     const update = JSON.parse(first) as { check_update: string };
     expect(JSON.parse(update.check_update)).toMatchObject({ current_version: "0.21.0", update_available: false });
-    const unmatched = String(run.stderr).split("\n").filter((l) => l.includes("UNMATCHED"));
+    const unmatched = String(run.stderr)
+      .split("\n")
+      .filter((l) => l.includes("UNMATCHED"));
     expect(unmatched).toHaveLength(1);
     expect(unmatched[0]).toContain("differs from #10 (list_windows) at 3 paths");
     for (const field of ["button", "element_index", "on_screen_only"]) expect(unmatched[0]).toContain(`$.${field}:`);
     expect(unmatched[0]).toContain("Ignore the fields with --ignore button --ignore element_index --ignore on_screen_only");
 
-    const ignored = await runCli(["replay", recording, "--ignore", "button", "--ignore", "element_index", "--ignore", "on_screen_only", "--json", "--", "python3", harness]);
+    const ignored = await runCli([
+      "replay",
+      recording,
+      "--ignore",
+      "button",
+      "--ignore",
+      "element_index",
+      "--ignore",
+      "on_screen_only",
+      "--json",
+      "--",
+      "python3",
+      harness,
+    ]);
     const summary = JSON.parse(String(ignored.stdout).trim().split("\n").at(-1)!) as { unmatched: number; exitCode: number };
     expect(summary).toMatchObject({ unmatched: 0, exitCode: 0 });
   });

@@ -54,7 +54,11 @@ describe("fault injection on the per-call CLI", () => {
     ];
     const { seen, summary } = await replayPython({ steps, extra: ["--faults", plan, "--log", log, "--invariants", "none"], env: { HOME: home } });
     const normal = '{\n  "height": 800,\n  "scale_factor": 1.0,\n  "width": 1280\n}\n';
-    expect(seen[0]).toMatchObject({ exit: 1, stdout: "", stderr: `Cua Driver daemon is not running on ${sock}.\nStart it first with: cua-driver serve --socket ${sock}\n` });
+    expect(seen[0]).toMatchObject({
+      exit: 1,
+      stdout: "",
+      stderr: `Cua Driver daemon is not running on ${sock}.\nStart it first with: cua-driver serve --socket ${sock}\n`,
+    });
     expect(seen[1]).toMatchObject({ exit: 1, stdout: "", stderr: `Cua Driver daemon request on ${sock} failed: daemon closed connection without response\n` });
     expect(seen[2]).toMatchObject({ exit: 3, stdout: "", stderr: "boom\n" });
     expect(seen[3]).toMatchObject({ exit: 0, stdout: normal });
@@ -86,13 +90,33 @@ describe("fault injection on the per-call CLI", () => {
     expect(file.length).toBe(real.length);
     expect(file.equals(real)).toBe(false);
     expect(summary).toMatchObject({ unmatched: 0, faults: 12, unused: 1, exitCode: 0 });
-    const entries = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const entries = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const requests = entries.filter((e) => e.type === "request");
     expect(requests.map((e) => (e.fault as { kind?: string } | undefined)?.kind ?? null)).toEqual([
-      "daemon_down", "daemon_died_midcall", "exit", "delay", "hang", "truncated", null, "empty",
-      "timeout_before_effect", "refusal", "timeout_after_effect", null, "corrupt_image", "corrupt_image",
+      "daemon_down",
+      "daemon_died_midcall",
+      "exit",
+      "delay",
+      "hang",
+      "truncated",
+      null,
+      "empty",
+      "timeout_before_effect",
+      "refusal",
+      "timeout_after_effect",
+      null,
+      "corrupt_image",
+      "corrupt_image",
     ]);
-    expect(requests.slice(8, 12).map((e) => [e.epoch_before, e.epoch_after])).toEqual([[0, 0], [0, 0], [0, 0], [0, 2]]);
+    expect(requests.slice(8, 12).map((e) => [e.epoch_before, e.epoch_after])).toEqual([
+      [0, 0],
+      [0, 0],
+      [0, 0],
+      [0, 2],
+    ]);
     expect(requests.slice(10, 12).map((e) => e.synthesized)).toEqual(["stale_element_token", "skipped_ahead"]);
     expect(entries.at(-1)).toMatchObject({ type: "summary", faults: 12, unmatched: 0 });
   }, 60_000);
@@ -106,7 +130,22 @@ describe("determinism through the CLI shim", () => {
     const steps = Array.from({ length: 6 }, () => ({ argv: ["call", "list_windows"] }));
     const run = async (seed: number, n: number) => {
       const log = path.join(dir.path, `log-${n}.jsonl`);
-      await runCli(["replay", CASSETTE, "--faults", plan, "--seed", String(seed), "--log", log, "--invariants", "none", "--", "python3", HARNESS, JSON.stringify(steps)]);
+      await runCli([
+        "replay",
+        CASSETTE,
+        "--faults",
+        plan,
+        "--seed",
+        String(seed),
+        "--log",
+        log,
+        "--invariants",
+        "none",
+        "--",
+        "python3",
+        HARNESS,
+        JSON.stringify(steps),
+      ]);
       return readFileSync(log, "utf8").replace(/"(t_ms|duration_ms)":\d+(\.\d+)?/g, '"$1":0');
     };
     const first = await run(7, 1);

@@ -34,11 +34,15 @@ async function replayMcp(options: { lines: string[]; plan?: object; extra?: stri
   const log = path.join(dir.path, "log.jsonl");
   const r = await runCli(["replay", CASSETTE, "--log", log, "--invariants", "none", ...extra, "--", "python3", CLIENT, JSON.stringify(options.lines)]);
   const seen = JSON.parse(r.stdout.trim().split("\n")[0]!) as { lines: (string | null)[]; exit: number | string; stderr: string };
-  const entries = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+  const entries = readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { r, seen, entries };
 }
 
-const INIT = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+const INIT =
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
 
 describe("cua-contract replay (cua-driver mcp through the shim)", () => {
   it("answers byte for byte: recorded lines with the client's ids, protocol behaviour as the driver", async () => {
@@ -114,7 +118,9 @@ describe("cua-contract replay (cua-driver mcp through the shim)", () => {
     expect(seen.lines[1]).toBe(
       '{"jsonrpc":"2.0","id":10,"error":{"code":-32603,"message":"daemon transport error forwarding `list_windows`: connect to /home/user/.cache/cua-driver/cua-driver.sock: Connection refused (os error 111)"}}',
     );
-    expect(seen.lines[2]).toBe('{"jsonrpc":"2.0","id":11,"error":{"code":-32603,"message":"daemon transport error forwarding `list_windows`: daemon closed connection without response"}}');
+    expect(seen.lines[2]).toBe(
+      '{"jsonrpc":"2.0","id":11,"error":{"code":-32603,"message":"daemon transport error forwarding `list_windows`: daemon closed connection without response"}}',
+    );
     const full = recorded.get("3")!.replace('"id":3,', '"id":12,');
     expect(full.startsWith(seen.lines[3]!)).toBe(true);
     expect(() => JSON.parse(seen.lines[3]!)).toThrow();
@@ -159,10 +165,25 @@ describe("timeouts across MCP processes", () => {
       const first = JSON.stringify([INIT, call(2, "click", token)]);
       const second = JSON.stringify([INIT, call(3, "click", token)]);
       const r = await runCli([
-        "replay", CASSETTE, "--faults", path.join(dir.path, "plan.json"), "--invariants", "none", "--json", "--",
-        "sh", "-c", `python3 "$0" "$1"; python3 "$0" "$2"`, CLIENT, first, second,
+        "replay",
+        CASSETTE,
+        "--faults",
+        path.join(dir.path, "plan.json"),
+        "--invariants",
+        "none",
+        "--json",
+        "--",
+        "sh",
+        "-c",
+        `python3 "$0" "$1"; python3 "$0" "$2"`,
+        CLIENT,
+        first,
+        second,
       ]);
-      const [a, b, summary] = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { lines: (string | null)[] });
+      const [a, b, summary] = r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { lines: (string | null)[] });
       return { a: a!, b: b!, summary: summary as unknown as Record<string, unknown> };
     };
     const after = await run("timeout_after_effect");

@@ -18,12 +18,21 @@ async function recordThenReplay(command: (outFile: string) => string[]) {
   cpSync(path.join(repoRoot, "test/fixtures/drivers"), drivers, { recursive: true });
   const rec = path.join(dir.path, "rec");
   const env = { CUA_CONTRACT_REFERENCE_DIR: REFERENCE };
-  const recorded = await runCli(["record", "--out", rec, "--driver", path.join(drivers, "cua-driver-0.21.0"), "--", ...command(path.join(dir.path, "rec.png"))], { env });
+  const recorded = await runCli(
+    ["record", "--out", rec, "--driver", path.join(drivers, "cua-driver-0.21.0"), "--", ...command(path.join(dir.path, "rec.png"))],
+    { env },
+  );
   expect(recorded.exitCode, recorded.stderr).toBe(0);
   rmSync(drivers, { recursive: true, force: true });
   const replayed = await runCli(["replay", rec, "--fail-on-unused", "--json", "--", ...command(path.join(dir.path, "replay.png"))], { env });
   const lines = replayed.stdout.trim().split("\n");
-  return { recorded: recorded.stdout.trim(), replayed: lines.slice(0, -1).join("\n"), summary: JSON.parse(lines.at(-1)!) as Record<string, unknown>, exitCode: replayed.exitCode, stderr: replayed.stderr };
+  return {
+    recorded: recorded.stdout.trim(),
+    replayed: lines.slice(0, -1).join("\n"),
+    summary: JSON.parse(lines.at(-1)!) as Record<string, unknown>,
+    exitCode: replayed.exitCode,
+    stderr: replayed.stderr,
+  };
 }
 
 const withoutTimes = (text: string) => text.replace(/"elapsed_ms": \d+/g, '"elapsed_ms": 0');
@@ -69,7 +78,11 @@ describe.skipIf(!existsSync(REFERENCE))("record with the fake driver, then repla
   });
 
   it("an MCP SDK client sees the same results", async () => {
-    const calls = [["list_windows", {}], ["get_window_state", { pid: 24132, window_id: 4194311 }], ["click", JSON.parse(TOKEN)]];
+    const calls = [
+      ["list_windows", {}],
+      ["get_window_state", { pid: 24132, window_id: 4194311 }],
+      ["click", JSON.parse(TOKEN)],
+    ];
     const r = await recordThenReplay(() => [process.execPath, SDK_CLIENT, JSON.stringify(calls)]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.replayed).toBe(r.recorded);

@@ -37,7 +37,8 @@ describe("replay --speed recorded (cua-driver mcp)", () => {
     const file = path.join(slow, "cassette.jsonl");
     // list_windows (id 3) asked at t=35 and answered at t=1235: a 1.2 s call
     writeFileSync(file, readFileSync(file, "utf8").replace('{"seq":7,"t_ms":40,', '{"seq":7,"t_ms":1235,'));
-    const init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+    const init =
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
     const lines = JSON.stringify([init, '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_windows","arguments":{}}}']);
     const client = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
     const timed = async (extra: string[]) => {
@@ -70,7 +71,10 @@ describe("serve --speed recorded (MCP over HTTP and stdio)", () => {
     await using dir = await tmpDir();
     const slow = await slowCassette(dir.path);
     const timed = async (extra: string[]) => {
-      const child = execa(process.execPath, [cliPath, "serve", slow, "--transport", "http", "--port", "0", ...extra], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN }, reject: false });
+      const child = execa(process.execPath, [cliPath, "serve", slow, "--transport", "http", "--port", "0", ...extra], {
+        env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
+        reject: false,
+      });
       try {
         const url = await new Promise<string>((resolve, reject) => {
           let err = "";
@@ -101,7 +105,8 @@ describe("serve --speed recorded (MCP over HTTP and stdio)", () => {
   it("paces serve --transport mcp the way replay paces cua-driver mcp", async () => {
     await using dir = await tmpDir();
     const slow = await slowCassette(dir.path);
-    const init = '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+    const init =
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
     const timed = async (extra: string[]) => {
       const started = performance.now();
       const r = await execa(process.execPath, [cliPath, "serve", slow, "--transport", "mcp", ...extra], { input: `${init}\n${listWindows}\n`, reject: false });

@@ -10,7 +10,16 @@ import { writeCarelessReplayLog } from "./report-fixtures.js";
 
 // The report is checked in a real browser: Debian's chromium, driven by playwright-core (no download).
 const skipBrowser = await skipWithout("chromium", "report in Chromium");
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const outputDir = path.join(repoRoot, "test-output");
 const trajectory = path.join(repoRoot, "test/fixtures/trajectories/gtk3-demo-0.21.0");
 
@@ -78,7 +87,9 @@ describe.skipIf(skipBrowser)("cua-contract report in Chromium", () => {
 
     const page = await open(out);
     // the summary line counts exactly the failures the page lists
-    const titles = await page.locator("section.problems li.problem").evaluateAll((items) => items.map((i) => i.querySelector("strong, .title, b")?.textContent ?? i.textContent ?? ""));
+    const titles = await page
+      .locator("section.problems li.problem")
+      .evaluateAll((items) => items.map((i) => i.querySelector("strong, .title, b")?.textContent ?? i.textContent ?? ""));
     expect(titles).toHaveLength(failures);
     // the resent click breaks three invariants; the replay answers it as the driver would (its recorded answer again)
     expect(titles).toEqual(["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"]);
@@ -177,7 +188,9 @@ describe.skipIf(skipBrowser)("cua-contract report in Chromium", () => {
     await page.close();
   });
 
-  it("check --report: failures first, grouped by scenario and linked to the served request; passing scenarios collapsed; a filter", { timeout: 60_000 }, async () => {
+  it("check --report: failures first, grouped by scenario and linked to the served request; passing scenarios collapsed; a filter", {
+    timeout: 60_000,
+  }, async () => {
     const out = path.join(tmp.path, "check-report.html");
     const run = await runCli(["check", "--harness", "resend-timed-out-click", "--report", out]);
     expect(run.exitCode).toBe(1);

@@ -32,7 +32,11 @@ describe("record --driver sdk: a private daemon's lifecycle", () => {
       `ready=yes\nCua Driver daemon is running\n  socket: ${sock}\n  pid: N\nserve exited 0\nstatus after stop exited 1`,
     );
     expect(await readFile(serveErr, "utf8")).toBe(`Cua Driver daemon listening on ${sock}\nCua Driver daemon shutting down.\n`);
-    const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).trim().split("\n").slice(1).map((l) => JSON.parse(l) as { argv: string[]; exit_code: number; origin: string });
+    const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { argv: string[]; exit_code: number; origin: string });
     const harnessCalls = events.filter((e) => e.origin === "harness").map((e) => [e.argv[0], e.exit_code]);
     expect(harnessCalls.filter(([c]) => c === "serve")).toEqual([["serve", 0]]);
     expect(harnessCalls.filter(([c]) => c === "stop")).toEqual([["stop", 0]]);

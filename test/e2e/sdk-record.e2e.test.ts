@@ -30,12 +30,35 @@ describe.skipIf(skip)("record --driver sdk --desktop (real runtime under Xvfb)",
     const probe = JSON.parse(probeBytes.toString("utf8")) as { driver: unknown; tools_list: { tools: unknown[] }; metadata: { driverVersion: string } };
     expect(probe.driver).toMatchObject({ source: "sdk", location: "sdk:@trycua/cua-driver@0.21.0", version: "0.21.0" });
     expect([probe.tools_list.tools.length, probe.metadata.driverVersion]).toEqual([59, "0.21.0"]);
-    const events = lines.slice(1).map((l) => JSON.parse(l) as { argv: string[]; stdout: string; stderr: string; exit_code: number | null; files?: Record<string, { ref: string }> });
+    const events = lines
+      .slice(1)
+      .map((l) => JSON.parse(l) as { argv: string[]; stdout: string; stderr: string; exit_code: number | null; files?: Record<string, { ref: string }> });
     const tools = events.map((e) => (e.argv[0] === "call" ? e.argv[1] : e.argv[0]));
     expect(tools).toEqual([
-      "--version", "manifest", "--version", "start_session", "list_windows", "get_window_state", "type_text", "list_windows", "get_window_state", "click",
-      "list_windows", "get_window_state", "press_key", "click", "get_window_state", "verify_state", "set_window_frame", "list_windows", "get_window_state",
-      "end_session", "click", "start_session", "list_windows", "get_window_state",
+      "--version",
+      "manifest",
+      "--version",
+      "start_session",
+      "list_windows",
+      "get_window_state",
+      "type_text",
+      "list_windows",
+      "get_window_state",
+      "click",
+      "list_windows",
+      "get_window_state",
+      "press_key",
+      "click",
+      "get_window_state",
+      "verify_state",
+      "set_window_frame",
+      "list_windows",
+      "get_window_state",
+      "end_session",
+      "click",
+      "start_session",
+      "list_windows",
+      "get_window_state",
     ]);
     expect(events[5]!.files?.["--screenshot-out-file"]?.ref).toMatch(/^frames\/[0-9a-f]{64}\.png$/);
     expect(events[12]!.stdout).toContain('"code": "background_unavailable"');
@@ -57,7 +80,11 @@ describe.skipIf(skip)("record --driver sdk --desktop (real runtime under Xvfb)",
     const out = path.join(dir.path, "rec");
     const recorded = await runCli(["record", "--driver", "sdk", "--desktop", "--out", out, "--", process.execPath, harness, "mcp"]);
     expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
-    const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).trim().split("\n").slice(1).map((l) => JSON.parse(l) as { kind: string; dir?: string; line?: string });
+    const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { kind: string; dir?: string; line?: string });
     expect(events.filter((e) => e.kind === "mcp_open")).toHaveLength(1);
     expect(events.at(-1)).toMatchObject({ kind: "mcp_close", exit_code: 0 });
     const replies = events.filter((e) => e.kind === "mcp" && e.dir === "s2c").map((e) => e.line!);

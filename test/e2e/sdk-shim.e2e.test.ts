@@ -54,13 +54,17 @@ describe("SDK backend through the cua-driver shim", () => {
     expect(JSON.parse(out[0]!)).toMatchObject({ id: 1, result: { protocolVersion: "2025-06-18", serverInfo: { name: "cua-driver", version: "0.21.0" } } });
     // the runtime's inventory, then check_for_update, which the binary registers itself
     expect(out[1]).toBe(`{"jsonrpc":"2.0","id":2,"result":${withHostToolsRaw(await backend.driver.listToolsJson())}}`);
-    expect(out[1]!.endsWith('"name":"check_for_update","risk":{"class":"r0","enforcement":"metadata_only","operation_sensitive":false,"version":"1"}}]}}')).toBe(true);
+    expect(
+      out[1]!.endsWith('"name":"check_for_update","risk":{"class":"r0","enforcement":"metadata_only","operation_sensitive":false,"version":"1"}}]}}'),
+    ).toBe(true);
     expect(out[2]).toMatch(/^\{"jsonrpc":"2.0","id":3,"result":\{"content":\[\{"text":"cua-driver-rs configuration"/);
     expect(out[3]).toContain('"structuredContent":{"code":"permission_denied"}');
   });
 
   it("serve --driver sdk --transport mcp answers live from the runtime on stdio", async () => {
-    const input = ['{"jsonrpc":"2.0","id":1,"method":"initialize"}', '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_config"}}'].join("\n");
+    const input = ['{"jsonrpc":"2.0","id":1,"method":"initialize"}', '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_config"}}'].join(
+      "\n",
+    );
     const served = await runCli(["serve", "--driver", "sdk:0.21.0", "--transport", "mcp"], { input: `${input}\n` });
     expect(served.exitCode).toBe(0);
     const [init, config] = String(served.stdout).split("\n");

@@ -13,7 +13,15 @@ describe("cua-contract serve --transport cli-socket", () => {
         let out = "";
         child.stdout!.on("data", (d: Buffer) => {
           out += d.toString();
-          if (/^PATH=.*\n/m.test(out)) resolve(Object.fromEntries(out.trim().split("\n").map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)])));
+          if (/^PATH=.*\n/m.test(out))
+            resolve(
+              Object.fromEntries(
+                out
+                  .trim()
+                  .split("\n")
+                  .map((l) => [l.slice(0, l.indexOf("=")), l.slice(l.indexOf("=") + 1)]),
+              ),
+            );
         });
         child.once("exit", () => reject(new Error("serve exited early")));
       });

@@ -21,7 +21,14 @@ async function serve(): Promise<{ port: number; stderr: () => string } & AsyncDi
     });
     void child.then(() => reject(new Error(`serve exited: ${err}`)));
   });
-  return { port, stderr: () => err, [Symbol.asyncDispose]: async () => { child.kill("SIGTERM"); await child; } };
+  return {
+    port,
+    stderr: () => err,
+    [Symbol.asyncDispose]: async () => {
+      child.kill("SIGTERM");
+      await child;
+    },
+  };
 }
 
 /** Sends raw bytes and resolves to everything the server sent back before closing (or an error code). */
@@ -37,7 +44,11 @@ function raw(port: number, request: string): Promise<string> {
 }
 
 const post = (port: number, body: unknown) =>
-  fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` }, body: JSON.stringify(body) }).then((r) => r.text());
+  fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify(body),
+  }).then((r) => r.text());
 
 describe("serve --transport http at its limits", () => {
   it("answers a 100 KB request header with 431, not a reset; 20 KB headers are within the driver's 64 KiB", async () => {
@@ -53,12 +64,27 @@ describe("serve --transport http at its limits", () => {
 
   it("names a 1 MB unmatched argument by a short prefix, its length and a fingerprint", async () => {
     await using server = await serve();
-    await post(server.port, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-    const answer = await post(server.port, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "click", arguments: { pid: 1, window_id: 2, element_token: "x".repeat(1_000_000) } } });
+    await post(server.port, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    const answer = await post(server.port, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "click", arguments: { pid: 1, window_id: 2, element_token: "x".repeat(1_000_000) } },
+    });
     expect(answer.length).toBeLessThan(1_000);
-    expect((JSON.parse(answer) as { error: { message: string } }).error.message).toMatch(/\$\.element_token: "x{59}… \(1000002 chars, fnv1a [0-9a-f]{8}\) ≠ recorded "s00000004:15"(;|$)/);
+    expect((JSON.parse(answer) as { error: { message: string } }).error.message).toMatch(
+      /\$\.element_token: "x{59}… \(1000002 chars, fnv1a [0-9a-f]{8}\) ≠ recorded "s00000004:15"(;|$)/,
+    );
     await new Promise((r) => setTimeout(r, 100));
-    const unmatched = server.stderr().split("\n").find((l) => l.includes("UNMATCHED"))!;
+    const unmatched = server
+      .stderr()
+      .split("\n")
+      .find((l) => l.includes("UNMATCHED"))!;
     expect(unmatched).toMatch(/fnv1a [0-9a-f]{8}\) ≠ recorded /);
     expect(unmatched.length).toBeLessThan(1_000);
   });

@@ -25,7 +25,14 @@ async function startServe(extra: string[] = []) {
     });
     child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
   });
-  return { child, url, [Symbol.asyncDispose]: async () => { child.kill("SIGTERM"); await child; } };
+  return {
+    child,
+    url,
+    [Symbol.asyncDispose]: async () => {
+      child.kill("SIGTERM");
+      await child;
+    },
+  };
 }
 
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
@@ -50,7 +57,10 @@ describe("cua-contract serve --transport http", () => {
   });
 
   it("refuses to start without a valid token (exit 2)", async () => {
-    const r = await execa(process.execPath, [cliPath, "serve", CASSETTE, "--transport", "http", "--port", "0"], { reject: false, env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: "short" } });
+    const r = await execa(process.execPath, [cliPath, "serve", CASSETTE, "--transport", "http", "--port", "0"], {
+      reject: false,
+      env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: "short" },
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("CUA_DRIVER_RS_MCP_HTTP_TOKEN: MCP over HTTP needs a bearer token");
   });
@@ -58,10 +68,15 @@ describe("cua-contract serve --transport http", () => {
   it("drops the connection for daemon_died_midcall and delays for delay", async () => {
     await using dir = await tmpDir();
     const plan = path.join(dir.path, "plan.json");
-    writeFileSync(plan, JSON.stringify({ rules: [
-      { match: { tool: "list_windows", nth: 1 }, fault: { kind: "daemon_died_midcall" } },
-      { match: { tool: "list_windows", nth: 2 }, fault: { kind: "delay", ms: 300 } },
-    ] }));
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        rules: [
+          { match: { tool: "list_windows", nth: 1 }, fault: { kind: "daemon_died_midcall" } },
+          { match: { tool: "list_windows", nth: 2 }, fault: { kind: "delay", ms: 300 } },
+        ],
+      }),
+    );
     await using s = await startServe(["--faults", plan]);
     await expect(post(s.url, call(1, "list_windows"))).rejects.toThrow();
     const t = Date.now();
@@ -75,14 +90,24 @@ describe("faults over HTTP", () => {
   it("hang leaves the request unanswered; truncated cuts the body; refusal and empty are results", async () => {
     await using dir = await tmpDir();
     const plan = path.join(dir.path, "plan.json");
-    writeFileSync(plan, JSON.stringify({ rules: [
-      { match: { tool: "list_windows", nth: 1 }, fault: { kind: "hang" } },
-      { match: { tool: "list_windows", nth: 2 }, fault: { kind: "truncated" } },
-      { match: { tool: "list_windows", nth: 3 }, fault: { kind: "empty" } },
-      { match: { tool: "click", nth: 1 }, fault: { kind: "refusal", code: "snapshot_id_required" } },
-    ] }));
+    writeFileSync(
+      plan,
+      JSON.stringify({
+        rules: [
+          { match: { tool: "list_windows", nth: 1 }, fault: { kind: "hang" } },
+          { match: { tool: "list_windows", nth: 2 }, fault: { kind: "truncated" } },
+          { match: { tool: "list_windows", nth: 3 }, fault: { kind: "empty" } },
+          { match: { tool: "click", nth: 1 }, fault: { kind: "refusal", code: "snapshot_id_required" } },
+        ],
+      }),
+    );
     await using s = await startServe(["--faults", plan]);
-    const hung = fetch(s.url, { method: "POST", body: call(1, "list_windows"), headers: { authorization: `Bearer ${TOKEN}` }, signal: AbortSignal.timeout(500) });
+    const hung = fetch(s.url, {
+      method: "POST",
+      body: call(1, "list_windows"),
+      headers: { authorization: `Bearer ${TOKEN}` },
+      signal: AbortSignal.timeout(500),
+    });
     await expect(hung).rejects.toThrow(/abort|timeout/i);
     // each connection is its own session: a new one is answered
     const cut = await (await post(s.url, call(2, "list_windows"))).text();
@@ -121,10 +146,12 @@ describe("cassetteHandlers (msw)", () => {
   it("renders daemon death as a network error and delay as a late answer", async () => {
     const server = setupServer(
       ...cassetteHandlers(CASSETTE, {
-        faults: { rules: [
-          { match: { tool: "list_windows", nth: 1 }, fault: { kind: "daemon_died_midcall" } },
-          { match: { tool: "list_windows", nth: 2 }, fault: { kind: "delay", ms: 250 } },
-        ] },
+        faults: {
+          rules: [
+            { match: { tool: "list_windows", nth: 1 }, fault: { kind: "daemon_died_midcall" } },
+            { match: { tool: "list_windows", nth: 2 }, fault: { kind: "delay", ms: 250 } },
+          ],
+        },
       }),
     );
     server.listen({ onUnhandledRequest: "error" });

@@ -8,7 +8,13 @@ const REGISTER = new URL("../fixtures/startup/register.mjs", import.meta.url).hr
 /** The npm packages a CLI run loads, and its output. */
 async function packagesLoaded(args: string[]): Promise<{ packages: string[]; stdout: string; exitCode: number | undefined }> {
   const r = await execa(process.execPath, ["--import", REGISTER, cliPath, ...args], { reject: false, cwd: repoRoot, input: "" });
-  const packages = [...new Set(String(r.stderr).split("\n").flatMap((l) => (l.startsWith("package ") ? [l.slice(8)] : [])))].sort();
+  const packages = [
+    ...new Set(
+      String(r.stderr)
+        .split("\n")
+        .flatMap((l) => (l.startsWith("package ") ? [l.slice(8)] : [])),
+    ),
+  ].sort();
   return { packages, stdout: String(r.stdout), exitCode: r.exitCode };
 }
 

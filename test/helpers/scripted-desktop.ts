@@ -17,7 +17,15 @@ export interface ScriptedDesktop extends LiveDriver {
 }
 
 const sorted = (v: unknown): unknown =>
-  Array.isArray(v) ? v.map(sorted) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+  Array.isArray(v)
+    ? v.map(sorted)
+    : v && typeof v === "object"
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+        )
+      : v;
 const pretty = (v: unknown) => `${JSON.stringify(sorted(v), null, 2)}\n`;
 const ok = (v: unknown): CliResponse => ({ stdout: Buffer.from(pretty(v)), stderr: Buffer.alloc(0), exitCode: 0 });
 const hex = (n: number) => `s${n.toString(16).padStart(8, "0")}`;
@@ -38,12 +46,27 @@ export function scriptedDesktop(options: { pid: number; window: number; firstSna
   const elements = (snap: string) =>
     ["Open", "Search", "Close"].map((label, i) => ({ depth: 1, element_index: i, element_token: `${snap}:${i}`, enabled: true, label, role: "push button" }));
   const wrongTarget = (a: Record<string, unknown>) =>
-    a.pid !== pid || a.window_id !== window ? { stdout: Buffer.from(`Window target pid ${String(a.pid)}, window_id ${String(a.window_id)} is stale or no longer running; refresh list_windows.\n`), stderr: Buffer.alloc(0), exitCode: 0 } : undefined;
+    a.pid !== pid || a.window_id !== window
+      ? {
+          stdout: Buffer.from(`Window target pid ${String(a.pid)}, window_id ${String(a.window_id)} is stale or no longer running; refresh list_windows.\n`),
+          stderr: Buffer.alloc(0),
+          exitCode: 0,
+        }
+      : undefined;
 
   const answer = (tool: string, a: Record<string, unknown>, request: CliRequest, outFile: string | undefined): CliResponse => {
     switch (tool) {
       case "start_session":
-        return ok({ active: true, capture_scope: "auto", desktop_unlocked: false, effective_scope: "window", escalation_detail: null, escalation_reason: null, revived: false, session: a.session });
+        return ok({
+          active: true,
+          capture_scope: "auto",
+          desktop_unlocked: false,
+          effective_scope: "window",
+          escalation_detail: null,
+          escalation_reason: null,
+          revived: false,
+          session: a.session,
+        });
       case "end_session":
         return ok({ active: false, session: a.session });
       case "get_screen_size":
@@ -103,7 +126,8 @@ export function scriptedDesktop(options: { pid: number; window: number; firstSna
       if (parsed.subcommand !== "call" || !parsed.tool) return { stdout: Buffer.alloc(0), stderr: Buffer.from("scripted desktop: only call\n"), exitCode: 64 };
       const args = JSON.parse(parsed.json ?? (request.stdin.toString("utf8") || "{}")) as Record<string, unknown>;
       calls.push({ tool: parsed.tool, args });
-      if (options.refuse?.tool === parsed.tool) return ok({ refusal: { code: options.refuse.code, message: `refused: ${options.refuse.code}` }, status: "refused" });
+      if (options.refuse?.tool === parsed.tool)
+        return ok({ refusal: { code: options.refuse.code, message: `refused: ${options.refuse.code}` }, status: "refused" });
       const out = parsed.flags.get("--screenshot-out-file");
       return answer(parsed.tool, args, request, typeof out === "string" ? out : undefined);
     },
@@ -114,14 +138,16 @@ export function scriptedDesktop(options: { pid: number; window: number; firstSna
           const m = JSON.parse(line) as { id?: unknown; method?: string; params?: { name?: string; arguments?: Record<string, unknown> } };
           if (m.id === undefined) return;
           const reply = (result: unknown) => io.send(`{"jsonrpc":"2.0","id":${JSON.stringify(m.id)},"result":${JSON.stringify(sorted(result))}}`);
-          if (m.method === "initialize") return reply({ capabilities: { tools: {} }, protocolVersion: "2025-06-18", serverInfo: { name: "cua-driver", version: "0.21.0" } });
+          if (m.method === "initialize")
+            return reply({ capabilities: { tools: {} }, protocolVersion: "2025-06-18", serverInfo: { name: "cua-driver", version: "0.21.0" } });
           if (m.method === "tools/list") return reply({ tools: [] });
           const tool = m.params?.name ?? "";
           const args = m.params?.arguments ?? {};
           calls.push({ tool, args });
-          const cli = options.refuse?.tool === tool
-            ? ok({ refusal: { code: options.refuse.code, message: `refused: ${options.refuse.code}` }, status: "refused" })
-            : answer(tool, args, { argv: [], stdin: Buffer.alloc(0), cwd: "/", env: {}, signal: new AbortController().signal }, undefined);
+          const cli =
+            options.refuse?.tool === tool
+              ? ok({ refusal: { code: options.refuse.code, message: `refused: ${options.refuse.code}` }, status: "refused" })
+              : answer(tool, args, { argv: [], stdin: Buffer.alloc(0), cwd: "/", env: {}, signal: new AbortController().signal }, undefined);
           const text = cli.stdout.toString("utf8");
           let structured: unknown;
           try {

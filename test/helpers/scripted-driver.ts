@@ -34,7 +34,9 @@ export function manualClock(start = 0): Clock & { slept: number[] } {
 }
 
 /** list_windows with the given windows, shaped like 0.21.0's reply. */
-export function windowsReply(windows: { window_id: number; pid?: number; x: number; y: number; width: number; height: number; z_index?: number; title?: string }[]): ToolResult {
+export function windowsReply(
+  windows: { window_id: number; pid?: number; x: number; y: number; width: number; height: number; z_index?: number; title?: string }[],
+): ToolResult {
   const rows = windows.map((w) => ({
     app_name: "Gtk3-demo",
     bounds: { height: w.height, width: w.width, x: w.x, y: w.y },

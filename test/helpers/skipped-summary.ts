@@ -8,7 +8,10 @@ export const INSTALL: Record<SystemNeed, string> = {
 
 /** One line for every test skipped for want of a Debian package: what, what is missing, how to install it. */
 export function skippedSummary(log: string): string | undefined {
-  const entries = log.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { need: SystemNeed; what: string; missing: string[] });
+  const entries = log
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { need: SystemNeed; what: string; missing: string[] });
   if (entries.length === 0) return undefined;
   const needs = [...new Set(entries.map((e) => e.need))];
   const missing = [...new Set(entries.flatMap((e) => e.missing))];

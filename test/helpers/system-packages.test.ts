@@ -21,7 +21,11 @@ describe("tests that need Debian packages", () => {
     await using dir = await tmpDir();
     const log = path.join(dir.path, "skips.jsonl");
     expect(await skipWithout("chromium", "report in Chromium", log)).toBe(true);
-    expect(JSON.parse(readFileSync(log, "utf8"))).toEqual({ need: "chromium", what: "report in Chromium", missing: ["chromium (hidden by CUA_CONTRACT_TEST_HIDE)"] });
+    expect(JSON.parse(readFileSync(log, "utf8"))).toEqual({
+      need: "chromium",
+      what: "report in Chromium",
+      missing: ["chromium (hidden by CUA_CONTRACT_TEST_HIDE)"],
+    });
     vi.stubEnv("CI", "true");
     await expect(skipWithout("desktop", "record --desktop")).rejects.toThrow(
       "CI=true and record --desktop: Xvfb (hidden by CUA_CONTRACT_TEST_HIDE) not found; install with: sudo apt-get install xvfb openbox at-spi2-core gtk-3-examples dbus-x11 xdotool (.ci/run installs them)",
@@ -37,7 +41,9 @@ describe("tests that need Debian packages", () => {
       { need: "chromium", what: "report in Chromium", missing: ["chromium"] },
       { need: "desktop", what: "record --desktop", missing: ["Xvfb", "openbox"] },
       { need: "desktop", what: "import live", missing: ["Xvfb", "openbox"] },
-    ].map((e) => JSON.stringify(e)).join("\n");
+    ]
+      .map((e) => JSON.stringify(e))
+      .join("\n");
     expect(skippedSummary(log)).toBe(
       "SKIPPED 3 test group(s) (report in Chromium; record --desktop; import live): chromium, Xvfb, openbox not found. Install with `sudo apt-get install chromium xvfb openbox at-spi2-core gtk-3-examples dbus-x11 xdotool` (.ci/run does; CI=true makes a missing package fail).",
     );

@@ -7,7 +7,6 @@ import { inject } from "vitest";
 import { findProgram, missingDesktopPrograms } from "../../src/desktop/programs.js";
 import { INSTALL, type SystemNeed } from "./skipped-summary.js";
 
-
 /** Debian's chromium, found on PATH (playwright-core drives it; no browser is ever downloaded). */
 export async function chromiumPath(): Promise<string | undefined> {
   return hidden("chromium") ? undefined : findProgram("chromium");

@@ -15,7 +15,9 @@ export const cassetteCommand = defineCommand({
   describe: "Tidy cassettes: prune what no replay used, merge two, list the stale ones (docs/cassettes.md)",
   builder: (y) =>
     y
-      .usage("$0 cassette prune DIR --log LOG… [--out DIR] [--dry-run]\n$0 cassette merge A B --out C\n$0 cassette stale DIR… [--max-age 30d] [--contract FILE | --driver-versions RANGE]")
+      .usage(
+        "$0 cassette prune DIR --log LOG… [--out DIR] [--dry-run]\n$0 cassette merge A B --out C\n$0 cassette stale DIR… [--max-age 30d] [--contract FILE | --driver-versions RANGE]",
+      )
       .positional("action", { type: "string", choices: ACTIONS, describe: "prune | merge | stale" })
       .positional("dirs", { type: "string", array: true, describe: "Cassette directories" })
       .option("log", { type: "string", array: true, describe: "prune: replay logs (replay --log) whose used events are kept" })
@@ -31,26 +33,58 @@ export const cassetteCommand = defineCommand({
     const json = Boolean(args.json);
     const print = (doc: unknown, human: string) => process.stdout.write(json ? `${JSON.stringify(doc, null, 2)}\n` : human);
     if (action === "prune") {
-      if (dirs.length !== 1) throw new UserError(`prune takes one cassette directory, got ${dirs.length}`, { code: "USAGE", field: "dirs", fix: "Run `cua-contract cassette prune DIR --log LOG…`." });
+      if (dirs.length !== 1)
+        throw new UserError(`prune takes one cassette directory, got ${dirs.length}`, {
+          code: "USAGE",
+          field: "dirs",
+          fix: "Run `cua-contract cassette prune DIR --log LOG…`.",
+        });
       const logs = (args.log ?? []).map(String);
-      if (logs.length === 0) throw new UserError("prune needs the replay logs that say what was used", { code: "USAGE", field: "--log", fix: "Replay with `--log FILE`, then pass each log with --log." });
-      const r = pruneCassette({ dir: dirs[0]!, logs: readReplayLogs(logs), ...(typeof args.out === "string" ? { out: args.out } : {}), dryRun: Boolean(args["dry-run"]) });
+      if (logs.length === 0)
+        throw new UserError("prune needs the replay logs that say what was used", {
+          code: "USAGE",
+          field: "--log",
+          fix: "Replay with `--log FILE`, then pass each log with --log.",
+        });
+      const r = pruneCassette({
+        dir: dirs[0]!,
+        logs: readReplayLogs(logs),
+        ...(typeof args.out === "string" ? { out: args.out } : {}),
+        dryRun: Boolean(args["dry-run"]),
+      });
       for (const w of r.warnings) process.stderr.write(`cua-contract cassette prune: warning: ${w}\n`);
       const verb = args["dry-run"] ? "would keep" : "kept";
-      print(r, `${verb} ${r.events.after} of ${r.events.before} events and ${r.frames.after} of ${r.frames.before} frames${args["dry-run"] ? "" : ` in ${r.out}`}${r.dropped.length ? `; dropped seq ${r.dropped.join(", ")}` : ""}\n`);
+      print(
+        r,
+        `${verb} ${r.events.after} of ${r.events.before} events and ${r.frames.after} of ${r.frames.before} frames${args["dry-run"] ? "" : ` in ${r.out}`}${r.dropped.length ? `; dropped seq ${r.dropped.join(", ")}` : ""}\n`,
+      );
       return 0;
     }
     if (action === "merge") {
-      if (dirs.length !== 2 || typeof args.out !== "string") throw new UserError("merge takes two cassette directories and --out", { code: "USAGE", field: dirs.length !== 2 ? "dirs" : "--out", fix: "Run `cua-contract cassette merge A B --out C`." });
+      if (dirs.length !== 2 || typeof args.out !== "string")
+        throw new UserError("merge takes two cassette directories and --out", {
+          code: "USAGE",
+          field: dirs.length !== 2 ? "dirs" : "--out",
+          fix: "Run `cua-contract cassette merge A B --out C`.",
+        });
       const r = mergeCassettes({ a: dirs[0]!, b: dirs[1]!, out: args.out });
       for (const w of r.warnings) process.stderr.write(`cua-contract cassette merge: warning: ${w}\n`);
       print(r, `merged ${r.events} events and ${r.frames} frames into ${r.out}\n`);
       return 0;
     }
-    if (dirs.length === 0) throw new UserError("stale takes one or more cassette directories", { code: "USAGE", field: "dirs", fix: "Run `cua-contract cassette stale DIR… --max-age 30d`." });
+    if (dirs.length === 0)
+      throw new UserError("stale takes one or more cassette directories", {
+        code: "USAGE",
+        field: "dirs",
+        fix: "Run `cua-contract cassette stale DIR… --max-age 30d`.",
+      });
     const limits = await stalenessLimits(args);
     if (limits.maxAgeMs === undefined && limits.versions === undefined) {
-      throw new UserError("stale needs a limit to judge by", { code: "USAGE", field: "--max-age", fix: "Pass --max-age 30d, --contract FILE or --driver-versions RANGE." });
+      throw new UserError("stale needs a limit to judge by", {
+        code: "USAGE",
+        field: "--max-age",
+        fix: "Pass --max-age 30d, --contract FILE or --driver-versions RANGE.",
+      });
     }
     const now = Date.now();
     const results = dirs.map((dir) => ({ dir, ...judgeStaleness({ header: readCassetteSync(dir, { frames: "skip" }).header, now, ...limits }) }));
@@ -70,7 +104,12 @@ export async function stalenessLimits(args: Record<string, unknown>): Promise<{ 
   let versions: string | undefined;
   if (typeof args["driver-versions"] === "string") {
     const problem = rangeProblem(args["driver-versions"]);
-    if (problem) throw new UserError(problem, { code: "USAGE", field: "--driver-versions", fix: "Write a version (0.21.0), a series (0.21.x) or comparators (>=0.21.0 <0.23.0)." });
+    if (problem)
+      throw new UserError(problem, {
+        code: "USAGE",
+        field: "--driver-versions",
+        fix: "Write a version (0.21.0), a series (0.21.x) or comparators (>=0.21.0 <0.23.0).",
+      });
     versions = args["driver-versions"];
   } else if (typeof args.contract === "string") versions = (await readContract(args.contract)).driver.versions;
   return { ...(maxAgeMs !== undefined ? { maxAgeMs } : {}), ...(versions !== undefined ? { versions } : {}) };

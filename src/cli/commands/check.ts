@@ -29,7 +29,11 @@ export const checkCommand = defineCommand({
       .option("cmd", { type: "string", describe: "An external harness command line, run per scenario with a replaying cua-driver on PATH" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document (the check result)" })
       .option("junit", { type: "string", describe: "Write JUnit XML to this file" })
-      .option("progress-every", { type: "string", default: "10", describe: "On a non-TTY, print a progress line to stderr every N scenarios (and at least every 10 s)" })
+      .option("progress-every", {
+        type: "string",
+        default: "10",
+        describe: "On a non-TTY, print a progress line to stderr every N scenarios (and at least every 10 s)",
+      })
       .option("report", { type: "string", describe: "Write a self-contained HTML report to this file" }),
   handler: async (args) => {
     const files = findScenarioFiles({ args: args.scenarios ?? [], bundledDir: BUNDLED });
@@ -37,7 +41,12 @@ export const checkCommand = defineCommand({
       throw new UserError("no scenario files found", { code: "USAGE", field: "scenarios", fix: "Name scenario .json files or a folder holding them." });
     }
     const every = /^\d+$/.test(String(args["progress-every"])) ? Number(args["progress-every"]) : NaN;
-    if (!Number.isInteger(every) || every < 1) throw new UserError(`--progress-every must be a positive integer, got ${String(args["progress-every"])}`, { code: "USAGE", field: "--progress-every", fix: "Pass e.g. --progress-every 5." });
+    if (!Number.isInteger(every) || every < 1)
+      throw new UserError(`--progress-every must be a positive integer, got ${String(args["progress-every"])}`, {
+        code: "USAGE",
+        field: "--progress-every",
+        fix: "Pass e.g. --progress-every 5.",
+      });
     const now = () => performance.now();
     const logs = new Map<string, ReplayLogEntry[]>();
     const onLog: LogSink | undefined = args.report ? (loaded, log) => logs.set(loaded.file, log) : undefined;
@@ -76,7 +85,8 @@ export const checkCommand = defineCommand({
 async function pickRunner(args: Record<string, unknown>, now: () => number, onLog: LogSink | undefined): Promise<{ runner: ScenarioRunner; harness: string }> {
   const sink = onLog ? { onLog } : {};
   if (typeof args.cmd === "string") {
-    if (args.harness !== "reference") throw new UserError("--cmd and --harness both name a harness", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
+    if (args.harness !== "reference")
+      throw new UserError("--cmd and --harness both name a harness", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
     checkCommandExists({ command: args.cmd, env: process.env, cwd: process.cwd() });
     // An external harness is run with execa: loaded only for --cmd.
     const { externalRunner } = await import("../../check/run-external.js");
@@ -86,7 +96,11 @@ async function pickRunner(args: Record<string, unknown>, now: () => number, onLo
   if (name === "reference") return { runner: referenceRunner({ now, ...sink }), harness: "reference" };
   const mutant = MUTANTS.find((m) => m.name === name);
   if (!mutant) {
-    throw new UserError(`unknown harness "${name}"`, { code: "USAGE", field: "--harness", fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}, or --cmd "…" for an external harness.` });
+    throw new UserError(`unknown harness "${name}"`, {
+      code: "USAGE",
+      field: "--harness",
+      fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}, or --cmd "…" for an external harness.`,
+    });
   }
   return { runner: referenceRunner({ parts: mutant.parts, now, ...sink }), harness: `mutant ${mutant.name}` };
 }

@@ -27,7 +27,14 @@ export const contractCommand = defineCommand({
     const from = args.from;
     const snapshot = await readSnapshot(from);
     const out = args.out ? String(args.out) : undefined;
-    if (out && !args.force && (await access(out).then(() => true, () => false))) {
+    if (
+      out &&
+      !args.force &&
+      (await access(out).then(
+        () => true,
+        () => false,
+      ))
+    ) {
       throw new UserError(`${out} already exists`, { code: "OUTPUT_EXISTS", field: "--out", fix: "Choose another path, or pass --force to overwrite it." });
     }
     const baseline = out ? path.relative(path.dirname(path.resolve(out)), path.resolve(await snapshotFile(from))) : undefined;
@@ -35,7 +42,9 @@ export const contractCommand = defineCommand({
     const text = `${JSON.stringify(contract, null, 2)}\n`;
     if (out) {
       writeOutputFile({ file: out, flag: "--out", text });
-      process.stderr.write(`wrote ${out}: ${Object.keys(contract.tools).length} tools, ${Object.keys(contract.argv ?? {}).length} subcommands; trim it to what your harness uses\n`);
+      process.stderr.write(
+        `wrote ${out}: ${Object.keys(contract.tools).length} tools, ${Object.keys(contract.argv ?? {}).length} subcommands; trim it to what your harness uses\n`,
+      );
     } else process.stdout.write(text);
     return 0;
   },

@@ -32,9 +32,16 @@ export const fuzzCommand = defineCommand({
       .option("seed", { type: "number", describe: "Base seed (run k uses seed + k); random when not given" })
       .option("shard", { type: "string", describe: "Run only shard i of n (e.g. 2/4): disjoint slices that together cover all runs" })
       .option("path", { type: "string", describe: "Replay one shrunk case (from a failure's reproduce command)" })
-      .option("cassette", { type: "string", array: true, describe: "Fuzz these cassettes (their recorded calls are the base flow) instead of the bundled scenarios" })
+      .option("cassette", {
+        type: "string",
+        array: true,
+        describe: "Fuzz these cassettes (their recorded calls are the base flow) instead of the bundled scenarios",
+      })
       .option("harness", { type: "string", default: "reference", describe: `reference, or a broken variant: ${MUTANT_NAMES.join(", ")}` })
-      .option("cmd", { type: "string", describe: "Fuzz an external harness command line instead (each case through the replaying shim; slow: one process per run)" })
+      .option("cmd", {
+        type: "string",
+        describe: "Fuzz an external harness command line instead (each case through the replaying shim; slow: one process per run)",
+      })
       .option("mutants", { type: "boolean", default: false, describe: "Hunt every broken variant of the reference harness; exit 1 if one survives" })
       .option("env", { type: "string", array: true, describe: "KEY=VALUE set for the harness (repeatable); repeated in each reproduce line" })
       .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per run (per mutant with --mutants)" })
@@ -43,20 +50,35 @@ export const fuzzCommand = defineCommand({
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {
     const runs = Number(args.runs);
-    if (!Number.isInteger(runs) || runs < 1) throw new UserError(`--runs must be a positive integer, got ${String(args.runs)}`, { code: "USAGE", field: "--runs", fix: "Pass e.g. --runs 1000." });
+    if (!Number.isInteger(runs) || runs < 1)
+      throw new UserError(`--runs must be a positive integer, got ${String(args.runs)}`, { code: "USAGE", field: "--runs", fix: "Pass e.g. --runs 1000." });
     const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(args.seed);
-    if (!Number.isSafeInteger(seed)) throw new UserError(`--seed must be an integer, got ${String(args.seed)}`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
+    if (!Number.isSafeInteger(seed))
+      throw new UserError(`--seed must be an integer, got ${String(args.seed)}`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
     if (typeof args.path === "string" && !/^\d+(:\d+)*$/.test(args.path)) {
-      throw new UserError(`--path must be colon-separated numbers as a failure's reproduce command prints it, got ${args.path}`, { code: "USAGE", field: "--path", fix: "Copy --seed, --runs 1 and --path from the reproduce line." });
+      throw new UserError(`--path must be colon-separated numbers as a failure's reproduce command prints it, got ${args.path}`, {
+        code: "USAGE",
+        field: "--path",
+        fix: "Copy --seed, --runs 1 and --path from the reproduce line.",
+      });
     }
     const shard = typeof args.shard === "string" ? parseShard(args.shard) : undefined;
     const cassettes = args.cassette ?? [];
     const bases: LoadedBase[] = cassettes.length > 0 ? basesFromCassettes(cassettes) : bundledBases(BUNDLED);
     if (bases.every((b) => b.steps.length === 0)) {
-      throw new UserError("the cassettes hold no tool calls to vary", { code: "BAD_CASSETTE", field: "--cassette", fix: "Fuzz a cassette with recorded tools/call requests or CLI calls." });
+      throw new UserError("the cassettes hold no tool calls to vary", {
+        code: "BAD_CASSETTE",
+        field: "--cassette",
+        fix: "Fuzz a cassette with recorded tools/call requests or CLI calls.",
+      });
     }
     const every = /^\d+$/.test(String(args["progress-every"])) ? Number(args["progress-every"]) : NaN;
-    if (!Number.isInteger(every) || every < 1) throw new UserError(`--progress-every must be a positive integer, got ${String(args["progress-every"])}`, { code: "USAGE", field: "--progress-every", fix: "Pass e.g. --progress-every 100." });
+    if (!Number.isInteger(every) || every < 1)
+      throw new UserError(`--progress-every must be a positive integer, got ${String(args["progress-every"])}`, {
+        code: "USAGE",
+        field: "--progress-every",
+        fix: "Pass e.g. --progress-every 100.",
+      });
     const env = parseEnvPairs(args.env ?? []);
     for (const [k, v] of env) process.env[k] = v;
     const json = Boolean(args.json);
@@ -67,7 +89,12 @@ export const fuzzCommand = defineCommand({
 
     const external = typeof args.cmd === "string" ? args.cmd : undefined;
     if (external !== undefined) {
-      if (args.harness !== "reference" || args.mutants) throw new UserError("--cmd names the harness; it cannot be combined with --harness or --mutants", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
+      if (args.harness !== "reference" || args.mutants)
+        throw new UserError("--cmd names the harness; it cannot be combined with --harness or --mutants", {
+          code: "USAGE",
+          field: "--cmd",
+          fix: "Pass one of them.",
+        });
       checkCommandExists({ command: external, env: process.env, cwd: process.cwd() });
     }
     if (args.mutants) {
@@ -76,12 +103,28 @@ export const fuzzCommand = defineCommand({
         runs,
         seed,
         // one line per mutant: on a TTY with the human output, and always in a CI log (each can take hundreds of runs)
-        ...(tty || ciLog ? { onMutant: (m: MutantResult) => process.stderr.write(`${ciLog ? "cua-contract fuzz: " : ""}${m.name}: ${m.caught ? `caught after ${m.runs} runs` : "not caught"}\n`) } : {}),
+        ...(tty || ciLog
+          ? {
+              onMutant: (m: MutantResult) =>
+                process.stderr.write(`${ciLog ? "cua-contract fuzz: " : ""}${m.name}: ${m.caught ? `caught after ${m.runs} runs` : "not caught"}\n`),
+            }
+          : {}),
       });
       const survived = mutants.filter((m) => !m.caught).length;
-      if (typeof args.junit === "string") writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract fuzz", suites: mutantJunitSuites({ mutants, runs, seed }) }) });
+      if (typeof args.junit === "string")
+        writeOutputFile({
+          file: args.junit,
+          flag: "--junit",
+          text: renderJunit({ name: "cua-contract fuzz", suites: mutantJunitSuites({ mutants, runs, seed }) }),
+        });
       if (json) {
-        const doc = { runs, seed, violations: mutants.filter((m) => m.caught).length, failures: [], mutants: mutants.map(({ failure: _f, ...m }) => ({ ...m, ...(_f ? { seed: _f.seed, path: _f.path } : {}) })) };
+        const doc = {
+          runs,
+          seed,
+          violations: mutants.filter((m) => m.caught).length,
+          failures: [],
+          mutants: mutants.map(({ failure: _f, ...m }) => ({ ...m, ...(_f ? { seed: _f.seed, path: _f.path } : {}) })),
+        };
         process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       } else process.stdout.write(renderMutants({ mutants, runs, seed, color }));
       return survived === 0 ? 0 : 1;
@@ -102,11 +145,19 @@ export const fuzzCommand = defineCommand({
       ...(shard ? { shard } : {}),
       ...(typeof args.path === "string" ? { path: args.path } : {}),
       ...(tty ? { onProgress: (done: number, total: number, v: number) => process.stderr.write(progressLine(done, total, v, done === total)) } : {}),
-      ...(ticker ? { onProgress: (done: number, total: number, v: number) => ticker(done, () => `cua-contract fuzz: ${done}/${total} runs, ${v} failing`) } : {}),
+      ...(ticker
+        ? { onProgress: (done: number, total: number, v: number) => ticker(done, () => `cua-contract fuzz: ${done}/${total} runs, ${v} failing`) }
+        : {}),
     });
     const invocation = toolInvocation();
-    const reproduce = (f: CampaignFailure) => reproduceCommand({ seed: f.seed, path: f.path, harness, cassettes, invocation, env, ...(external !== undefined ? { cmd: external } : {}) });
-    if (typeof args.junit === "string") writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract fuzz", suites: fuzzJunitSuites({ result, harness, seed, reproduce }) }) });
+    const reproduce = (f: CampaignFailure) =>
+      reproduceCommand({ seed: f.seed, path: f.path, harness, cassettes, invocation, env, ...(external !== undefined ? { cmd: external } : {}) });
+    if (typeof args.junit === "string")
+      writeOutputFile({
+        file: args.junit,
+        flag: "--junit",
+        text: renderJunit({ name: "cua-contract fuzz", suites: fuzzJunitSuites({ result, harness, seed, reproduce }) }),
+      });
     const saved: string[] = [];
     if (typeof args.save === "string") {
       for (const f of result.failures) saved.push(await saveFailure({ dir: args.save, failure: f, bases, reproduce: reproduce(f) }));
@@ -131,7 +182,8 @@ export const fuzzCommand = defineCommand({
       };
       process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
-      for (const [i, f] of result.failures.entries()) process.stdout.write(renderFailure({ failure: f, base: bases[f.fcase.base]!, reproduce: reproduce(f), saved: saved[i], color }));
+      for (const [i, f] of result.failures.entries())
+        process.stdout.write(renderFailure({ failure: f, base: bases[f.fcase.base]!, reproduce: reproduce(f), saved: saved[i], color }));
       process.stdout.write(renderSummary({ result, seed, harness, ...(shard ? { shard } : {}), bases: bases.length, color }));
     }
     return result.violations === 0 ? 0 : 1;

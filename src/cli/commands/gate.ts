@@ -21,8 +21,15 @@ export const gateCommand = defineCommand({
       .option("recordings", { type: "string", array: true, describe: "Directories of cassettes whose calls must still validate" })
       .option("expected-failures", { type: "string", describe: "Baseline of known failures (ids); new and stale ones fail" })
       .option("save-expected-failures", { type: "string", describe: "Write this run's failures as a baseline to FILE" })
-      .option("snapshots", { type: "string", describe: "Directory of kept probe snapshots of published versions (sdk-VERSION.probe.json), used before the cache" })
-      .option("refresh", { type: "boolean", default: false, describe: "Probe published versions again (and ask the registry again) instead of using cached snapshots" })
+      .option("snapshots", {
+        type: "string",
+        describe: "Directory of kept probe snapshots of published versions (sdk-VERSION.probe.json), used before the cache",
+      })
+      .option("refresh", {
+        type: "boolean",
+        default: false,
+        describe: "Probe published versions again (and ask the registry again) instead of using cached snapshots",
+      })
       .option("history", { type: "string", describe: "With --matrix: append this run's verdicts to FILE (JSON Lines)" })
       .option("timeout-ms", { type: "number", default: 10_000, describe: "Deadline of each probe step" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" })
@@ -40,17 +47,24 @@ export const gateCommand = defineCommand({
       const clash = (["driver", "sdk", "saveExpectedFailures"] as const).find((k) => args[k] !== undefined);
       if (clash) {
         const flag = clash === "saveExpectedFailures" ? "--save-expected-failures" : `--${clash}`;
-        throw new UserError(`--matrix and ${flag} were both given`, { code: "USAGE", field: flag, fix: "--matrix gates every published version itself; drop the other flag, or gate one candidate without --matrix." });
+        throw new UserError(`--matrix and ${flag} were both given`, {
+          code: "USAGE",
+          field: flag,
+          fix: "--matrix gates every published version itself; drop the other flag, or gate one candidate without --matrix.",
+        });
       }
       const report = await runMatrix({ ...common, matrix: String(args.matrix).trim() || "all" });
-      if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract gate --matrix", suites: matrixSuites(report) }) });
+      if (args.junit)
+        writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract gate --matrix", suites: matrixSuites(report) }) });
       if (args.history) appendHistory(String(args.history), historyEntry(report, new Date()));
       process.stdout.write(args.json ? `${JSON.stringify(matrixJson(report), null, 2)}\n` : renderMatrix(report));
       return report.ok ? 0 : 1;
     }
-    if (args.history) throw new UserError("--history needs --matrix", { code: "USAGE", field: "--history", fix: "Add --matrix all (or a range) to record a versions table." });
+    if (args.history)
+      throw new UserError("--history needs --matrix", { code: "USAGE", field: "--history", fix: "Add --matrix all (or a range) to record a versions table." });
     const report = await runGate({ ...common, driver: args.driver, sdk: args.sdk });
-    if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract gate", suites: gateSuites(report) }) });
+    if (args.junit)
+      writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract gate", suites: gateSuites(report) }) });
     if (args.saveExpectedFailures) {
       const doc = { format: EXPECTED_FAILURES_FORMAT, version: 1, failures: report.failures.map((f) => ({ id: f.id, reason: f.message })) };
       writeOutputFile({ file: String(args.saveExpectedFailures), flag: "--save-expected-failures", text: `${JSON.stringify(doc, null, 2)}\n` });
@@ -66,6 +80,13 @@ function gateJson(report: GateReport): unknown {
   const { check: _check, recordings, ...rest } = report;
   return {
     ...rest,
-    recordings: { cassettes: recordings.cassettes, calls: recordings.calls, breaks: recordings.breaks, stale: recordings.stale, rerecord: recordings.rerecord, warnings: recordings.warnings },
+    recordings: {
+      cassettes: recordings.cassettes,
+      calls: recordings.calls,
+      breaks: recordings.breaks,
+      stale: recordings.stale,
+      rerecord: recordings.rerecord,
+      warnings: recordings.warnings,
+    },
   };
 }

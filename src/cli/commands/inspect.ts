@@ -6,7 +6,8 @@ import { scanCassette, type CassetteValidators } from "../../cassette/scan.js";
 import { NeedsSchemaCheck, quickValidators } from "../../cassette/quick-validate.js";
 
 const PROBE_PROBLEMS: Partial<Record<CassetteSummary["probe"]["status"], string>> = {
-  mismatched: "does not match driver.probe_sha256 in the header (field driver.probe_sha256). Restore probe.json from the original recording, or re-record the cassette.",
+  mismatched:
+    "does not match driver.probe_sha256 in the header (field driver.probe_sha256). Restore probe.json from the original recording, or re-record the cassette.",
   missing: "is missing but the header names one (field driver.probe_sha256). Restore probe.json from the original recording, or re-record the cassette.",
 };
 
@@ -44,7 +45,13 @@ export const inspectCommand = defineCommand({
 function summarize(dir: string, validators: CassetteValidators): CassetteSummary {
   const counter = countEvents();
   const scan = scanCassette({ dir, validators, frames: "report", onEvent: (e) => counter.add(e) });
-  return counter.summary({ dir: scan.dir, header: scan.header, frameStats: scan.frameStats, warnings: scan.warnings, ...(scan.probe ? { probeSha256: scan.probe.sha256 } : {}) });
+  return counter.summary({
+    dir: scan.dir,
+    header: scan.header,
+    frameStats: scan.frameStats,
+    warnings: scan.warnings,
+    ...(scan.probe ? { probeSha256: scan.probe.sha256 } : {}),
+  });
 }
 
 function renderSummary(s: CassetteSummary): string {

@@ -38,7 +38,8 @@ export const probeCommand = defineCommand({
     if (args.save) writeOutputFile({ file: String(args.save), flag: "--save", text: `${JSON.stringify(snapshot, null, 2)}\n` });
     const unreachable = probeFailed(snapshot);
     const report: CheckReport | undefined = contract && !unreachable ? checkContract({ snapshot, contract }) : undefined;
-    if (args.junit && report) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract probe", suites: [checkSuite(report)] }) });
+    if (args.junit && report)
+      writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract probe", suites: [checkSuite(report)] }) });
     const ok = !unreachable && (report?.ok ?? true);
     if (args.json) {
       const doc = {

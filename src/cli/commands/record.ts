@@ -11,20 +11,41 @@ export const recordCommand = defineCommand({
     y
       .parserConfiguration({ "populate--": true })
       .positional("stray", { type: "string", array: true, hidden: true, describe: "(the harness command goes after --)" })
-      .usage("$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] [--no-probe] [--faults PLAN [--seed N]] [--http-upstream URL [--http-port N]] -- CMD [ARGS…]")
+      .usage(
+        "$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] [--no-probe] [--faults PLAN [--seed N]] [--http-upstream URL [--http-port N]] -- CMD [ARGS…]",
+      )
       .option("out", { type: "string", demandOption: true, describe: "Cassette directory to write" })
-      .option("driver", { type: "string", describe: "The real cua-driver (default: cua-driver on PATH), or sdk[:VERSION] for the published runtime @trycua/cua-driver in process" })
+      .option("driver", {
+        type: "string",
+        describe: "The real cua-driver (default: cua-driver on PATH), or sdk[:VERSION] for the published runtime @trycua/cua-driver in process",
+      })
       .option("desktop", { type: "boolean", default: false, describe: "Run on a throwaway X desktop (Xvfb, at-spi, openbox, gtk3-demo; see docs/desktop.md)" })
       .option("append", { type: "boolean", default: false, describe: "Add to an existing cassette in --out" })
       .option("force", { type: "boolean", default: false, describe: "Replace an existing cassette in --out" })
       .option("redact", { type: "string", array: true, describe: "Also redact every match of this regular expression (repeatable)" })
       .option("no-redact", { type: "boolean", default: false, describe: "Store typed text, clipboard text and tokens as they are" })
-      .option("http-upstream", { type: "string", describe: "Also record MCP over HTTP: proxy to this `cua-driver serve` endpoint (http://127.0.0.1:PORT/mcp); the harness gets the proxy in CUA_DRIVER_RS_MCP_HTTP_PORT and CUA_CONTRACT_MCP_HTTP_URL" })
+      .option("http-upstream", {
+        type: "string",
+        describe:
+          "Also record MCP over HTTP: proxy to this `cua-driver serve` endpoint (http://127.0.0.1:PORT/mcp); the harness gets the proxy in CUA_DRIVER_RS_MCP_HTTP_PORT and CUA_CONTRACT_MCP_HTTP_URL",
+      })
       .option("http-port", { type: "number", describe: "Port of the MCP-over-HTTP recording proxy on 127.0.0.1 (default: a free one)" })
-      .option("driver-source", { type: "string", choices: ["binary", "synthetic"], describe: "Provenance for the header when --driver is an executable: binary (a real cua-driver, the default) or synthetic (a test double)" })
-      .option("faults", { type: "string", describe: "Inject this fault plan (JSON, docs/faults.md) into the harness's calls while recording, so its real recovery reaches the driver; replay the cassette with the same plan" })
+      .option("driver-source", {
+        type: "string",
+        choices: ["binary", "synthetic"],
+        describe: "Provenance for the header when --driver is an executable: binary (a real cua-driver, the default) or synthetic (a test double)",
+      })
+      .option("faults", {
+        type: "string",
+        describe:
+          "Inject this fault plan (JSON, docs/faults.md) into the harness's calls while recording, so its real recovery reaches the driver; replay the cassette with the same plan",
+      })
       .option("seed", { type: "number", describe: "Seed for the fault plan's probabilistic rules (default: the plan's seed, else 0)" })
-      .option("probe", { type: "boolean", default: true, describe: "Store a capability probe of the driver as probe.json (--no-probe skips it; never taken when appending)" }),
+      .option("probe", {
+        type: "boolean",
+        default: true,
+        describe: "Store a capability probe of the driver as probe.json (--no-probe skips it; never taken when appending)",
+      }),
   handler: async (args) => {
     const command = (args["--"] as string[] | undefined) ?? [];
     const stray = (args.stray ?? []).map(String);
@@ -70,7 +91,8 @@ export const recordCommand = defineCommand({
       ...(args["http-port"] !== undefined ? { httpPort: args["http-port"] as number } : {}),
     });
     for (const w of result.warnings) process.stderr.write(`cua-contract record: warning: ${w}\n`);
-    if (process.stderr.isTTY) process.stderr.write(`cua-contract record: cassette written to ${result.cassetteDir} (check it with \`cua-contract inspect ${result.cassetteDir}\`)\n`);
+    if (process.stderr.isTTY)
+      process.stderr.write(`cua-contract record: cassette written to ${result.cassetteDir} (check it with \`cua-contract inspect ${result.cassetteDir}\`)\n`);
     return result.exitCode;
   },
 });

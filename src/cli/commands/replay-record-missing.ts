@@ -18,13 +18,25 @@ export async function replayRecordMissingCommand(args: Record<string, unknown>, 
     }
   }
   if (args.speed === "recorded") {
-    throw new UserError("--speed recorded cannot be used with --record-missing", { code: "USAGE", field: "--speed", fix: "Drop --speed; the live calls take as long as they take." });
+    throw new UserError("--speed recorded cannot be used with --record-missing", {
+      code: "USAGE",
+      field: "--speed",
+      fix: "Drop --speed; the live calls take as long as they take.",
+    });
   }
   if (typeof args.driver !== "string") {
-    throw new UserError("--record-missing needs the live driver to forward to", { code: "USAGE", field: "--driver", fix: "Pass --driver sdk (the runtime this project pins), --driver sdk:VERSION or --driver PATH." });
+    throw new UserError("--record-missing needs the live driver to forward to", {
+      code: "USAGE",
+      field: "--driver",
+      fix: "Pass --driver sdk (the runtime this project pins), --driver sdk:VERSION or --driver PATH.",
+    });
   }
   if (args["driver-source"] !== undefined && args.driver.startsWith("sdk")) {
-    throw new UserError("--driver-source is for an executable driver; answers from --driver sdk are always source sdk", { code: "USAGE", field: "--driver-source", fix: "Drop --driver-source, or name the executable with --driver PATH." });
+    throw new UserError("--driver-source is for an executable driver; answers from --driver sdk are always source sdk", {
+      code: "USAGE",
+      field: "--driver-source",
+      fix: "Drop --driver-source, or name the executable with --driver PATH.",
+    });
   }
   const { replayRecordMissing } = await import("../../recorder/record-missing/record-missing.js");
   const summary = await replayRecordMissing({
@@ -67,7 +79,8 @@ function humanSummary(s: RecordMissingSummary & { harnessExitCode: number; exitC
   ];
   if (s.divergence) {
     lines.push(`  left the recorded history at ${s.divergence.reason}; every later call was answered live and added after it`);
-    if (s.divergence.dropped > 0) lines.push(`  ${s.divergence.dropped} recorded event(s) after it were left out; the old cassette is kept as ${s.divergence.backup ?? "?"}`);
+    if (s.divergence.dropped > 0)
+      lines.push(`  ${s.divergence.dropped} recorded event(s) after it were left out; the old cassette is kept as ${s.divergence.backup ?? "?"}`);
   }
   for (const n of s.notes) lines.push(`  note: ${n}`);
   lines.push(`  exit ${s.exitCode}${s.harnessExitCode !== 0 ? ` (the harness exited ${s.harnessExitCode})` : ""}`);

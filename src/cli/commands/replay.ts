@@ -15,7 +15,9 @@ export const replayCommand = defineCommand({
   builder: (y) =>
     y
       .parserConfiguration({ "populate--": true })
-      .usage("$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] [--json-out FILE] [--junit FILE] [--speed fast|recorded] [--max-age 30d] [--record-missing --driver sdk[:V] [--desktop] [--allow-in-ci]] -- CMD [ARGS…]")
+      .usage(
+        "$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] [--json-out FILE] [--junit FILE] [--speed fast|recorded] [--max-age 30d] [--record-missing --driver sdk[:V] [--desktop] [--allow-in-ci]] -- CMD [ARGS…]",
+      )
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules (default: the plan's seed, else 0)" })
@@ -24,16 +26,36 @@ export const replayCommand = defineCommand({
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
       .option("fail-on-unused", { type: "boolean", default: false, describe: "Exit 1 when a recorded mutation was never requested" })
       .option("invariants", { type: "string", array: true, describe: "Invariant ids to check, comma-separated (default: all; --no-invariants for none)" })
-      .option("json", { type: "boolean", default: false, describe: "Print the summary as one JSON document: the last line of stdout, after whatever the harness itself printed there" })
+      .option("json", {
+        type: "boolean",
+        default: false,
+        describe: "Print the summary as one JSON document: the last line of stdout, after whatever the harness itself printed there",
+      })
       .option("json-out", { type: "string", describe: "Write the JSON summary to this file (apart from the harness's stdout)" })
       .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per served request, plus the harness's exit" })
-      .option("speed", { type: "string", choices: SPEEDS, default: "fast" as const, describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" })
+      .option("speed", {
+        type: "string",
+        choices: SPEEDS,
+        default: "fast" as const,
+        describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did",
+      })
       .option("max-age", { type: "string", describe: "Warn at start when the cassette is older than this (30d, 12h, 2w)" })
       .option("contract", { type: "string", describe: "Warn at start when the cassette's driver is outside this contract's driver.versions" })
       .option("driver-versions", { type: "string", describe: "Warn at start when the cassette's driver is outside this range (0.21.x)" })
-      .option("record-missing", { type: "boolean", default: false, describe: "Answer what the cassette has, forward what it lacks to the live --driver and add it to the cassette (docs/replay.md)" })
-      .option("driver", { type: "string", describe: "--record-missing: the live driver, sdk[:VERSION] (the published runtime in process) or a cua-driver path" })
-      .option("driver-source", { type: "string", choices: ["binary", "synthetic"], describe: "--record-missing: provenance of an executable --driver for the added events: binary (default) or synthetic (a test double)" })
+      .option("record-missing", {
+        type: "boolean",
+        default: false,
+        describe: "Answer what the cassette has, forward what it lacks to the live --driver and add it to the cassette (docs/replay.md)",
+      })
+      .option("driver", {
+        type: "string",
+        describe: "--record-missing: the live driver, sdk[:VERSION] (the published runtime in process) or a cua-driver path",
+      })
+      .option("driver-source", {
+        type: "string",
+        choices: ["binary", "synthetic"],
+        describe: "--record-missing: provenance of an executable --driver for the added events: binary (default) or synthetic (a test double)",
+      })
       .option("desktop", { type: "boolean", default: false, describe: "--record-missing: run on a throwaway X desktop (docs/desktop.md)" })
       .option("allow-in-ci", { type: "boolean", default: false, describe: "--record-missing: run even when CI=true" }),
   handler: async (args) => {
@@ -47,18 +69,30 @@ export const replayCommand = defineCommand({
     if (args["record-missing"]) return (await import("./replay-record-missing.js")).replayRecordMissingCommand(args, command);
     for (const flag of ["driver", "driver-source", "desktop", "allow-in-ci"] as const) {
       if (args[flag] !== undefined && args[flag] !== false) {
-        throw new UserError(`--${flag} only goes with --record-missing`, { code: "USAGE", field: `--${flag}`, fix: "Replay never reaches a driver; add --record-missing to forward what the cassette lacks." });
+        throw new UserError(`--${flag} only goes with --record-missing`, {
+          code: "USAGE",
+          field: `--${flag}`,
+          fix: "Replay never reaches a driver; add --record-missing to forward what the cassette lacks.",
+        });
       }
     }
     // `--no-invariants` arrives as [false]: check none
-    const invariants = (args.invariants as unknown[] | undefined)?.flatMap((s) => (s === false || s === "false" ? ["none"] : String(s).split(","))).filter(Boolean);
+    const invariants = (args.invariants as unknown[] | undefined)
+      ?.flatMap((s) => (s === false || s === "false" ? ["none"] : String(s).split(",")))
+      .filter(Boolean);
     const stale = await stalenessLimits(args);
     const dir = String(args.dir);
     const summary = await replay({
       dir,
       command,
       speed: args.speed,
-      ...(stale.maxAgeMs !== undefined || stale.versions !== undefined ? { stale, onStale: (reasons: string[]) => process.stderr.write(`cua-contract replay: warning: ${dir} is stale: ${reasons.join("; ")}; re-record it (docs/cassettes.md)\n`) } : {}),
+      ...(stale.maxAgeMs !== undefined || stale.versions !== undefined
+        ? {
+            stale,
+            onStale: (reasons: string[]) =>
+              process.stderr.write(`cua-contract replay: warning: ${dir} is stale: ${reasons.join("; ")}; re-record it (docs/cassettes.md)\n`),
+          }
+        : {}),
       ...(args.faults !== undefined ? { faultsFile: String(args.faults) } : {}),
       ...(args.seed !== undefined ? { seed: Number(args.seed) } : {}),
       match: args.match,
@@ -68,9 +102,17 @@ export const replayCommand = defineCommand({
       ...(invariants ? { invariants: invariants.includes("none") ? [] : invariants } : {}),
       onNotice: (message) => process.stderr.write(`cua-contract replay: UNMATCHED: ${message}\n`),
     });
-    if (typeof args["json-out"] === "string") writeOutputFile({ file: args["json-out"], flag: "--json-out", text: `${JSON.stringify(jsonSummary(summary), null, 2)}\n` });
+    if (typeof args["json-out"] === "string")
+      writeOutputFile({ file: args["json-out"], flag: "--json-out", text: `${JSON.stringify(jsonSummary(summary), null, 2)}\n` });
     if (typeof args.junit === "string") {
-      const suites = replayJunitSuites({ dir, entries: summary.entries, violations: summary.violations, unused: summary.unused, failOnUnused: Boolean(args["fail-on-unused"]), harnessExitCode: summary.harnessExitCode });
+      const suites = replayJunitSuites({
+        dir,
+        entries: summary.entries,
+        violations: summary.violations,
+        unused: summary.unused,
+        failOnUnused: Boolean(args["fail-on-unused"]),
+        harnessExitCode: summary.harnessExitCode,
+      });
       writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract replay", suites }) });
     }
     if (args.json) process.stdout.write(`${JSON.stringify(jsonSummary(summary))}\n`);

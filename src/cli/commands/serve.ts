@@ -14,22 +14,39 @@ export const serveCommand = defineCommand({
   describe: "Serve a cassette as a cua-driver stand-in: MCP on stdio, a cua-driver shim socket, or MCP over HTTP",
   builder: (y) =>
     y
-      .usage("$0 serve DIR --transport mcp|cli-socket|http [--port N] [--faults PLAN.json] [--seed N] [--match …] [--ignore PATH…] [--log FILE] [--speed fast|recorded]")
+      .usage(
+        "$0 serve DIR --transport mcp|cli-socket|http [--port N] [--faults PLAN.json] [--seed N] [--match …] [--ignore PATH…] [--log FILE] [--speed fast|recorded]",
+      )
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
       .option("driver", { type: "string", describe: "Instead of a cassette, answer live from the published runtime: sdk or sdk:VERSION (any transport)" })
       .option("transport", { type: "string", choices: TRANSPORTS, demandOption: true, describe: "How harnesses reach the stand-in" })
       .option("port", { type: "number", describe: "HTTP port (default: CUA_DRIVER_RS_MCP_HTTP_PORT; 0 picks a free one)" })
       .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules" })
-      .option("match", { type: "string", choices: ["per-key", "strict-order"] as const, default: "per-key" as const, describe: "How requests are matched to recorded ones (docs/matching.md)" })
+      .option("match", {
+        type: "string",
+        choices: ["per-key", "strict-order"] as const,
+        default: "per-key" as const,
+        describe: "How requests are matched to recorded ones (docs/matching.md)",
+      })
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable)" })
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
-      .option("speed", { type: "string", choices: ["fast", "recorded"] as const, default: "fast" as const, describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did" }),
+      .option("speed", {
+        type: "string",
+        choices: ["fast", "recorded"] as const,
+        default: "fast" as const,
+        describe: "fast: answer at once; recorded: each answer takes as long as the recorded call did",
+      }),
   handler: async (args) => {
     const transport = args.transport;
     // The published runtime (and what runs it) loads only when serving from it.
     if (args.driver !== undefined) return await (await import("./serve-sdk.js")).serveSdk({ driver: String(args.driver), transport, port: args.port });
-    if (args.dir === undefined) throw new UserError("no cassette to serve", { code: "USAGE", field: "dir", fix: "Run `cua-contract serve DIR --transport …`, or serve the runtime live with --driver sdk." });
+    if (args.dir === undefined)
+      throw new UserError("no cassette to serve", {
+        code: "USAGE",
+        field: "dir",
+        fix: "Run `cua-contract serve DIR --transport …`, or serve the runtime live with --driver sdk.",
+      });
     // Settings are checked before the session opens, so bad input prints no replay summary.
     const http = transport === "http" ? httpSettings(args.port) : undefined;
     const notices = (message: string) => process.stderr.write(`cua-contract serve: UNMATCHED: ${message}\n`);

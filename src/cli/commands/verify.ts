@@ -13,12 +13,20 @@ export const verifyCommand = defineCommand({
     y
       .positional("dir", { type: "string", demandOption: true, describe: "Cassette directory whose flow is sent" })
       .option("driver", { type: "string", default: "sdk", describe: "The candidate: sdk[:VERSION], the published runtime @trycua/cua-driver in process" })
-      .option("desktop", { type: "boolean", default: false, describe: "Run on a fresh throwaway X desktop (as `record --desktop`); mutating calls are sent only then" })
+      .option("desktop", {
+        type: "boolean",
+        default: false,
+        describe: "Run on a fresh throwaway X desktop (as `record --desktop`); mutating calls are sent only then",
+      })
       .option("tolerance", { type: "number", default: 8, describe: "Pixels geometry may move and still count as the same" })
       .option("timeout-ms", { type: "number", default: 30_000, describe: "Deadline of each call" })
       .option("update", { type: "string", describe: "Write the candidate's answers as a new cassette in DIR" })
       .option("force", { type: "boolean", default: false, describe: "With --update: replace a cassette already there" })
-      .option("secret", { type: "string", array: true, describe: "What the harness typed where the recording holds a redaction placeholder (repeatable; used only where its hash matches)" })
+      .option("secret", {
+        type: "string",
+        array: true,
+        describe: "What the harness typed where the recording holds a redaction placeholder (repeatable; used only where its hash matches)",
+      })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" })
       .option("junit", { type: "string", describe: "Write JUnit XML to FILE (one case per recorded call)" }),
   handler: async (args) => {
@@ -46,7 +54,8 @@ async function verify(args: Record<string, unknown>, desktop: boolean): Promise<
     force: Boolean(args.force),
     secrets: (args.secret as string[] | undefined) ?? [],
   });
-  if (args.junit) writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract verify", suites: verifySuites(report) }) });
+  if (args.junit)
+    writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract verify", suites: verifySuites(report) }) });
   const text = args.json ? `${JSON.stringify(report, null, 2)}\n` : renderVerify(report);
   // Wait until the pipe has taken it all: stdout is quieted right after (see below).
   await new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));

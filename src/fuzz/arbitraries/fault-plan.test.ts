@@ -37,11 +37,25 @@ describe("fault rules aimed at the flow's calls", () => {
 
   it("draws the stale refusal on the flow's only element click often, and still draws every kind and loose rules", () => {
     const rules = fc.sample(faultRuleArb({ tools, targets }), { numRuns: 4000, seed: 1 });
-    const staleClick = rules.filter((r) => "tool" in r.match && r.match.tool === "click" && r.match.nth === 1 && r.fault.kind === "refusal" && r.fault.code === "stale_element_token");
+    const staleClick = rules.filter(
+      (r) => "tool" in r.match && r.match.tool === "click" && r.match.nth === 1 && r.fault.kind === "refusal" && r.fault.code === "stale_element_token",
+    );
     // blind drawing gave this rule about once in 600; aimed, it is several in a hundred
     expect(staleClick.length / rules.length).toBeGreaterThan(0.04);
     const kinds = new Set(rules.map((r) => r.fault.kind));
-    expect([...kinds].sort()).toEqual(["corrupt_image", "daemon_died_midcall", "daemon_down", "delay", "empty", "exit", "hang", "refusal", "timeout_after_effect", "timeout_before_effect", "truncated"]);
+    expect([...kinds].sort()).toEqual([
+      "corrupt_image",
+      "daemon_died_midcall",
+      "daemon_down",
+      "delay",
+      "empty",
+      "exit",
+      "hang",
+      "refusal",
+      "timeout_after_effect",
+      "timeout_before_effect",
+      "truncated",
+    ]);
     expect(rules.some((r) => "kind" in r.match)).toBe(true);
     expect(rules.some((r) => "tool" in r.match && (r.match.nth ?? 1) > 1 && r.match.tool === "click")).toBe(true);
   });

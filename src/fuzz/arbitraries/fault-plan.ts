@@ -86,7 +86,10 @@ export function faultArb(codes: readonly string[] = FUZZ_REFUSAL_CODES): fc.Arbi
 function aimedFaultArb(target: FaultTarget): fc.Arbitrary<Fault> {
   const codes = refusalCodesFor(target);
   const [first, ...rest] = codes;
-  const refusals = rest.length > 0 ? fc.oneof({ weight: 2, arbitrary: fc.constant(refusal(first!)) }, { weight: 1, arbitrary: fc.constantFrom(...rest).map(refusal) }) : fc.constant(refusal(first!));
+  const refusals =
+    rest.length > 0
+      ? fc.oneof({ weight: 2, arbitrary: fc.constant(refusal(first!)) }, { weight: 1, arbitrary: fc.constantFrom(...rest).map(refusal) })
+      : fc.constant(refusal(first!));
   return fc.oneof({ weight: 3, arbitrary: faultArb(codes) }, { weight: 1, arbitrary: refusals });
 }
 

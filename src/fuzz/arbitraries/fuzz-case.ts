@@ -56,7 +56,10 @@ export function fuzzCaseArb(bases: readonly FuzzBase[]): fc.Arbitrary<FuzzCase> 
       .record({
         keepBaseRules: fc.boolean(),
         rules: faultRulesArb({ tools: base.tools, ...(base.targets ? { targets: base.targets } : {}) }),
-        repeat: mutationSteps.length > 0 ? fc.option(fc.record({ step: fc.constantFrom(...mutationSteps), times: fc.integer({ min: 1, max: 7 }) }), { nil: undefined }) : fc.constant(undefined),
+        repeat:
+          mutationSteps.length > 0
+            ? fc.option(fc.record({ step: fc.constantFrom(...mutationSteps), times: fc.integer({ min: 1, max: 7 }) }), { nil: undefined })
+            : fc.constant(undefined),
         probes: fc.array(fc.record({ at: fc.nat({ max: base.steps.length }), probe: probeArb() }), { maxLength: 2 }),
       })
       .map(({ keepBaseRules, rules, repeat, probes }) => buildCase({ index, base, keepBaseRules, rules, repeat, probes }));

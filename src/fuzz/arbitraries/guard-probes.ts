@@ -24,9 +24,9 @@ export function blockedComboArb(): fc.Arbitrary<string | string[]> {
   return fc.constantFrom(...BLOCKED_KEY_COMBOS).chain((combo) =>
     fc
       .tuple(
-        fc.tuple(...combo.map((k) => fc.constantFrom(...spellingsOf(k)))).chain((keys) =>
-          fc.shuffledSubarray(keys, { minLength: keys.length, maxLength: keys.length }),
-        ),
+        fc
+          .tuple(...combo.map((k) => fc.constantFrom(...spellingsOf(k))))
+          .chain((keys) => fc.shuffledSubarray(keys, { minLength: keys.length, maxLength: keys.length })),
         fc.constantFrom("+", " + ", "array"),
       )
       .map(([keys, joiner]) => (joiner === "array" ? keys : keys.join(joiner))),

@@ -9,7 +9,11 @@ import { createCliDriver } from "./cli-driver.js";
 
 const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
 const index = (set: string) =>
-  JSON.parse(readFileSync(path.join(repoRoot, `test/fixtures/driver-replies-0.21/${set}-_index.json`), "utf8")) as { file: string; tool: string; arguments: Record<string, unknown> }[];
+  JSON.parse(readFileSync(path.join(repoRoot, `test/fixtures/driver-replies-0.21/${set}-_index.json`), "utf8")) as {
+    file: string;
+    tool: string;
+    arguments: Record<string, unknown>;
+  }[];
 
 /** Real 0.21.0 results whose CLI rendering the adapter must read back to the same verdict and isError. */
 const CASES = [

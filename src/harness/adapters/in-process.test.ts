@@ -14,7 +14,10 @@ describe("in-process drivers", () => {
     const throwing: Driver = {
       call: async (tool) => {
         if (tool === "click" || tool === "press_key") throw new Error("boom");
-        return { content: [{ type: "text", text: "Found 1 windows:" }], structuredContent: { windows: [{ window_id: 7, pid: 3, x: 0, y: 0, width: 10, height: 10, z_index: 0, is_on_screen: true }] } };
+        return {
+          content: [{ type: "text", text: "Found 1 windows:" }],
+          structuredContent: { windows: [{ window_id: 7, pid: 3, x: 0, y: 0, width: 10, height: 10, z_index: 0, is_on_screen: true }] },
+        };
       },
       listTools: async () => [],
     };

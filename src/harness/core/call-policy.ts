@@ -6,7 +6,6 @@ import { isSessionEnded } from "./reply-fields.js";
 import { replySucceeded, type HarnessParts } from "./session-parts.js";
 import { blocked, type StepRecorder } from "./step-recorder.js";
 
-
 export type CallPurpose = Parameters<StepRecorder["record"]>[3];
 
 /** How the session stands with the driver, for `HarnessSession.state`. */
@@ -118,14 +117,24 @@ export function createCallPolicy(options: {
     return lifecycle(rec, "revive");
   }
 
-  async function read(rec: StepRecorder, tool: string, args: Record<string, unknown>, purpose: "observe" | "lease_check" | "refresh" | "action"): Promise<Reply> {
+  async function read(
+    rec: StepRecorder,
+    tool: string,
+    args: Record<string, unknown>,
+    purpose: "observe" | "lease_check" | "refresh" | "action",
+  ): Promise<Reply> {
     let reply = await call(rec, tool, args, purpose);
     if (isTransportFailure(reply)) {
       const d = parts.unknownOutcome.afterReadFailure(reply, 0);
       if (d.suspect) suspect = true;
       if (d.retry && (!suspect || (await rebuild(rec)))) reply = await call(rec, tool, args, "retry");
       if (isTransportFailure(reply)) suspect = suspect || d.suspect;
-    } else if (!hasFlag(tool, "session-lifecycle") && isSessionEnded(reply) && (await revive(rec)) && parts.unknownOutcome.replayAfterRevival({ tool, readOnly: true })) {
+    } else if (
+      !hasFlag(tool, "session-lifecycle") &&
+      isSessionEnded(reply) &&
+      (await revive(rec)) &&
+      parts.unknownOutcome.replayAfterRevival({ tool, readOnly: true })
+    ) {
       reply = await call(rec, tool, args, "retry");
     }
     return reply;

@@ -33,7 +33,10 @@ describe("startup contract check (the prober's check on tools/list)", () => {
   });
 
   it("a session given a contract the driver misses refuses every step before any call", async () => {
-    const driver = scriptedDriver({}, tools.filter((t) => t.name !== "click"));
+    const driver = scriptedDriver(
+      {},
+      tools.filter((t) => t.name !== "click"),
+    );
     const s = createHarnessSession({ driver, clock: manualClock(), contract });
     const r = await s.step({ action: "list_windows" });
     expect(r).toMatchObject({ decision: "blocked", blockedBy: "session_unavailable" });

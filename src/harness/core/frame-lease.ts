@@ -44,12 +44,24 @@ export function checkFrameLease(options: { aimed: Layout | undefined; aimedCompl
   const { aimed, live } = options;
   if (!aimed) return { ok: false, code: "stale_gui_frame", note: "The coordinates name no known observation. Observe, then aim from that observation." };
   if (options.aimedComplete === false) {
-    return { ok: false, code: "stale_gui_frame", note: "The observation the coordinates were aimed from was partial, so it cannot vouch for them. Observe again. No input was sent." };
+    return {
+      ok: false,
+      code: "stale_gui_frame",
+      note: "The observation the coordinates were aimed from was partial, so it cannot vouch for them. Observe again. No input was sent.",
+    };
   }
   if (live.status !== "complete") {
-    return { ok: false, code: "stale_gui_frame", note: `The live layout could not be confirmed (${live.reason ?? live.status}). No input was sent; observe again.` };
+    return {
+      ok: false,
+      code: "stale_gui_frame",
+      note: `The live layout could not be confirmed (${live.reason ?? live.status}). No input was sent; observe again.`,
+    };
   }
   const diff = layoutDifference(aimed, layoutOf(live.windows));
   if (!diff) return PASS;
-  return { ok: false, code: "stale_gui_frame", note: `The desktop layout changed since the observation the coordinates were aimed from (${diff}). No input was sent; aim again from the fresh observation.` };
+  return {
+    ok: false,
+    code: "stale_gui_frame",
+    note: `The desktop layout changed since the observation the coordinates were aimed from (${diff}). No input was sent; aim again from the fresh observation.`,
+  };
 }

@@ -6,7 +6,10 @@ describe("checkInputTarget", () => {
     [{ app: "Gtk3-demo" }, { app: "gtk3-demo" }],
     [{ app: "gtk3" }, { app: "Gtk3-demo" }],
     [{ app: " Firefox " }, { app: "firefox" }],
-    [{ window_id: 5, pid: 9 }, { window_id: 5, pid: 9, app: "x" }],
+    [
+      { window_id: 5, pid: 9 },
+      { window_id: 5, pid: 9, app: "x" },
+    ],
     [{}, undefined],
     [{ window_id: 5 }, { window_id: 5 }],
   ])("passes %j on %j", (requested, current) => {
@@ -28,6 +31,8 @@ describe("checkInputTarget", () => {
 
   it("names both targets", () => {
     const r = checkInputTarget({ app: "Firefox" }, { app: "Gtk3-demo", window_id: 7 });
-    expect(!r.ok && r.note).toBe("The input would go to the current target 'Gtk3-demo' window 7, not 'Firefox'. Observe the intended window first, then retry.");
+    expect(!r.ok && r.note).toBe(
+      "The input would go to the current target 'Gtk3-demo' window 7, not 'Firefox'. Observe the intended window first, then retry.",
+    );
   });
 });

@@ -32,7 +32,8 @@ export function checkInputTarget(requested: InputTarget, current: InputTarget | 
     (requested.pid !== undefined && current.pid !== undefined && requested.pid !== current.pid) ||
     (fold(requested.app) !== "" && fold(current.app) !== "" && !appsMatch(fold(requested.app), fold(current.app)));
   if (!mismatch) return PASS;
-  const describe = (t: InputTarget) => [t.app && `'${t.app}'`, t.pid !== undefined && `pid ${t.pid}`, t.window_id !== undefined && `window ${t.window_id}`].filter(Boolean).join(" ");
+  const describe = (t: InputTarget) =>
+    [t.app && `'${t.app}'`, t.pid !== undefined && `pid ${t.pid}`, t.window_id !== undefined && `window ${t.window_id}`].filter(Boolean).join(" ");
   return {
     ok: false,
     code: "input_target_mismatch",

@@ -60,8 +60,15 @@ describe("checkKeyCombo", () => {
 });
 
 describe("HARNESS-RULES.md §5 blocked sets", () => {
-  it.each(["cmd+shift+backspace", "cmd+option+backspace", "cmd+ctrl+q", "cmd+shift+q", "cmd+option+shift+q", "win+l", "ctrl+option+delete", "ctrl+option+del", "option+f4"])(
-    "hermes' %s is blocked",
-    (combo) => expect(checkKeyCombo(combo).ok).toBe(false),
-  );
+  it.each([
+    "cmd+shift+backspace",
+    "cmd+option+backspace",
+    "cmd+ctrl+q",
+    "cmd+shift+q",
+    "cmd+option+shift+q",
+    "win+l",
+    "ctrl+option+delete",
+    "ctrl+option+del",
+    "option+f4",
+  ])("hermes' %s is blocked", (combo) => expect(checkKeyCombo(combo).ok).toBe(false));
 });

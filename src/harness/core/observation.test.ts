@@ -28,7 +28,12 @@ describe("formatObservation", () => {
   });
 
   it("caps elements at 120 and labels at 60 characters, never listing an element twice", () => {
-    const elements = Array.from({ length: 130 }, (_, i) => ({ element_index: i, role: "label", label: `${"x".repeat(70)}\n${i}`, frame: { x: 0, y: 0, w: 2, h: 2 } }));
+    const elements = Array.from({ length: 130 }, (_, i) => ({
+      element_index: i,
+      role: "label",
+      label: `${"x".repeat(70)}\n${i}`,
+      frame: { x: 0, y: 0, w: 2, h: 2 },
+    }));
     const obs = formatObservation({ window: { window_id: 1, elements: [...elements, elements[0]!] } });
     const lines = obs.text.split("\n");
     expect(lines.filter((l) => l.startsWith("[0] "))).toHaveLength(1);

@@ -48,7 +48,9 @@ export function formatObservation(state: ObservationInput, budget: ObservationBu
     const visible = state.windows.windows.filter((w) => w.on_screen);
     lines.push(`windows: ${visible.length}`);
     for (const w of visible) {
-      lines.push(`  window ${w.window_id}${w.pid ? ` pid ${w.pid}` : ""} ${label(w.title, maxLabel)} ${w.width}x${w.height}+${w.x}+${w.y}${w.active ? " (active)" : ""}`);
+      lines.push(
+        `  window ${w.window_id}${w.pid ? ` pid ${w.pid}` : ""} ${label(w.title, maxLabel)} ${w.width}x${w.height}+${w.x}+${w.y}${w.active ? " (active)" : ""}`,
+      );
     }
   }
   let listed = 0;

@@ -14,7 +14,6 @@ import { blocked, fromVerdict, type StepRecorder } from "./step-recorder.js";
 import type { WindowList } from "./window-list.js";
 import { parseWindowState, type WindowState } from "./window-state.js";
 
-
 /** Runs one parsed action: reads through the call policy, guards before any input, results as decisions. */
 export interface SessionActions {
   run(rec: StepRecorder, action: HarnessAction): Promise<StepResult>;
@@ -55,19 +54,32 @@ export function createSessionActions(options: {
       return rec.result({ decision: "escalate", note: "The observation failed: nothing could be read. Do not act on old state; try again.", observation });
     }
     if (text.partial) {
-      return rec.result({ decision: "verify_fresh_state", note: "The observation is partial: a missing window or element is not proof that it is gone.", observation });
+      return rec.result({
+        decision: "verify_fresh_state",
+        note: "The observation is partial: a missing window or element is not proof that it is gone.",
+        observation,
+      });
     }
     return rec.result({ decision: "done", note: `Observed (${frame.id}).`, observation });
   }
 
-  async function sendInput(rec: StepRecorder, tool: string, args: Record<string, unknown>, extra?: { clickTarget?: string; window?: number }): Promise<StepResult> {
+  async function sendInput(
+    rec: StepRecorder,
+    tool: string,
+    args: Record<string, unknown>,
+    extra?: { clickTarget?: string; window?: number },
+  ): Promise<StepResult> {
     const { reply, revivedWithoutReplay } = await policy.mutate(rec, tool, args);
     const verdict = parts.classify(reply, { tool, readOnly: false });
     if (extra?.clickTarget !== undefined && !isTransportFailure(reply) && reply.isError !== true) {
       store.noteClick({ target: extra.clickTarget, confirmed: verdict.outcome === "confirmed", window: extra.window });
     }
     if (revivedWithoutReplay) {
-      return rec.result({ decision: "escalate", verdict, note: `The session had ended; it was revived, and ${tool} was not sent again. Read fresh state, then send it again if it is still needed.` });
+      return rec.result({
+        decision: "escalate",
+        verdict,
+        note: `The session had ended; it was revived, and ${tool} was not sent again. Read fresh state, then send it again if it is still needed.`,
+      });
     }
     if (refusalCode(reply) === "stale_element_token") return refreshAfterStaleToken(rec, verdict, args);
     return fromVerdict(rec, verdict);
@@ -113,10 +125,20 @@ export function createSessionActions(options: {
       const frameId = action.frame === "latest" ? store.latestFrame : action.frame;
       const frame = frameId ? store.frame(frameId) : undefined;
       if (!frame) {
-        return blocked(rec, "stale_frame", action.frame ? `No observation ${action.frame} is known. Observe, then aim from it; no input was sent.` : "A coordinate click must name the observation (frame) it was aimed from. No input was sent.");
+        return blocked(
+          rec,
+          "stale_frame",
+          action.frame
+            ? `No observation ${action.frame} is known. Observe, then aim from it; no input was sent.`
+            : "A coordinate click must name the observation (frame) it was aimed from. No input was sent.",
+        );
       }
       if (frame.stale) {
-        return blocked(rec, "stale_frame", `Observation ${frame.id} is stale (${frame.stale}). No input was sent; aim again from ${store.latestFrame ?? "a fresh observation"}.`);
+        return blocked(
+          rec,
+          "stale_frame",
+          `Observation ${frame.id} is stale (${frame.stale}). No input was sent; aim again from ${store.latestFrame ?? "a fresh observation"}.`,
+        );
       }
       const live = parts.windowList.assess(await policy.read(rec, "list_windows", {}, "lease_check"));
       store.noteList(live);

@@ -49,7 +49,11 @@ export function createStepRunner(options: {
         return blocked(rec, "unknown_action", nearestAction(name, HARNESS_ACTION_NAMES).note);
       }
       const issue = parsed.error.issues[0];
-      return blocked(rec, "bad_action", `Bad ${name || "action"}: ${issue ? `${issue.path.join(".") || "action"}: ${issue.message}` : "invalid"}. Nothing was sent.`);
+      return blocked(
+        rec,
+        "bad_action",
+        `Bad ${name || "action"}: ${issue ? `${issue.path.join(".") || "action"}: ${issue.message}` : "invalid"}. Nothing was sent.`,
+      );
     }
     const action = parsed.data;
     const paused = checkLoopGuard(loop);
@@ -57,7 +61,11 @@ export function createStepRunner(options: {
     const notReady = await options.ready(rec);
     const result = notReady ?? (await options.run(rec, action));
     const kind = loopKind(action);
-    const error = result.blockedBy ?? (result.verdict && result.verdict.outcome !== "confirmed" && result.verdict.outcome !== "unconfirmed" ? `${result.verdict.outcome}:${result.verdict.note}` : undefined);
+    const error =
+      result.blockedBy ??
+      (result.verdict && result.verdict.outcome !== "confirmed" && result.verdict.outcome !== "unconfirmed"
+        ? `${result.verdict.outcome}:${result.verdict.note}`
+        : undefined);
     const sentCall = result.calls.filter((c) => c.purpose === "action").at(-1);
     const key = sentCall ? `${sentCall.tool} ${canonicalJson(sentCall.args)}` : canonicalJson(action);
     loop = recordLoopStep(loop, { kind, key, sent: sentCall !== undefined, failed: isFailedStep(result), ...(error ? { error } : {}) });

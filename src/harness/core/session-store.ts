@@ -106,7 +106,11 @@ export function createSessionStore(options: { windowList: WindowListPolicy; comp
       staleClick = recordClick(staleClick, target, confirmed);
       pendingClick = confirmed
         ? undefined
-        : { window, before: window !== undefined ? windowStates.get(window) : undefined, layout: lastList?.status === "complete" ? layoutOf(lastList.windows) : undefined };
+        : {
+            window,
+            before: window !== undefined ? windowStates.get(window) : undefined,
+            layout: lastList?.status === "complete" ? layoutOf(lastList.windows) : undefined,
+          };
     },
     isObserved: (window) => observed.has(window),
     observedWindows: () => [...observed].sort((a, b) => a - b),

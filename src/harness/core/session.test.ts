@@ -56,7 +56,9 @@ describe("harness session: observations", () => {
   });
 
   it("a failed list and a failed window read escalate", async () => {
-    const { s } = session(base({ list_windows: { kind: "timeout", tool: "list_windows" }, get_window_state: captured("headless-05_get_window_state_unknown_window") }));
+    const { s } = session(
+      base({ list_windows: { kind: "timeout", tool: "list_windows" }, get_window_state: captured("headless-05_get_window_state_unknown_window") }),
+    );
     const r = await s.step(observe);
     expect(r.decision).toBe("escalate");
     expect(r.note).toMatch(/nothing could be read/);
@@ -149,7 +151,11 @@ describe("harness session: fail-closed unknown outcomes", () => {
 
 describe("harness session: session_ended", () => {
   it("revives once and does not replay the refused mutation", async () => {
-    const { driver, s } = session(base({ click: captured("headless-15_click_with_ended_session"), start_session: captured("headless-16_start_session_revive") }), undefined, "demo");
+    const { driver, s } = session(
+      base({ click: captured("headless-15_click_with_ended_session"), start_session: captured("headless-16_start_session_revive") }),
+      undefined,
+      "demo",
+    );
     await s.step(observe);
     const r = await s.step(tokenClick);
     expect(r.decision).toBe("escalate");
@@ -174,7 +180,12 @@ describe("harness session: session_ended", () => {
 
 describe("harness session: element tokens and the layout lease", () => {
   it("a stale token leads to a refresh of the window, never a retargeted click", async () => {
-    const { driver, s } = session(base({ click: captured("xvfb-15_click_old_token_stale"), get_window_state: [captured("xvfb-07_get_window_state_max40"), captured("xvfb-14_get_window_state_resnapshot")] }));
+    const { driver, s } = session(
+      base({
+        click: captured("xvfb-15_click_old_token_stale"),
+        get_window_state: [captured("xvfb-07_get_window_state_max40"), captured("xvfb-14_get_window_state_resnapshot")],
+      }),
+    );
     await s.step(observe);
     const r = await s.step(tokenClick);
     expect(r.decision).toBe("escalate");
@@ -220,7 +231,14 @@ describe("harness session: element tokens and the layout lease", () => {
   });
 
   it("a token from one window aimed at another is refused", async () => {
-    const { s } = session(base({ list_windows: windowsReply([{ window_id: WIN, x: 235, y: 72, width: 810, height: 656 }, { window_id: 77, x: 0, y: 0, width: 10, height: 10 }]) }));
+    const { s } = session(
+      base({
+        list_windows: windowsReply([
+          { window_id: WIN, x: 235, y: 72, width: 810, height: 656 },
+          { window_id: 77, x: 0, y: 0, width: 10, height: 10 },
+        ]),
+      }),
+    );
     await s.step(observe);
     const r = await s.step({ action: "click", pid: PID, window_id: 77, element_token: "s00000001:0" });
     expect(r).toMatchObject({ decision: "blocked", blockedBy: "input_target" });
@@ -339,7 +357,11 @@ describe("harness session: batches", () => {
 
   it("waits share one 60 s budget", async () => {
     const { s } = session(base());
-    const b = await s.batch([{ action: "wait", ms: 40_000 }, { action: "wait", ms: 20_000 }, { action: "wait", ms: 1 }]);
+    const b = await s.batch([
+      { action: "wait", ms: 40_000 },
+      { action: "wait", ms: 20_000 },
+      { action: "wait", ms: 1 },
+    ]);
     expect(b).toMatchObject({ stoppedAt: 2, decision: "blocked" });
     expect(b.steps[2]!.blockedBy).toBe("batch_budget");
   });
@@ -361,7 +383,9 @@ describe("harness session: batches", () => {
 
 describe("harness session: broken parts change behaviour (the seams work)", () => {
   it("a policy that re-sends re-sends the timed-out click", async () => {
-    const { driver, s } = session(base({ click: TIMEOUT }), { unknownOutcome: { ...failClosedPolicy, afterMutationFailure: () => ({ resend: true, suspect: false, requireObservation: false }) } });
+    const { driver, s } = session(base({ click: TIMEOUT }), {
+      unknownOutcome: { ...failClosedPolicy, afterMutationFailure: () => ({ resend: true, suspect: false, requireObservation: false }) },
+    });
     await s.step(observe);
     await s.step(tokenClick);
     expect(driver.tools().filter((t) => t === "click")).toHaveLength(2);
@@ -387,9 +411,15 @@ describe("harness session: broken parts change behaviour (the seams work)", () =
   });
 
   it("a policy that keeps windows after an empty list lets input through", async () => {
-    const { driver, s } = session(base({ list_windows: [captured("xvfb-01_list_windows"), captured("headless-03_list_windows_no_display")], type_text: captured("xvfb-25_type_text_pid_window") }), {
-      windowList: { assess: (r) => ({ ...strictWindowListPolicy.assess(r), status: "complete" }), windowsAfter: (_l, before) => new Set(before) },
-    });
+    const { driver, s } = session(
+      base({
+        list_windows: [captured("xvfb-01_list_windows"), captured("headless-03_list_windows_no_display")],
+        type_text: captured("xvfb-25_type_text_pid_window"),
+      }),
+      {
+        windowList: { assess: (r) => ({ ...strictWindowListPolicy.assess(r), status: "complete" }), windowsAfter: (_l, before) => new Set(before) },
+      },
+    );
     await s.step(observe);
     await s.step({ action: "list_windows" });
     await s.step({ action: "type_text", ...target, text: "hi" });
@@ -404,7 +434,9 @@ describe("harness session: broken parts change behaviour (the seams work)", () =
   });
 
   it("a lease that always passes sends the click after the window moved", async () => {
-    const { driver, s } = session(base({ list_windows: [captured("xvfb-01_list_windows"), captured("xvfb-30_list_windows_pid_filter")] }), { frameLease: () => PASS });
+    const { driver, s } = session(base({ list_windows: [captured("xvfb-01_list_windows"), captured("xvfb-30_list_windows_pid_filter")] }), {
+      frameLease: () => PASS,
+    });
     await s.step(observe);
     await s.step({ action: "click", ...target, x: 400, y: 300, frame: "obs-1" });
     expect(driver.tools()).toContain("click");
@@ -447,7 +479,9 @@ describe("harness session: a stale frame stays stale", () => {
     for (let i = 0; i < 6; i++) {
       const r = await s.step(aimed);
       expect(r).toMatchObject({ decision: "blocked", blockedBy: "stale_frame", calls: [] });
-      expect(r.note).toBe("Observation obs-1 is stale (window 4194311 moved or resized from 810x656+235+72 to 800x640+200+60). No input was sent; aim again from obs-2.");
+      expect(r.note).toBe(
+        "Observation obs-1 is stale (window 4194311 moved or resized from 810x656+235+72 to 800x640+200+60). No input was sent; aim again from obs-2.",
+      );
     }
     expect(driver.tools().filter((t) => t === "list_windows")).toHaveLength(2);
     const fresh = await s.step({ ...aimed, frame: "obs-2" });
@@ -459,10 +493,12 @@ describe("harness session: lifecycle calls lost in transport", () => {
   // Found by the fuzzer (seed 1060): the revival's start_session died mid-call and the next click
   // went out on the unrebuilt session.
   it("a revival whose start_session dies marks the session suspect, and the next call rebuilds first", async () => {
-    const { driver, s } = session(base({
-      click: [captured("headless-15_click_with_ended_session"), captured("xvfb-11_click_element_token")],
-      start_session: [{ kind: "daemon_died", tool: "start_session" }, captured("headless-16_start_session_revive")],
-    }));
+    const { driver, s } = session(
+      base({
+        click: [captured("headless-15_click_with_ended_session"), captured("xvfb-11_click_element_token")],
+        start_session: [{ kind: "daemon_died", tool: "start_session" }, captured("headless-16_start_session_revive")],
+      }),
+    );
     await s.step(observe);
     const r = await s.step(tokenClick);
     expect(r.calls.map((c) => `${c.tool}:${c.purpose}:${c.result}`)).toEqual(["click:action:is_error", "start_session:revive:daemon_died"]);

@@ -26,7 +26,5 @@ export function fromVerdict(rec: StepRecorder, verdict: Verdict): StepResult {
 
 /** A step that stops a batch: refused, blocked, paused, or an unknown outcome. */
 export function isFailedStep(result: StepResult): boolean {
-  return (
-    result.decision === "escalate" || result.decision === "blocked" || result.decision === "paused" || result.verdict?.outcome === "unknown"
-  );
+  return result.decision === "escalate" || result.decision === "blocked" || result.decision === "paused" || result.verdict?.outcome === "unknown";
 }

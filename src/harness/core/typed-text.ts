@@ -8,7 +8,10 @@ export const BLOCKED_TEXT_PATTERNS: readonly { name: string; pattern: RegExp }[]
   { name: "wget piped to a shell", pattern: new RegExp(String.raw`\bwget\b[^|]*\|\s*${SH}`, "i") },
   { name: "download run by a shell", pattern: new RegExp(String.raw`${SH}\s+(?:-c\s+)?["']?(?:\$\(|<\(|\`)\s*(?:curl|wget)\b`, "i") },
   { name: "sudo rm -r/-f", pattern: /\bsudo\s+rm\s+(?:-\S*\s+)*-[a-z]*[rf]/i },
-  { name: "rm -rf of the root or home", pattern: /\brm\s+(?:-\S+\s+)*-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:-\S+\s+)*(?:\/|\/\*|~\/?|\$home\/?)(?=\s|$|[;&|])/i },
+  {
+    name: "rm -rf of the root or home",
+    pattern: /\brm\s+(?:-\S+\s+)*-(?:[a-z]*r[a-z]*f|[a-z]*f[a-z]*r)[a-z]*\s+(?:-\S+\s+)*(?:\/|\/\*|~\/?|\$home\/?)(?=\s|$|[;&|])/i,
+  },
   { name: "rm -r -f of the root or home", pattern: /\brm\s+(?:-\S+\s+)*(?:-r|--recursive)\s+(?:-\S+\s+)*(?:-f|--force)\s+(?:\/|\/\*|~\/?)(?=\s|$|[;&|])/i },
   { name: "fork bomb", pattern: /([\w:.]+)\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}/ },
   { name: "dd onto a device", pattern: /\bdd\b[^;&|]*\bof=\/dev\/(?!null\b|zero\b|stdout\b|stderr\b)/i },

@@ -67,7 +67,14 @@ describe("classifyActionResult on real 0.21.0 replies", () => {
 
 describe("classifyActionResult rules", () => {
   it("confirmed says do not repeat and outranks an advisory escalation", () => {
-    const v = classifyActionResult(sc({ effect: "confirmed", route: "accessibility", escalation: { reason: "effect_unconfirmed", target: "pixel" }, evidence: [{ kind: "value_readback" }] }));
+    const v = classifyActionResult(
+      sc({
+        effect: "confirmed",
+        route: "accessibility",
+        escalation: { reason: "effect_unconfirmed", target: "pixel" },
+        evidence: [{ kind: "value_readback" }],
+      }),
+    );
     expect(v).toMatchObject({ decision: "done", outcome: "confirmed" });
     expect(v.note).toMatch(/do not repeat/);
   });
@@ -149,11 +156,16 @@ describe("mostSevereVerdict", () => {
 
 describe("HARNESS-RULES.md §1 edge cases", () => {
   it("unverifiable wins over an error flag and a code (hermes rule 2)", () => {
-    expect(classifyActionResult(sc({ effect: "unverifiable", code: "delivery_failed" }, true))).toMatchObject({ decision: "verify_fresh_state", outcome: "unconfirmed" });
+    expect(classifyActionResult(sc({ effect: "unverifiable", code: "delivery_failed" }, true))).toMatchObject({
+      decision: "verify_fresh_state",
+      outcome: "unconfirmed",
+    });
   });
 
   it("type_text_synthesis_budget_exceeded stays on the driver's own recommendation, not set_value", () => {
-    const v = classifyActionResult(sc({ code: "type_text_synthesis_budget_exceeded", delivered_chars: 0, requested_chars: 9, escalation: { recommended: "chunk" } }, true));
+    const v = classifyActionResult(
+      sc({ code: "type_text_synthesis_budget_exceeded", delivered_chars: 0, requested_chars: 9, escalation: { recommended: "chunk" } }, true),
+    );
     expect(v).toMatchObject({ decision: "escalate", outcome: "refused", recommended: "chunk" });
   });
 
@@ -164,7 +176,11 @@ describe("HARNESS-RULES.md §1 edge cases", () => {
   it.each(["timeout_outcome_unknown", "transport_outcome_unknown", "remote_transport_outcome_unknown"])(
     "a hermes fail-closed envelope (%s) is an unknown outcome, not a refusal (decision 0030)",
     (code) => {
-      const envelope = { content: [{ type: "text", text: "outcome unknown" }], isError: true, structuredContent: { ok: false, code, message: "…", operation: "click", next_step: "fresh_state" } };
+      const envelope = {
+        content: [{ type: "text", text: "outcome unknown" }],
+        isError: true,
+        structuredContent: { ok: false, code, message: "…", operation: "click", next_step: "fresh_state" },
+      };
       expect(classifyActionResult(envelope, { tool: "click" })).toMatchObject({ decision: "verify_fresh_state", outcome: "unknown" });
     },
   );

@@ -21,8 +21,7 @@ const NOTE = {
     "Only part of the input was delivered. Read fresh state before anything else; never re-send input that may have landed, even if an escalation is suggested.",
   noEvidence:
     "The call succeeded but the reply carries no evidence of effect; transport success is not proof of effect. Read fresh state and confirm before continuing.",
-  unknownMutation:
-    "The action may have happened: the outcome is unknown. Take fresh state and decide from it; do not repeat the action.",
+  unknownMutation: "The action may have happened: the outcome is unknown. Take fresh state and decide from it; do not repeat the action.",
   unknownRead: "The read failed in transport; nothing was sent to the screen. Read again.",
   readDone: "Read succeeded.",
 } as const;

@@ -12,11 +12,7 @@ function elementSignature(state: WindowState): string {
  * (perceptually, when a comparator is given), else the element list (tokens and snapshot ids
  * excluded: they change on every read).
  */
-export async function windowChanged(
-  before: WindowState,
-  after: WindowState,
-  compareFrames: HarnessParts["compareFrames"],
-): Promise<boolean> {
+export async function windowChanged(before: WindowState, after: WindowState, compareFrames: HarnessParts["compareFrames"]): Promise<boolean> {
   if (before.image && after.image) {
     if (before.image.data === after.image.data) return false;
     return compareFrames ? compareFrames(before.image, after.image) : true;

@@ -8,7 +8,18 @@ describe("strictWindowListPolicy", () => {
     const list = strictWindowListPolicy.assess(captured("xvfb-01_list_windows"));
     expect(list.status).toBe("complete");
     expect(list.windows).toEqual([
-      { window_id: 4194311, pid: 24132, title: "Application Class", app_name: "Gtk3-demo", x: 235, y: 72, width: 810, height: 656, z_index: 0, on_screen: true },
+      {
+        window_id: 4194311,
+        pid: 24132,
+        title: "Application Class",
+        app_name: "Gtk3-demo",
+        x: 235,
+        y: 72,
+        width: 810,
+        height: 656,
+        z_index: 0,
+        on_screen: true,
+      },
     ]);
   });
 
@@ -29,14 +40,21 @@ describe("strictWindowListPolicy", () => {
 
   it("forgets observed windows after an incomplete list and keeps those of a complete one", () => {
     const before = new Set([1, 2]);
-    expect([...strictWindowListPolicy.windowsAfter(strictWindowListPolicy.assess(windowsReply([{ window_id: 3, x: 0, y: 0, width: 1, height: 1 }])), before)]).toEqual([3]);
+    expect([
+      ...strictWindowListPolicy.windowsAfter(strictWindowListPolicy.assess(windowsReply([{ window_id: 3, x: 0, y: 0, width: 1, height: 1 }])), before),
+    ]).toEqual([3]);
     expect(strictWindowListPolicy.windowsAfter({ status: "partial", windows: [] }, before).size).toBe(0);
   });
 
   it("drops rows without a positive window id and keeps X11 rows with a null pid", () => {
     const rows = parseWindowRows({
       content: [],
-      structuredContent: { windows: [{ window_id: 0, x: 1 }, { window_id: 9, pid: null, x: 1, y: 2, width: 3, height: 4, is_on_screen: false }] },
+      structuredContent: {
+        windows: [
+          { window_id: 0, x: 1 },
+          { window_id: 9, pid: null, x: 1, y: 2, width: 3, height: 4, is_on_screen: false },
+        ],
+      },
     });
     expect(rows).toEqual([{ window_id: 9, x: 1, y: 2, width: 3, height: 4, z_index: 0, on_screen: false }]);
   });
@@ -57,7 +75,14 @@ describe("frame lease", () => {
   });
 
   it.each([
-    ["a window appeared", [{ window_id: 4194311, x: 235, y: 72, width: 810, height: 656 }, { window_id: 7, x: 0, y: 0, width: 10, height: 10, z_index: 1 }], "window 7 appeared"],
+    [
+      "a window appeared",
+      [
+        { window_id: 4194311, x: 235, y: 72, width: 810, height: 656 },
+        { window_id: 7, x: 0, y: 0, width: 10, height: 10, z_index: 1 },
+      ],
+      "window 7 appeared",
+    ],
     ["the window is gone", [{ window_id: 8, x: 235, y: 72, width: 810, height: 656 }], "window 4194311 is gone"],
   ])("refuses when %s", (_name, windows, words) => {
     const r = checkFrameLease({ aimed, live: strictWindowListPolicy.assess(windowsReply(windows)) });

@@ -31,16 +31,33 @@ function reference(src: Pixels, width: number, height: number): Uint8Array {
 }
 
 describe("area averaging", () => {
-  const noise = (width: number, height: number): Pixels => ({ data: Uint8Array.from({ length: width * height * 4 }, (_, i) => (i * 7919 + (i >> 3) * 104729) % 256), width, height, channels: 4 });
+  const noise = (width: number, height: number): Pixels => ({
+    data: Uint8Array.from({ length: width * height * 4 }, (_, i) => (i * 7919 + (i >> 3) * 104729) % 256),
+    width,
+    height,
+    channels: 4,
+  });
 
   it("areaAverage and halveRgba give each block's mean (shrinking, odd sizes, enlarging)", () => {
     const src = noise(37, 23);
     const even = noise(36, 22);
     expect(halveRgba(even).data).toEqual(reference(even, 18, 11));
     // an odd last row and column are dropped: the same blocks as the even crop
-    const cropped: Pixels = { data: Uint8Array.from({ length: 36 * 22 * 4 }, (_, i) => src.data[Math.floor(i / (36 * 4)) * 37 * 4 + (i % (36 * 4))]!), width: 36, height: 22, channels: 4 };
+    const cropped: Pixels = {
+      data: Uint8Array.from({ length: 36 * 22 * 4 }, (_, i) => src.data[Math.floor(i / (36 * 4)) * 37 * 4 + (i % (36 * 4))]!),
+      width: 36,
+      height: 22,
+      channels: 4,
+    };
     expect(halveRgba(src).data).toEqual(reference(cropped, 18, 11));
-    for (const [w, h] of [[32, 18], [18, 11], [5, 3], [37, 23], [50, 30]] as const) expect(areaAverage({ src, width: w, height: h })).toEqual(reference(src, w, h));
+    for (const [w, h] of [
+      [32, 18],
+      [18, 11],
+      [5, 3],
+      [37, 23],
+      [50, 30],
+    ] as const)
+      expect(areaAverage({ src, width: w, height: h })).toEqual(reference(src, w, h));
   });
 
   it("RGB and grey frames come out as opaque RGBA", () => {

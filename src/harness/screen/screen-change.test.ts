@@ -43,7 +43,9 @@ describe("screenChange on real Xvfb frames", () => {
     const tick = await screenChange(frame("clock-tick-1.png"), frame("clock-tick-2.png"), { cellThreshold: 0 });
     expect(tick.changedFraction).toBeGreaterThan(0);
     expect(tick.kind).toBe("similar");
-    expect((await screenChange(frame("clock-tick-1.png"), frame("clock-tick-2.png"), { cellThreshold: 0, similarBelow: tick.changedFraction })).kind).toBe("changed");
+    expect((await screenChange(frame("clock-tick-1.png"), frame("clock-tick-2.png"), { cellThreshold: 0, similarBelow: tick.changedFraction })).kind).toBe(
+      "changed",
+    );
     expect((await screenChange(frame("dialog-before.png"), frame("dialog-after.png"), { similarBelow: 0.9 })).kind).toBe("similar");
   });
 
@@ -60,7 +62,9 @@ describe("screenChange on real Xvfb frames", () => {
 
   it("the session comparator counts an undecodable frame as changed", async () => {
     const ok = frame("clock-tick-1.png").toString("base64");
-    expect(await perceptualCompareFrames({ data: ok, mimeType: "image/png" }, { data: frame("clock-tick-2.png").toString("base64"), mimeType: "image/png" })).toBe(false);
+    expect(
+      await perceptualCompareFrames({ data: ok, mimeType: "image/png" }, { data: frame("clock-tick-2.png").toString("base64"), mimeType: "image/png" }),
+    ).toBe(false);
     expect(await perceptualCompareFrames({ data: ok, mimeType: "image/png" }, { data: "AAAA", mimeType: "image/png" })).toBe(true);
   });
 });

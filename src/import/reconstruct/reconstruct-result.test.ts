@@ -33,7 +33,8 @@ describe("rebuildActionResult (real 0.21.0 turns against what the driver returne
         tool: "click",
         arguments: { pid: 1, window_id: 2, x: 60, y: 155, delivery_mode: "foreground" },
         result_error: true,
-        result_summary: "foreground_unavailable: X11 did not confirm active window and input focus within exact target 0x400007 before the 400ms deadline (active=0x400127); no input was sent",
+        result_summary:
+          "foreground_unavailable: X11 did not confirm active window and input focus within exact target 0x400007 before the 400ms deadline (active=0x400127); no input was sent",
       }),
     );
     expect(rebuilt.isError).toBe(true);

@@ -28,7 +28,8 @@ const REFUSAL_TEXTS: Array<{ match: RegExp; build: (m: RegExpExecArray, action: 
       code: "background_unavailable",
       detail: m[1],
       escalation: {
-        reason: action.action_truth?.escalation?.detail ?? 'background input is unavailable on this surface; retry this action with delivery_mode:"foreground".',
+        reason:
+          action.action_truth?.escalation?.detail ?? 'background input is unavailable on this surface; retry this action with delivery_mode:"foreground".',
         recommended: "foreground",
       },
       suggestion: `${m[2]}.`,

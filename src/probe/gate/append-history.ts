@@ -12,6 +12,11 @@ export function appendHistory(file: string, entry: GateHistoryEntry): void {
   } catch (error) {
     const described = describeSystemError(error);
     if (!described) throw error;
-    throw new UserError(`cannot append to ${file}: ${described.path} ${described.problem}`, { code: "USAGE", field: "--history", fix: described.fix, cause: error });
+    throw new UserError(`cannot append to ${file}: ${described.path} ${described.problem}`, {
+      code: "USAGE",
+      field: "--history",
+      fix: described.fix,
+      cause: error,
+    });
   }
 }

@@ -11,14 +11,28 @@ const dir = new URL("../../../test/fixtures/recordings-synthetic/", import.meta.
 describe("recorded calls", () => {
   it("finds CLI calls (positional and stdin JSON) and MCP calls with their structured answers", async () => {
     const cli = recordedCalls(await readCassette(`${dir}cli-session`, { frames: "skip" }), "cli");
-    expect(cli.map((c) => [c.tool, c.event, c.line])).toEqual([["list_windows", 0, 2], ["click", 1, 3], ["click", 2, 4], ["move_cursor", 3, 5]]);
+    expect(cli.map((c) => [c.tool, c.event, c.line])).toEqual([
+      ["list_windows", 0, 2],
+      ["click", 1, 3],
+      ["click", 2, 4],
+      ["move_cursor", 3, 5],
+    ]);
     expect(cli[3]!.args).toEqual({ x: 5, y: 5, scope: "desktop" });
     expect(cli[1]!.output).toEqual({ delivery: { mode: "background" }, effect: "unverifiable", route: "accessibility" });
     const mcp = recordedCalls(await readCassette(`${dir}mcp-session`, { frames: "skip" }), "mcp");
-    expect(mcp.map((c) => [c.tool, c.event, c.outputEvent])).toEqual([["list_windows", 1, 2], ["get_screen_size", 3, 4], ["screenshot", 5, 6]]);
+    expect(mcp.map((c) => [c.tool, c.event, c.outputEvent])).toEqual([
+      ["list_windows", 1, 2],
+      ["get_screen_size", 3, 4],
+      ["screenshot", 5, 6],
+    ]);
   });
 
-  for (const cassette of ["recordings/gtk3-demo-cli", "recordings/gtk3-demo-mcp", "test/fixtures/recordings-synthetic/cli-session", "test/fixtures/recordings-synthetic/mcp-session"]) {
+  for (const cassette of [
+    "recordings/gtk3-demo-cli",
+    "recordings/gtk3-demo-mcp",
+    "test/fixtures/recordings-synthetic/cli-session",
+    "test/fixtures/recordings-synthetic/mcp-session",
+  ]) {
     it(`${cassette}: read line by line, within the output budget or past it (outputs read again when checked), the calls are the same`, async () => {
       const inMemory = recordedCalls(await readCassette(cassette, { frames: "skip" }), "c");
       const plain = (calls: RecordedCall[]) => JSON.parse(JSON.stringify(calls)) as unknown;
@@ -52,21 +66,38 @@ describe("recorded calls", () => {
 });
 
 describe("checkRecordedCalls", () => {
-  const call = (tool: string, args: unknown, output?: unknown): RecordedCall => ({ cassette: "c", event: 7, line: 8, tool, transport: "cli", args, ...(output ? { output, outputEvent: 7 } : {}) });
+  const call = (tool: string, args: unknown, output?: unknown): RecordedCall => ({
+    cassette: "c",
+    event: 7,
+    line: 8,
+    tool,
+    transport: "cli",
+    args,
+    ...(output ? { output, outputEvent: 7 } : {}),
+  });
 
   it("accepts what 0.21.0 accepts and names the JSON path and reason of what it rejects", () => {
     const v = createToolValidator(toolsList("0.21.0").tools);
-    const [ok, badIn, badOut] = checkRecordedCalls([
-      call("click", { pid: 1, window_id: 2, element_token: "s00000001:3" }, { effect: "confirmed", route: "accessibility", evidence: [{ kind: "value_readback" }] }),
-      call("click", { pid: "one", button: "back" }),
-      call("click", { pid: 1 }, { effect: "teleported", route: "accessibility" }),
-    ], v);
+    const [ok, badIn, badOut] = checkRecordedCalls(
+      [
+        call(
+          "click",
+          { pid: 1, window_id: 2, element_token: "s00000001:3" },
+          { effect: "confirmed", route: "accessibility", evidence: [{ kind: "value_readback" }] },
+        ),
+        call("click", { pid: "one", button: "back" }),
+        call("click", { pid: 1 }, { effect: "teleported", route: "accessibility" }),
+      ],
+      v,
+    );
     expect(ok!.breaks).toEqual([]);
     expect(ok!.checked).toEqual(["input", "output"]);
-    expect(badIn!.breaks.map((b) => [b.part, b.path, b.reason]).sort((a, b) => (a[1]! < b[1]! ? -1 : 1))).toEqual([
-      ["input", "$.button", 'must be equal to one of the allowed values ("left", "right", "middle")'],
-      ["input", "$.pid", "must be integer"],
-    ].sort((a, b) => (a[1]! < b[1]! ? -1 : 1)));
+    expect(badIn!.breaks.map((b) => [b.part, b.path, b.reason]).sort((a, b) => (a[1]! < b[1]! ? -1 : 1))).toEqual(
+      [
+        ["input", "$.button", 'must be equal to one of the allowed values ("left", "right", "middle")'],
+        ["input", "$.pid", "must be integer"],
+      ].sort((a, b) => (a[1]! < b[1]! ? -1 : 1)),
+    );
     expect(badOut!.breaks[0]).toMatchObject({ part: "output", id: expect.stringMatching(/^recording:c#7:click:output:/) });
   });
 });

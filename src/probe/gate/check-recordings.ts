@@ -77,7 +77,7 @@ export function checkRecordedCalls(calls: readonly RecordedCall[], validator: To
       if (problems) {
         checked.push("output");
         const event = call.outputEvent ?? call.event;
-        const disallowed = problems.length ? validator.check(call.tool, "outputSchema", call.output, "consumer") ?? problems : [];
+        const disallowed = problems.length ? (validator.check(call.tool, "outputSchema", call.output, "consumer") ?? problems) : [];
         for (const [path, reason] of byPath(disallowed)) add("output", path, reason, event);
         if (problems.length && disallowed.length === 0) stale.push(staleRecording(call, event, problems));
       }
@@ -90,7 +90,8 @@ export function checkRecordedCalls(calls: readonly RecordedCall[], validator: To
 function byPath(problems: readonly SchemaProblem[]): Map<string, string> {
   const out = new Map<string, string[]>();
   // "must match a schema in anyOf" says nothing more when a deeper path names what is wrong.
-  const deeper = (path: string) => problems.some((p) => p.path !== path && (p.path.startsWith(`${path}.`) || p.path.startsWith(`${path}[`) || (path === "$" && p.path !== "$")));
+  const deeper = (path: string) =>
+    problems.some((p) => p.path !== path && (p.path.startsWith(`${path}.`) || p.path.startsWith(`${path}[`) || (path === "$" && p.path !== "$")));
   for (const p of problems) {
     if (ALTERNATIVES.test(p.reason) && deeper(p.path)) continue;
     const reasons = out.get(p.path) ?? [];
@@ -104,11 +105,17 @@ const ALTERNATIVES = /^must match (a schema in anyOf|exactly one schema in oneOf
 const REQUIRED = /^must have required property '(.+)'$/;
 
 function staleRecording(call: RecordedCall, event: number, problems: readonly SchemaProblem[]): StaleRecording {
-  const missing = [...new Set(problems.flatMap((p) => {
-    const m = REQUIRED.exec(p.reason);
-    return m ? [`${p.path === "$" ? "$" : p.path}.${m[1]}`] : [];
-  }))];
-  const what = missing.length ? `lacks ${missing.join(", ")}, which the candidate now requires` : `matches the candidate's outputSchema only from the consumer's side (${problems.map((p) => p.reason).join("; ")})`;
+  const missing = [
+    ...new Set(
+      problems.flatMap((p) => {
+        const m = REQUIRED.exec(p.reason);
+        return m ? [`${p.path === "$" ? "$" : p.path}.${m[1]}`] : [];
+      }),
+    ),
+  ];
+  const what = missing.length
+    ? `lacks ${missing.join(", ")}, which the candidate now requires`
+    : `matches the candidate's outputSchema only from the consumer's side (${problems.map((p) => p.reason).join("; ")})`;
   return {
     id: `stale:${call.cassette}#${event}:${call.tool}:output`,
     tool: call.tool,

@@ -9,12 +9,20 @@ export async function findCassettes(dirs: readonly string[]): Promise<string[]> 
   for (const dir of dirs) {
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) {
-      throw new UserError(`${dir} is not a directory`, { code: "BAD_INPUT", field: "--recordings", fix: "Pass directories that hold cassettes (each a folder with cassette.jsonl)." });
+      throw new UserError(`${dir} is not a directory`, {
+        code: "BAD_INPUT",
+        field: "--recordings",
+        fix: "Pass directories that hold cassettes (each a folder with cassette.jsonl).",
+      });
     }
     const before = found.length;
     await walk(dir, 0, found);
     if (found.length === before) {
-      throw new UserError(`no cassette under ${dir}`, { code: "BAD_INPUT", field: "--recordings", fix: `Record one with \`cua-contract record\`, or pass a folder holding ${CASSETTE_FILE}.` });
+      throw new UserError(`no cassette under ${dir}`, {
+        code: "BAD_INPUT",
+        field: "--recordings",
+        fix: `Record one with \`cua-contract record\`, or pass a folder holding ${CASSETTE_FILE}.`,
+      });
     }
   }
   return [...new Set(found)];

@@ -13,7 +13,9 @@ const VersionListSchema = z.object({ fetched_at: z.string(), versions: z.array(z
  * The published versions of the runtime, oldest first: the registry's list, kept for an hour in
  * the snapshot cache so a rerun asks no one (`refresh` asks again).
  */
-export async function publishedVersions(options: { cacheRoot?: string | undefined; refresh?: boolean | undefined; now?: () => number; ask?: () => Promise<string[]> } = {}): Promise<{ versions: string[]; from: "registry" | "cache" }> {
+export async function publishedVersions(
+  options: { cacheRoot?: string | undefined; refresh?: boolean | undefined; now?: () => number; ask?: () => Promise<string[]> } = {},
+): Promise<{ versions: string[]; from: "registry" | "cache" }> {
   const root = options.cacheRoot ?? defaultProbeCacheRoot();
   const file = path.join(root, "versions.json");
   const now = options.now?.() ?? Date.now();

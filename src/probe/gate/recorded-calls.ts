@@ -45,7 +45,11 @@ export const OUTPUT_BUDGET_CHARS = 16 * 2 ** 20;
  * the distinct ones pass `budget` characters; past that an output is read again from its line in
  * cassette.jsonl each time it is checked. Memory does not grow with the cassette.
  */
-export function scanRecordedCalls(dir: string, name: string, options: { plainBudget?: number; budget?: number } = {}): { calls: RecordedCall[]; scan: CassetteScan } {
+export function scanRecordedCalls(
+  dir: string,
+  name: string,
+  options: { plainBudget?: number; budget?: number } = {},
+): { calls: RecordedCall[]; scan: CassetteScan } {
   const file = path.join(dir, CASSETTE_FILE);
   let stamp: FileStamp | undefined;
   const reread = createLru<number, unknown>({ maxWeight: 8 * 2 ** 20 });
@@ -144,7 +148,14 @@ function createCallCollector(name: string, store?: OutputStore): CallCollector {
         if (!isObject(msg)) return;
         const key = `${event.stream}:${JSON.stringify(msg.id)}`;
         if (event.dir === "c2s" && msg.method === "tools/call" && isObject(msg.params) && typeof msg.params.name === "string") {
-          const call: RecordedCall = { cassette: name, event: event.seq, line, tool: msg.params.name, transport: "mcp", args: compact(msg.params.arguments ?? {}) };
+          const call: RecordedCall = {
+            cassette: name,
+            event: event.seq,
+            line,
+            tool: msg.params.name,
+            transport: "mcp",
+            args: compact(msg.params.arguments ?? {}),
+          };
           calls.push(call);
           pending.set(key, call);
         } else if (event.dir === "s2c" && pending.has(key)) {
@@ -155,7 +166,14 @@ function createCallCollector(name: string, store?: OutputStore): CallCollector {
       } else if (event.kind === "http") {
         const req = jsonOrUndefined(eventText(event, "request.body"));
         if (!isObject(req) || req.method !== "tools/call" || !isObject(req.params) || typeof req.params.name !== "string") return;
-        const call: RecordedCall = { cassette: name, event: event.seq, line, tool: req.params.name, transport: "http", args: compact(req.params.arguments ?? {}) };
+        const call: RecordedCall = {
+          cassette: name,
+          event: event.seq,
+          line,
+          tool: req.params.name,
+          transport: "http",
+          args: compact(req.params.arguments ?? {}),
+        };
         const output = outputOf(event);
         if (output !== undefined) keepOutput(call, output, event.seq, store, place);
         calls.push(call);

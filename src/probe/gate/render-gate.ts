@@ -23,7 +23,9 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
   if (report.diff) {
     const counts = { breaking: 0, behavioural: 0, additive: 0, cosmetic: 0 };
     for (const ch of report.diff.changes) counts[ch.severity]++;
-    lines.push(`diff against ${report.diff.baseline} (${report.diff.from ?? "?"}): ${counts.breaking} breaking, ${counts.behavioural} behavioural, ${counts.additive} additive, ${counts.cosmetic} cosmetic`);
+    lines.push(
+      `diff against ${report.diff.baseline} (${report.diff.from ?? "?"}): ${counts.breaking} breaking, ${counts.behavioural} behavioural, ${counts.additive} additive, ${counts.cosmetic} cosmetic`,
+    );
     for (const f of report.failures.filter((x) => x.source === "diff")) lines.push(`  ${tag(f.id).padEnd(8)} ${f.message}  [${f.id}]`);
     for (const f of report.failures.filter((x) => x.source === "contract" && x.aliases?.length)) {
       lines.push(`  same     ${f.aliases!.join(", ")}: the diff change behind ${f.id}, counted once`);
@@ -42,8 +44,11 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
   }
   if (report.expected.length) lines.push(`expected failures (listed in ${options.expectedFile ?? "the baseline"}): ${report.expected.length}`);
   for (const id of report.stale) lines.push(`  FAIL     stale baseline entry, no longer failing: ${id}`);
-  lines.push(report.ok ? "ok: the candidate provides everything this contract and these recordings use"
-    : `FAIL: ${report.unexpected.length} new failure(s)${report.stale.length ? `, ${report.stale.length} stale baseline entr${report.stale.length === 1 ? "y" : "ies"}` : ""}`);
+  lines.push(
+    report.ok
+      ? "ok: the candidate provides everything this contract and these recordings use"
+      : `FAIL: ${report.unexpected.length} new failure(s)${report.stale.length ? `, ${report.stale.length} stale baseline entr${report.stale.length === 1 ? "y" : "ies"}` : ""}`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -51,7 +56,9 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
 function renderSkipped(report: GateReport): string[] {
   const noCli = report.candidate.source === "sdk" ? report.skipped.filter((i) => i.kind === "argv") : [];
   const lines = noCli.length
-    ? [`  skipped  ${noCli.length} item(s) not checked, the published runtime has no CLI: ${noCli.map((i) => i.name).join(", ")}; check them with --driver PATH (a cua-driver binary of the same version)`]
+    ? [
+        `  skipped  ${noCli.length} item(s) not checked, the published runtime has no CLI: ${noCli.map((i) => i.name).join(", ")}; check them with --driver PATH (a cua-driver binary of the same version)`,
+      ]
     : [];
   for (const item of report.skipped) {
     if (noCli.includes(item)) continue;
@@ -80,12 +87,14 @@ export function gateSuites(report: GateReport): JunitSuite[] {
     const item = report.check!.items[i]!;
     return xfail(c, item.id, item.message);
   });
-  const diffCases = report.failures.filter((f) => f.source === "diff").map((f) =>
-    xfail({ name: f.id, classname: "diff", failure: { message: f.message, type: "diff" } }, f.id, f.message));
+  const diffCases = report.failures
+    .filter((f) => f.source === "diff")
+    .map((f) => xfail({ name: f.id, classname: "diff", failure: { message: f.message, type: "diff" } }, f.id, f.message));
   if (report.diff) diffCases.push({ name: `no other failing change against ${report.diff.baseline}`, classname: "diff" });
   const recordings = report.recordings.checks.map((chk): JunitCase => {
     const name = `${chk.call.cassette}#${chk.call.event} ${chk.call.tool}`;
-    if (chk.breaks.length === 0) return chk.checked.length ? { name, classname: "recordings" } : { name, classname: "recordings", skipped: "no schema to check against" };
+    if (chk.breaks.length === 0)
+      return chk.checked.length ? { name, classname: "recordings" } : { name, classname: "recordings", skipped: "no schema to check against" };
     const unexpected = chk.breaks.filter((b) => !expected.has(b.id));
     const message = chk.breaks.map((b) => b.message).join("; ");
     if (unexpected.length === 0) return { name, classname: "recordings", skipped: `expected failure: ${message}` };
@@ -93,7 +102,10 @@ export function gateSuites(report: GateReport): JunitSuite[] {
   });
   const suites: JunitSuite[] = [contract, { name: "diff", cases: diffCases }, { name: "recordings", cases: recordings }];
   if (report.stale.length) {
-    suites.push({ name: "baseline", cases: report.stale.map((id) => ({ name: id, failure: { message: `stale baseline entry, no longer failing: ${id}`, type: "stale" } })) });
+    suites.push({
+      name: "baseline",
+      cases: report.stale.map((id) => ({ name: id, failure: { message: `stale baseline entry, no longer failing: ${id}`, type: "stale" } })),
+    });
   }
   return suites;
 }

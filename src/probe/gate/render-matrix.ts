@@ -22,8 +22,12 @@ export function renderMatrix(report: MatrixReport): string {
   lines.push("");
   const probed = report.rows.filter((r) => r.origin === "probe").map((r) => r.version);
   const reused = report.rows.filter((r) => r.reused).length;
-  lines.push(`snapshots: ${probed.length ? `probed now: ${probed.join(", ")}; ` : ""}${report.rows.length - probed.length} from the cache or kept snapshots (published versions never change); ${reused} verdict(s) reused (nothing they depend on changed)`);
-  lines.push(report.newestPassing ? `newest version this contract and these recordings can bump to: ${report.newestPassing}` : "no version in the range passes");
+  lines.push(
+    `snapshots: ${probed.length ? `probed now: ${probed.join(", ")}; ` : ""}${report.rows.length - probed.length} from the cache or kept snapshots (published versions never change); ${reused} verdict(s) reused (nothing they depend on changed)`,
+  );
+  lines.push(
+    report.newestPassing ? `newest version this contract and these recordings can bump to: ${report.newestPassing}` : "no version in the range passes",
+  );
   return `${lines.join("\n")}\n`;
 }
 

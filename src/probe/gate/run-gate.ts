@@ -111,7 +111,12 @@ export async function prepareGate(options: Pick<GateOptions, "contract" | "recor
   const read = cassetteDirs.map((dir, i) => scanRecordedCalls(dir, labels[i]!));
   const cassettes = read.map(({ scan }) => ({ dir: scan.dir, warnings: scan.warnings, ...(scan.probe ? { probe: scan.probe.json } : {}) }));
   const baseline = await baselineSnapshot(options.contract, contract, cassettes);
-  const files = [options.contract, options.expectedFailures, "file" in baseline ? baseline.file : undefined, ...cassetteDirs.map((d) => path.join(d, CASSETTE_FILE))];
+  const files = [
+    options.contract,
+    options.expectedFailures,
+    "file" in baseline ? baseline.file : undefined,
+    ...cassetteDirs.map((d) => path.join(d, CASSETTE_FILE)),
+  ];
   return {
     contractFile: options.contract,
     contract,
@@ -207,11 +212,19 @@ export function judgeCandidate(prepared: PreparedGate, candidate: Candidate): Ga
     const staleCassettes = [...new Set(report.recordings.stale.map((s) => s.cassette))];
     report.recordings.rerecord = staleCassettes.map((cassette) => ({
       cassette,
-      command: rerecordCommand(cassette, candidate.driverFlag, prepared.calls.some((c) => c.cassette === cassette && PLACEHOLDER.test(JSON.stringify(c.args ?? null)))),
+      command: rerecordCommand(
+        cassette,
+        candidate.driverFlag,
+        prepared.calls.some((c) => c.cassette === cassette && PLACEHOLDER.test(JSON.stringify(c.args ?? null))),
+      ),
     }));
     for (const b of report.recordings.breaks) failures.push({ id: b.id, source: "recording", message: b.message });
   } else if (prepared.cassettes.length) {
-    failures.push({ id: "recording:tools-list-missing", source: "recording", message: "recorded calls could not be checked: the candidate's tools/list was not probed" });
+    failures.push({
+      id: "recording:tools-list-missing",
+      source: "recording",
+      message: "recorded calls could not be checked: the candidate's tools/list was not probed",
+    });
   }
   const split = applyBaseline(failures, prepared.expectedIds);
   Object.assign(report, { failures, ...split, ok: split.unexpected.length === 0 && split.stale.length === 0 });
@@ -245,7 +258,7 @@ function label(dir: string): string {
 }
 
 async function readExpected(file: string): Promise<string[]> {
-  const fix = "See docs/gate.md: { \"format\": \"cua-expected-failures\", \"version\": 1, \"failures\": [{ \"id\": \"…\" }] }, or write one with --save-expected-failures.";
+  const fix = 'See docs/gate.md: { "format": "cua-expected-failures", "version": 1, "failures": [{ "id": "…" }] }, or write one with --save-expected-failures.';
   const { value, text } = await readJsonDocument({ file, code: "BAD_INPUT", what: "expected-failures file", fix });
   return parseWith({ schema: ExpectedFailuresSchema, value, text, file, code: "BAD_INPUT", what: "expected-failures file", fix }).failures.map((f) => f.id);
 }

@@ -102,25 +102,48 @@ function verdictOf(report: GateReport, version: string): GateVerdict {
 }
 
 function rowOf(version: string, v: GateVerdict, origin: SnapshotOrigin, reused: boolean): MatrixRow {
-  return { version, verdict: v.verdict, failing: v.failing, failures: v.failures, staleRecordings: v.stale_recordings, outside: v.outside, skipped: v.skipped, origin, reused, junit: v.junit };
+  return {
+    version,
+    verdict: v.verdict,
+    failing: v.failing,
+    failures: v.failures,
+    staleRecordings: v.stale_recordings,
+    outside: v.outside,
+    skipped: v.skipped,
+    origin,
+    reused,
+    junit: v.junit,
+  };
 }
 
 const EXACT = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
 async function selectVersions(options: MatrixOptions): Promise<{ versions: string[]; from: MatrixReport["versionsFrom"] }> {
   const spec = options.matrix.trim();
-  const list = spec.split(",").map((s) => s.trim()).filter(Boolean);
+  const list = spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length > 0 && list.every((v) => EXACT.test(v)) && !options.published) return { versions: sortVersions(list), from: "given" };
   if (spec !== "all") {
     const problem = rangeProblem(spec);
-    if (problem) throw new UserError(`--matrix ${JSON.stringify(spec)}: ${problem}`, { code: "USAGE", field: "--matrix", fix: "Give all, a range such as >=0.21.0 or 0.28.x, or versions separated by commas (0.21.0,0.28.2)." });
+    if (problem)
+      throw new UserError(`--matrix ${JSON.stringify(spec)}: ${problem}`, {
+        code: "USAGE",
+        field: "--matrix",
+        fix: "Give all, a range such as >=0.21.0 or 0.28.x, or versions separated by commas (0.21.0,0.28.2).",
+      });
   }
   const { versions, from } = options.published
     ? { versions: [...options.published], from: "given" as const }
     : await publishedVersions({ cacheRoot: options.cacheRoot, refresh: options.refresh });
   const chosen = sortVersions(spec === "all" ? versions : versions.filter((v) => satisfies(v, spec)));
   if (chosen.length === 0) {
-    throw new UserError(`--matrix ${JSON.stringify(spec)} matches no published version`, { code: "USAGE", field: "--matrix", fix: `Published versions: ${versions.join(", ")}.` });
+    throw new UserError(`--matrix ${JSON.stringify(spec)} matches no published version`, {
+      code: "USAGE",
+      field: "--matrix",
+      fix: `Published versions: ${versions.join(", ")}.`,
+    });
   }
   return { versions: chosen, from };
 }

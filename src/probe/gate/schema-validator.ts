@@ -26,7 +26,8 @@ export function createToolValidator(tools: readonly ToolEntry[], shared: Validat
     ajv ??= new Ajv2020({ strict: false, allErrors: true, validateFormats: false, code: { optimize: false } });
     try {
       const fn = ajv.compile(schema);
-      return (value) => (fn(value) ? [] : (fn.errors ?? []).map((e) => ({ pointer: e.instancePath, message: `${e.message ?? "is invalid"}${detail(e.params)}` })));
+      return (value) =>
+        fn(value) ? [] : (fn.errors ?? []).map((e) => ({ pointer: e.instancePath, message: `${e.message ?? "is invalid"}${detail(e.params)}` }));
     } catch {
       return null;
     }

@@ -23,7 +23,12 @@ describe("what a change reaches", () => {
   });
 
   it("a diff change is the same fact as the failed contract item it names (real 0.21.0 → 0.28.2)", () => {
-    const failed = new Map(["contract:annotation:get_window_state:idempotentHint", "contract:contract_version:contract_version"].map((id) => [id, { id, source: "contract" as const, message: id }]));
+    const failed = new Map(
+      ["contract:annotation:get_window_state:idempotentHint", "contract:contract_version:contract_version"].map((id) => [
+        id,
+        { id, source: "contract" as const, message: id },
+      ]),
+    );
     const changes = diff("0.21.0", "0.28.2").filter((c) => c.severity === "breaking" || c.severity === "behavioural");
     expect(changes.map((c) => [c.kind, contractItemOf(c, failed)?.id ?? null])).toEqual([
       ["alternative_removed", null],

@@ -23,16 +23,30 @@ export function contractItemOf(change: Change, failed: ReadonlyMap<string, GateF
   const last = change.path?.split("/").pop() ?? "";
   const candidates: string[] = [];
   switch (change.kind) {
-    case "annotation_changed": candidates.push(`contract:annotation:${tool}:${last}`); break;
-    case "contract_version_changed": candidates.push("contract:contract_version:contract_version"); break;
-    case "protocol_version_changed": candidates.push("contract:protocol_version:protocolVersion"); break;
-    case "tool_removed": case "tool_renamed": candidates.push(`contract:tool:${tool}`); break;
-    case "output_schema_removed": candidates.push(`contract:output_schema:${tool}:outputSchema`); break;
-    case "capability_removed": candidates.push(`contract:capability:${tool}:${String(change.from)}`); break;
+    case "annotation_changed":
+      candidates.push(`contract:annotation:${tool}:${last}`);
+      break;
+    case "contract_version_changed":
+      candidates.push("contract:contract_version:contract_version");
+      break;
+    case "protocol_version_changed":
+      candidates.push("contract:protocol_version:protocolVersion");
+      break;
+    case "tool_removed":
+    case "tool_renamed":
+      candidates.push(`contract:tool:${tool}`);
+      break;
+    case "output_schema_removed":
+      candidates.push(`contract:output_schema:${tool}:outputSchema`);
+      break;
+    case "capability_removed":
+      candidates.push(`contract:capability:${tool}:${String(change.from)}`);
+      break;
     case "property_removed":
       if (change.path === `/inputSchema/properties/${last}`) candidates.push(`contract:input:${tool}:${last}`);
       break;
-    case "argv_removed": case "subcommand_removed": {
+    case "argv_removed":
+    case "subcommand_removed": {
       const m = /^\/subcommands\/([^/]+)(?:\/args\/([^/]+))?$/.exec(change.path ?? "");
       if (m) {
         const prefix = `contract:argv:${m[1]}${m[2] ? ` ${m[2]}` : ""}`;
@@ -40,7 +54,8 @@ export function contractItemOf(change: Change, failed: ReadonlyMap<string, GateF
       }
       break;
     }
-    default: break;
+    default:
+      break;
   }
   for (const id of candidates) {
     const hit = failed.get(id);

@@ -31,10 +31,13 @@ export function judgingCodeStamp(): string {
       }
     }
   }
-  return files.sort().map((f) => {
-    const info = statSync(f, { throwIfNoEntry: false });
-    return `${f} ${info ? `${info.size} ${info.mtimeMs}` : "missing"}`;
-  }).join("\n");
+  return files
+    .sort()
+    .map((f) => {
+      const info = statSync(f, { throwIfNoEntry: false });
+      return `${f} ${info ? `${info.size} ${info.mtimeMs}` : "missing"}`;
+    })
+    .join("\n");
 }
 
 export function verdictKey(parts: readonly string[]): string {

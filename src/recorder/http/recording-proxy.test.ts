@@ -36,8 +36,10 @@ async function fakeUpstream() {
         res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...(close ? { connection: "close" } : {}) });
         res.end(body);
       };
-      if (req.headers.origin !== undefined) return json(403, '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Browser-origin requests are forbidden"}}');
-      if (req.headers.authorization !== `Bearer ${TOKEN}`) return json(401, '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Authentication required"}}', true);
+      if (req.headers.origin !== undefined)
+        return json(403, '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Browser-origin requests are forbidden"}}');
+      if (req.headers.authorization !== `Bearer ${TOKEN}`)
+        return json(401, '{"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Authentication required"}}', true);
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id?: number };
       if (body.id === undefined) {
         res.writeHead(202, { "content-length": 0 });
@@ -47,7 +49,13 @@ async function fakeUpstream() {
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  cleanups.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  cleanups.push(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
 }
 
@@ -56,10 +64,24 @@ async function proxyTo(upstream: URL) {
   const dir = path.join(root, "rec");
   const sink = createRecordingSink({ dir, header });
   const warnings: string[] = [];
-  const proxy = await startHttpRecordingProxy({ sink, redactor: createRedactor({ enabled: true }), clock: startClock(), upstream, onWarning: (w) => warnings.push(w) });
+  const proxy = await startHttpRecordingProxy({
+    sink,
+    redactor: createRedactor({ enabled: true }),
+    clock: startClock(),
+    upstream,
+    onWarning: (w) => warnings.push(w),
+  });
   cleanups.push(() => rmSync(root, { recursive: true, force: true }));
-  cleanups.push(async () => { await proxy.close(); sink.close(); });
-  const lines = () => readFileSync(path.join(dir, "cassette.jsonl"), "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { kind: string; request: { path: string }; response: { status: number } });
+  cleanups.push(async () => {
+    await proxy.close();
+    sink.close();
+  });
+  const lines = () =>
+    readFileSync(path.join(dir, "cassette.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { kind: string; request: { path: string }; response: { status: number } });
   return { proxy, sink, warnings, lines };
 }
 
@@ -69,11 +91,15 @@ function connection(url: string) {
   cleanups.push(() => agent.destroy());
   return (body: string, headers: Record<string, string> = {}) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(url, { method: "POST", agent, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
-      });
+      const req = http.request(
+        url,
+        { method: "POST", agent, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -97,7 +123,10 @@ describe("MCP-over-HTTP recording proxy", () => {
     expect([notified.status, notified.body]).toEqual([202, ""]);
     const events = lines();
     expect(events.map((e) => [e.kind, e.request.path, e.response.status])).toEqual([
-      ["http", "/mcp", 200], ["http", "/mcp", 200], ["http", "/mcp", 200], ["http", "/mcp", 202],
+      ["http", "/mcp", 200],
+      ["http", "/mcp", 200],
+      ["http", "/mcp", 200],
+      ["http", "/mcp", 202],
     ]);
     expect(events[0]!.response).toEqual({ status: 200, content_type: "application/json", body: a1.body });
     expect(events[3]!.response).toEqual({ status: 202, body: "" });

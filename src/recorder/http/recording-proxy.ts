@@ -26,13 +26,15 @@ export interface HttpRecordingProxy {
  * upstream connection, so the driver sees the same transport sessions (one per TCP connection,
  * requests in order) it would see without the proxy. Headers are forwarded, never recorded.
  */
-export async function startHttpRecordingProxy(options: RecordingParts & {
-  upstream: URL;
-  port?: number;
-  /** Tokens to keep off disk besides those seen in Authorization headers (e.g. CUA_DRIVER_RS_MCP_HTTP_TOKEN). */
-  tokens?: readonly string[];
-  onWarning?: (message: string) => void;
-}): Promise<HttpRecordingProxy> {
+export async function startHttpRecordingProxy(
+  options: RecordingParts & {
+    upstream: URL;
+    port?: number;
+    /** Tokens to keep off disk besides those seen in Authorization headers (e.g. CUA_DRIVER_RS_MCP_HTTP_TOKEN). */
+    tokens?: readonly string[];
+    onWarning?: (message: string) => void;
+  },
+): Promise<HttpRecordingProxy> {
   const tokens = new Set((options.tokens ?? []).filter((t) => t.length > 0));
   const agents = new WeakMap<Socket, http.Agent>();
   const live = new Set<http.Agent>();
@@ -61,7 +63,14 @@ export async function startHttpRecordingProxy(options: RecordingParts & {
       for (const [k, v] of Object.entries(req.headers)) if (!HOP_BY_HOP.has(k) && v !== undefined) headers[k] = v;
       headers["content-length"] = requestBody.length;
       const up = http.request(
-        { host: options.upstream.hostname.replace(/^\[|\]$/g, ""), port: options.upstream.port || 80, method: req.method, path: req.url, headers, agent: agentFor(req.socket) },
+        {
+          host: options.upstream.hostname.replace(/^\[|\]$/g, ""),
+          port: options.upstream.port || 80,
+          method: req.method,
+          path: req.url,
+          headers,
+          agent: agentFor(req.socket),
+        },
         (upRes) => {
           const body: Buffer[] = [];
           upRes.on("data", (c: Buffer) => body.push(c));
@@ -99,7 +108,9 @@ export async function startHttpRecordingProxy(options: RecordingParts & {
       );
       // The driver went away mid-request: the harness sees its connection dropped, as it would.
       up.on("error", (error) => {
-        options.onWarning?.(`MCP over HTTP: ${req.method} ${req.url} to ${options.upstream.origin} failed (${error.message}); the harness's connection was closed`);
+        options.onWarning?.(
+          `MCP over HTTP: ${req.method} ${req.url} to ${options.upstream.origin} failed (${error.message}); the harness's connection was closed`,
+        );
         req.socket.destroy();
       });
       up.end(requestBody);

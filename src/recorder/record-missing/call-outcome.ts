@@ -25,7 +25,8 @@ export function callOutcome(options: { stdout: string; exitCode: number | null }
   return { accepted: !looksLikeRefusal(structured), ...(code ? { code } : {}), ...(effect ? { effect } : {}) };
 }
 
-export const describeOutcome = (o: CallOutcome): string => (o.accepted ? `accepted${o.effect ? ` (effect ${o.effect})` : ""}` : `refused ${o.code ?? ""}`.trim());
+export const describeOutcome = (o: CallOutcome): string =>
+  o.accepted ? `accepted${o.effect ? ` (effect ${o.effect})` : ""}` : `refused ${o.code ?? ""}`.trim();
 
 /** Whether the live driver treats a mutation otherwise than the recording says it did (accepted vs refused, or another refusal). */
 export const outcomesDiffer = (a: CallOutcome, b: CallOutcome): boolean => a.accepted !== b.accepted || (!a.accepted && a.code !== b.code);

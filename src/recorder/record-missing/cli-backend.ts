@@ -63,7 +63,13 @@ export function createRecordMissingCli(core: RecordMissingCore): RecordMissingCl
   };
 
   /** Answers with a live answer in the recorded ids and adds it to the cassette where the run is. */
-  const addLive = async (o: { request: CliRequest; replayRequest: ReplayRequest; sent: Awaited<ReturnType<typeof sendLive>>; decision?: Decision; tMs: number }) => {
+  const addLive = async (o: {
+    request: CliRequest;
+    replayRequest: ReplayRequest;
+    sent: Awaited<ReturnType<typeof sendLive>>;
+    decision?: Decision;
+    tMs: number;
+  }) => {
     const { request, sent } = o;
     const stdout = recordedBytes(sent.response.stdout, table);
     const stderr = recordedBytes(sent.response.stderr, table);
@@ -103,7 +109,12 @@ export function createRecordMissingCli(core: RecordMissingCore): RecordMissingCl
       const served = o.replayRequest.method === "call" ? resultFromCliStdout({ stdout: stdout.toString("utf8"), tool: o.replayRequest.tool ?? "" }) : undefined;
       session.record({ ...decision, outcome: "replayed" }, { tMs: o.tMs, ...(served !== undefined ? { served } : {}), exitCode: sent.response.exitCode });
     }
-    return { stdout, stderr: stderrOut, exitCode: sent.response.exitCode, ...(sent.response.signal ? { signal: sent.response.signal } : {}) } satisfies CliResponse;
+    return {
+      stdout,
+      stderr: stderrOut,
+      exitCode: sent.response.exitCode,
+      ...(sent.response.signal ? { signal: sent.response.signal } : {}),
+    } satisfies CliResponse;
   };
 
   const handle = async (request: CliRequest): Promise<CliResponse> => {
@@ -148,7 +159,11 @@ export function createRecordMissingCli(core: RecordMissingCore): RecordMissingCl
       }
     }
     const delivered = await deliverCliAnswer({ answer, request, clock: session.clock });
-    session.record(decision, { tMs, ...(answer.served !== undefined ? { served: answer.served } : {}), ...(delivered.exitCode !== undefined ? { exitCode: delivered.exitCode } : {}) });
+    session.record(decision, {
+      tMs,
+      ...(answer.served !== undefined ? { served: answer.served } : {}),
+      ...(delivered.exitCode !== undefined ? { exitCode: delivered.exitCode } : {}),
+    });
     counts.served++;
     core.served(decision.exchange, decision.epochBefore);
     return delivered.response;

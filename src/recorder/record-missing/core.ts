@@ -141,7 +141,8 @@ export function createRecordMissingCore(options: {
         core.diverge(o.decision.n, `${o.label}: the live driver ${describeOutcome(o.live)} where the cassette says ${describeOutcome(o.recorded)}`, o.end);
         return "diverge";
       }
-      if (differ || o.recorded.effect !== o.live.effect) notes.push(`${o.label}: the live driver ${describeOutcome(o.live)}, the answer served ${describeOutcome(o.recorded)}`);
+      if (differ || o.recorded.effect !== o.live.effect)
+        notes.push(`${o.label}: the live driver ${describeOutcome(o.live)}, the answer served ${describeOutcome(o.recorded)}`);
       return undefined;
     },
   };

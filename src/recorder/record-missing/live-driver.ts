@@ -22,15 +22,27 @@ export async function openLiveDriver(driver: string, options: { source?: "binary
   const version = sdkDriverVersion(driver);
   if (version !== undefined) {
     const sdk = await createSdkBackend({ version });
-    return { info: sdkDriverInfo(sdk), cli: (request) => sdk.cli(request), mcp: (init, io) => sdk.mcp(init, io), close: () => sdk.close?.() ?? Promise.resolve() };
+    return {
+      info: sdkDriverInfo(sdk),
+      cli: (request) => sdk.cli(request),
+      mcp: (init, io) => sdk.mcp(init, io),
+      close: () => sdk.close?.() ?? Promise.resolve(),
+    };
   }
   const file = findDriver({ driver });
   const run = async (request: CliRequest): Promise<CliResponse> => {
     const r = await runDriverOnce({ driver: file, ...request });
-    if (r.spawnError) return { stdout: Buffer.alloc(0), stderr: Buffer.from(`cua-contract: cannot run the driver ${file}: ${r.spawnError.message}\n`), exitCode: 127 };
+    if (r.spawnError)
+      return { stdout: Buffer.alloc(0), stderr: Buffer.from(`cua-contract: cannot run the driver ${file}: ${r.spawnError.message}\n`), exitCode: 127 };
     return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, ...(r.signal ? { signal: r.signal } : {}) };
   };
-  const said = await run({ argv: ["--version"], stdin: Buffer.alloc(0), cwd: process.cwd(), env: process.env as Record<string, string>, signal: new AbortController().signal });
+  const said = await run({
+    argv: ["--version"],
+    stdin: Buffer.alloc(0),
+    cwd: process.cwd(),
+    env: process.env as Record<string, string>,
+    signal: new AbortController().signal,
+  });
   // read as the recorder reads it (recorder/identity.ts)
   const parsed = /\b(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)\b/.exec(said.stdout.toString("utf8"));
   return {

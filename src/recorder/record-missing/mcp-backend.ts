@@ -81,7 +81,15 @@ export function createRecordMissingMcp(o: {
     if (message) learnFromToolResult(redactor, a.tool, message);
     const event = (dir: "c2s" | "s2c", text: string): AddedInput => {
       const stored = storeText({ bytes: text, field: "line", redactor, putFrame: core.putFrame });
-      return { kind: "mcp", stream: recordedStream, dir, line: stored.stored, ...(stored.splices.length ? { frames: stored.splices } : {}), origin: "harness", added: core.added };
+      return {
+        kind: "mcp",
+        stream: recordedStream,
+        dir,
+        line: stored.stored,
+        ...(stored.splices.length ? { frames: stored.splices } : {}),
+        origin: "harness",
+        added: core.added,
+      };
     };
     growth.add([event("c2s", a.line), event("s2c", answer)]);
     counts.added++;
@@ -130,7 +138,10 @@ export function createRecordMissingMcp(o: {
     if (sent !== undefined) {
       const liveResult = resultOf(sent);
       if (step === "recorded" && answer.served !== undefined && liveResult !== undefined) core.learn(label, answer.served, liveResult);
-      if (decision.kind === "mutation" && core.compare({ decision, step, label, recorded: mcpOutcome(answer.line), live: mcpOutcome(sent), end }) === "diverge") {
+      if (
+        decision.kind === "mutation" &&
+        core.compare({ decision, step, label, recorded: mcpOutcome(answer.line), live: mcpOutcome(sent), end }) === "diverge"
+      ) {
         return addLive({ line, idRaw, tool, sent, decision, tMs });
       }
     }
@@ -142,9 +153,11 @@ export function createRecordMissingMcp(o: {
 
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (fn: () => Promise<void>) => {
-    queue = queue.then(() => core.serialize(fn)).catch((error: unknown) => {
-      core.notes.push(`MCP stream ${stream}: ${(error as Error).message}`);
-    });
+    queue = queue
+      .then(() => core.serialize(fn))
+      .catch((error: unknown) => {
+        core.notes.push(`MCP stream ${stream}: ${(error as Error).message}`);
+      });
   };
   let markDone: () => void = () => {};
   const done = new Promise<void>((resolve) => (markDone = resolve));

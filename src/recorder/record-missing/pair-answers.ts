@@ -104,5 +104,6 @@ function pairElements(r: Json[], l: Json[], out: Pairing): void {
     }
     walk(e.element_token ?? null, other.element_token ?? null, "element_token", out);
   }
-  if (differing > 0) out.differences.push(`${differing} element(s) differ between the recorded and the live window (${first}): tokens by index may name other elements`);
+  if (differing > 0)
+    out.differences.push(`${differing} element(s) differ between the recorded and the live window (${first}): tokens by index may name other elements`);
 }

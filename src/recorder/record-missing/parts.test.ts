@@ -5,26 +5,43 @@ import { pairAnswers } from "./pair-answers.js";
 import { createGrowth, type AddedInput } from "./growth.js";
 import type { CassetteEvent } from "../../schema/cassette.js";
 
-const taken = (o: Partial<Record<"pid" | "window" | "snapshot", string[]>>) => ({ pid: new Set(o.pid ?? []), window: new Set(o.window ?? []), snapshot: new Set(o.snapshot ?? []) });
+const taken = (o: Partial<Record<"pid" | "window" | "snapshot", string[]>>) => ({
+  pid: new Set(o.pid ?? []),
+  window: new Set(o.window ?? []),
+  snapshot: new Set(o.snapshot ?? []),
+});
 
 describe("rewriteIds", () => {
   it("rewrites ids at their keys and in text, and keeps every other byte (pretty printing, 1.0 floats, images)", () => {
-    const text = '{\n  "elements": [\n    {\n      "element_token": "s00000002:18",\n      "scale": 1.0\n    }\n  ],\n  "pid": 29249,\n  "screenshot_png_b64": "pid=29249",\n  "snapshot_id": "s00000002",\n  "tree_markdown": "window_id=8388615 pid=29249 elements=1",\n  "window_id": 8388615\n}\n';
+    const text =
+      '{\n  "elements": [\n    {\n      "element_token": "s00000002:18",\n      "scale": 1.0\n    }\n  ],\n  "pid": 29249,\n  "screenshot_png_b64": "pid=29249",\n  "snapshot_id": "s00000002",\n  "tree_markdown": "window_id=8388615 pid=29249 elements=1",\n  "window_id": 8388615\n}\n';
     const map: Record<string, Record<string, string>> = { pid: { "29249": "31000" }, window: { "8388615": "6291463" }, snapshot: { s00000002: "s00000003" } };
     const out = rewriteIds(text, (kind, value) => map[kind]![value]);
-    expect(out).toBe(text.replace(/29249(?!")/g, "31000").replace("8388615 pid", "6291463 pid").replace(/"window_id": 8388615/, '"window_id": 6291463').replace(/s00000002/g, "s00000003").replace('"pid=31000"', '"pid=29249"'));
+    expect(out).toBe(
+      text
+        .replace(/29249(?!")/g, "31000")
+        .replace("8388615 pid", "6291463 pid")
+        .replace(/"window_id": 8388615/, '"window_id": 6291463')
+        .replace(/s00000002/g, "s00000003")
+        .replace('"pid=31000"', '"pid=29249"'),
+    );
     expect(out).toContain('"scale": 1.0');
   });
 
   it("reads the driver's text forms: [xid=…] pid=Some(…), (pid N), pid N, window_id N", () => {
     const ids = emptyIdSets();
-    collectIds('{"text":"Found 1 windows:\\n  [xid=4194311] pid=Some(29390) \\"Header Bar\\"; Clicked element [18] (pid 29390). Window target pid 7, window_id 9 is stale"}', ids);
+    collectIds(
+      '{"text":"Found 1 windows:\\n  [xid=4194311] pid=Some(29390) \\"Header Bar\\"; Clicked element [18] (pid 29390). Window target pid 7, window_id 9 is stale"}',
+      ids,
+    );
     expect([...ids.pid].sort()).toEqual(["29390", "7"]);
     expect([...ids.window].sort()).toEqual(["4194311", "9"]);
   });
 
   it("treats text that is not JSON as text", () => {
-    expect(rewriteIds("Window target pid 1, window_id 2 is stale", (kind) => (kind === "pid" ? "10" : "20"))).toBe("Window target pid 10, window_id 20 is stale");
+    expect(rewriteIds("Window target pid 1, window_id 2 is stale", (kind) => (kind === "pid" ? "10" : "20"))).toBe(
+      "Window target pid 10, window_id 20 is stale",
+    );
   });
 });
 
@@ -77,10 +94,17 @@ describe("pairAnswers", () => {
 
   it("pairs a window state's snapshot and tokens by element index and tells when the elements differ", () => {
     const state = (snap: string, labels: string[]) =>
-      JSON.stringify({ elements: labels.map((label, i) => ({ element_index: i, element_token: `${snap}:${i}`, label, role: "push button" })), pid: 1, snapshot_id: snap, window_id: 2 });
+      JSON.stringify({
+        elements: labels.map((label, i) => ({ element_index: i, element_token: `${snap}:${i}`, label, role: "push button" })),
+        pid: 1,
+        snapshot_id: snap,
+        window_id: 2,
+      });
     const paired = pairAnswers(state("s00000002", ["Open", "Close"]), state("s00000005", ["Open", "Quit"]));
     expect(new Set(paired.pairs.filter((p) => p.kind === "snapshot").map((p) => `${p.recorded}=${p.live}`))).toEqual(new Set(["s00000002=s00000005"]));
-    expect(paired.differences).toEqual(['1 element(s) differ between the recorded and the live window (element [1] is push button "Close" recorded, push button "Quit" live): tokens by index may name other elements']);
+    expect(paired.differences).toEqual([
+      '1 element(s) differ between the recorded and the live window (element [1] is push button "Close" recorded, push button "Quit" live): tokens by index may name other elements',
+    ]);
   });
 });
 
@@ -89,7 +113,11 @@ describe("createGrowth", () => {
     ({ seq, t_ms: seq * 10, origin, kind: "cli", duration_ms: 1, argv: ["call", `t${seq}`], stdout: "", stderr: "", exit_code: 0 }) as CassetteEvent;
   const added = (name: string): AddedInput => ({ kind: "cli", duration_ms: 1, argv: ["call", name], stdout: "", stderr: "", exit_code: 0, origin: "harness" });
   const names = (g: ReturnType<typeof createGrowth>, events: CassetteEvent[]) =>
-    g.plan().order.map((o) => ("old" in o ? (events[o.old] as { argv: string[] }).argv[1] : `${o.added.kind === "cli" ? o.added.argv[1] : "?"}@${o.added.seq}/${o.added.t_ms}`));
+    g
+      .plan()
+      .order.map((o) =>
+        "old" in o ? (events[o.old] as { argv: string[] }).argv[1] : `${o.added.kind === "cli" ? o.added.argv[1] : "?"}@${o.added.seq}/${o.added.t_ms}`,
+      );
 
   it("adds after the recorded event last answered, after the identity calls at first, in the order the run made them", () => {
     const events = [ev(0, "recorder"), ev(1), ev(2), ev(3)];

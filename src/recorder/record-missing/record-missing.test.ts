@@ -102,12 +102,22 @@ const request = (cwd: string, argv: string[]): CliRequest => ({ argv, stdin: Buf
 async function recordBase(dir: string, cwd: string, desktop: ScriptedDesktop): Promise<void> {
   const sink = createRecordingSink({
     dir,
-    header: { format: "cua-cassette", version: 1, driver: { ...desktop.info }, recorded_at: new Date().toISOString(), recorder: { name: "cua-contract", version: "test" }, redaction: { enabled: true } },
+    header: {
+      format: "cua-cassette",
+      version: 1,
+      driver: { ...desktop.info },
+      recorded_at: new Date().toISOString(),
+      recorder: { name: "cua-contract", version: "test" },
+      redaction: { enabled: true },
+    },
     append: false,
     force: false,
   });
   const parts = { sink, redactor: createRedactor({ enabled: true }), clock: startClock() };
-  await flow("base", overCli((argv) => recordCliCall({ ...parts, request: request(cwd, argv), answer: async (r) => ({ response: await desktop.cli(r), recorded: true }) })));
+  await flow(
+    "base",
+    overCli((argv) => recordCliCall({ ...parts, request: request(cwd, argv), answer: async (r) => ({ response: await desktop.cli(r), recorded: true }) })),
+  );
   sink.close();
 }
 
@@ -115,7 +125,14 @@ async function recordBase(dir: string, cwd: string, desktop: ScriptedDesktop): P
 async function recordBaseMcp(dir: string, desktop: ScriptedDesktop): Promise<void> {
   const sink = createRecordingSink({
     dir,
-    header: { format: "cua-cassette", version: 1, driver: { ...desktop.info }, recorded_at: new Date().toISOString(), recorder: { name: "cua-contract", version: "test" }, redaction: { enabled: true } },
+    header: {
+      format: "cua-cassette",
+      version: 1,
+      driver: { ...desktop.info },
+      recorded_at: new Date().toISOString(),
+      recorder: { name: "cua-contract", version: "test" },
+      redaction: { enabled: true },
+    },
     append: false,
     force: false,
   });
@@ -136,7 +153,10 @@ const mcpInit = { argv: ["mcp"], cwd: "/", env: {} };
 async function replayFlow(dir: string, cwd: string, variant: Variant) {
   const session = createReplaySession({ cassette: loadReplayCassette(dir), clock: systemClock });
   const backend = createReplayBackend({ session });
-  const seen = await flow(variant, overCli((argv) => backend.cli(request(cwd, argv))));
+  const seen = await flow(
+    variant,
+    overCli((argv) => backend.cli(request(cwd, argv))),
+  );
   const summary = session.finish();
   const requests = session.entries().flatMap((e) => (e.type === "request" ? [e] : []));
   return { seen, summary, requests };
@@ -164,7 +184,10 @@ async function setup() {
 
 async function growWith(o: { dir: string; cwd: string; live: ScriptedDesktop; variant: Variant }) {
   const run = await openRecordMissing({ dir: o.dir, driver: o.live, env: {}, shim: "node" });
-  const seen = await flow(o.variant, overCli((argv) => run.cli(request(o.cwd, argv))));
+  const seen = await flow(
+    o.variant,
+    overCli((argv) => run.cli(request(o.cwd, argv))),
+  );
   return { seen, summary: await run.finish() };
 }
 
@@ -197,14 +220,31 @@ describe("record-missing (scripted live desktop)", () => {
     const before = readFileSync(path.join(dir, "cassette.jsonl"), "utf8").split("\n").slice(1).filter(Boolean);
     await growWith({ dir, cwd: tmp.path, live, variant: "grown" });
     expect(tools(dir)).toEqual([
-      "start_session", "get_screen_size+", "list_windows", "get_window_state", "type_text",
-      "get_window_state+", "list_windows", "get_window_state", "click", "list_windows", "get_window_state", "get_screen_size+", "end_session",
+      "start_session",
+      "get_screen_size+",
+      "list_windows",
+      "get_window_state",
+      "type_text",
+      "get_window_state+",
+      "list_windows",
+      "get_window_state",
+      "click",
+      "list_windows",
+      "get_window_state",
+      "get_screen_size+",
+      "end_session",
     ]);
     const after = readFileSync(path.join(dir, "cassette.jsonl"), "utf8").split("\n").slice(1).filter(Boolean);
     expect(after.filter((l) => !l.includes('"added":'))).toEqual(before);
     const cassette = readCassetteSync(dir);
     expect(cassette.header.additions).toEqual([
-      { by: "record-missing", at: expect.any(String), driver: { version: "0.21.0", platform: `${process.platform}-${process.arch}`, source: "synthetic", location: "scripted-desktop" }, events: 3, dropped: 0 },
+      {
+        by: "record-missing",
+        at: expect.any(String),
+        driver: { version: "0.21.0", platform: `${process.platform}-${process.arch}`, source: "synthetic", location: "scripted-desktop" },
+        events: 3,
+        dropped: 0,
+      },
     ]);
     const addedEvents = cassette.events.filter((e) => e.added);
     expect(addedEvents.map((e) => e.seq)).toEqual([10, 11, 12]);
@@ -224,7 +264,9 @@ describe("record-missing (scripted live desktop)", () => {
     expect(replayed.seen).toEqual(grown.seen);
     // each added call is answered from its own epoch, not from an earlier one
     expect(replayed.requests.filter((r) => r.fallback_epoch !== undefined)).toEqual([]);
-    const addedSeqs = readCassetteSync(dir).events.filter((e) => e.added).map((e) => e.seq);
+    const addedSeqs = readCassetteSync(dir)
+      .events.filter((e) => e.added)
+      .map((e) => e.seq);
     expect(replayed.requests.filter((r) => addedSeqs.includes(r.matched_seq ?? -1)).map((r) => [r.tool, r.epoch_before])).toEqual([
       ["get_screen_size", 0],
       ["get_window_state", 1],
@@ -265,10 +307,23 @@ describe("record-missing (scripted live desktop)", () => {
     const live = scriptedDesktop({ ...LIVE, refuse: { tool: "click", code: "element_not_visible" } });
     const original = readFileSync(path.join(dir, "cassette.jsonl"), "utf8");
     const grown = await growWith({ dir, cwd: tmp.path, live, variant: "base" });
-    expect(grown.summary.divergence!.reason).toBe("#6 click: the live driver refused element_not_visible where the cassette says accepted (effect unverifiable)");
+    expect(grown.summary.divergence!.reason).toBe(
+      "#6 click: the live driver refused element_not_visible where the cassette says accepted (effect unverifiable)",
+    );
     expect(grown.seen.find((s) => s.startsWith("click"))).toContain("element_not_visible");
     expect(grown.summary).toMatchObject({ added: 4, divergence: { dropped: 4 } });
-    expect(tools(dir)).toEqual(["start_session", "list_windows", "get_window_state", "type_text", "list_windows", "get_window_state", "click+", "list_windows+", "get_window_state+", "end_session+"]);
+    expect(tools(dir)).toEqual([
+      "start_session",
+      "list_windows",
+      "get_window_state",
+      "type_text",
+      "list_windows",
+      "get_window_state",
+      "click+",
+      "list_windows+",
+      "get_window_state+",
+      "end_session+",
+    ]);
     const backup = grown.summary.divergence!.backup!;
     expect(readFileSync(backup, "utf8")).toBe(original);
     expect(readCassetteSync(dir).header.additions?.[0]).toMatchObject({ events: 4, dropped: 4, backup: path.basename(backup) });
@@ -299,7 +354,9 @@ describe("record-missing (scripted live desktop)", () => {
     const allowed = await openRecordMissing({ dir, driver: live, env: { CI: "true" }, allowInCi: true, shim: "node" });
     await allowed.abort();
     const newer = { ...live, info: { ...live.info, version: "0.28.2" } };
-    await expect(openRecordMissing({ dir, driver: newer, env: {} })).rejects.toThrow(/recorded from cua-driver 0\.21\.0; the live driver is 0\.28\.2.*--driver sdk:0\.21\.0/);
+    await expect(openRecordMissing({ dir, driver: newer, env: {} })).rejects.toThrow(
+      /recorded from cua-driver 0\.21\.0; the live driver is 0\.28\.2.*--driver sdk:0\.21\.0/,
+    );
     const file = path.join(dir, "cassette.jsonl");
     const [head, ...rest] = readFileSync(file, "utf8").split("\n");
     writeFileSync(file, [JSON.stringify({ ...JSON.parse(head!), faults: { plan: { rules: [] } } }), ...rest].join("\n"));
@@ -333,16 +390,44 @@ describe("record-missing over one MCP stream (scripted live desktop)", () => {
     const { tmp, dir, live } = await setupMcp();
     await using _t = tmp;
     const grown = await grow(dir, live, "grown");
-    expect(new Set(live.calls.filter((c) => "pid" in c.args).map((c) => `${String(c.args.pid)}/${String(c.args.window_id)}`))).toEqual(new Set([`${LIVE.pid}/${LIVE.window}`]));
+    expect(new Set(live.calls.filter((c) => "pid" in c.args).map((c) => `${String(c.args.pid)}/${String(c.args.window_id)}`))).toEqual(
+      new Set([`${LIVE.pid}/${LIVE.window}`]),
+    );
     expect(live.calls.find((c) => c.tool === "click")!.args.element_token).toBe("s00000003:0");
     const text = grown.seen.join("\n");
     expect(text).not.toContain(String(LIVE.pid));
     expect(text).toContain(`answered for pid ${RECORDED.pid}`); // an id inside the text block of an added answer
     expect(grown.summary).toMatchObject({ added: 3, ids: { pid: 1, snapshot: 4, fresh: 1 } });
     expect(mcpTools(dir)).toEqual([
-      "initialize", "←", "start_session", "←", "get_screen_size+", "←", "list_windows", "←", "get_window_state", "←", "type_text", "←",
-      "get_window_state+", "←", "list_windows", "←", "get_window_state", "←", "click", "←", "list_windows", "←", "get_window_state", "←",
-      "get_screen_size+", "←", "end_session", "←", "close",
+      "initialize",
+      "←",
+      "start_session",
+      "←",
+      "get_screen_size+",
+      "←",
+      "list_windows",
+      "←",
+      "get_window_state",
+      "←",
+      "type_text",
+      "←",
+      "get_window_state+",
+      "←",
+      "list_windows",
+      "←",
+      "get_window_state",
+      "←",
+      "click",
+      "←",
+      "list_windows",
+      "←",
+      "get_window_state",
+      "←",
+      "get_screen_size+",
+      "←",
+      "end_session",
+      "←",
+      "close",
     ]);
     const replayed = await replayMcp(dir, "grown");
     expect(replayed.summary).toMatchObject({ unmatched: 0 });
@@ -354,7 +439,19 @@ describe("record-missing over one MCP stream (scripted live desktop)", () => {
     await using _t = tmp;
     const grown = await grow(dir, scriptedDesktop({ ...LIVE, refuse: { tool: "click", code: "element_not_visible" } }), "base");
     expect(grown.summary).toMatchObject({ added: 4, divergence: { dropped: 9 } });
-    expect(mcpTools(dir).slice(-11)).toEqual(["get_window_state", "←", "click+", "←", "list_windows+", "←", "get_window_state+", "←", "end_session+", "←", "close+"]);
+    expect(mcpTools(dir).slice(-11)).toEqual([
+      "get_window_state",
+      "←",
+      "click+",
+      "←",
+      "list_windows+",
+      "←",
+      "get_window_state+",
+      "←",
+      "end_session+",
+      "←",
+      "close+",
+    ]);
     const replayed = await replayMcp(dir, "base");
     expect(replayed.summary).toMatchObject({ unmatched: 0 });
     expect(replayed.seen).toEqual(grown.seen);

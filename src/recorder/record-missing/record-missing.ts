@@ -78,7 +78,8 @@ export async function openRecordMissing(options: RecordMissingOptions): Promise<
       fix: "Grow a cassette of the plain flow (recorded without --faults), or re-record this one with `record --faults`.",
     });
   }
-  const live = typeof options.driver === "string" ? await openLiveDriver(options.driver, options.driverSource ? { source: options.driverSource } : {}) : options.driver;
+  const live =
+    typeof options.driver === "string" ? await openLiveDriver(options.driver, options.driverSource ? { source: options.driverSource } : {}) : options.driver;
   try {
     return await openWith({ options, cassette, live });
   } catch (error) {
@@ -131,7 +132,11 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
     cli: (request) => cli.cli(request),
     mcp: (init, io) => {
       const recordedStream = recordedStreams[streams++];
-      if (recordedStream === undefined || !live.mcp) return mcpRefused(io, recordedStream === undefined ? "the cassette has no recorded `cua-driver mcp` stream for it to grow" : "this live driver has no MCP stream");
+      if (recordedStream === undefined || !live.mcp)
+        return mcpRefused(
+          io,
+          recordedStream === undefined ? "the cassette has no recorded `cua-driver mcp` stream for it to grow" : "this live driver has no MCP stream",
+        );
       const handler = createRecordMissingMcp({ core, recordedStream, init, io });
       streamsDone.push(handler.done);
       return handler;
@@ -168,7 +173,16 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
                 cassette: cassette.cassette,
                 plan,
                 frames,
-                addition: { by: "record-missing", at, driver: { version: live.info.version, platform: live.info.platform, source: live.info.source, ...(live.info.location ? { location: live.info.location } : {}) } },
+                addition: {
+                  by: "record-missing",
+                  at,
+                  driver: {
+                    version: live.info.version,
+                    platform: live.info.platform,
+                    source: live.info.source,
+                    ...(live.info.location ? { location: live.info.location } : {}),
+                  },
+                },
               })
             : { file: cassette.cassette.file };
         const entries = table.entries();
@@ -192,7 +206,9 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
  * snapshot taken), so the app's pid and windows are known before the harness names them.
  */
 async function seedTable(o: { table: IdTable; live: LiveDriver; session: ReturnType<typeof createReplaySession> }): Promise<void> {
-  const first = o.session.engine.exchanges.find((x) => x.epoch === 0 && x.origin === "harness" && x.request.method === "call" && x.request.tool === "list_windows" && !x.virtual);
+  const first = o.session.engine.exchanges.find(
+    (x) => x.epoch === 0 && x.origin === "harness" && x.request.method === "call" && x.request.tool === "list_windows" && !x.virtual,
+  );
   if (!first) return;
   const outcome = recordedOutcome(first);
   if (outcome.type !== "result") return;
@@ -203,7 +219,13 @@ async function seedTable(o: { table: IdTable; live: LiveDriver; session: ReturnT
     return;
   }
   if (structured === undefined) return;
-  const live = await o.live.cli({ argv: ["call", "list_windows", "{}"], stdin: Buffer.alloc(0), cwd: process.cwd(), env: process.env as Record<string, string>, signal: new AbortController().signal });
+  const live = await o.live.cli({
+    argv: ["call", "list_windows", "{}"],
+    stdin: Buffer.alloc(0),
+    cwd: process.cwd(),
+    env: process.env as Record<string, string>,
+    signal: new AbortController().signal,
+  });
   if (live.exitCode !== 0) return;
   for (const p of pairAnswers(JSON.stringify(structured), live.stdout.toString("utf8")).pairs) o.table.pair(p.kind, p.recorded, p.live);
 }
@@ -216,7 +238,9 @@ function mcpRefused(io: { stderr(data: string): void; exit(code: number): void }
 }
 
 /** Runs a harness under record-missing (optionally on a throwaway desktop) and writes the grown cassette. */
-export async function replayRecordMissing(options: RecordMissingOptions & { command: string[]; desktop?: boolean }): Promise<RecordMissingSummary & { harnessExitCode: number; exitCode: number }> {
+export async function replayRecordMissing(
+  options: RecordMissingOptions & { command: string[]; desktop?: boolean },
+): Promise<RecordMissingSummary & { harnessExitCode: number; exitCode: number }> {
   if (options.desktop) {
     refuseInCi({ env: options.env ?? process.env, allowInCi: options.allowInCi === true });
     const sdk = typeof options.driver === "string" && sdkDriverVersion(options.driver) !== undefined;
@@ -235,4 +259,3 @@ export async function replayRecordMissing(options: RecordMissingOptions & { comm
   const code = harnessExitCode(outcome);
   return { ...summary, harnessExitCode: code, exitCode: code };
 }
-

@@ -51,7 +51,9 @@ function recordCli(options: RecorderParts & { request: CliRequest; origin: "harn
   return recordCliCall({ ...options, answer: async (request) => ({ response: await options.sdk.cli(request), recorded: true }) });
 }
 
-function recordMcp(options: RecorderParts & { init: { argv: string[]; cwd: string; env: Record<string, string> }; io: McpIo; stream: number }): McpSessionHandler {
+function recordMcp(
+  options: RecorderParts & { init: { argv: string[]; cwd: string; env: Record<string, string> }; io: McpIo; stream: number },
+): McpSessionHandler {
   const { io } = options;
   const recording = openMcpStreamRecording({ ...options, argv: options.init.argv });
   // the stream ended by an injected fault (a death, or stdin EOF on a hung call): the runtime's session is dropped

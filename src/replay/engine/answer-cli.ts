@@ -102,8 +102,7 @@ function normalOutput(options: { decision: Decision; frame?: FrameLookup }): Cli
   const recordedOutFile = x.cli?.files?.["--screenshot-out-file"];
   const sameShape = (request.outFile !== undefined) === (x.request.outFile !== undefined);
   if (x.cli && (sameShape || request.method !== "call")) {
-    const files =
-      request.outFile !== undefined && recordedOutFile && frame ? [{ path: request.outFile, base64: frame(recordedOutFile.ref) }] : [];
+    const files = request.outFile !== undefined && recordedOutFile && frame ? [{ path: request.outFile, base64: frame(recordedOutFile.ref) }] : [];
     const served = x.cli.exitCode === 0 && request.method === "call" ? tryOutcomeRaw(decision) : undefined;
     return {
       stdout: x.cli.stdout,

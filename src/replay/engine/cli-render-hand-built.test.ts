@@ -18,13 +18,27 @@ const RESULTS: Record<string, string> = {
 
 async function cassette(dir: string): Promise<void> {
   const lines: unknown[] = [
-    { format: "cua-cassette", version: 1, transport: "mcp", driver: { version: "0.21.0", platform: "linux-x64", source: "synthetic" }, recorded_at: "2026-11-29T00:00:00.000Z", recorder: { name: "test", version: "1" } },
+    {
+      format: "cua-cassette",
+      version: 1,
+      transport: "mcp",
+      driver: { version: "0.21.0", platform: "linux-x64", source: "synthetic" },
+      recorded_at: "2026-11-29T00:00:00.000Z",
+      recorder: { name: "test", version: "1" },
+    },
     { seq: 0, t_ms: 1, kind: "mcp_open", stream: 0, argv: ["mcp"] },
   ];
   let seq = 1;
   let id = 1;
   for (const [tool, result] of Object.entries(RESULTS)) {
-    lines.push({ seq: seq++, t_ms: seq, kind: "mcp", stream: 0, dir: "c2s", line: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: {} } }) });
+    lines.push({
+      seq: seq++,
+      t_ms: seq,
+      kind: "mcp",
+      stream: 0,
+      dir: "c2s",
+      line: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: {} } }),
+    });
     lines.push({ seq: seq++, t_ms: seq, kind: "mcp", stream: 0, dir: "s2c", line: `{"jsonrpc":"2.0","id":${id},"result":${result}}` });
     id++;
   }

@@ -10,8 +10,7 @@ import { cliRequest, mcpRequest } from "./request.js";
 
 const MCP = loadReplayCassette(path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk"));
 const CLI = loadReplayCassette(path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk"));
-const session = (cassette: typeof MCP, match?: "strict-order") =>
-  createReplaySession({ cassette, clock: createVirtualClock(), ...(match ? { match } : {}) });
+const session = (cassette: typeof MCP, match?: "strict-order") => createReplaySession({ cassette, clock: createVirtualClock(), ...(match ? { match } : {}) });
 
 describe("one recording answers every transport", () => {
   it("answers `cua-driver call` from an MCP recording, as the CLI prints it", () => {
@@ -62,7 +61,12 @@ describe("finite subcommands a cassette did not record", () => {
     const s = session(MCP);
     const driver = { version: "0.21.0", versionOutput: s.versionOutput! };
     const version = staticCliAnswer({ request: cliRequest({ argv: ["--version"] }), exchanges: s.engine.exchanges, driver });
-    expect(version).toEqual({ stdout: "cua-driver 0.21.0\n", stderr: "", exitCode: 0, synthesized: { kind: "version", basis: { source: "header", detail: "version_output" } } });
+    expect(version).toEqual({
+      stdout: "cua-driver 0.21.0\n",
+      stderr: "",
+      exitCode: 0,
+      synthesized: { kind: "version", basis: { source: "header", detail: "version_output" } },
+    });
     const list = staticCliAnswer({ request: cliRequest({ argv: ["list-tools"] }), exchanges: s.engine.exchanges, driver });
     expect(list?.synthesized).toMatchObject({ kind: "list_tools", basis: { source: "cassette" } });
     expect(list?.stdout.split("\n")).toContain("hotkey: Press a combination of keys simultaneously, e.g");
@@ -71,14 +75,23 @@ describe("finite subcommands a cassette did not record", () => {
     expect(unknown).toMatchObject({ exitCode: 64, stdout: "" });
     expect(unknown?.stderr.startsWith("Unknown tool: nope\nAvailable tools:\n  bring_to_front\n")).toBe(true);
     // a CLI cassette that recorded --version answers from its own bytes instead
-    expect(staticCliAnswer({ request: cliRequest({ argv: ["--version"] }), exchanges: session(CLI).engine.exchanges, driver: { version: "0.21.0", versionOutput: "x" } })).toBeUndefined();
+    expect(
+      staticCliAnswer({
+        request: cliRequest({ argv: ["--version"] }),
+        exchanges: session(CLI).engine.exchanges,
+        driver: { version: "0.21.0", versionOutput: "x" },
+      }),
+    ).toBeUndefined();
   });
 });
 
 describe("--screenshot-out-file shape", () => {
   it("prefers the recorded call that used the out-file the same way", () => {
     const s = session(CLI);
-    for (const argv of [["call", "click", '{"pid":24132,"window_id":4194311,"element_token":"s00000004:15"}'], ["call", "press_key", '{"pid":24132,"window_id":4194311,"key":"escape"}']]) {
+    for (const argv of [
+      ["call", "click", '{"pid":24132,"window_id":4194311,"element_token":"s00000004:15"}'],
+      ["call", "press_key", '{"pid":24132,"window_id":4194311,"key":"escape"}'],
+    ]) {
       s.decide(cliRequest({ argv }));
     }
     const toFile = s.decide(cliRequest({ argv: ["call", "get_desktop_state", "--screenshot-out-file", "a.png"] }));

@@ -1,4 +1,3 @@
-
 import type { FaultPlan } from "../../schema/fault-plan.js";
 import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "../../schema/replay-log.js";
 import type { ToolInfo } from "../../driver/port.js";
@@ -133,8 +132,7 @@ export function createEngine(options: EngineOptions): Engine {
       try {
         const s = (JSON.parse(outcome.raw) as { structuredContent?: Record<string, unknown> }).structuredContent;
         if (s) found = elementsOf(s).get(token);
-      } catch {
-      }
+      } catch {}
     }
     recordedElements.set(token, found);
     return found;
@@ -244,7 +242,12 @@ export function createEngine(options: EngineOptions): Engine {
       const result = result0 ?? matcher.match(request, kind);
       // strict-order pins every request to the recorded order: nothing is answered off the path
       const strict = options.match === "strict-order";
-      const chosen = "miss" in result ? (strict ? { miss: true as const, missing: "" } : offPath(request, kind, label)) : fitState(request, { ...result, consumes: result.exchange, commit: "normal" as const }, label);
+      const chosen =
+        "miss" in result
+          ? strict
+            ? { miss: true as const, missing: "" }
+            : offPath(request, kind, label)
+          : fitState(request, { ...result, consumes: result.exchange, commit: "normal" as const }, label);
       if ("miss" in chosen) {
         unmatched++;
         const miss = "miss" in result ? result.miss : { reason: chosen.missing };
@@ -315,9 +318,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(d.fallbackEpoch !== undefined ? { fallback_epoch: d.fallbackEpoch } : {}),
         ...(d.lifecycleEpoch !== undefined ? { lifecycle_epoch: d.lifecycleEpoch } : {}),
         ...(synthesized ?? {}),
-        ...(d.fault
-          ? { fault: { kind: d.fault.fault.kind, rule: d.fault.rule, ...(paramsOf(d.fault) ? { params: paramsOf(d.fault) } : {}) } }
-          : {}),
+        ...(d.fault ? { fault: { kind: d.fault.fault.kind, rule: d.fault.rule, ...(paramsOf(d.fault) ? { params: paramsOf(d.fault) } : {}) } } : {}),
         ...(served ? { result: served } : extra.exitCode !== undefined ? { result: { exit_code: extra.exitCode } } : {}),
         ...(d.miss
           ? {
@@ -367,7 +368,13 @@ function paramsOf(f: SelectedFault): Record<string, unknown> | undefined {
 export function summariseResult(raw: string, memo?: ReplayMemo): NonNullable<RequestEntry["result"]> {
   // replays serve the same recorded results again and again: each is summarised once per
   // preparation (the results are the keys: a budget of characters, since one may hold a screenshot)
-  const out = memo ? memo.summaries.through(raw, () => summarise(raw), () => 256 + raw.length) : summarise(raw);
+  const out = memo
+    ? memo.summaries.through(
+        raw,
+        () => summarise(raw),
+        () => 256 + raw.length,
+      )
+    : summarise(raw);
   return { ...out, ...(out.window_ids ? { window_ids: [...out.window_ids] } : {}) };
 }
 
@@ -394,4 +401,3 @@ function summarise(raw: string): NonNullable<RequestEntry["result"]> {
   }
   return out;
 }
-

@@ -94,7 +94,12 @@ export interface ExchangeBuilder {
   readonly exchanges: RecordedExchange[];
 }
 
-export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: readonly ToolInfo[]; answers?: AnswerSource; memo?: ReplayMemo }): ExchangeBuilder {
+export function createExchangeBuilder(options: {
+  frame?: FrameLookup;
+  tools?: readonly ToolInfo[];
+  answers?: AnswerSource;
+  memo?: ReplayMemo;
+}): ExchangeBuilder {
   const { tools, answers } = options;
   const frame = options.frame ?? answers?.frame;
   const out: RecordedExchange[] = [];
@@ -115,7 +120,10 @@ export function createExchangeBuilder(options: { frame?: FrameLookup; tools?: re
         if (x) out.push(withMemo(x));
       } else if (event.kind === "mcp") {
         // an answer read later needs only its id now: the images cut out of it change no id
-        const line = lazy && event.dir === "s2c" ? text(event.line) : restoreField({ text: text(event.line), field: "line", splices: event.frames, ...(frame ? { frame } : {}) });
+        const line =
+          lazy && event.dir === "s2c"
+            ? text(event.line)
+            : restoreField({ text: text(event.line), field: "line", splices: event.frames, ...(frame ? { frame } : {}) });
         const message = parseJsonRpc(line);
         if (!message) return;
         if (event.dir === "c2s") {
@@ -194,7 +202,8 @@ function weightOf(value: unknown): number {
   return 64;
 }
 
-const mcpLine = (e: CassetteEvent, frame: FrameLookup) => restoreField({ text: text((e as McpLineEvent).line), field: "line", splices: (e as McpLineEvent).frames, frame });
+const mcpLine = (e: CassetteEvent, frame: FrameLookup) =>
+  restoreField({ text: text((e as McpLineEvent).line), field: "line", splices: (e as McpLineEvent).frames, frame });
 
 function cliOutput(e: CliEvent, frame: FrameLookup | undefined): { stdout: StoredBytes; stderr: StoredBytes } {
   return {
@@ -230,7 +239,12 @@ class StoredRpc implements Rpc {
     return lazyAnswer(this.lazy, this.seq, this.restore);
   }
   toJSON(): Rpc {
-    return { response: this.response, ...(this.status !== undefined ? { status: this.status } : {}), ...(this.contentType !== undefined ? { contentType: this.contentType } : {}), ...(this.stream !== undefined ? { stream: this.stream } : {}) };
+    return {
+      response: this.response,
+      ...(this.status !== undefined ? { status: this.status } : {}),
+      ...(this.contentType !== undefined ? { contentType: this.contentType } : {}),
+      ...(this.stream !== undefined ? { stream: this.stream } : {}),
+    };
   }
 }
 
@@ -255,7 +269,13 @@ class StoredCli implements Cli {
     return lazyAnswer(this.lazy, this.seq, cliBytes).stderr;
   }
   toJSON(): Cli {
-    return { stdout: this.stdout, stderr: this.stderr, exitCode: this.exitCode, ...(this.signal !== undefined ? { signal: this.signal } : {}), ...(this.files ? { files: this.files } : {}) };
+    return {
+      stdout: this.stdout,
+      stderr: this.stderr,
+      exitCode: this.exitCode,
+      ...(this.signal !== undefined ? { signal: this.signal } : {}),
+      ...(this.files ? { files: this.files } : {}),
+    };
   }
 }
 
@@ -289,7 +309,12 @@ function argvStart(argv: readonly string[]): number {
   return first !== undefined && /(^|\/)cua-driver(-local)?$/.test(first) ? 1 : 0;
 }
 
-function httpExchange(event: HttpEvent, frame: FrameLookup | undefined, tools: readonly ToolInfo[] | undefined, lazy: Lazy | undefined): RecordedExchange | undefined {
+function httpExchange(
+  event: HttpEvent,
+  frame: FrameLookup | undefined,
+  tools: readonly ToolInfo[] | undefined,
+  lazy: Lazy | undefined,
+): RecordedExchange | undefined {
   const f = frame ? { frame } : {};
   const body = restoreField({ text: text(event.request.body), field: "request.body", splices: event.frames, ...f });
   const message = parseJsonRpc(body);

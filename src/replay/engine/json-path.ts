@@ -27,12 +27,7 @@ export function parsePath(path: string): PathStep[] {
 
 /** `$.a[0].b` */
 export function formatPath(steps: readonly (string | number)[]): string {
-  return (
-    "$" +
-    steps
-      .map((s) => (typeof s === "number" ? `[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`))
-      .join("")
-  );
+  return "$" + steps.map((s) => (typeof s === "number" ? `[${s}]` : /^[A-Za-z_$][\w$]*$/.test(s) ? `.${s}` : `[${JSON.stringify(s)}]`)).join("");
 }
 
 /** A deep copy of `value` without the members the paths name. */
@@ -50,8 +45,7 @@ function removeAt(value: unknown, path: readonly PathStep[]): unknown {
   if (path.length === 0 || value === null || typeof value !== "object") return value;
   const [step, ...rest] = path;
   const container = value as Record<string, unknown> | unknown[];
-  const keys: (string | number)[] =
-    step === "*" ? (Array.isArray(container) ? container.map((_, i) => i) : Object.keys(container)) : [step as string | number];
+  const keys: (string | number)[] = step === "*" ? (Array.isArray(container) ? container.map((_, i) => i) : Object.keys(container)) : [step as string | number];
   if (rest.length === 0) {
     if (Array.isArray(container)) {
       // an ignored array element becomes null so later indices keep their meaning
@@ -76,8 +70,7 @@ export interface JsonDifference {
 export function jsonDifferences(expected: unknown, actual: unknown, at: (string | number)[] = []): JsonDifference[] {
   if (Object.is(expected, actual)) return [];
   const bothObjects =
-    expected !== null && actual !== null && typeof expected === "object" && typeof actual === "object" &&
-    Array.isArray(expected) === Array.isArray(actual);
+    expected !== null && actual !== null && typeof expected === "object" && typeof actual === "object" && Array.isArray(expected) === Array.isArray(actual);
   if (!bothObjects) {
     if (typeof expected === "number" && typeof actual === "number" && expected === actual) return [];
     return [{ path: formatPath(at), expected, actual }];

@@ -97,8 +97,7 @@ function templateOf(tool: string, exchanges: readonly RecordedExchange[]): { seq
       const s = value.structuredContent;
       if (value.isError || !s || typeof s !== "object" || typeof (s as Structured).session !== "string") continue;
       return { seq: x.seq, structured: s as Structured };
-    } catch {
-    }
+    } catch {}
   }
   return undefined;
 }

@@ -137,7 +137,10 @@ export function createMatcher(options: {
     if (!isLifecycleTool(request.tool)) return undefined;
     const chosen = lifecycleAnswer(group, epoch);
     if (!chosen) return undefined;
-    const list = preferred(group.filter((x) => x.epoch === chosen.epoch && x.kind !== "other"), request);
+    const list = preferred(
+      group.filter((x) => x.epoch === chosen.epoch && x.kind !== "other"),
+      request,
+    );
     return { exchange: list[0] ?? chosen, lifecycleEpoch: chosen.epoch };
   };
 

@@ -46,9 +46,9 @@ export function nearestRecorded(options: {
   let best: { x: RecordedExchange; score: number; diffs: ReturnType<typeof jsonDifferences> } | undefined;
   for (const x of candidates) {
     const diffs = jsonDifferences(matchArgs(x.request, keys), args);
-    const score = (x.request.tool !== request.tool ? 1000 : 0) + diffs.length + (JSON.stringify(x.request.flags ?? {}) === JSON.stringify(request.flags ?? {}) ? 0 : 1);
-    const better =
-      !best || score < best.score || (score === best.score && Math.abs(x.epoch - epoch) < Math.abs(best.x.epoch - epoch));
+    const score =
+      (x.request.tool !== request.tool ? 1000 : 0) + diffs.length + (JSON.stringify(x.request.flags ?? {}) === JSON.stringify(request.flags ?? {}) ? 0 : 1);
+    const better = !best || score < best.score || (score === best.score && Math.abs(x.epoch - epoch) < Math.abs(best.x.epoch - epoch));
     if (better) best = { x, score, diffs };
   }
   const { x, diffs } = best!;
@@ -64,7 +64,13 @@ export function nearestRecorded(options: {
   if (x.request.tool !== request.tool) {
     const tools = [...new Set(candidates.map((c) => c.request.tool).filter((t): t is string => t !== undefined))].sort();
     const listed = tools.length <= 12 ? tools.join(", ") : `${tools.slice(0, 12).join(", ")}, … (${tools.length} tools)`;
-    return { ...base, path: "$.tool", expected: x.request.tool, actual: request.tool, reason: `no recorded call of ${request.tool ?? "(no tool)"}; the cassette records ${listed}` };
+    return {
+      ...base,
+      path: "$.tool",
+      expected: x.request.tool,
+      actual: request.tool,
+      reason: `no recorded call of ${request.tool ?? "(no tool)"}; the cassette records ${listed}`,
+    };
   }
   const first = diffs[0];
   if (!first) return { ...base, reason: `flags differ from ${label(x)}: ${show(request.flags)} ≠ recorded ${show(x.request.flags)}` };

@@ -19,11 +19,21 @@ const look = (snapshot: string) =>
       window_id: 70,
     },
   });
-const ACTION = '{"content":[{"text":"ok","type":"text"}],"structuredContent":{"delivery":{"mode":"background"},"effect":"unverifiable","route":"accessibility"}}';
+const ACTION =
+  '{"content":[{"text":"ok","type":"text"}],"structuredContent":{"delivery":{"mode":"background"},"effect":"unverifiable","route":"accessibility"}}';
 const SESSION = (label: string, revived: boolean) =>
   JSON.stringify({
     content: [{ text: `✅ Session '${label}' is active.`, type: "text" }],
-    structuredContent: { active: true, capture_scope: "auto", desktop_unlocked: false, effective_scope: "window", escalation_detail: null, escalation_reason: null, revived, session: label },
+    structuredContent: {
+      active: true,
+      capture_scope: "auto",
+      desktop_unlocked: false,
+      effective_scope: "window",
+      escalation_detail: null,
+      escalation_reason: null,
+      revived,
+      session: label,
+    },
   });
 
 /** An MCP cassette of these calls and results in this order. */
@@ -31,14 +41,38 @@ function cassette(calls: readonly (readonly [string, Record<string, unknown>, st
   const events: CassetteEvent[] = [];
   calls.forEach(([tool, args, result], i) => {
     const id = i + 1;
-    events.push({ seq: events.length, t_ms: id, origin: "harness", kind: "mcp", stream: 0, dir: "c2s", line: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } }) } as CassetteEvent);
-    events.push({ seq: events.length, t_ms: id, origin: "harness", kind: "mcp", stream: 0, dir: "s2c", line: `{"jsonrpc":"2.0","id":${id},"result":${result}}` } as CassetteEvent);
+    events.push({
+      seq: events.length,
+      t_ms: id,
+      origin: "harness",
+      kind: "mcp",
+      stream: 0,
+      dir: "c2s",
+      line: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } }),
+    } as CassetteEvent);
+    events.push({
+      seq: events.length,
+      t_ms: id,
+      origin: "harness",
+      kind: "mcp",
+      stream: 0,
+      dir: "s2c",
+      line: `{"jsonrpc":"2.0","id":${id},"result":${result}}`,
+    } as CassetteEvent);
   });
   return events;
 }
 
-const call = (tool: string, args: Record<string, unknown> = {}, extra: Partial<ReplayRequest> = {}): ReplayRequest => ({ transport: "inprocess", method: "call", tool, args, ...extra });
-const at = (tool: string, nth: number, kind: string, more: Record<string, unknown> = {}): FaultPlan => ({ rules: [{ match: { tool, nth }, fault: { kind, ...more } as never }] });
+const call = (tool: string, args: Record<string, unknown> = {}, extra: Partial<ReplayRequest> = {}): ReplayRequest => ({
+  transport: "inprocess",
+  method: "call",
+  tool,
+  args,
+  ...extra,
+});
+const at = (tool: string, nth: number, kind: string, more: Record<string, unknown> = {}): FaultPlan => ({
+  rules: [{ match: { tool, nth }, fault: { kind, ...more } as never }],
+});
 
 // look, type, look again, click the row from the second look, look again
 const FLOW = cassette([
@@ -68,7 +102,7 @@ describe("a mutation that did not take effect, then the next one", () => {
     const click = serve(engine, call("click", { ...WINDOW, element_token: "s00000001:1" }));
     expect(click.entry).toMatchObject({ outcome: "replayed", synthesized: "skipped_ahead", matched_seq: 6, epoch_before: 0, epoch_after: 2 });
     expect(click.entry.basis).toMatchObject({ source: "cassette", seq: 6 });
-    expect(click.entry.basis?.detail).toContain("s00000001:1 names [1] table cell \"Button Boxes\"");
+    expect(click.entry.basis?.detail).toContain('s00000001:1 names [1] table cell "Button Boxes"');
     expect(click.entry.basis?.detail).toContain("#2 type_text did not take effect (timeout_before_effect at request #1)");
     expect(engine.summary(0)).toMatchObject({ unmatched: 0, synthesized: 1, unused: [{ seq: 2, tool: "type_text" }] });
   });
@@ -180,6 +214,8 @@ describe("unmatched diagnostics", () => {
     const d = engine.decide(call("type_text", { ...WINDOW, text: "hi", on_screen_only: true, button: "left", element_index: 3 }));
     expect(d.outcome).toBe("unmatched");
     expect(d.miss?.ignore).toEqual(["button", "element_index", "on_screen_only"]);
-    expect(d.miss?.reason).toMatch(/at 3 paths: \$\.button: "left" ≠ recorded \(absent\); \$\.element_index: 3 ≠ recorded \(absent\); \$\.on_screen_only: true ≠ recorded \(absent\)/);
+    expect(d.miss?.reason).toMatch(
+      /at 3 paths: \$\.button: "left" ≠ recorded \(absent\); \$\.element_index: 3 ≠ recorded \(absent\); \$\.on_screen_only: true ≠ recorded \(absent\)/,
+    );
   });
 });

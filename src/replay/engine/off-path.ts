@@ -71,7 +71,12 @@ export function offPathMutation(options: {
       const aimed = same === "same" ? "" : `; ${same}`;
       if (j === position) {
         if (same === "same") return undefined; // the expected mutation: not off the path
-        return { exchange: x, synthesized: "same_element", basis: { source: "cassette", seq: x.seq, detail: `the recorded ${label(x)}${aimed}` }, commit: "normal" };
+        return {
+          exchange: x,
+          synthesized: "same_element",
+          basis: { source: "cassette", seq: x.seq, detail: `the recorded ${label(x)}${aimed}` },
+          commit: "normal",
+        };
       }
       const skipped = mutations.slice(position, j);
       return {

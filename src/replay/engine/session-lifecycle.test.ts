@@ -22,14 +22,21 @@ function cassette(calls: readonly (readonly [string, Record<string, unknown>])[]
     const id = i + 1;
     const line = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool, arguments: args } });
     events.push({ seq: events.length, t_ms: id, origin: "harness", kind: "mcp", stream: 0, dir: "c2s", line } as CassetteEvent);
-    events.push({ seq: events.length, t_ms: id, origin: "harness", kind: "mcp", stream: 0, dir: "s2c", line: `{"jsonrpc":"2.0","id":${id},"result":${RESULTS[tool]}}` } as CassetteEvent);
+    events.push({
+      seq: events.length,
+      t_ms: id,
+      origin: "harness",
+      kind: "mcp",
+      stream: 0,
+      dir: "s2c",
+      line: `{"jsonrpc":"2.0","id":${id},"result":${RESULTS[tool]}}`,
+    } as CassetteEvent);
   });
   return events;
 }
 
 const call = (tool: string, args: Record<string, unknown> = {}): ReplayRequest => ({ transport: "inprocess", method: "call", tool, args });
 const row = (d: Decision) => [d.request.tool, d.outcome, d.epochBefore, d.epochAfter, d.lifecycleEpoch ?? null, d.synthetic?.kind ?? null];
-
 
 // click (epoch 0 → 1), then the recording's own rebuild, then typing
 const FLOW = cassette([
@@ -92,7 +99,12 @@ describe("session-lifecycle calls out of the recorded order", () => {
   });
 
   it("get_session recorded only later is answered at any epoch", () => {
-    const engine = createEngine({ events: cassette([["click", { x: 1, y: 2 }], ["get_session", {}]]) });
+    const engine = createEngine({
+      events: cassette([
+        ["click", { x: 1, y: 2 }],
+        ["get_session", {}],
+      ]),
+    });
     const d = engine.decide(call("get_session"));
     expect(row(d)).toEqual(["get_session", "replayed", 0, 0, 1, null]);
   });

@@ -47,15 +47,24 @@ export function probeToolsList(driver: RecordedDriver): { raw: string; synthesiz
     raw: canonicalJson(result),
     synthesized: {
       kind: "tools_list",
-      basis: { source: "probe", detail: list.runtimeInventory ? "tools_list of the runtime, with check_for_update appended as the binary registers it" : "tools_list" },
+      basis: {
+        source: "probe",
+        detail: list.runtimeInventory ? "tools_list of the runtime, with check_for_update appended as the binary registers it" : "tools_list",
+      },
     },
   };
 }
 
 /** `check_for_update` over MCP when the cassette recorded no call of it: the raw tool result. */
-export function checkForUpdateAnswer(options: { driver: RecordedDriver; exchanges: readonly RecordedExchange[] }): { raw: string; synthesized: SynthesizedAnswer } | undefined {
+export function checkForUpdateAnswer(options: {
+  driver: RecordedDriver;
+  exchanges: readonly RecordedExchange[];
+}): { raw: string; synthesized: SynthesizedAnswer } | undefined {
   if (options.exchanges.some((x) => x.request.method === "call" && x.request.tool === "check_for_update")) return undefined;
-  return { raw: checkForUpdateResult(replayUpdateState(options.driver)), synthesized: { kind: "check_update", basis: { source: "reference", detail: OFFLINE } } };
+  return {
+    raw: checkForUpdateResult(replayUpdateState(options.driver)),
+    synthesized: { kind: "check_update", basis: { source: "reference", detail: OFFLINE } },
+  };
 }
 
 /**
@@ -84,10 +93,15 @@ export function staticCliAnswer(options: {
   switch (request.method) {
     case "--version": {
       const stdout = driver.versionOutput;
-      return stdout === undefined ? undefined : { stdout, stderr: "", exitCode: 0, synthesized: { kind: "version", basis: { source: "header", detail: "version_output" } } };
+      return stdout === undefined
+        ? undefined
+        : { stdout, stderr: "", exitCode: 0, synthesized: { kind: "version", basis: { source: "header", detail: "version_output" } } };
     }
     case "--help":
-      return { ...renderHelp(driver.version), synthesized: { kind: "help", basis: { source: "reference", detail: "cli.rs:488-657 help text with the recorded version" } } };
+      return {
+        ...renderHelp(driver.version),
+        synthesized: { kind: "help", basis: { source: "reference", detail: "cli.rs:488-657 help text with the recorded version" } },
+      };
     case "check-update": {
       const out = renderCheckUpdate({ state: replayUpdateState(driver), json: flags["--json"] !== undefined });
       return { ...out, synthesized: { kind: "check_update", basis: { source: "reference", detail: OFFLINE } } };
@@ -111,7 +125,10 @@ export function staticCliAnswer(options: {
   }
 }
 
-function toolsListFor(options: { exchanges: readonly RecordedExchange[]; driver: RecordedDriver }): { raw: string; basis: SynthesizedAnswer["basis"] } | undefined {
+function toolsListFor(options: {
+  exchanges: readonly RecordedExchange[];
+  driver: RecordedDriver;
+}): { raw: string; basis: SynthesizedAnswer["basis"] } | undefined {
   const list = options.exchanges.find((x) => x.request.method === "tools/list" && x.rpc?.response);
   const result = list?.rpc?.response ? rawMember(list.rpc.response, "result") : undefined;
   if (list && result) return { raw: result, basis: { source: "cassette", seq: list.seq, detail: "tools/list result" } };

@@ -24,7 +24,11 @@ export function recordedOutcome(x: RecordedExchange): RecordedOutcome {
   // its preparation's memo (a result is a slice of its answer and keeps it alive, hence twice its
   // length: memory stays bounded when the answers are read from the cassette on demand)
   if (!x.memo) return outcomeOf(x);
-  return x.memo.outcomes.through(x, () => outcomeOf(x), (o) => 256 + 2 * ("raw" in o ? o.raw.length : "stderr" in o ? o.stderr.length : 0));
+  return x.memo.outcomes.through(
+    x,
+    () => outcomeOf(x),
+    (o) => 256 + 2 * ("raw" in o ? o.raw.length : "stderr" in o ? o.stderr.length : 0),
+  );
 }
 
 function outcomeOf(x: RecordedExchange): RecordedOutcome {

@@ -13,7 +13,9 @@ function cassette(withToolsList?: string[]): CassetteEvent[] {
   const lines: string[] = [];
   if (withToolsList) {
     lines.push('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
-    lines.push(`{"jsonrpc":"2.0","id":1,"result":{"tools":${JSON.stringify(withToolsList.map((name) => ({ name, annotations: { readOnlyHint: name.startsWith("list") } })))}}}`);
+    lines.push(
+      `{"jsonrpc":"2.0","id":1,"result":{"tools":${JSON.stringify(withToolsList.map((name) => ({ name, annotations: { readOnlyHint: name.startsWith("list") } })))}}}`,
+    );
   }
   lines.push('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_windows","arguments":{}}}');
   lines.push(`{"jsonrpc":"2.0","id":2,"result":${LIST}}`);
@@ -37,8 +39,16 @@ describe("a tool the driver does not list", () => {
     );
     const http = answerMcpCall({ decision: d, idRaw: "4", transport: "http" });
     expect(http).toEqual(mcp);
-    expect(answerInprocess(d)).toMatchObject({ type: "reply", reply: { isError: true, structuredContent: { code: "permission_denied" }, content: [{ text: TEXT }] } });
-    expect(answerCli({ decision: { ...d, request: call("frobnicate", "cli") } })).toMatchObject({ type: "output", stdout: "", stderr: `${TEXT}\n`, exitCode: 1 });
+    expect(answerInprocess(d)).toMatchObject({
+      type: "reply",
+      reply: { isError: true, structuredContent: { code: "permission_denied" }, content: [{ text: TEXT }] },
+    });
+    expect(answerCli({ decision: { ...d, request: call("frobnicate", "cli") } })).toMatchObject({
+      type: "output",
+      stdout: "",
+      stderr: `${TEXT}\n`,
+      exitCode: 1,
+    });
   });
 
   it("is logged with the tool so no-unknown-tools fires, and nothing is counted unmatched", () => {

@@ -13,11 +13,31 @@ import { cliRequest, mcpRequest } from "./request.js";
 import { windowCandidates } from "./window-candidates.js";
 
 // a synthetic CLI recording: list_windows answers in epochs 0, 1 and 2, separated by two clicks
-const win = (pid: number, id: number, title: string, onScreen = true) =>
-  ({ app_name: "Demo", bounds: { height: 10, width: 10, x: 0, y: 0 }, height: 10, is_on_screen: onScreen, pid, title, width: 10, window_id: id, x: 0, y: 0, z_index: 0 });
+const win = (pid: number, id: number, title: string, onScreen = true) => ({
+  app_name: "Demo",
+  bounds: { height: 10, width: 10, x: 0, y: 0 },
+  height: 10,
+  is_on_screen: onScreen,
+  pid,
+  title,
+  width: 10,
+  window_id: id,
+  x: 0,
+  y: 0,
+  z_index: 0,
+});
 let seq = 0;
 const cli = (argv: string[], stdout: unknown, exitCode = 0): CassetteEvent =>
-  ({ seq: seq++, t_ms: seq, duration_ms: 1, kind: "cli", argv, stdout: `${JSON.stringify(stdout, null, 2)}\n`, stderr: "", exit_code: exitCode }) as CassetteEvent;
+  ({
+    seq: seq++,
+    t_ms: seq,
+    duration_ms: 1,
+    kind: "cli",
+    argv,
+    stdout: `${JSON.stringify(stdout, null, 2)}\n`,
+    stderr: "",
+    exit_code: exitCode,
+  }) as CassetteEvent;
 const CLICK = '{"pid":100,"x":1,"y":2}';
 const clicked = { delivery: { mode: "background" }, effect: "dispatched", route: "xtest" };
 const events: CassetteEvent[] = [
@@ -28,7 +48,9 @@ const events: CassetteEvent[] = [
   cli(["call", "click", CLICK], clicked),
   cli(["call", "list_windows"], { windows: [win(100, 5, "Five")] }),
 ];
-const refuseNth = (nth: number, code = "ambiguous_window_target"): FaultPlan => ({ rules: [{ match: { tool: "click", nth }, fault: { kind: "refusal", code } }] });
+const refuseNth = (nth: number, code = "ambiguous_window_target"): FaultPlan => ({
+  rules: [{ match: { tool: "click", nth }, fault: { kind: "refusal", code } }],
+});
 const click = () => cliRequest({ argv: ["call", "click", CLICK] });
 
 describe("window candidates of a target-style refusal", () => {
@@ -54,7 +76,9 @@ describe("window candidates of a target-style refusal", () => {
       events: [cli(["call", "list_windows"], { windows: [win(100, 1, "One")] }), cli(["call", "list_windows"], "daemon gone", 1)],
     });
     // the failed answer (exit 1) shows no windows: the earlier successful one stands
-    expect(windowCandidates({ exchanges: failed.exchanges, epoch: 0, pid: 100 })).toEqual([{ app_name: "Demo", is_on_screen: true, title: "One", window_id: 1 }]);
+    expect(windowCandidates({ exchanges: failed.exchanges, epoch: 0, pid: 100 })).toEqual([
+      { app_name: "Demo", is_on_screen: true, title: "One", window_id: 1 },
+    ]);
     const partial = createEngine({ events: [cli(["call", "list_windows"], { windows: [{ pid: 100, window_id: 6 }] })] });
     expect(windowCandidates({ exchanges: partial.exchanges, epoch: 0, pid: 100 })).toEqual([{ window_id: 6 }]);
   });
@@ -71,7 +95,11 @@ describe("window candidates of a target-style refusal", () => {
     // element-style refusals and window_target_resolution_failed carry no candidates
     expect(createEngine({ events, faults: refuseNth(1, "stale_element_token") }).decide(click()).candidates).toBeUndefined();
     expect(createEngine({ events, faults: refuseNth(1, "window_target_resolution_failed") }).decide(click()).candidates).toBeUndefined();
-    expect(createEngine({ events, faults: refuseNth(1, "window_target_not_found") }).decide(click()).candidates?.map((c) => c.title)).toEqual(["One", "Two"]);
+    expect(
+      createEngine({ events, faults: refuseNth(1, "window_target_not_found") })
+        .decide(click())
+        .candidates?.map((c) => c.title),
+    ).toEqual(["One", "Two"]);
   });
 
   it("renders the same candidates on the CLI and over MCP, keys sorted as serde_json emits them", () => {

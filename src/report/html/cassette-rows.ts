@@ -129,7 +129,9 @@ export function imageId(ref: string): string {
  * mutations. Rows are built one at a time (a recording read on demand keeps no answer); equal
  * argument and result texts are kept once.
  */
-export function cassetteRows(options: ({ events: readonly CassetteEvent[] } | { recording: ReportRecording }) & { cassetteDir: string; idPrefix: string }): ReportRow[] {
+export function cassetteRows(
+  options: ({ events: readonly CassetteEvent[] } | { recording: ReportRecording }) & { cassetteDir: string; idPrefix: string },
+): ReportRow[] {
   const recording = "recording" in options ? options.recording : recordingOfEvents(options.events);
   const texts = new Map<string, string>();
   const once = (text: string | undefined): string | undefined => {
@@ -141,7 +143,11 @@ export function cassetteRows(options: ({ events: readonly CassetteEvent[] } | { 
   };
   return recording.exchanges.map((x) => {
     const view = viewExchange(x, recording.tMs.get(x.seq) ?? 0);
-    const detail = once(view.resultText && view.resultText.length > DETAIL_MAX ? `${view.resultText.slice(0, DETAIL_MAX)}… (${view.resultText.length} characters)` : view.resultText);
+    const detail = once(
+      view.resultText && view.resultText.length > DETAIL_MAX
+        ? `${view.resultText.slice(0, DETAIL_MAX)}… (${view.resultText.length} characters)`
+        : view.resultText,
+    );
     return {
       id: `${options.idPrefix}seq-${x.seq}`,
       label: `seq ${x.seq}`,

@@ -20,7 +20,14 @@ function stepRows(scenario: ScenarioResult, prefix: string): ReportRow[] {
       label: `step ${s.step}`,
       method: s.action,
       tool: s.action,
-      args: s.calls.length > 0 ? JSON.stringify(s.calls.map((c) => ({ tool: c.tool, args: c.args })), null, 2) : undefined,
+      args:
+        s.calls.length > 0
+          ? JSON.stringify(
+              s.calls.map((c) => ({ tool: c.tool, args: c.args })),
+              null,
+              2,
+            )
+          : undefined,
       kind: mutation ? "mutation" : s.calls.length > 0 ? "read" : "other",
       result: `${s.decision}${s.blockedBy ? ` (blocked by ${s.blockedBy})` : ""}${s.verdict && s.verdict.note === s.note ? "" : `: ${s.note}`}`,
       isError: s.decision === "blocked" || s.decision === "escalate",
@@ -69,7 +76,11 @@ export function checkSections(options: { result: CheckResult; extras?: (scenario
       const title = failureTitle(f);
       // The title already names the step (and the invariant): the message need not repeat it.
       const stepPrefix = f.step !== undefined ? `step ${f.step}: ` : undefined;
-      const message = f.message.startsWith(`${title}: `) ? f.message.slice(title.length + 2) : stepPrefix && f.message.startsWith(stepPrefix) ? f.message.slice(stepPrefix.length) : f.message;
+      const message = f.message.startsWith(`${title}: `)
+        ? f.message.slice(title.length + 2)
+        : stepPrefix && f.message.startsWith(stepPrefix)
+          ? f.message.slice(stepPrefix.length)
+          : f.message;
       return { kind: f.kind, title, message, links: failureLinks(f, prefix, [...steps, ...rows]) };
     });
     const facts: Array<[string, string]> = [

@@ -10,7 +10,11 @@ export type ShotComparison = (prev: ReportShot, next: ReportShot) => Promise<{ k
  * once per direction), `concurrency` at a time (image decoding runs on libvips threads). Returns
  * how many consecutive pairs there are and how many comparisons were made.
  */
-export async function compareShots(options: { rows: readonly ReportRow[]; compare: ShotComparison; concurrency?: number }): Promise<{ pairs: number; compared: number }> {
+export async function compareShots(options: {
+  rows: readonly ReportRow[];
+  compare: ShotComparison;
+  concurrency?: number;
+}): Promise<{ pairs: number; compared: number }> {
   const pairs: Array<{ prevRow: ReportRow; prev: ReportShot; next: ReportShot; shownIn: string }> = [];
   let previous: { row: ReportRow; shot: ReportShot; shownIn: string } | undefined;
   for (const row of options.rows) {

@@ -3,14 +3,24 @@ import { compareShots } from "./compare-shots.js";
 import type { ReportModel, ReportRow, ReportShot } from "./model.js";
 import { renderReport } from "./render-report.js";
 
-const shot = (ref: string): ReportShot => ({ image: `img-${ref}`, source: { cassetteDir: "/c", ref: `frames/${ref.padEnd(64, "0")}.png` }, label: "screenshot" });
+const shot = (ref: string): ReportShot => ({
+  image: `img-${ref}`,
+  source: { cassetteDir: "/c", ref: `frames/${ref.padEnd(64, "0")}.png` },
+  label: "screenshot",
+});
 
 function row(n: number, extra: Partial<ReportRow> = {}): ReportRow {
   return { id: `call-${n}`, label: `#${n}`, method: "call", tool: "get_window_state", kind: "read", result: "ok", outcome: "replayed", shots: [], ...extra };
 }
 
 function model(rows: ReportRow[], problems: ReportModel["sections"][number]["problems"] = []): ReportModel {
-  return { title: "t", input: { kind: "replay-log", file: "x.jsonl" }, facts: [], notes: [], sections: [{ id: "s", title: "S", passed: problems.length === 0, facts: [], problems, rows }] };
+  return {
+    title: "t",
+    input: { kind: "replay-log", file: "x.jsonl" },
+    facts: [],
+    notes: [],
+    sections: [{ id: "s", title: "S", passed: problems.length === 0, facts: [], problems, rows }],
+  };
 }
 
 const render = (m: ReportModel) => renderReport({ model: m, imageSrc: (id) => `data:image/png;base64,${id}`, generator: "test" });
@@ -31,7 +41,12 @@ describe("renderReport", () => {
   });
 
   it("links each failure to its calls and flags them", () => {
-    const html = render(model([row(0), row(1, { kind: "mutation" })], [{ kind: "invariant", title: "no-replay-after-unknown", message: "m", links: [{ row: "call-1", label: "#1" }] }]));
+    const html = render(
+      model(
+        [row(0), row(1, { kind: "mutation" })],
+        [{ kind: "invariant", title: "no-replay-after-unknown", message: "m", links: [{ row: "call-1", label: "#1" }] }],
+      ),
+    );
     expect(html).toMatch(/<a href="#call-1">#1<\/a>/);
     expect(html).toMatch(/<li class="call kind-mutation outcome-replayed flagged[^"]*" id="call-1"/);
     expect(html).not.toMatch(/id="call-0"[^>]*flagged|flagged[^"]*" id="call-0"/);

@@ -107,7 +107,11 @@ function row(options: RenderOptions, ctx: RenderContext, r: ReportRow, rowLabels
   const classes = ["call", `kind-${r.kind}`, `outcome-${r.outcome}`, r.isError ? "is-error" : "", r.flagged ? "flagged" : ""].filter(Boolean).join(" ");
   const name = r.tool ?? r.method;
   const epoch =
-    r.epochBefore === undefined ? "" : r.epochAfter !== undefined && r.epochAfter !== r.epochBefore ? `epoch ${r.epochBefore} → ${r.epochAfter}` : `epoch ${r.epochBefore}`;
+    r.epochBefore === undefined
+      ? ""
+      : r.epochAfter !== undefined && r.epochAfter !== r.epochBefore
+        ? `epoch ${r.epochBefore} → ${r.epochAfter}`
+        : `epoch ${r.epochBefore}`;
   const head = [
     `<span class="label">${esc(r.label)}</span>`,
     `<span class="t">${esc(seconds(r.t_ms))}</span>`,
@@ -153,7 +157,8 @@ function section(options: RenderOptions, ctx: RenderContext, s: ReportSection, s
   return `<section class="scenario${state}" id="${esc(s.id)}">${heading}${body}</section>`;
 }
 
-const passBadge = (s: ReportSection) => (s.passed === undefined ? "" : ` <span class="badge ${s.passed ? "pass" : "fail"}">${s.passed ? "passed" : "failed"}</span>`);
+const passBadge = (s: ReportSection) =>
+  s.passed === undefined ? "" : ` <span class="badge ${s.passed ? "pass" : "fail"}">${s.passed ? "passed" : "failed"}</span>`;
 
 // With several sections (a check run): the failures first, grouped by scenario (its title once),
 // each linking to the requests it names; then the scenarios, failed ones first.

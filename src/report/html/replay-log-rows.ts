@@ -54,7 +54,9 @@ export function replayLogRows(options: {
     if (entry.type !== "request") continue;
     const { summary, isError } = servedSummary(entry);
     const recorded = entry.matched_seq !== undefined ? bySeq.get(entry.matched_seq) : undefined;
-    const fault = entry.fault ? `${entry.fault.kind}${entry.fault.params ? ` ${JSON.stringify(entry.fault.params)}` : ""} (rule ${entry.fault.rule})` : undefined;
+    const fault = entry.fault
+      ? `${entry.fault.kind}${entry.fault.params ? ` ${JSON.stringify(entry.fault.params)}` : ""} (rule ${entry.fault.rule})`
+      : undefined;
     rows.push({
       id: rowId(options.idPrefix, entry.n),
       label: `#${entry.n}`,
@@ -64,7 +66,12 @@ export function replayLogRows(options: {
       ...(entry.args !== undefined ? { args: prettyArgs(entry.args) } : {}),
       kind: entry.kind,
       result: summary + (recorded && entry.outcome === "replayed" ? ` — recorded: ${recorded.summary}` : ""),
-      ...(recorded?.resultText ? { resultDetail: recorded.resultText.length > 8_000 ? `${recorded.resultText.slice(0, 8_000)}… (${recorded.resultText.length} characters)` : recorded.resultText } : {}),
+      ...(recorded?.resultText
+        ? {
+            resultDetail:
+              recorded.resultText.length > 8_000 ? `${recorded.resultText.slice(0, 8_000)}… (${recorded.resultText.length} characters)` : recorded.resultText,
+          }
+        : {}),
       isError,
       ...(entry.kind === "mutation" && entry.outcome !== "unmatched" ? { verdict: verdictOf(servedReply(entry), entry.tool) } : {}),
       outcome: entry.outcome,

@@ -79,7 +79,9 @@ function answerOversizedHeaders(error: NodeJS.ErrnoException, socket: Duplex): v
     return;
   }
   const body = errorLine(undefined, -32600, `Request headers are larger than ${MAX_HEADER_BYTES} bytes`);
-  socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
   socket.on("data", () => undefined);
   socket.resume();
   const timer = setTimeout(() => socket.destroy(), 1_000);

@@ -46,8 +46,7 @@ export async function startMcpHttpServer(options: { session: ReplaySession; port
         else if (answer.type === "hang") {
           c.stuck = true;
           await new Promise<void>((resolve) => socket.once("close", () => resolve()));
-        }
-        else socket.destroy();
+        } else socket.destroy();
       });
     });
   });

@@ -29,7 +29,11 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
     return { type: "line", delayMs: 0, line: resultLine(idRaw, raw), served: raw };
   }
   if (!exchange) {
-    return { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, `cua-contract replay: no recorded answer for call #${decision.n} (${tool}): ${decision.miss?.reason ?? "unmatched"}`) };
+    return {
+      type: "line",
+      delayMs: 0,
+      line: errorLine(idRaw, -32603, `cua-contract replay: no recorded answer for call #${decision.n} (${tool}): ${decision.miss?.reason ?? "unmatched"}`),
+    };
   }
   const outcome = recordedOutcome(exchange);
   const normal = (): { line: string; served?: string } => {
@@ -40,7 +44,11 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
     if (outcome.type === "rpc_error") return { line: errorLine(idRaw, outcome.code, outcome.message) };
     if (outcome.type === "cli_failure") {
       // a daemon-level ok:false, as the MCP proxy reports it (isError + structuredContent.exit_code)
-      const raw = JSON.stringify({ content: [{ text: outcome.stderr.trim(), type: "text" }], isError: true, structuredContent: { exit_code: outcome.exitCode ?? 1 } });
+      const raw = JSON.stringify({
+        content: [{ text: outcome.stderr.trim(), type: "text" }],
+        isError: true,
+        structuredContent: { exit_code: outcome.exitCode ?? 1 },
+      });
       return { line: resultLine(idRaw, raw), served: raw };
     }
     return { line: errorLine(idRaw, -32603, `cua-contract replay: the recording holds no answer to #${exchange.seq}`) };

@@ -93,7 +93,10 @@ function synthesizedInitialize(session: ReplaySession): { raw: string; synthesiz
 function synthesizedToolsList(session: ReplaySession): { raw: string; synthesized: SynthesizedAnswer } {
   const probe = probeToolsList(session.driver);
   if (probe) return probe;
-  const basis = { kind: "tools_list" as const, basis: { source: "cassette" as const, detail: "tool names the cassette called; annotations from the 0.21 catalogue" } };
+  const basis = {
+    kind: "tools_list" as const,
+    basis: { source: "cassette" as const, detail: "tool names the cassette called; annotations from the 0.21 catalogue" },
+  };
   const tools = session.engine.tools;
   if (tools) return { raw: canonicalJson(withHostTools({ tools })), synthesized: { kind: "tools_list", basis: { source: "probe", detail: "tool entries" } } };
   const names = [...new Set(session.engine.exchanges.filter((x) => x.request.method === "call" && x.request.tool).map((x) => x.request.tool!))].sort();

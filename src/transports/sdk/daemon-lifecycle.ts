@@ -36,7 +36,8 @@ export function createDaemonLifecycle(options: { pid: number }): DaemonLifecycle
           daemon.shutdown();
           return text({ exitCode: 0 });
         case "serve":
-          if (daemon) return text({ stderr: `Cua Driver daemon is already running on ${socket} (pid ${options.pid}). Run \`cua-driver stop\` first.\n`, exitCode: 1 });
+          if (daemon)
+            return text({ stderr: `Cua Driver daemon is already running on ${socket} (pid ${options.pid}). Run \`cua-driver stop\` first.\n`, exitCode: 1 });
           return serve({ served, key, socket, request });
       }
     },

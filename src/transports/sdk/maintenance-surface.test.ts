@@ -21,7 +21,13 @@ const newer: LatestRelease = async (version) => {
 let backend: SdkBackend;
 beforeAll(async () => {
   runtime = await createSdkBackend({ version: "0.21.0" });
-  backend = sdkBackendFor({ driver: runtime.driver, metadata: runtime.metadata, listToolsJson: await runtime.driver.listToolsJson(), location: runtime.location, latest: newer });
+  backend = sdkBackendFor({
+    driver: runtime.driver,
+    metadata: runtime.metadata,
+    listToolsJson: await runtime.driver.listToolsJson(),
+    location: runtime.location,
+    latest: newer,
+  });
 });
 
 async function run(argv: string[], env: Record<string, string> = { PATH: "" }) {
@@ -33,12 +39,19 @@ describe("the sdk backend answers the binary's maintenance surface", () => {
   it("check-update [--json] from the update check it is given", async () => {
     const text = await run(["check-update"]);
     expect(text).toEqual({
-      stdout: "Current: 0.21.0\nLatest:  0.22.0\n\nUpdate available. Run `cua-driver update --apply` to install.\nRelease notes: https://github.com/trycua/cua/releases/tag/cua-driver-rs-v0.22.0\n",
+      stdout:
+        "Current: 0.21.0\nLatest:  0.22.0\n\nUpdate available. Run `cua-driver update --apply` to install.\nRelease notes: https://github.com/trycua/cua/releases/tag/cua-driver-rs-v0.22.0\n",
       stderr: "",
       exitCode: 0,
     });
     const json = await run(["check-update", "--json"]);
-    expect(JSON.parse(json.stdout)).toMatchObject({ current_version: "0.21.0", latest_version: "0.22.0", update_available: true, error: null, cache_hit: false });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      current_version: "0.21.0",
+      latest_version: "0.22.0",
+      update_available: true,
+      error: null,
+      cache_hit: false,
+    });
     expect(json.stdout).toMatch(/^\{\n {2}"cache_hit": false,\n {2}"checked_at": "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ",\n/);
     expect(asked).toContain("0.21.0");
   });
@@ -51,7 +64,11 @@ describe("the sdk backend answers the binary's maintenance surface", () => {
     await using bin = await tmpDir();
     writeFileSync(path.join(bin.path, "cua-driver"), "#!/bin/sh\n", { mode: 0o755 });
     const exe = realpathSync(path.join(bin.path, "cua-driver"));
-    expect(await run(["mcp-config", "--client", "codex"], { PATH: bin.path })).toEqual({ stdout: `codex mcp add cua-driver -- ${exe} mcp\n`, stderr: "", exitCode: 0 });
+    expect(await run(["mcp-config", "--client", "codex"], { PATH: bin.path })).toEqual({
+      stdout: `codex mcp add cua-driver -- ${exe} mcp\n`,
+      stderr: "",
+      exitCode: 0,
+    });
     expect((await run(["mcp-config", "--client=qwen"], { PATH: "" })).stdout).toBe("qwen mcp add cua-driver cua-driver mcp\n");
   });
 
@@ -75,10 +92,14 @@ describe("the sdk backend answers the binary's maintenance surface", () => {
       poll();
     });
     const list = lines[0]!;
-    expect(list).toBe(`{"jsonrpc":"2.0","id":1,"result":${readFileSync(path.join(REFERENCE, "reconstructed/mcp/tools-list.linux.0.21.0.result.json"), "utf8").trimEnd()}}`);
+    expect(list).toBe(
+      `{"jsonrpc":"2.0","id":1,"result":${readFileSync(path.join(REFERENCE, "reconstructed/mcp/tools-list.linux.0.21.0.result.json"), "utf8").trimEnd()}}`,
+    );
     const names = (JSON.parse(list) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
     expect([...names].sort()).toEqual([...ROSTER.baseTools, ...ROSTER.platformTools.linux].sort());
-    expect(lines[1]).toMatch(/^\{"jsonrpc":"2.0","id":2,"result":\{"content":\[\{"text":"Update available: cua-driver 0.22.0 \(you have 0.21.0\).","type":"text"\}\],"structuredContent":\{"cache_hit":false,/);
+    expect(lines[1]).toMatch(
+      /^\{"jsonrpc":"2.0","id":2,"result":\{"content":\[\{"text":"Update available: cua-driver 0.22.0 \(you have 0.21.0\).","type":"text"\}\],"structuredContent":\{"cache_hit":false,/,
+    );
   });
 });
 

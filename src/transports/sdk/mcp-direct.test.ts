@@ -26,8 +26,9 @@ describe("MCP direct mode over the 0.21.0 runtime", () => {
     expect(reply).toBe(`{"jsonrpc":"2.0","id":"a","result":${read("captured/tools-list-0.21.0.json")}}`);
   });
 
-  const examples = (JSON.parse(read("error-responses.examples.json")) as { note: string; request_line: string; response_line: string | null }[])
-    .filter((e) => !e.note.startsWith("proxy MCP") && !e.response_line?.includes("<DriverError text>"));
+  const examples = (JSON.parse(read("error-responses.examples.json")) as { note: string; request_line: string; response_line: string | null }[]).filter(
+    (e) => !e.note.startsWith("proxy MCP") && !e.response_line?.includes("<DriverError text>"),
+  );
   it.each(examples.map((e) => [e.note, e] as const))("%s", async (_note, example) => {
     expect((await answer(options, example.request_line)) ?? null).toBe(example.response_line);
   });
@@ -48,6 +49,9 @@ describe("MCP direct mode over the 0.21.0 runtime", () => {
     session.line('{"jsonrpc":"2.0","id":2,"method":"ping"}');
     await session.drain();
     const direct = await options.driver.callTool("get_config", "{}");
-    expect(sent).toEqual([`{"jsonrpc":"2.0","id":1,"result":${direct.rawJson}}`, '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Unknown method: ping"}}']);
+    expect(sent).toEqual([
+      `{"jsonrpc":"2.0","id":1,"result":${direct.rawJson}}`,
+      '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Unknown method: ping"}}',
+    ]);
   });
 });

@@ -60,7 +60,7 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
   if (method === "initialize") return resultLine(id, initializeResult(options));
   if (method === "tools/list") return resultLine(id, options.listToolsJson);
   if (method !== "tools/call") return errorLine(id, -32601, `Unknown method: ${method}`);
-  if (!params || params.kind === "scalar" && params.raw === "null") return errorLine(id, -32602, "Invalid params: missing params");
+  if (!params || (params.kind === "scalar" && params.raw === "null")) return errorLine(id, -32602, "Invalid params: missing params");
   const name = stringValue(member(params, "name"));
   if (name === undefined) return errorLine(id, -32602, "Invalid params: missing tool name");
   if (!options.names.classified.has(name)) {

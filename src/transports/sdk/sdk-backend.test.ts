@@ -76,7 +76,12 @@ describe("SDK backend, per-call CLI", () => {
     // A driver double that answers with the bytes the 0.21.0 runtime returned for a real zoom.
     const captured = await readFile(new URL("../../../test/fixtures/sdk-oracles/captured/32_zoom_jpeg.result.json", import.meta.url), "utf8");
     const double = { ...backend.driver, callTool: async () => ({ rawJson: captured, text: "", images: [], isError: false, degraded: false }) };
-    const replaying = sdkBackendFor({ driver: double, metadata: backend.metadata, listToolsJson: await backend.driver.listToolsJson(), location: backend.location });
+    const replaying = sdkBackendFor({
+      driver: double,
+      metadata: backend.metadata,
+      listToolsJson: await backend.driver.listToolsJson(),
+      location: backend.location,
+    });
     await using dir = await tmpDir();
     const ok = await replaying.cli(request(["call", "zoom", "{}", "--screenshot-out-file", "z.jpg"], { cwd: dir.path }));
     expect(ok.exitCode).toBe(0);
@@ -103,7 +108,10 @@ describe("SDK backend, ended-session guard", () => {
   // The real runtime, with every call it receives counted.
   async function counted() {
     const seen: string[] = [];
-    const driver = { ...backend.driver, callTool: (tool: string, args: string, o?: { signal: AbortSignal }) => (seen.push(tool), backend.driver.callTool(tool, args, o)) };
+    const driver = {
+      ...backend.driver,
+      callTool: (tool: string, args: string, o?: { signal: AbortSignal }) => (seen.push(tool), backend.driver.callTool(tool, args, o)),
+    };
     const guarded = sdkBackendFor({ driver, metadata: backend.metadata, listToolsJson: await backend.driver.listToolsJson(), location: backend.location });
     const runOn = async (argv: string[], extra: Partial<CliRequest> = {}) => {
       const r = await guarded.cli(request(argv, extra));
@@ -118,8 +126,16 @@ describe("SDK backend, ended-session guard", () => {
     const ended = await on(["call", "end_session", '{"session":"guard-a"}']);
     expect([JSON.parse(ended.stdout), ended.exitCode]).toEqual([{ active: false, session: "guard-a" }, 0]);
     expect(seen).toEqual(["start_session", "end_session"]);
-    expect(await on(["call", "click", '{"session":"guard-a","pid":1,"element_index":0}'])).toEqual({ stdout: "", stderr: guardText("guard-a", "click"), exitCode: 1 });
-    expect(await on(["get_session"], { stdin: Buffer.from('{"session":"guard-a"}') })).toEqual({ stdout: "", stderr: guardText("guard-a", "get_session"), exitCode: 1 });
+    expect(await on(["call", "click", '{"session":"guard-a","pid":1,"element_index":0}'])).toEqual({
+      stdout: "",
+      stderr: guardText("guard-a", "click"),
+      exitCode: 1,
+    });
+    expect(await on(["get_session"], { stdin: Buffer.from('{"session":"guard-a"}') })).toEqual({
+      stdout: "",
+      stderr: guardText("guard-a", "get_session"),
+      exitCode: 1,
+    });
     expect(await on(["call", "end_session", '{"session":"guard-a"}'])).toMatchObject({ stderr: guardText("guard-a", "end_session"), exitCode: 1 });
     // Before dispatch: even a classified tool this platform does not register is guarded, not `Unknown tool`.
     expect(await on(["call", "debug_window_info", '{"session":"guard-a"}'])).toMatchObject({ exitCode: 1, stderr: guardText("guard-a", "debug_window_info") });
@@ -141,9 +157,15 @@ describe("SDK backend, ended-session guard", () => {
   });
 
   it("an end_session the runtime answers with isError does not end the label", async () => {
-    const refusal = '{"content":[{"text":"no","type":"text"}],"isError":true,"structuredContent":{"refusal":{"code":"invalid_argument","message":"no"},"status":"refused"}}';
+    const refusal =
+      '{"content":[{"text":"no","type":"text"}],"isError":true,"structuredContent":{"refusal":{"code":"invalid_argument","message":"no"},"status":"refused"}}';
     const double = { ...backend.driver, callTool: async () => ({ rawJson: refusal, text: "", images: [], isError: true, degraded: false }) };
-    const refusing = sdkBackendFor({ driver: double, metadata: backend.metadata, listToolsJson: await backend.driver.listToolsJson(), location: backend.location });
+    const refusing = sdkBackendFor({
+      driver: double,
+      metadata: backend.metadata,
+      listToolsJson: await backend.driver.listToolsJson(),
+      location: backend.location,
+    });
     expect((await refusing.cli(request(["call", "end_session", '{"session":"guard-d"}']))).exitCode).toBe(0);
     const next = await refusing.cli(request(["call", "get_session", '{"session":"guard-d"}']));
     expect(next.stderr.toString()).toBe("");
@@ -179,7 +201,11 @@ describe("SDK backend, serve / status / stop", () => {
     const serving = backend.cli(request(["serve", "--embedded", "--socket", sock, "--no-permissions-gate", "--permission-mode", "bounded"]));
     let ended = false;
     void serving.then(() => (ended = true));
-    expect(await run(["status", "--socket", sock])).toEqual({ stdout: `Cua Driver daemon is running\n  socket: ${sock}\n  pid: ${process.pid}\n`, stderr: "", exitCode: 0 });
+    expect(await run(["status", "--socket", sock])).toEqual({
+      stdout: `Cua Driver daemon is running\n  socket: ${sock}\n  pid: ${process.pid}\n`,
+      stderr: "",
+      exitCode: 0,
+    });
     expect(await run(["status", "--socket", path.join(dir.path, "other.sock")])).toEqual(notRunning);
     expect(await run(["serve", "--socket", sock])).toEqual({
       stdout: "",
@@ -189,7 +215,11 @@ describe("SDK backend, serve / status / stop", () => {
     expect(ended).toBe(false);
     expect(await run(["stop", "--socket", sock])).toEqual({ stdout: "", stderr: "", exitCode: 0 });
     const served = await serving;
-    expect([served.stdout.toString(), served.stderr.toString(), served.exitCode]).toEqual(["", `Cua Driver daemon listening on ${sock}\nCua Driver daemon shutting down.\n`, 0]);
+    expect([served.stdout.toString(), served.stderr.toString(), served.exitCode]).toEqual([
+      "",
+      `Cua Driver daemon listening on ${sock}\nCua Driver daemon shutting down.\n`,
+      0,
+    ]);
     expect(await run(["status", "--socket", sock])).toEqual(notRunning);
   });
 
@@ -198,7 +228,10 @@ describe("SDK backend, serve / status / stop", () => {
     const killer = new AbortController();
     const serving = backend.cli(request(["serve"], { env, signal: killer.signal }));
     const status = await run(["status"], { env });
-    expect([status.stdout, status.exitCode]).toEqual([`Cua Driver daemon is running\n  socket: /home/someone/.cache/cua-driver/cua-driver.sock\n  pid: ${process.pid}\n`, 0]);
+    expect([status.stdout, status.exitCode]).toEqual([
+      `Cua Driver daemon is running\n  socket: /home/someone/.cache/cua-driver/cua-driver.sock\n  pid: ${process.pid}\n`,
+      0,
+    ]);
     expect(await run(["status", "--socket", "/home/someone/.cache/cua-driver/cua-driver.sock"], { env })).toMatchObject({ exitCode: 0 });
     killer.abort();
     expect(await serving).toMatchObject({ exitCode: null, signal: "SIGTERM" });
@@ -216,11 +249,14 @@ describe("SDK backend, serve / status / stop", () => {
 describe("SDK backend, MCP startup", () => {
   function start(argv: string[]) {
     const out = { stderr: "", exit: undefined as number | null | undefined, sent: [] as string[] };
-    const handler = backend.mcp({ argv, cwd: process.cwd(), env: {} }, {
-      send: (l) => out.sent.push(l),
-      stderr: (d) => (out.stderr += d.toString()),
-      exit: (c) => (out.exit = c),
-    });
+    const handler = backend.mcp(
+      { argv, cwd: process.cwd(), env: {} },
+      {
+        send: (l) => out.sent.push(l),
+        stderr: (d) => (out.stderr += d.toString()),
+        exit: (c) => (out.exit = c),
+      },
+    );
     return { out, handler };
   }
 

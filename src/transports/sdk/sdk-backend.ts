@@ -43,7 +43,13 @@ export async function createSdkBackend(options: { version?: string; latest?: Lat
   return sdkBackendFor({ driver, metadata, listToolsJson, location, ...(options.latest ? { latest: options.latest } : {}) });
 }
 
-export function sdkBackendFor(options: { driver: SdkDriver; metadata: SdkMetadata; listToolsJson: string; location: SdkLocation; latest?: LatestRelease }): SdkBackend {
+export function sdkBackendFor(options: {
+  driver: SdkDriver;
+  metadata: SdkMetadata;
+  listToolsJson: string;
+  location: SdkLocation;
+  latest?: LatestRelease;
+}): SdkBackend {
   const { driver, metadata, location } = options;
   // the binary's inventory: the runtime's tools, then the tools the binary registers itself
   const listToolsJson = withHostToolsRaw(options.listToolsJson);
@@ -203,8 +209,13 @@ function mcpSession(options: Context & { io: McpIo }): McpSessionHandler {
 }
 
 const SERVE_ONLY_FLAGS = [
-  "--permission-mode", "--capability-manifest", "--approve-capability-manifest", "--session-policy",
-  "--approve-session-policy", "--dangerously-bypass-approvals", "--no-permissions-gate",
+  "--permission-mode",
+  "--capability-manifest",
+  "--approve-capability-manifest",
+  "--session-policy",
+  "--approve-session-policy",
+  "--dangerously-bypass-approvals",
+  "--no-permissions-gate",
 ];
 
 // `cua-driver mcp` refuses serve-only authorization flags (exit 64) and `--direct` with `--socket` (exit 1) before any JSON-RPC.

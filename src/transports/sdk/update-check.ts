@@ -15,7 +15,9 @@ export type LatestRelease = (version: string) => Promise<{ latest: string } | { 
 export async function updateState(options: { version: string; latest: LatestRelease; now?: Date }): Promise<UpdateState> {
   const at = checkedAt((options.now ?? new Date()).toISOString());
   const found = await options.latest(options.version);
-  return "latest" in found ? updateStateFor({ version: options.version, latest: found.latest, checkedAt: at }) : offlineUpdateState({ version: options.version, checkedAt: at, error: found.error });
+  return "latest" in found
+    ? updateStateFor({ version: options.version, latest: found.latest, checkedAt: at })
+    : offlineUpdateState({ version: options.version, checkedAt: at, error: found.error });
 }
 
 /** The real GitHub request, its failures worded as ureq words them behind `HTTP error: ` (ureq error.rs). */

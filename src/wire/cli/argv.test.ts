@@ -13,7 +13,13 @@ describe("cua-driver argv", () => {
   });
 
   it("narrows to the commands a backend answers", () => {
-    expect(driverCommand(["click", "{}", "--screenshot-out-file", "a.png"])).toEqual({ command: "call", tool: "click", json: "{}", implicit: true, screenshotOutFile: "a.png" });
+    expect(driverCommand(["click", "{}", "--screenshot-out-file", "a.png"])).toEqual({
+      command: "call",
+      tool: "click",
+      json: "{}",
+      implicit: true,
+      screenshotOutFile: "a.png",
+    });
     expect(driverCommand(["call", "zoom"])).toEqual({ command: "call", tool: "zoom", json: undefined, implicit: false, screenshotOutFile: undefined });
     expect(driverCommand(["manifest", "-p"])).toEqual({ command: "manifest", pretty: true });
     expect(driverCommand(["describe", "click"])).toEqual({ command: "describe", tool: "click" });

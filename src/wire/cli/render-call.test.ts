@@ -93,7 +93,11 @@ describe("renderCall on recorded MCP results, against the CLI recording of the s
   // The CLI fixture's stdout was reconstructed independently from the same captured results.
   const MCP = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
   const CLI = path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk/cassette.jsonl");
-  const cliEvents = readFileSync(CLI, "utf8").trim().split("\n").slice(1).map((l) => JSON.parse(l) as { argv: string[]; stdout: string });
+  const cliEvents = readFileSync(CLI, "utf8")
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => JSON.parse(l) as { argv: string[]; stdout: string });
   const cassette = loadReplayCassette(MCP);
   const { exchanges } = createEngine({ events: cassette.events, frame: cassette.frame! });
   const resultOf = (id: number) => {

@@ -52,7 +52,10 @@ export function renderListTools(listToolsJson: string): RenderedText {
 /** The `first_sentence` rule of `list-tools` (cli.rs): first paragraph, lines joined, cut at `. `/`? `/`! `. */
 export function firstSentence(description: string): string {
   const paragraph = description.split(/\n[ \t]*\n/)[0] ?? "";
-  const joined = paragraph.split("\n").map((l) => l.trim()).join(" ");
+  const joined = paragraph
+    .split("\n")
+    .map((l) => l.trim())
+    .join(" ");
   const cut = /[.?!] /.exec(joined);
   let sentence = (cut ? joined.slice(0, cut.index + 1) : joined).trim();
   if (sentence.endsWith(".")) sentence = sentence.slice(0, -1);

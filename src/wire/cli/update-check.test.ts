@@ -18,7 +18,11 @@ describe("check-update", () => {
       exitCode: 0,
     });
     const json = renderCheckUpdate({ state, json: true });
-    expect(JSON.parse(json.stdout)).toMatchObject({ checked_at: "2026-11-29T23:51:32Z", install_command: "curl -fsSL https://cua.ai/driver/install.sh | bash", update_available: true });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      checked_at: "2026-11-29T23:51:32Z",
+      install_command: "curl -fsSL https://cua.ai/driver/install.sh | bash",
+      update_available: true,
+    });
     expect(checkForUpdateResult(state)).toContain('"text":"Update available: cua-driver 0.22.0 (you have 0.21.0)."');
   });
 
@@ -43,7 +47,11 @@ describe("mcp-config", () => {
     expect(renderMcpConfig({ client: "hermes", binary: "/opt/cua-driver" }).stdout).toBe(
       '# paste under mcp_servers in ~/.hermes/config.yaml,\n# then run /reload-mcp inside Hermes:\nmcp_servers:\n  cua-driver:\n    command: "/opt/cua-driver"\n    args: ["mcp"]\n',
     );
-    expect(renderMcpConfig({ client: "pi", binary: "/b" }).stdout).toContain("instead:\n\n/b list_apps\n/b click  '{\"pid\": 1234, \"x\": 100, \"y\": 200}'\n");
-    expect(renderMcpConfig({ client: "zcode", binary: "/b" }).stdout.endsWith('{\n  "mcpServers": {\n    "cua-driver": {\n      "args": [\n        "mcp"\n      ],\n      "command": "/b",\n      "type": "stdio"\n    }\n  }\n}\n')).toBe(true);
+    expect(renderMcpConfig({ client: "pi", binary: "/b" }).stdout).toContain('instead:\n\n/b list_apps\n/b click  \'{"pid": 1234, "x": 100, "y": 200}\'\n');
+    expect(
+      renderMcpConfig({ client: "zcode", binary: "/b" }).stdout.endsWith(
+        '{\n  "mcpServers": {\n    "cua-driver": {\n      "args": [\n        "mcp"\n      ],\n      "command": "/b",\n      "type": "stdio"\n    }\n  }\n}\n',
+      ),
+    ).toBe(true);
   });
 });

@@ -19,9 +19,7 @@ describe("the serde_json tree", () => {
   });
 
   it("pretty-prints nested arrays like to_string_pretty", () => {
-    expect(serdePretty(parseSerdeJson('{"a":[1,{"c":null,"b":true}]}'))).toBe(
-      '{\n  "a": [\n    1,\n    {\n      "b": true,\n      "c": null\n    }\n  ]\n}',
-    );
+    expect(serdePretty(parseSerdeJson('{"a":[1,{"c":null,"b":true}]}'))).toBe('{\n  "a": [\n    1,\n    {\n      "b": true,\n      "c": null\n    }\n  ]\n}');
   });
 
   it("escapes only what serde_json escapes", () => {
@@ -40,7 +38,7 @@ describe("the serde_json tree", () => {
 
   it("reports errors with serde's wording and position", () => {
     expect(() => parseSerdeJson("{a:1}")).toThrow(new SerdeJsonError("key must be a string", 1, 2));
-    expect(() => parseSerdeJson("{\"a\":1")).toThrow("EOF while parsing an object at line 1 column 6");
+    expect(() => parseSerdeJson('{"a":1')).toThrow("EOF while parsing an object at line 1 column 6");
     expect(() => parseSerdeJson("[1] x")).toThrow("trailing characters at line 1 column 5");
     expect(() => parseSerdeJson("nope")).toThrow("expected ident at line 1 column 2");
   });
@@ -55,7 +53,9 @@ describe("canonicalJson", () => {
   });
 
   it("pretty-prints a JS value as to_string_pretty does", () => {
-    expect(canonicalPretty({ b: [], a: { y: null, x: "s" }, c: [1] })).toBe('{\n  "a": {\n    "x": "s",\n    "y": null\n  },\n  "b": [],\n  "c": [\n    1\n  ]\n}');
+    expect(canonicalPretty({ b: [], a: { y: null, x: "s" }, c: [1] })).toBe(
+      '{\n  "a": {\n    "x": "s",\n    "y": null\n  },\n  "b": [],\n  "c": [\n    1\n  ]\n}',
+    );
   });
 
   it("gives equal text for equal values built in any key order", () => {

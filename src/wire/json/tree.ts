@@ -22,7 +22,11 @@ export interface SerdeEntry {
 
 /** A parse failure worded like serde_json's `Error` Display (`<what> at line L column C`). */
 export class SerdeJsonError extends Error {
-  constructor(what: string, readonly line: number, readonly column: number) {
+  constructor(
+    what: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
     super(`${what} at line ${line} column ${column}`);
     this.name = "SerdeJsonError";
   }
