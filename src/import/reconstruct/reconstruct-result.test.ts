@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { TrajectoryActionSchema } from "../../schema/trajectory.js";
 import { rebuildActionResult, rebuildWindowState } from "./reconstruct-result.js";
 
-const fixtures = path.join(import.meta.dirname, "../../test/fixtures/trajectories");
+const fixtures = path.join(import.meta.dirname, "../../../test/fixtures/trajectories");
 const oracle = readFileSync(path.join(fixtures, "gtk3-demo-0.21.0.results.jsonl"), "utf8")
   .trim()
   .split("\n")
