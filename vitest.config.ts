@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // most e2e time is spent waiting on child processes and harness timeouts, not on the CPU:
+    // more workers than the default (cores − 1) keep both cores busy
+    maxWorkers: 4,
   },
 });
