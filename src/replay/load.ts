@@ -1,4 +1,5 @@
 import path from "node:path";
+import { cassetteOfScan } from "../cassette/scanned.js";
 import { CASSETTE_FILE, readCassetteSync, scanCassette, schemaValidators, type Cassette } from "../cassette/index.js";
 import { fileStamp, readScannedEvent, type FileStamp } from "../cassette/event-at.js";
 import { createFrameCache } from "../cassette/frame-cache.js";
@@ -35,22 +36,7 @@ export function loadReplayCassette(dir: string, options: LoadReplayOptions = {})
   stamp = fileStamp(file);
   const probe = scan.probe?.json;
   const tools = options.tools ? options.tools(probe) : probeTools(probe);
-  let full: Cassette | undefined;
-  const all = () => (full ??= readCassetteSync(dir, { frames: "skip" }));
-  const cassette: Cassette = {
-    dir: scan.dir,
-    file: scan.file,
-    header: scan.header,
-    get events() {
-      return all().events;
-    },
-    get lines() {
-      return all().lines;
-    },
-    warnings: scan.warnings,
-    frameStats: scan.frameStats,
-    ...(scan.probe ? { probe: scan.probe.json, probeSha256: scan.probe.sha256 } : {}),
-  };
+  const cassette = cassetteOfScan(scan, () => readCassetteSync(dir, { frames: "skip" }));
   const replay: ReplayCassette = {
     header: scan.header,
     get events() {

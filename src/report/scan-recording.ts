@@ -1,4 +1,5 @@
 import path from "node:path";
+import { cassetteOfScan } from "../cassette/scanned.js";
 import { CASSETTE_FILE, type Cassette } from "../cassette/cassette.js";
 import { fileStamp, readScannedEvent, type FileStamp } from "../cassette/event-at.js";
 import { readCassetteSync, schemaValidators } from "../cassette/reader.js";
@@ -35,20 +36,6 @@ export function scanRecording(dir: string): { cassette: Cassette; recording: Rep
   });
   stamp = fileStamp(file);
   assignEpochs(builder.exchanges);
-  let full: Cassette | undefined;
-  const all = () => (full ??= readCassetteSync(dir, { frames: "skip", probe: "skip" }));
-  const cassette: Cassette = {
-    dir: scan.dir,
-    file: scan.file,
-    header: scan.header,
-    get events() {
-      return all().events;
-    },
-    get lines() {
-      return all().lines;
-    },
-    warnings: scan.warnings,
-    frameStats: scan.frameStats,
-  };
+  const cassette = cassetteOfScan(scan, () => readCassetteSync(dir, { frames: "skip", probe: "skip" }));
   return { cassette, recording: { exchanges: builder.exchanges, tMs: seen.tMs, frameRefs: [...seen.frameRefs] } };
 }

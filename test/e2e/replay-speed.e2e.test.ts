@@ -4,6 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CASSETTE, HARNESS, type Seen } from "../helpers/replay-cli-harness.js";
 import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
+import { startServeHttp } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 describe("replay --speed recorded (per-call CLI)", () => {
@@ -71,28 +72,15 @@ describe("serve --speed recorded (MCP over HTTP and stdio)", () => {
     await using dir = await tmpDir();
     const slow = await slowCassette(dir.path);
     const timed = async (extra: string[]) => {
-      const child = execa(process.execPath, [cliPath, "serve", slow, "--transport", "http", "--port", "0", ...extra], {
-        env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
-        reject: false,
+      await using serve = await startServeHttp({ cassette: slow, token: TOKEN, extra });
+      const started = performance.now();
+      const res = await fetch(serve.url, {
+        method: "POST",
+        body: listWindows,
+        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
       });
-      try {
-        const url = await new Promise<string>((resolve, reject) => {
-          let err = "";
-          child.stderr!.on("data", (d: Buffer) => {
-            err += d.toString();
-            const m = /listening on (http:\/\/\S+)/.exec(err);
-            if (m) resolve(m[1]!);
-          });
-          child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
-        });
-        const started = performance.now();
-        const res = await fetch(url, { method: "POST", body: listWindows, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" } });
-        const text = await res.text();
-        return { ms: performance.now() - started, text };
-      } finally {
-        child.kill("SIGTERM");
-        await child;
-      }
+      const text = await res.text();
+      return { ms: performance.now() - started, text };
     };
     const fast = await timed([]);
     const recorded = await timed(["--speed", "recorded"]);

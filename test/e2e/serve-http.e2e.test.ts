@@ -5,35 +5,14 @@ import { setupServer } from "msw/node";
 import { describe, expect, it } from "vitest";
 import { cassetteHandlers } from "../../src/transports/http/msw.js";
 import { cliPath, repoRoot } from "../helpers/run-cli.js";
+import { startServeHttp } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
 const TOKEN = "t".repeat(40);
 const call = (id: number, name: string, args: object = {}) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
-async function startServe(extra: string[] = []) {
-  const child = execa(process.execPath, [cliPath, "serve", CASSETTE, "--transport", "http", "--port", "0", ...extra], {
-    env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
-    reject: false,
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = "";
-    child.stderr!.on("data", (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
-  });
-  return {
-    child,
-    url,
-    [Symbol.asyncDispose]: async () => {
-      child.kill("SIGTERM");
-      await child;
-    },
-  };
-}
+const startServe = (extra: string[] = []) => startServeHttp({ cassette: CASSETTE, token: TOKEN, extra });
 
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", body, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers } });
