@@ -24,7 +24,7 @@ const current = (name) => (existsSync(path.join(recordings, name)) ? path.join(r
 const cli = path.join(root, "bin", "cua-contract.js");
 const harness = path.join(root, "scripts", "record-fixtures.harness.mjs");
 const scenarios = path.join(root, "contracts", "scenarios");
-const { DEFAULT_SDK_VERSION, publishedSdkVersions } = await import(path.join(root, "dist", "transports", "sdk", "load.js"));
+const { DEFAULT_SDK_VERSION, publishedSdkVersions } = await import(path.join(root, "dist", "runtime", "load.js"));
 
 const run = (args) => {
   process.stderr.write(`record-fixtures: cua-contract ${args.join(" ")}\n`);
