@@ -44,15 +44,17 @@ describe("replay --speed recorded (cua-driver mcp)", () => {
     const client = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
     const timed = async (extra: string[]) => {
       const started = performance.now();
-      const r = await runCli(["replay", slow, "--invariants", "none", ...extra, "--", "python3", client, lines]);
+      const r = await runCli(["replay", slow, "--invariants", "none", ...extra, "--", "python3", client, lines], { env: { MCP_LINES_WAITS: "1" } });
       expect(r.exitCode, r.stderr).toBe(0);
-      return { ms: performance.now() - started, seen: JSON.parse(r.stdout.trim().split("\n")[0]!) as { lines: (string | null)[] } };
+      return { ms: performance.now() - started, seen: JSON.parse(r.stdout.trim().split("\n")[0]!) as { lines: (string | null)[]; waits_ms: number[] } };
     };
     const fast = await timed([]);
     const recorded = await timed(["--speed", "recorded"]);
     expect(recorded.seen.lines).toEqual(fast.seen.lines);
     expect(recorded.seen.lines[1]).toContain('"id":3,"result"');
-    expect(recorded.ms - fast.ms).toBeGreaterThan(1000);
+    // what the client waited for the list_windows answer: the recorded 1.2 s, against an answer at once
+    expect(recorded.seen.waits_ms[1]).toBeGreaterThanOrEqual(1150);
+    expect(fast.seen.waits_ms[1]).toBeLessThan(recorded.seen.waits_ms[1]! - 600);
   });
 });
 
@@ -95,15 +97,24 @@ describe("serve --speed recorded (MCP over HTTP and stdio)", () => {
     const slow = await slowCassette(dir.path);
     const init =
       '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}';
+    const client = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
+    // the client drives the stand-in as a harness drives `cua-driver mcp`, timing each answer
     const timed = async (extra: string[]) => {
-      const started = performance.now();
-      const r = await execa(process.execPath, [cliPath, "serve", slow, "--transport", "mcp", ...extra], { input: `${init}\n${listWindows}\n`, reject: false });
-      return { ms: performance.now() - started, out: r.stdout };
+      const r = await execa(
+        "python3",
+        [client, JSON.stringify([init, listWindows]), process.execPath, cliPath, "serve", slow, "--transport", "mcp", ...extra],
+        {
+          env: { MCP_LINES_WAITS: "1" },
+          reject: false,
+        },
+      );
+      return JSON.parse(r.stdout) as { lines: (string | null)[]; waits_ms: number[] };
     };
     const fast = await timed([]);
     const recorded = await timed(["--speed", "recorded"]);
-    expect(recorded.out).toBe(fast.out);
-    expect(recorded.out).toContain('"id":3,"result"');
-    expect(recorded.ms - fast.ms).toBeGreaterThan(1000);
+    expect(recorded.lines).toEqual(fast.lines);
+    expect(recorded.lines[1]).toContain('"id":3,"result"');
+    expect(recorded.waits_ms[1]).toBeGreaterThanOrEqual(1150);
+    expect(fast.waits_ms[1]).toBeLessThan(recorded.waits_ms[1]! - 600);
   });
 });
