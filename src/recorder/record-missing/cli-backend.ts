@@ -11,9 +11,8 @@ import { deliverCliAnswer } from "../../transports/cli/deliver-cli.js";
 import { answerCli } from "../../replay/engine/answer-cli.js";
 import type { Decision } from "../../replay/engine/engine.js";
 import { cliRequest, type ReplayRequest } from "../../replay/engine/request.js";
-import { staticCliAnswer } from "../../replay/engine/static-answers.js";
+import { answerStatic } from "../../transports/cli/replay-backend.js";
 import { resultFromCliStdout } from "../../wire/cli/stdout.js";
-import { resolveBinaryPath } from "../../runtime/binary-path.js";
 import { callOutcome } from "./call-outcome.js";
 import { classify, endsItsEpoch, type RecordMissingCore } from "./core.js";
 import type { AddedInput } from "./growth.js";
@@ -124,16 +123,10 @@ export function createRecordMissingCli(core: RecordMissingCore): RecordMissingCl
     const tMs = session.t();
     // what the harness types is learned as it goes, so later answers added from the live driver are redacted too
     if (isCall) redactor.learnFromCall(replayRequest.tool, parseDriverArgv(request.argv).json ?? stdinText);
-    const fixed = staticCliAnswer({
-      request: replayRequest,
-      exchanges: session.engine.exchanges,
-      driver: session.driver,
-      ...(replayRequest.method === "mcp-config" ? { binaryPath: await resolveBinaryPath(request.env) } : {}),
-    });
+    const fixed = await answerStatic({ session, request: replayRequest, env: request.env, tMs });
     if (fixed) {
-      session.record(session.synthesized(replayRequest), { tMs, exitCode: fixed.exitCode, synthesized: fixed.synthesized });
       counts.served++;
-      return { stdout: Buffer.from(fixed.stdout), stderr: Buffer.from(fixed.stderr), exitCode: fixed.exitCode };
+      return fixed;
     }
     if (growth.diverged) return addLive({ request, replayRequest, sent: await sendLive(request), tMs });
 

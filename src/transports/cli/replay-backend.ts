@@ -2,7 +2,7 @@ import type { CliRequest, CliResponse, McpIo, ShimBackend } from "../../shim-ser
 import { createMcpStdioSession } from "../mcp/stdio-session.js";
 import { answerCli } from "../../replay/engine/answer-cli.js";
 import { deliverCliAnswer } from "./deliver-cli.js";
-import { cliRequest } from "../../replay/engine/request.js";
+import { cliRequest, type ReplayRequest } from "../../replay/engine/request.js";
 import { staticCliAnswer } from "../../replay/engine/static-answers.js";
 import { resolveBinaryPath } from "../../runtime/binary-path.js";
 import type { ReplaySession } from "../../replay/session.js";
@@ -65,20 +65,35 @@ async function answerCliRequest(options: { session: ReplaySession; request: CliR
   const { session, request } = options;
   const replayRequest = cliRequest({ argv: request.argv, stdin: request.stdin.toString("utf8"), env: request.env });
   const tMs = session.t();
-  const fixed = staticCliAnswer({
-    request: replayRequest,
-    exchanges: session.engine.exchanges,
-    driver: session.driver,
-    ...(replayRequest.method === "mcp-config" ? { binaryPath: await resolveBinaryPath(request.env) } : {}),
-  });
-  if (fixed) {
-    session.record(session.synthesized(replayRequest), { tMs, exitCode: fixed.exitCode, synthesized: fixed.synthesized });
-    return { stdout: Buffer.from(fixed.stdout), stderr: Buffer.from(fixed.stderr), exitCode: fixed.exitCode };
-  }
+  const fixed = await answerStatic({ session, request: replayRequest, env: request.env, tMs });
+  if (fixed) return fixed;
   const decision = session.decide(replayRequest);
   const answer = answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) });
   const delivered = await deliverCliAnswer({ answer, request, clock: session.clock, pacedMs: session.speedDelayMs(decision) });
   const served = answer.type === "output" && answer.served !== undefined ? { served: answer.served } : {};
   session.record(decision, { tMs, ...served, ...(delivered.exitCode !== undefined ? { exitCode: delivered.exitCode } : {}) });
   return delivered.response;
+}
+
+/**
+ * The answers the binary gives without a daemon (`--version`, `--help`, `check-update`,
+ * `mcp-config`, …), built from the cassette and recorded as synthesized; undefined for a request
+ * that needs the recording.
+ */
+export async function answerStatic(options: {
+  session: ReplaySession;
+  request: ReplayRequest;
+  env: Record<string, string>;
+  tMs: number;
+}): Promise<CliResponse | undefined> {
+  const { session, request, tMs } = options;
+  const fixed = staticCliAnswer({
+    request,
+    exchanges: session.engine.exchanges,
+    driver: session.driver,
+    ...(request.method === "mcp-config" ? { binaryPath: await resolveBinaryPath(options.env) } : {}),
+  });
+  if (!fixed) return undefined;
+  session.record(session.synthesized(request), { tMs, exitCode: fixed.exitCode, synthesized: fixed.synthesized });
+  return { stdout: Buffer.from(fixed.stdout), stderr: Buffer.from(fixed.stderr), exitCode: fixed.exitCode };
 }
