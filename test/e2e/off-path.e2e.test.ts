@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingDesktopPrograms } from "../../src/desktop/programs.js";
 import { ReplayLogEntrySchema, type RequestEntry } from "../../src/schema/replay-log.js";
 import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
+import { startServeHttp } from "../helpers/serve-http.js";
 
 const EXAMPLE = path.join(repoRoot, "examples/fail-closed-python");
 const FAULTS: readonly Record<string, unknown>[] = [
@@ -202,19 +203,7 @@ describe("the buggy twins are caught on every transport", () => {
     { timeout: 60_000 },
     async ({ twin, tool, fault, expected }) => {
       const token = "t".repeat(40);
-      const server = execa(process.execPath, [cliPath, "serve", cassettes.mcp!, "--transport", "http", "--port", "0", "--faults", plan(tool, fault)], {
-        reject: false,
-        env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
-      });
-      let stderr = "";
-      const url = await new Promise<string>((resolve, reject) => {
-        server.stderr!.on("data", (chunk: Buffer) => {
-          stderr += chunk.toString();
-          const m = /listening on (http:\/\/\S+)/.exec(stderr);
-          if (m) resolve(m[1]!);
-        });
-        void server.then(() => reject(new Error(`serve ended: ${stderr}`)));
-      });
+      const { child: server, url } = await startServeHttp({ args: [cassettes.mcp!, "--faults", plan(tool, fault)], token });
       const harness = await execa("python3", ["twins.py", twin, "--transport", "http"], {
         cwd: EXAMPLE,
         reject: false,
@@ -232,22 +221,7 @@ describe("the buggy twins are caught on every transport", () => {
 
   it("the fail-closed harness itself passes over HTTP after a hang", { timeout: 60_000 }, async () => {
     const token = "t".repeat(40);
-    const server = execa(
-      process.execPath,
-      [cliPath, "serve", cassettes.mcp!, "--transport", "http", "--port", "0", "--faults", plan("type_text", { kind: "hang" })],
-      {
-        reject: false,
-        env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },
-      },
-    );
-    let stderr = "";
-    const url = await new Promise<string>((resolve) => {
-      server.stderr!.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(stderr);
-        if (m) resolve(m[1]!);
-      });
-    });
+    const { child: server, url } = await startServeHttp({ args: [cassettes.mcp!, "--faults", plan("type_text", { kind: "hang" })], token });
     await execa("python3", ["harness.py", "--transport", "http"], {
       cwd: EXAMPLE,
       env: { ...ENV, CUA_CONTRACT_MCP_HTTP_URL: url, CUA_DRIVER_RS_MCP_HTTP_TOKEN: token },

@@ -11,6 +11,7 @@ import type { HttpEvent } from "../../src/schema/cassette.js";
 import { cassetteHandlers } from "../../src/transports/http/msw.js";
 import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
 import { sdkUnavailable } from "../helpers/sdk-available.js";
+import { startServeHttp } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const TOKEN = "rec-http-token-0123456789abcdefghijklmnopqrstuvwxyz";
@@ -19,30 +20,7 @@ const PNG = path.join(repoRoot, "test/fixtures/frames/dialog-before.png");
 const skip = await sdkUnavailable("0.21.0");
 if (skip) console.warn(`\n!!! ${skip}\n`);
 
-/** `serve … --transport http --port 0` until it prints its address; killed by its disposer. */
-async function startServe(args: string[]) {
-  const child = execa(process.execPath, [cliPath, "serve", ...args, "--transport", "http", "--port", "0"], {
-    env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
-    reject: false,
-  });
-  let err = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stderr!.on("data", (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once("exit", () => reject(new Error(`serve exited: ${err}`)));
-  });
-  return {
-    url,
-    stderr: () => err,
-    [Symbol.asyncDispose]: async () => {
-      child.kill("SIGTERM");
-      await child;
-    },
-  };
-}
+const startServe = (args: string[]) => startServeHttp({ args, token: TOKEN });
 
 const harnessEnv = (url: string) => ({ CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN, CUA_CONTRACT_MCP_HTTP_URL: url });
 const recordArgs = (out: string, upstream: string, ...rest: string[]) => [

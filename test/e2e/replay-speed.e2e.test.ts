@@ -74,7 +74,7 @@ describe("serve --speed recorded (MCP over HTTP and stdio)", () => {
     await using dir = await tmpDir();
     const slow = await slowCassette(dir.path);
     const timed = async (extra: string[]) => {
-      await using serve = await startServeHttp({ cassette: slow, token: TOKEN, extra });
+      await using serve = await startServeHttp({ args: [slow, ...extra], token: TOKEN });
       const started = performance.now();
       const res = await fetch(serve.url, {
         method: "POST",

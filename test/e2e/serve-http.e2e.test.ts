@@ -12,7 +12,7 @@ const CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
 const TOKEN = "t".repeat(40);
 const call = (id: number, name: string, args: object = {}) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
-const startServe = (extra: string[] = []) => startServeHttp({ cassette: CASSETTE, token: TOKEN, extra });
+const startServe = (extra: string[] = []) => startServeHttp({ args: [CASSETTE, ...extra], token: TOKEN });
 
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", body, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers } });

@@ -1,14 +1,18 @@
 import { execa } from "execa";
 import { cliPath } from "./run-cli.js";
 
-/** `cua-contract serve DIR --transport http` on a free port: its URL once it listens, stopped (SIGTERM) on dispose. */
-export async function startServeHttp(options: { cassette: string; token: string; extra?: string[] }) {
-  const child = execa(process.execPath, [cliPath, "serve", options.cassette, "--transport", "http", "--port", "0", ...(options.extra ?? [])], {
+/**
+ * `cua-contract serve ARGS… --transport http --port 0` (ARGS: a cassette directory or `--driver …`,
+ * then any options): its URL once it listens and its stderr so far; SIGTERM on dispose (or stop it
+ * yourself through `child`).
+ */
+export async function startServeHttp(options: { args: string[]; token: string }) {
+  const child = execa(process.execPath, [cliPath, "serve", ...options.args, "--transport", "http", "--port", "0"], {
     env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: options.token },
     reject: false,
   });
+  let err = "";
   const url = await new Promise<string>((resolve, reject) => {
-    let err = "";
     child.stderr!.on("data", (d: Buffer) => {
       err += d.toString();
       const m = /listening on (http:\/\/\S+)/.exec(err);
@@ -19,6 +23,7 @@ export async function startServeHttp(options: { cassette: string; token: string;
   return {
     child,
     url,
+    stderr: () => err,
     [Symbol.asyncDispose]: async () => {
       child.kill("SIGTERM");
       await child;
