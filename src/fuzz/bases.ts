@@ -1,7 +1,6 @@
 import path from "node:path";
 import { findScenarioFiles, loadScenario } from "../check/load-scenario.js";
 import { loadReplayCassette, type LoadedCassette } from "../check/replay-cassette.js";
-import { createEngine } from "../replay/engine/engine.js";
 import type { HarnessAction } from "../schema/harness-step.js";
 import type { FuzzBase } from "./arbitraries/fuzz-case.js";
 import { faultTargets, type FaultTarget } from "./arbitraries/fault-plan.js";
@@ -44,8 +43,7 @@ export function basesFromCassettes(dirs: readonly string[]): LoadedBase[] {
   return dirs.map((dir) => {
     const cassetteDir = path.resolve(dir);
     const cassette = loadReplayCassette(cassetteDir);
-    const engine = createEngine({ prepared: cassette.replay.prepared });
-    const steps = engine.exchanges
+    const steps = cassette.replay.prepared.exchanges
       .filter((x) => x.origin === "harness" && x.request.method === "call" && x.request.tool)
       .map((x) => actionFor(x.request.tool!, (x.request.args ?? {}) as Record<string, unknown>));
     return {
@@ -63,14 +61,12 @@ export function basesFromCassettes(dirs: readonly string[]): LoadedBase[] {
 }
 
 function toolsOf(cassette: LoadedCassette): string[] {
-  const engine = createEngine({ prepared: cassette.replay.prepared });
-  return [...new Set(engine.exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])))].sort();
+  return [...new Set(cassette.replay.prepared.exchanges.flatMap((x) => (x.request.method === "call" && x.request.tool ? [x.request.tool] : [])))].sort();
 }
 
 /** The harness calls the cassette recorded, in order, as places to aim faults at. */
 function targetsOf(cassette: LoadedCassette): FaultTarget[] {
-  const engine = createEngine({ prepared: cassette.replay.prepared });
-  const calls = engine.exchanges.flatMap((x) => {
+  const calls = cassette.replay.prepared.exchanges.flatMap((x) => {
     const tool = x.origin === "harness" && x.request.method === "call" ? x.request.tool : undefined;
     if (!tool) return [];
     const args = (x.request.args ?? {}) as Record<string, unknown>;
