@@ -115,6 +115,8 @@ async function runFile(options: { file: string; blocks: DocBlock[]; clone: strin
 function runBash(script: string, cwd: string, timeoutMs: number): Promise<void> {
   const env: NodeJS.ProcessEnv = { ...process.env, CUA_CONTRACT_DOCS_TEST: "1" };
   for (const key of Object.keys(env)) if (key.startsWith("VITEST") || key === "NODE_ENV" || key === "TEST") delete env[key];
+  // The blocks are what a person types at a terminal; a block about CI says CI=true itself.
+  delete env.CI;
   return new Promise((resolve) => {
     const child = spawn("bash", [script], { cwd, env, detached: true, stdio: "ignore" });
     const killGroup = () => {

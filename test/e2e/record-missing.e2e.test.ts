@@ -14,6 +14,8 @@ const skip = await skipWithout("desktop", "replay --record-missing --desktop (re
 const harness = path.join(repoRoot, "test", "fixtures", "harnesses", "grow-flow.mjs");
 const fakeDriver = path.join(repoRoot, "test", "fixtures", "drivers", "cua-driver-0.21.0");
 
+// The growing runs stand for a developer's desktop, where CI is not set (a CI job refuses them: tested below).
+const onDesktop = { env: { CI: "" } };
 const harnessLines = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("harness: "));
 const lastJson = (stdout: string) => JSON.parse(stdout.trim().split("\n").at(-1)!) as Record<string, unknown>;
 const toolsOf = (dir: string) =>
@@ -32,19 +34,10 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
     const recorded = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--no-probe", "--out", cassette, "--", process.execPath, harness, "base"]);
     expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
 
-    const grown = await runCli([
-      "replay",
-      cassette,
-      "--record-missing",
-      "--driver",
-      "sdk:0.21.0",
-      "--desktop",
-      "--json",
-      "--",
-      process.execPath,
-      harness,
-      "grown",
-    ]);
+    const grown = await runCli(
+      ["replay", cassette, "--record-missing", "--driver", "sdk:0.21.0", "--desktop", "--json", "--", process.execPath, harness, "grown"],
+      onDesktop,
+    );
     expect(grown.exitCode, String(grown.stderr)).toBe(0);
     const summary = lastJson(String(grown.stdout));
     // 11 recorded requests served (--version and 10 calls), 3 added; the ids of the new desktop paired with the recorded ones
@@ -85,19 +78,10 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
     // the flow as recorded still replays, and a mutation the recording never made grows it again, after its epoch
     const old = await runCli(["replay", cassette, "--fail-on-unused", "--", process.execPath, harness, "base"]);
     expect(old.exitCode, String(old.stderr)).toBe(0);
-    const diverged = await runCli([
-      "replay",
-      cassette,
-      "--record-missing",
-      "--driver",
-      "sdk",
-      "--desktop",
-      "--json",
-      "--",
-      process.execPath,
-      harness,
-      "diverged",
-    ]);
+    const diverged = await runCli(
+      ["replay", cassette, "--record-missing", "--driver", "sdk", "--desktop", "--json", "--", process.execPath, harness, "diverged"],
+      onDesktop,
+    );
     expect(diverged.exitCode, String(diverged.stderr)).toBe(0);
     expect(lastJson(String(diverged.stdout))).toMatchObject({ added: 3, divergence: { dropped: 0 } });
     expect(toolsOf(cassette).slice(-4)).toEqual(["end_session", "set_window_frame+sdk", "list_windows+sdk", "end_session+sdk"]);
@@ -134,20 +118,10 @@ describe.skipIf(skip)("replay --record-missing over MCP stdio (real runtime unde
       "mcp",
     ]);
     expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
-    const grown = await runCli([
-      "replay",
-      cassette,
-      "--record-missing",
-      "--driver",
-      "sdk:0.21.0",
-      "--desktop",
-      "--json",
-      "--",
-      process.execPath,
-      harness,
-      "grown",
-      "mcp",
-    ]);
+    const grown = await runCli(
+      ["replay", cassette, "--record-missing", "--driver", "sdk:0.21.0", "--desktop", "--json", "--", process.execPath, harness, "grown", "mcp"],
+      onDesktop,
+    );
     expect(grown.exitCode, String(grown.stderr)).toBe(0);
     expect(lastJson(String(grown.stdout))).toMatchObject({ added: 3, driver: { source: "sdk" }, exitCode: 0 });
     const events = readFileSync(path.join(cassette, "cassette.jsonl"), "utf8")
