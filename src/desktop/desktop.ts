@@ -68,7 +68,11 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
     return child;
   };
   try {
-    state.display = await startXvfb({ launch, width: options.width ?? 1280, height: options.height ?? 800, displays: options.displays });
+    const forget = (pid: number) => {
+      const at = processes.findIndex((p) => p.pid === pid);
+      if (at >= 0) processes.splice(at, 1);
+    };
+    state.display = await startXvfb({ launch, forget, width: options.width ?? 1280, height: options.height ?? 800, displays: options.displays });
     state.env.DISPLAY = state.display;
     state.env.DBUS_SESSION_BUS_ADDRESS = await startDbus({ launch });
     state.env.NO_AT_BRIDGE = "0";
@@ -133,23 +137,43 @@ async function stopProcesses(processes: DesktopProcess[]): Promise<void> {
 
 type Launch = (name: string, command: string, args: string[], env: Record<string, string>, stdout?: "ignore" | "pipe") => ChildProcess;
 
-async function startXvfb(options: { launch: Launch; width: number; height: number; displays?: number[] }): Promise<string> {
+async function startXvfb(options: {
+  launch: Launch;
+  /** Drops a launched process that is gone from the ones stopped later (its pid may be reused). */
+  forget: (pid: number) => void;
+  width: number;
+  height: number;
+  displays?: number[];
+}): Promise<string> {
   for (const n of options.displays ?? [90, 91, 92, 93, 94, 95, 96, 97, 98, 99]) {
     if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue;
-    const child = options.launch("Xvfb", "Xvfb", [`:${n}`, "-screen", "0", `${options.width}x${options.height}x24`, "-nolisten", "tcp", "-noreset"], {});
-    let exited = false;
-    child.once("exit", () => (exited = true));
-    try {
-      await waitFor({
-        what: `Xvfb :${n}`,
-        timeoutMs: 10_000,
-        check: async () => {
-          if (exited) throw new Error("exited");
-          return existsSync(`/tmp/.X11-unix/X${n}`);
-        },
+    // Ready is Xvfb saying so on -displayfd, not the socket appearing: when two runs pick the same
+    // free number at once, the socket is the winner's and the loser's Xvfb exits without writing.
+    const child = options.launch(
+      "Xvfb",
+      "Xvfb",
+      [`:${n}`, "-screen", "0", `${options.width}x${options.height}x24`, "-nolisten", "tcp", "-noreset", "-displayfd", "1"],
+      {},
+      "pipe",
+    );
+    const ready = await new Promise<boolean>((resolve) => {
+      let said = "";
+      const timer = setTimeout(() => resolve(false), 10_000);
+      child.stdout?.on("data", (chunk: Buffer) => {
+        said += chunk.toString();
+        if (said.includes("\n")) {
+          clearTimeout(timer);
+          resolve(said.trim() === String(n));
+        }
       });
-      return `:${n}`;
-    } catch {}
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (ready) return `:${n}`;
+    await killTree(child.pid!);
+    options.forget(child.pid!);
   }
   throw new UserError("no free X display among :90-:99", { code: "DRIVER_UNAVAILABLE", fix: "Stop desktops left running (desktop stop) or free a display." });
 }

@@ -1,0 +1,22 @@
+// Throwaway desktops started at the same moment each get a display of their own.
+import { describe, expect, it } from "vitest";
+import { skipWithout } from "../helpers/system-packages.js";
+import { startDesktop } from "../../src/desktop/desktop.js";
+
+const skip = await skipWithout("desktop", "concurrent throwaway desktops");
+
+describe.skipIf(skip)("startDesktop", () => {
+  it("gives desktops started together different displays, each its own X server", { timeout: 60_000 }, async () => {
+    // Same candidate numbers for all three: they race for :97 first, as parallel test files do.
+    const started = await Promise.allSettled([0, 1, 2].map(() => startDesktop({ app: null, displays: [97, 98, 99] })));
+    const desktops = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    try {
+      expect(started.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "fulfilled"]);
+      expect(new Set(desktops.map((d) => d.display)).size).toBe(3);
+      const xvfbs = desktops.map((d) => d.processes.filter((p) => p.name === "Xvfb"));
+      for (const list of xvfbs) expect(list).toHaveLength(1);
+    } finally {
+      await Promise.all(desktops.map((d) => d.stop()));
+    }
+  });
+});
