@@ -80,12 +80,23 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
     launch("at-spi-bus-launcher", "/usr/libexec/at-spi-bus-launcher", ["--launch-immediately"], state.env);
     await waitFor({ what: "the at-spi bus", timeoutMs: 10_000, check: () => a11yBusReady(state.env) });
     launch("at-spi2-registryd", "/usr/libexec/at-spi2-registryd", [], state.env);
+    // An app started before the registry answers waits out a D-Bus timeout (25 s) in its a11y bridge.
+    await waitFor({ what: "the at-spi registry", timeoutMs: 10_000, check: () => a11yRegistryReady(state.env) });
     launch("openbox", "openbox", [], state.env);
     const app = options.app === undefined ? ["gtk3-demo"] : options.app;
     if (app && app.length > 0) {
       const child = launch("app", app[0]!, app.slice(1), state.env);
       state.appPid = child.pid;
-      await waitFor({ what: `a window of ${app[0]}`, timeoutMs: 15_000, check: () => hasWindow(state.env, child.pid!) });
+      let exited: string | undefined;
+      child.once("exit", (code, signal) => (exited = signal ? `was killed by ${signal}` : `exited with code ${code}`));
+      await waitFor({
+        what: `a window of ${app[0]}`,
+        timeoutMs: 30_000,
+        check: async () => {
+          if (exited) throw new Error(`${app[0]} ${exited} before it showed a window (DISPLAY ${state.display})`);
+          return hasWindow(state.env, child.pid!);
+        },
+      });
     }
     await writeFile(path.join(stateDir, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
@@ -203,6 +214,23 @@ async function a11yBusReady(env: Record<string, string>): Promise<boolean> {
     timeout: 2_000,
   });
   return r.exitCode === 0 && r.stdout.includes("unix:");
+}
+
+async function a11yRegistryReady(env: Record<string, string>): Promise<boolean> {
+  const { execa } = await import("execa");
+  const bus = await execa("dbus-send", ["--session", "--print-reply=literal", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"], {
+    env: { ...process.env, ...env },
+    reject: false,
+    timeout: 2_000,
+  });
+  const address = bus.exitCode === 0 ? bus.stdout.trim() : "";
+  if (!address.startsWith("unix:")) return false;
+  const owner = await execa(
+    "dbus-send",
+    [`--bus=${address}`, "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:org.a11y.atspi.Registry"],
+    { env: { ...process.env, ...env }, reject: false, timeout: 2_000 },
+  );
+  return owner.exitCode === 0 && owner.stdout.includes("true");
 }
 
 async function hasWindow(env: Record<string, string>, pid: number): Promise<boolean> {

@@ -158,7 +158,9 @@ describe("the tool's invocation in printed commands", () => {
     expect(toolInvocation({ script: installed, env: { npm_command: "exec" }, cwd: repoRoot })).toBe("npx cua-contract");
     expect(toolInvocation({ script: bin, env: { npm_command: "exec", PATH: "/nowhere" }, cwd: repoRoot })).toBe("node bin/cua-contract.js"); // npx set by a parent
     expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: repoRoot })).toBe("node bin/cua-contract.js");
-    expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: dir.path })).toBe(`node ${bin}`);
+    // three folders down a fresh temp dir: more than two `..` from wherever the checkout is (a clone in /tmp too)
+    const far = path.join(dir.path, "a", "b", "c");
+    expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: far })).toBe(`node ${bin}`);
     expect(toolInvocation({ script: bin, env: { PATH: "/nowhere" }, cwd: path.join(repoRoot, "examples/harness-python") })).toBe(
       "node ../../bin/cua-contract.js",
     );

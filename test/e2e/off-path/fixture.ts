@@ -1,0 +1,145 @@
+// What the off-path tests share (off-path-{cli,mcp,http}.e2e.test.ts, one file per transport so they
+// run side by side): the fail-closed example harness, its recordings, the fault kinds and the twins.
+import { execa } from "execa";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect } from "vitest";
+import { missingDesktopPrograms } from "../../../src/desktop/programs.js";
+import { ReplayLogEntrySchema, type RequestEntry } from "../../../src/schema/replay-log.js";
+import { cliPath, repoRoot, runCli } from "../../helpers/run-cli.js";
+
+export const EXAMPLE = path.join(repoRoot, "examples/fail-closed-python");
+export const FAULTS: readonly Record<string, unknown>[] = [
+  { kind: "hang" },
+  { kind: "delay", ms: 50 },
+  { kind: "delay", ms: 2500 },
+  { kind: "timeout_after_effect" },
+  { kind: "timeout_before_effect" },
+  { kind: "daemon_down" },
+  { kind: "daemon_died_midcall" },
+  { kind: "exit", code: 1, stderr: "cua-driver-rs: panicked\n" },
+  { kind: "truncated" },
+  { kind: "corrupt_image" },
+  { kind: "empty" },
+  { kind: "refusal", code: "stale_element_token" },
+  { kind: "refusal", code: "background_unavailable" },
+];
+export const ENV = { HARNESS_TIMEOUT_S: "1.5" };
+
+export const work = mkdtempSync(path.join(os.tmpdir(), "off-path-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const missing = await missingDesktopPrograms({ app: ["gtk3-demo"] });
+export const cassettes: Record<string, string> = {};
+
+/** Records the example over each transport fresh from the real runtime (before the file's tests), or uses its bundled recordings. */
+export function useRecordings(transports: string[]): void {
+  beforeAll(async () => {
+    for (const transport of transports) {
+      cassettes[transport] = path.join(EXAMPLE, "recordings", transport);
+      if (missing.length > 0) continue;
+      // recorded fresh from the real runtime on a throwaway desktop, with no faults
+      const out = path.join(work, `rec-${transport}`);
+      const rec = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--out", out, "--", "python3", "harness.py", "--transport", transport], {
+        cwd: EXAMPLE,
+      });
+      expect(rec.exitCode, rec.stderr).toBe(0);
+      cassettes[transport] = out;
+    }
+    if (missing.length > 0) console.warn(`off-path tests replay the bundled recordings: ${missing.join(", ")} not found for a fresh desktop recording`);
+  }, 120_000);
+}
+
+let planCount = 0;
+export function plan(tool: string, fault: Record<string, unknown>): string {
+  const file = path.join(work, `plan-${planCount++}.json`);
+  writeFileSync(file, JSON.stringify({ rules: [{ match: { tool, nth: 1 }, fault }] }));
+  return file;
+}
+
+export interface Run {
+  exitCode: number;
+  summary: { unmatched: number; synthesized: number; unanswered: number; violations: { id: string }[] };
+  requests: RequestEntry[];
+  stderr: string;
+}
+
+export async function replayRun(options: { transport: string; script: string[]; tool: string; fault: Record<string, unknown> }): Promise<Run> {
+  const log = path.join(work, `log-${planCount}.jsonl`);
+  const r = await execa(
+    process.execPath,
+    [
+      cliPath,
+      "replay",
+      cassettes[options.transport]!,
+      "--faults",
+      plan(options.tool, options.fault),
+      "--log",
+      log,
+      "--json",
+      "--",
+      "python3",
+      ...options.script,
+      "--transport",
+      options.transport,
+    ],
+    { cwd: EXAMPLE, reject: false, env: ENV },
+  );
+  const summary = JSON.parse(String(r.stdout).trim().split("\n").at(-1)!) as Run["summary"];
+  const entries = readFileSync(log, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => ReplayLogEntrySchema.parse(JSON.parse(line)));
+  return { exitCode: r.exitCode ?? -1, summary, requests: entries.filter((e): e is RequestEntry => e.type === "request"), stderr: String(r.stderr) };
+}
+
+/** Runs the jobs two at a time (the machine has two cores). */
+export async function inPairs<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
+  const out: T[] = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      out[i] = await jobs[i]!();
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return out;
+}
+
+/** Which invariants each twin breaks, and on which fault (docs/invariants.md). */
+export const TWINS: { twin: string; tool: string; fault: Record<string, unknown>; expected: Record<string, string[]> }[] = [
+  {
+    twin: "resend",
+    tool: "type_text",
+    fault: { kind: "timeout_after_effect" },
+    // a new `cua-driver mcp` process is a rebuild of its own; the re-send is still blind
+    expected: {
+      cli: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"],
+      mcp: ["no-replay-after-unknown", "retry-read-only-only"],
+      http: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"],
+    },
+  },
+  {
+    twin: "resend",
+    tool: "type_text",
+    fault: { kind: "hang" },
+    expected: {
+      cli: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"],
+      mcp: ["no-replay-after-unknown", "retry-read-only-only"],
+      http: ["no-replay-after-unknown", "rebuild-before-mutation", "retry-read-only-only"],
+    },
+  },
+  {
+    twin: "keep-session",
+    tool: "type_text",
+    fault: { kind: "hang" },
+    expected: { cli: ["rebuild-before-mutation"], mcp: ["rebuild-before-mutation"], http: ["rebuild-before-mutation"] },
+  },
+  {
+    twin: "retarget",
+    tool: "click",
+    fault: { kind: "refusal", code: "stale_element_token" },
+    expected: { cli: ["no-input-after-stale"], mcp: ["no-input-after-stale"], http: ["no-input-after-stale"] },
+  },
+];
