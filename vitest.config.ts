@@ -2,9 +2,6 @@ import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
-    // The docs' shell blocks run in their own pass (`npm run test:docs`, which CI runs after `npm test`).
-    exclude: [...configDefaults.exclude, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
@@ -12,5 +9,26 @@ export default defineConfig({
     // most e2e time is spent waiting on child processes and harness timeouts, not on the CPU:
     // more workers than the default (cores − 1) keep both cores busy
     maxWorkers: 4,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["src/**/*.test.ts"],
+          // the unit files share a worker's module cache: each file re-importing zod, the MCP SDK and
+          // sharp cost more CPU than all their tests (the pure core keeps no module state, test/architecture.test.ts)
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
+          // The docs' shell blocks run in their own pass (`npm run test:docs`, which CI runs after `npm test`).
+          exclude: [...configDefaults.exclude, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
+        },
+      },
+    ],
   },
 });

@@ -97,6 +97,8 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
           return hasWindow(state.env, child.pid!);
         },
       });
+      // A window on screen is not yet a tree the driver can read: wait until the app's windows are on the a11y bus.
+      await waitFor({ what: `the accessibility tree of ${app[0]}`, timeoutMs: 30_000, check: () => a11yAppReady(state.env) });
     }
     await writeFile(path.join(stateDir, STATE_FILE), `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
@@ -217,6 +219,43 @@ async function a11yBusReady(env: Record<string, string>): Promise<boolean> {
 }
 
 async function a11yRegistryReady(env: Record<string, string>): Promise<boolean> {
+  const address = await a11yBusAddress(env);
+  if (!address) return false;
+  const { execa } = await import("execa");
+  const owner = await execa(
+    "dbus-send",
+    [
+      `--bus=${address}`,
+      "--print-reply=literal",
+      "--dest=org.freedesktop.DBus",
+      "/org/freedesktop/DBus",
+      "org.freedesktop.DBus.NameHasOwner",
+      "string:org.a11y.atspi.Registry",
+    ],
+    { env: { ...process.env, ...env }, reject: false, timeout: 2_000 },
+  );
+  return owner.exitCode === 0 && owner.stdout.includes("true");
+}
+
+/** Whether an app has registered with the at-spi registry and shows at least one window there. */
+async function a11yAppReady(env: Record<string, string>): Promise<boolean> {
+  const address = await a11yBusAddress(env);
+  if (!address) return false;
+  const { execa } = await import("execa");
+  const run = (args: string[]) =>
+    execa("dbus-send", [`--bus=${address}`, "--print-reply", ...args], { env: { ...process.env, ...env }, reject: false, timeout: 2_000 });
+  const children = await run(["--dest=org.a11y.atspi.Registry", ACCESSIBLE_ROOT, "org.a11y.atspi.Accessible.GetChildren"]);
+  const apps = children.exitCode === 0 ? [...children.stdout.matchAll(/string "(:[0-9.]+)"/g)].map((m) => m[1]!) : [];
+  for (const app of apps) {
+    const count = await run([`--dest=${app}`, ACCESSIBLE_ROOT, "org.freedesktop.DBus.Properties.Get", "string:org.a11y.atspi.Accessible", "string:ChildCount"]);
+    if (count.exitCode === 0 && Number(/int32 (\d+)/.exec(count.stdout)?.[1] ?? 0) > 0) return true;
+  }
+  return false;
+}
+
+const ACCESSIBLE_ROOT = "/org/a11y/atspi/accessible/root";
+
+async function a11yBusAddress(env: Record<string, string>): Promise<string | undefined> {
   const { execa } = await import("execa");
   const bus = await execa("dbus-send", ["--session", "--print-reply=literal", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"], {
     env: { ...process.env, ...env },
@@ -224,13 +263,7 @@ async function a11yRegistryReady(env: Record<string, string>): Promise<boolean> 
     timeout: 2_000,
   });
   const address = bus.exitCode === 0 ? bus.stdout.trim() : "";
-  if (!address.startsWith("unix:")) return false;
-  const owner = await execa(
-    "dbus-send",
-    [`--bus=${address}`, "--print-reply=literal", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:org.a11y.atspi.Registry"],
-    { env: { ...process.env, ...env }, reject: false, timeout: 2_000 },
-  );
-  return owner.exitCode === 0 && owner.stdout.includes("true");
+  return address.startsWith("unix:") ? address : undefined;
 }
 
 async function hasWindow(env: Record<string, string>, pid: number): Promise<boolean> {

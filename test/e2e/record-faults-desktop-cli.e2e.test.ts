@@ -2,7 +2,7 @@
 // kind once, the transports taking turns (the other half: record-faults-desktop-mcp.e2e.test.ts).
 import { describe } from "vitest";
 import { missingDesktopPrograms } from "../../src/desktop/programs.js";
-import { matrix } from "./record-faults/matrix.js";
+import { TIMEOUT_S, matrix } from "./record-faults/matrix.js";
 
 const missing = await missingDesktopPrograms({ app: ["gtk3-demo"] });
 if (missing.length > 0) {
@@ -11,5 +11,5 @@ if (missing.length > 0) {
 
 // one desktop per run, one run at a time in this file
 describe.skipIf(missing.length > 0)("record --faults against the real runtime on a throwaway desktop, over cli", () => {
-  matrix(["--driver", "sdk:0.21.0", "--desktop"], ["cli"], true);
+  matrix(["--driver", "sdk:0.21.0", "--desktop"], ["cli"], { timeoutS: TIMEOUT_S.desktop, alternate: true });
 });
