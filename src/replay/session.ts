@@ -1,13 +1,13 @@
 import type { Clock } from "../driver/port.js";
 import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "../schema/replay-log.js";
+import type { MarkEntry, ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "../schema/replay-log.js";
 import type { ToolInfo } from "../driver/port.js";
 import { createEngine, type Decision, type Engine } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
 import type { RecordedDriver } from "./engine/static-answers.js";
 import type { MatchMode } from "./engine/matcher.js";
 import { requestRedactor } from "./redact-request.js";
-import { engineSource, type PreparedReplayCassette, type ReplayCassette } from "./replayer.js";
+import { engineSource, type PreparedReplayCassette, type ReplayCassette } from "./cassette-source.js";
 import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
 export interface ReplaySessionOptions {
@@ -23,6 +23,8 @@ export interface ReplaySessionOptions {
   clock: Clock;
   /** `recorded`: every answer waits as long as the recorded call took (docs/replay.md). */
   speed?: ReplaySpeed;
+  /** Log times as the clock gives them (a virtual clock's exact delays), not rounded to whole milliseconds. */
+  exactTimes?: boolean;
   onEntry?: (entry: ReplayLogEntry) => void;
   /** Called once per unmatched request with a one-line explanation (the CLI prints it loudly). */
   onUnmatched?: (message: string, decision: Decision) => void;
@@ -57,6 +59,8 @@ export interface ReplaySession {
   /** A new stream number (MCP process or HTTP connection), logged as opened. */
   openStream(transport: ReplayTransport): number;
   closeStream(transport: ReplayTransport, stream: number): void;
+  /** Put a harness-side marker in the log (e.g. a batch boundary). */
+  mark(label: string, data?: Record<string, unknown>): void;
   entries(): ReplayLogEntry[];
   /** Append the summary entry (served, unmatched, faults, unused) to the log and return it. */
   finish(): SummaryEntry;
@@ -78,7 +82,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     log.push(entry);
     options.onEntry?.(entry);
   };
-  const t = () => Math.max(0, Math.round(clock.now() - started));
+  const t = options.exactTimes ? () => Math.max(0, clock.now() - started) : () => Math.max(0, Math.round(clock.now() - started));
   let streams = 0;
   /** Requests answered with a synthesized answer built outside the engine (logged with `extra.synthesized`). */
   let answeredBySession = 0;
@@ -131,6 +135,10 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     },
     closeStream(transport, stream) {
       push({ type: "stream", event: "close", t_ms: t(), transport, stream });
+    },
+    mark(label, data) {
+      const entry: MarkEntry = { type: "mark", t_ms: t(), label, ...(data ? { data } : {}) };
+      push(entry);
     },
     entries: () => [...log],
     finish() {
