@@ -6,6 +6,7 @@ import { cliRequest, type ReplayRequest } from "../../replay/engine/request.js";
 import { staticCliAnswer } from "../../replay/engine/static-answers.js";
 import { resolveBinaryPath } from "../../runtime/binary-path.js";
 import type { ReplaySession } from "../../replay/session.js";
+import type { ReplayFront } from "../front.js";
 
 /**
  * The replayer behind the `cua-driver` shim: every invocation is answered from the cassette,
@@ -13,9 +14,32 @@ import type { ReplaySession } from "../../replay/session.js";
  */
 export function createReplayBackend(options: { session: ReplaySession }): ShimBackend {
   const { session } = options;
+  const front = cliFront(session);
   return {
-    cli: (request) => answerCliRequest({ session, request }),
+    // each `cua-driver call` process is a connection of one request
+    async cli(request) {
+      const connection = front.open();
+      const reply = await connection.send(request);
+      connection.close();
+      if (reply.type !== "answer") throw new Error(`the CLI front gave ${reply.type} where a process answers`);
+      return reply.answer;
+    },
     mcp: (_init, io) => replayMcpSession(session, io),
+  };
+}
+
+/**
+ * Per-call CLI as a replay front: one `cua-driver …` invocation (argv, stdin) in, its stdout, stderr
+ * and exit code out, as the binary would give them; a call that hangs answers when the harness kills
+ * the process (exit by SIGKILL) or at the driver's own deadline.
+ */
+export function cliFront(session: ReplaySession): ReplayFront<CliRequest, CliResponse> {
+  return {
+    transport: "cli",
+    open: () => ({
+      send: async (request) => ({ type: "answer", answer: await answerCliRequest({ session, request }) }),
+      close() {},
+    }),
   };
 }
 

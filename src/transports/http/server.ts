@@ -1,5 +1,6 @@
 import http from "node:http";
-import { dispatchMcpLine, logUnanswered } from "../mcp/dispatch.js";
+import { mcpFront } from "../mcp/front.js";
+import type { FrontConnection } from "../front.js";
 import type { ReplaySession } from "../../replay/session.js";
 import { MAX_HEADER_BYTES, jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
 
@@ -18,35 +19,36 @@ export function isValidToken(token: string): boolean {
  * session per TCP connection with its requests answered in order, the path not checked.
  */
 export async function startMcpHttpServer(options: { session: ReplaySession; port: number; token: string; host?: string }): Promise<McpHttpServer> {
-  const { session, token } = options;
-  const streams = new WeakMap<object, { stream: number; chain: Promise<void>; stuck: boolean }>();
+  const { token } = options;
+  const front = mcpFront(options.session, "http");
+  const connections = new WeakMap<object, { connection: FrontConnection<string, string>; chain: Promise<void>; stuck: boolean }>();
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const socket = req.socket;
-    let conn = streams.get(socket);
+    let conn = connections.get(socket);
     if (!conn) {
-      conn = { stream: session.openStream("http"), chain: Promise.resolve(), stuck: false };
-      streams.set(socket, conn);
-      const stream = conn.stream;
-      socket.once("close", () => session.closeStream("http", stream));
+      const connection = front.open();
+      conn = { connection, chain: Promise.resolve(), stuck: false };
+      connections.set(socket, conn);
+      socket.once("close", () => connection.close());
     }
     const send = jsonSender(req, res);
     if (refuseMcpHttpRequest({ req, res, token, send })) return;
     readRequestBody(req, MAX_BODY, (requestBody) => {
       const c = conn!;
       const body = requestBody.toString("utf8");
-      // requests behind a call that never returned are read but never run (FIFO per connection)
-      if (c.stuck) return logUnanswered({ session, line: body, stream: c.stream, transport: "http" });
+      // requests behind a call that never returned are read but never run (FIFO per connection): the front logs them
+      if (c.stuck) return void c.connection.send(body);
       c.chain = c.chain.then(async () => {
-        if (c.stuck) return logUnanswered({ session, line: body, stream: c.stream, transport: "http" });
-        const answer = await dispatchMcpLine({ session, line: body, stream: c.stream, transport: "http" });
-        if (!answer) {
+        const reply = await c.connection.send(body);
+        if (reply.type === "none") {
           res.writeHead(202, { "content-length": 0 });
           res.end();
-        } else if (answer.type === "line") send(200, answer.line);
-        else if (answer.type === "hang") {
+        } else if (reply.type === "answer") send(200, reply.answer);
+        else if (reply.type === "hang") {
           c.stuck = true;
           await new Promise<void>((resolve) => socket.once("close", () => resolve()));
-        } else socket.destroy();
+        } else if (reply.type === "closed") socket.destroy();
+        // "unanswered": behind a hung request, no response ever
       });
     });
   });

@@ -1,0 +1,49 @@
+import type { ReplaySession } from "../../replay/session.js";
+import { assertNever } from "../../util/assert-never.js";
+import type { ReplayFront } from "../front.js";
+import { dispatchMcpLine, logUnanswered } from "./dispatch.js";
+
+/**
+ * `cua-driver mcp` and MCP over HTTP as a replay front: one JSON-RPC line (stdio) or body (HTTP)
+ * in, one out. The driver handles one request at a time, so after a call that never returns the
+ * connection answers nothing more; what the harness sends behind it is still logged, as unanswered,
+ * so the invariants judge the whole conversation.
+ */
+export function mcpFront(session: ReplaySession, transport: "mcp" | "http"): ReplayFront<string, string> {
+  return {
+    transport,
+    open() {
+      const stream = session.openStream(transport);
+      let stuck = false;
+      let closed = false;
+      return {
+        async send(line) {
+          if (stuck) {
+            logUnanswered({ session, line, stream, transport });
+            return { type: "unanswered" };
+          }
+          const answer = await dispatchMcpLine({ session, line, stream, transport });
+          if (!answer) return { type: "none" };
+          switch (answer.type) {
+            case "line":
+              return { type: "answer", answer: answer.line };
+            case "hang":
+              stuck = true;
+              return { type: "hang" };
+            case "exit":
+              return { type: "closed", code: answer.code, ...(answer.stderr ? { stderr: answer.stderr } : {}) };
+            case "drop":
+              return { type: "closed", code: 1 };
+            default:
+              return assertNever(answer);
+          }
+        },
+        close() {
+          if (closed) return;
+          closed = true;
+          session.closeStream(transport, stream);
+        },
+      };
+    },
+  };
+}
