@@ -58,7 +58,9 @@ async function runYargs(argv: string[], loaded: CliCommand[], width: number): Pr
       throw error ?? new UsageFailure(usageMessage({ message: message ?? "bad usage", argv, parser, commands }));
     })
     .middleware((args) => checkNumbers(argv, parser, args))
-    .help();
+    .help()
+    // `main` resolves to the exit code and never ends the process itself (--help and --version included)
+    .exitProcess(false);
   for (const command of loaded) {
     parser.command({
       ...command,

@@ -2,7 +2,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CASSETTE, HARNESS, TOKEN } from "../helpers/replay-cli-harness.js";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const MCP_CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
@@ -35,11 +36,11 @@ describe("cassette prune", () => {
     ]);
     const harness = ["--", "python3", HARNESS, steps];
     const before = path.join(dir.path, "before.jsonl");
-    const first = await runCli(["replay", CASSETTE, "--log", before, "--fail-on-unused", ...harness]);
+    const first = await runCliInProcess(["replay", CASSETTE, "--log", before, "--fail-on-unused", ...harness]);
     expect(first.exitCode, "the full cassette has unused mutations").toBe(1);
 
     const pruned = path.join(dir.path, "pruned");
-    const r = await runCli(["cassette", "prune", CASSETTE, "--log", before, "--out", pruned, "--json"]);
+    const r = await runCliInProcess(["cassette", "prune", CASSETTE, "--log", before, "--out", pruned, "--json"]);
     expect(r.exitCode, r.stderr).toBe(0);
     const result = JSON.parse(r.stdout) as { dropped: number[]; frames: { before: number; after: number } };
     expect(result.dropped).toEqual([4, 5, 6, 7]); // press_key, both get_desktop_state, get_config
@@ -50,7 +51,7 @@ describe("cassette prune", () => {
     expect(lines(pruned)).toEqual([original[0], original[1], original[2], original[3], original[4]]);
 
     const after = path.join(dir.path, "after.jsonl");
-    const second = await runCli(["replay", pruned, "--log", after, "--fail-on-unused", "--json", ...harness]);
+    const second = await runCliInProcess(["replay", pruned, "--log", after, "--fail-on-unused", "--json", ...harness]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(requests(after)).toEqual(requests(before));
     expect(JSON.parse(second.stdout.trim().split("\n").at(-1)!).unused).toBe(0);
@@ -70,9 +71,9 @@ describe("cassette prune", () => {
       ]),
     ];
     const before = path.join(dir.path, "before.jsonl");
-    const first = await runCli(["replay", MCP_CASSETTE, "--log", before, "--invariants", "none", ...harness]);
+    const first = await runCliInProcess(["replay", MCP_CASSETTE, "--log", before, "--invariants", "none", ...harness]);
     expect(first.exitCode, first.stderr).toBe(0);
-    const r = await runCli(["cassette", "prune", MCP_CASSETTE, "--log", before, "--out", path.join(dir.path, "p"), "--json"]);
+    const r = await runCliInProcess(["cassette", "prune", MCP_CASSETTE, "--log", before, "--out", path.join(dir.path, "p"), "--json"]);
     expect(r.exitCode, r.stderr).toBe(0);
     const { dropped } = JSON.parse(r.stdout) as { dropped: number[] };
     // click, get_window_state, click, press_key, get_screen_size, get_desktop_state, zoom: requests and responses
@@ -82,7 +83,7 @@ describe("cassette prune", () => {
       .map((l) => (JSON.parse(l) as { seq: number }).seq);
     expect(kept).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 24]);
     const after = path.join(dir.path, "after.jsonl");
-    const second = await runCli(["replay", path.join(dir.path, "p"), "--log", after, "--invariants", "none", ...harness]);
+    const second = await runCliInProcess(["replay", path.join(dir.path, "p"), "--log", after, "--invariants", "none", ...harness]);
     expect(second.exitCode, second.stderr).toBe(0);
     expect(second.stdout.split("\n")[0]).toBe(first.stdout.split("\n")[0]); // the harness saw the same bytes
     expect(requests(after)).toEqual(requests(before));
@@ -93,11 +94,11 @@ describe("cassette prune", () => {
     const copy = path.join(dir.path, "c");
     cpSync(CASSETTE, copy, { recursive: true });
     const log = path.join(dir.path, "log.jsonl");
-    expect((await runCli(["replay", copy, "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null >/dev/null"])).exitCode).toBe(0);
-    const dry = await runCli(["cassette", "prune", copy, "--log", log, "--dry-run"]);
+    expect((await runCliInProcess(["replay", copy, "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null >/dev/null"])).exitCode).toBe(0);
+    const dry = await runCliInProcess(["cassette", "prune", copy, "--log", log, "--dry-run"]);
     expect(dry.stdout).toBe("would keep 2 of 8 events and 0 of 1 frames; dropped seq 2, 3, 4, 5, 6, 7");
     expect(lines(copy)).toEqual(lines(CASSETTE));
-    const wet = await runCli(["cassette", "prune", copy, "--log", log]);
+    const wet = await runCliInProcess(["cassette", "prune", copy, "--log", log]);
     expect(wet.exitCode, wet.stderr).toBe(0);
     expect(lines(copy)).toEqual(lines(CASSETTE).slice(0, 3));
     expect(frameCount(copy)).toBe(0);
@@ -110,13 +111,13 @@ describe("cassette prune", () => {
       log,
       `${JSON.stringify({ type: "request", n: 0, t_ms: 0, transport: "cli", method: "call", tool: "click", kind: "mutation", epoch_before: 0, epoch_after: 1, outcome: "replayed", matched_seq: 99 })}\n`,
     );
-    const r = await runCli(["cassette", "prune", CASSETTE, "--log", log, "--dry-run"]);
+    const r = await runCliInProcess(["cassette", "prune", CASSETTE, "--log", log, "--dry-run"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(
       `${log}: request #0 matched event seq 99, which ${path.join(CASSETTE, "cassette.jsonl")} does not hold. Pass logs written by replays of this cassette`,
     );
     writeFileSync(log, "{not json\n");
-    const bad = await runCli(["cassette", "prune", CASSETTE, "--log", log]);
+    const bad = await runCliInProcess(["cassette", "prune", CASSETTE, "--log", log]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain(`${log}:1: not a JSON line`);
   });
@@ -129,11 +130,11 @@ describe("cassette merge", () => {
     const b = path.join(dir.path, "b");
     const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
     const record = (out: string, script: string) =>
-      runCli(["record", "--out", out, "--driver", fake, "--driver-source", "synthetic", "--", "sh", "-c", script]);
+      runCliInProcess(["record", "--out", out, "--driver", fake, "--driver-source", "synthetic", "--", "sh", "-c", script]);
     expect((await record(a, 'cua-driver call get_screen_size "{}" >/dev/null')).exitCode).toBe(0);
     expect((await record(b, 'cua-driver call list_windows "{}" >/dev/null')).exitCode).toBe(0);
     const merged = path.join(dir.path, "ab");
-    const m = await runCli(["cassette", "merge", a, b, "--out", merged]);
+    const m = await runCliInProcess(["cassette", "merge", a, b, "--out", merged]);
     expect(m.exitCode, m.stderr).toBe(0);
     const events = lines(merged)
       .slice(1)
@@ -143,7 +144,7 @@ describe("cassette merge", () => {
     const endA = Math.max(...events.slice(0, countA).map((e) => e.t_ms + e.duration_ms));
     expect(Math.min(...events.slice(countA).map((e) => e.t_ms))).toBeGreaterThan(endA); // B starts after A ended
     expect(m.stderr).toContain("the two probe.json files differ; the merged cassette keeps");
-    const both = await runCli([
+    const both = await runCliInProcess([
       "replay",
       merged,
       "--json",
@@ -154,7 +155,7 @@ describe("cassette merge", () => {
     ]);
     expect(both.exitCode, both.stderr).toBe(0);
     expect(JSON.parse(both.stdout.trim())).toMatchObject({ unmatched: 0, served: 2 });
-    const onlyA = await runCli(["replay", a, "--json", "--", "sh", "-c", 'cua-driver call list_windows "{}" >/dev/null']);
+    const onlyA = await runCliInProcess(["replay", a, "--json", "--", "sh", "-c", 'cua-driver call list_windows "{}" >/dev/null']);
     expect(JSON.parse(onlyA.stdout.trim()).unmatched).toBe(1);
   });
 
@@ -164,7 +165,7 @@ describe("cassette merge", () => {
     mkdirSync(newer);
     const [header, ...rest] = lines(CASSETTE);
     writeFileSync(path.join(newer, "cassette.jsonl"), `${[header!.replace('"version":"0.21.0"', '"version":"0.28.2"'), ...rest.slice(0, 2)].join("\n")}\n`);
-    const m = await runCli(["cassette", "merge", CASSETTE, newer, "--out", path.join(dir.path, "out")]);
+    const m = await runCliInProcess(["cassette", "merge", CASSETTE, newer, "--out", path.join(dir.path, "out")]);
     expect(m.exitCode).toBe(2);
     expect(m.stderr).toContain(
       `cannot merge ${path.join(newer, "cassette.jsonl")} into ${path.join(CASSETTE, "cassette.jsonl")}: driver 0.28.2 ≠ 0.21.0. Merge cassettes recorded from the same driver version`,
@@ -175,28 +176,38 @@ describe("cassette merge", () => {
 
 describe("cassette stale and the replay-start warning", () => {
   it("judges age and driver range, exit 1 when any is stale", async () => {
-    const old = await runCli(["cassette", "stale", CASSETTE, "--max-age", "1d", "--json"]);
+    const old = await runCliInProcess(["cassette", "stale", CASSETTE, "--max-age", "1d", "--json"]);
     expect(old.exitCode).toBe(1);
     const doc = JSON.parse(old.stdout) as { stale: number; cassettes: { reasons: string[] }[] };
     expect(doc.stale).toBe(1);
     expect(doc.cassettes[0]!.reasons[0]).toMatch(/^recorded \d+ days? ago \(2026-11-29T00:00:00.000Z\), older than 1 day$/);
-    expect((await runCli(["cassette", "stale", CASSETTE, "--max-age", "100000d"])).exitCode).toBe(0);
-    const range = await runCli(["cassette", "stale", CASSETTE, MCP_CASSETTE, "--driver-versions", "0.28.x"]);
+    expect((await runCliInProcess(["cassette", "stale", CASSETTE, "--max-age", "100000d"])).exitCode).toBe(0);
+    const range = await runCliInProcess(["cassette", "stale", CASSETTE, MCP_CASSETTE, "--driver-versions", "0.28.x"]);
     expect(range.exitCode).toBe(1);
     expect(range.stdout).toContain("recorded with cua-driver 0.21.0, outside 0.28.x");
     expect(range.stdout).toContain("2 of 2 cassettes stale");
-    const contract = await runCli(["cassette", "stale", CASSETTE, "--contract", path.join(repoRoot, "contracts/drivers/cua-driver-0.21.json")]);
+    const contract = await runCliInProcess(["cassette", "stale", CASSETTE, "--contract", path.join(repoRoot, "contracts/drivers/cua-driver-0.21.json")]);
     expect(contract.exitCode, contract.stdout).toBe(0);
-    const bad = await runCli(["cassette", "stale", CASSETTE, "--max-age", "soon"]);
+    const bad = await runCliInProcess(["cassette", "stale", CASSETTE, "--max-age", "soon"]);
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--max-age must be a duration like 30d, 12h or 2w, got "soon"');
   });
 
   it("replay warns at start and still replays", async () => {
-    const r = await runCli(["replay", CASSETTE, "--max-age", "1d", "--json", "--", "sh", "-c", "cua-driver call get_screen_size </dev/null >/dev/null"]);
+    const r = await runCliInProcess([
+      "replay",
+      CASSETTE,
+      "--max-age",
+      "1d",
+      "--json",
+      "--",
+      "sh",
+      "-c",
+      "cua-driver call get_screen_size </dev/null >/dev/null",
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`cua-contract replay: warning: ${CASSETTE.replace(/[/.]/g, "\\$&")} is stale: recorded \\d+ days? ago`));
-    const fresh = await runCli([
+    const fresh = await runCliInProcess([
       "replay",
       CASSETTE,
       "--max-age",

@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const SNAPSHOT = "recordings/probe-sdk-0.21.0.json";
@@ -9,7 +9,7 @@ const CONTRACT = "contracts/drivers/cua-driver-0.21.json";
 
 /** Bad input exits 2 with one message line (plus, for usage errors, one `Run … --help` line) and no stack. */
 async function badInput(args: string[]): Promise<string[]> {
-  const r = await runCli(args);
+  const r = await runCliInProcess(args);
   const lines = String(r.stderr).trimEnd().split("\n");
   expect({ exit: r.exitCode, stdout: String(r.stdout), stack: lines.filter((l) => /^\s+at /.test(l)) }).toEqual({ exit: 2, stdout: "", stack: [] });
   expect(lines.length).toBeLessThanOrEqual(2);
@@ -61,7 +61,7 @@ describe("mistyped flags and numbers", () => {
   });
 
   it("a flag after `--` belongs to the harness, and --no-X of a boolean is known", async () => {
-    const r = await runCli(["record", "--out", "x", "--no-probe", "--no-redact", "--", "true", "--ot"]);
+    const r = await runCliInProcess(["record", "--out", "x", "--no-probe", "--no-redact", "--", "true", "--ot"]);
     expect(String(r.stderr)).not.toMatch(/Unknown option/);
   });
 
@@ -81,7 +81,7 @@ describe("wrong-kind inputs", () => {
     );
     await using dir = await tmpDir();
     const result = path.join(dir.path, "check.json");
-    await writeFile(result, (await runCli(["check", "contracts/scenarios/click-confirmed.json", "--json"])).stdout);
+    await writeFile(result, (await runCliInProcess(["check", "contracts/scenarios/click-confirmed.json", "--json"])).stdout);
     expect((await badInput(["check", result]))[0]).toMatch(
       /: this is a check result \(written by `check --json`\), not a scenario contract: `cua-contract report .*check\.json` reads it\./,
     );
@@ -90,7 +90,7 @@ describe("wrong-kind inputs", () => {
   it("a replay log or a check result where a cassette goes says what it is and which command reads it", async () => {
     await using dir = await tmpDir();
     const log = path.join(dir.path, "replay.jsonl");
-    await runCli(["replay", "test/fixtures/cassettes/replay-cli-gtk", "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null"]);
+    await runCliInProcess(["replay", "test/fixtures/cassettes/replay-cli-gtk", "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null"]);
     for (const command of [
       ["replay", log, "--", "true"],
       ["inspect", log],
@@ -130,22 +130,22 @@ describe("wrong-kind inputs", () => {
 
 describe("help", () => {
   it("every command has a description and every option says what it does; numbers are typed as numbers", async () => {
-    const top = String((await runCli(["--help"])).stdout);
+    const top = String((await runCliInProcess(["--help"])).stdout);
     const names = [...top.matchAll(/^ {2}cua-contract (\w+)/gm)].map((m) => m[1]!);
     expect(names.length).toBeGreaterThan(10);
     const missing: string[] = [];
     for (const name of names) {
-      const help = String((await runCli([name, "--help"])).stdout);
+      const help = String((await runCliInProcess([name, "--help"])).stdout);
       const description = (/^(?:.*\n)+?\n(.+)\n/.exec(help)?.[1] ?? "").trim();
       if (!description || /^(Positionals|Options):/.test(description)) missing.push(`${name}: no description`);
       for (const line of help.split("\n").filter((l) => /^ {2}(-\w, )?--[a-z-]+ {2,}\[/.test(l)))
         missing.push(`${name}: ${line.trim().split(/\s/)[0]} has no description`);
     }
     expect(missing).toEqual([]);
-    const fuzz = String((await runCli(["fuzz", "--help"])).stdout);
+    const fuzz = String((await runCliInProcess(["fuzz", "--help"])).stdout);
     expect(fuzz).toMatch(/--runs .*\[number\] \[default: 500\]/);
     expect(fuzz).toMatch(/--seed .*\[number\]/);
-    expect(String((await runCli(["record", "--help"])).stdout)).toContain("Run a harness with a recording cua-driver shim first on PATH");
+    expect(String((await runCliInProcess(["record", "--help"])).stdout)).toContain("Run a harness with a recording cua-driver shim first on PATH");
   });
 });
 
@@ -168,7 +168,7 @@ describe("output files", () => {
     await using dir = await tmpDir();
     const save = path.join(dir.path, "new", "snap.json");
     const junit = path.join(dir.path, "new", "probe.xml");
-    const r = await runCli(["probe", "--from", SNAPSHOT, "--contract", CONTRACT, "--save", save, "--junit", junit]);
+    const r = await runCliInProcess(["probe", "--from", SNAPSHOT, "--contract", CONTRACT, "--save", save, "--junit", junit]);
     expect(r.exitCode).toBe(0);
     expect(JSON.parse(await readFile(save, "utf8"))).toEqual(JSON.parse(await readFile(SNAPSHOT, "utf8")));
     expect(await readFile(junit, "utf8")).toMatch(/<testsuites name="cua-contract probe" tests="\d+" failures="0"/);
@@ -187,7 +187,7 @@ describe("output files", () => {
     await using dir = await tmpDir();
     const junit = path.join(dir.path, "out", "check.xml");
     const report = path.join(dir.path, "check.html");
-    const r = await runCli(["check", "contracts/scenarios/click-confirmed.json", "--junit", junit, "--report", report]);
+    const r = await runCliInProcess(["check", "contracts/scenarios/click-confirmed.json", "--junit", junit, "--report", report]);
     expect(r.exitCode).toBe(0);
     expect(String(r.stderr)).toBe(`cua-contract check: JUnit XML written to ${junit}\ncua-contract check: HTML report written to ${report}`);
     expect(await readFile(junit, "utf8")).toContain("<testsuites");
@@ -247,17 +247,17 @@ describe("bad input files", () => {
     );
     expect((await badInput(["import", file, "--out", path.join(dir.path, "c")]))[0]).toMatch(/is a file, not a trajectory folder/);
     const out = path.join(dir.path, "cassette");
-    expect((await runCli(["import", trajectory, "--out", out])).exitCode).toBe(0);
+    expect((await runCliInProcess(["import", trajectory, "--out", out])).exitCode).toBe(0);
     expect((await badInput(["import", trajectory, "--out", out]))[0]).toBe(
       `cua-contract: --out: ${out} already holds a cassette. Pass --force to replace it, or choose another --out folder.`,
     );
-    expect((await runCli(["import", trajectory, "--out", out, "--force"])).exitCode).toBe(0);
+    expect((await runCliInProcess(["import", trajectory, "--out", out, "--force"])).exitCode).toBe(0);
   });
 
   it("report refuses a --cassette other than the one the log replayed (its screenshots would sit beside other calls)", async () => {
     await using dir = await tmpDir();
     const log = path.join(dir.path, "replay.jsonl");
-    const run = await runCli([
+    const run = await runCliInProcess([
       "replay",
       "test/fixtures/cassettes/replay-cli-gtk",
       "--log",
@@ -269,7 +269,7 @@ describe("bad input files", () => {
     ]);
     expect(run.exitCode, String(run.stderr)).toBe(0);
     const out = path.join(dir.path, "r.html");
-    expect((await runCli(["report", log, "--cassette", "test/fixtures/cassettes/replay-cli-gtk", "--out", out])).exitCode).toBe(0);
+    expect((await runCliInProcess(["report", log, "--cassette", "test/fixtures/cassettes/replay-cli-gtk", "--out", out])).exitCode).toBe(0);
     expect((await badInput(["report", log, "--cassette", "test/fixtures/cassettes/replay-mcp-gtk", "--out", out]))[0]).toBe(
       `cua-contract: --cassette: this log was not replayed from test/fixtures/cassettes/replay-mcp-gtk: request #0 (get_screen_size) was answered by event 1, which there is not a tool call (mcp). Pass the cassette that \`cua-contract replay DIR --log ${log}\` replayed, or drop --cassette.`,
     );
@@ -288,7 +288,7 @@ describe("replay output files are checked before the harness runs", () => {
 
 describe("serve checks its settings before it opens the cassette", () => {
   it("a bad --port is the only line printed", async () => {
-    const r = await runCli(["serve", "recordings/gtk3-demo-cli", "--transport", "http", "--port", "99999"], {
+    const r = await runCliInProcess(["serve", "recordings/gtk3-demo-cli", "--transport", "http", "--port", "99999"], {
       env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: "t".repeat(40) },
     });
     expect(r.exitCode).toBe(2);

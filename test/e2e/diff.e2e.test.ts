@@ -1,23 +1,23 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const list = (v: string) => `test/fixtures/tool-lists/tools-list-${v}.json`;
 
 describe("diff", () => {
   it("exits 0 with no differences between 0.21.0 and 0.22.0, and with only cosmetic ones to 0.22.2", async () => {
-    const none = await runCli(["diff", list("0.21.0"), list("0.22.0"), "--json"]);
+    const none = await runCliInProcess(["diff", list("0.21.0"), list("0.22.0"), "--json"]);
     expect(none.exitCode).toBe(0);
     expect(JSON.parse(String(none.stdout))).toMatchObject({ ok: true, changes: [] });
-    const cosmetic = await runCli(["diff", list("0.21.0"), list("0.22.2")]);
+    const cosmetic = await runCliInProcess(["diff", list("0.21.0"), list("0.22.2")]);
     expect(cosmetic.exitCode).toBe(0);
     expect(cosmetic.stdout).toContain("0 breaking, 0 behavioural, 0 additive, 2 cosmetic");
   });
 
   it("exits 1 on 0.21.0 → 0.28.2 and lists the idempotentHint flip with severity, kind, tool, path, from, to", async () => {
-    const r = await runCli(["diff", list("0.21.0"), list("0.28.2"), "--json"]);
+    const r = await runCliInProcess(["diff", list("0.21.0"), list("0.28.2"), "--json"]);
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.changes).toContainEqual({
@@ -32,24 +32,24 @@ describe("diff", () => {
   });
 
   it("compares a snapshot with a tools/list result, and names a file that is neither (exit 2)", async () => {
-    const mixed = await runCli(["diff", "contracts/drivers/cua-driver-0.21.0.probe.json", list("0.21.0")]);
+    const mixed = await runCliInProcess(["diff", "contracts/drivers/cua-driver-0.21.0.probe.json", list("0.21.0")]);
     expect(mixed.exitCode).toBe(0);
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "x.json");
     await writeFile(bad, JSON.stringify({ tools: [{ description: "no name" }] }));
-    const r = await runCli(["diff", bad, list("0.21.0")]);
+    const r = await runCliInProcess(["diff", bad, list("0.21.0")]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${bad}: tools.0.name: diff input is not a valid tools/list result`);
   });
 
   it("diffs a cassette without probe.json by the tools/list answer it recorded, and names a cassette that has neither (exit 2)", async () => {
-    const r = await runCli(["diff", "test/fixtures/cassettes/replay-mcp-gtk", list("0.21.0"), "--json"]);
+    const r = await runCliInProcess(["diff", "test/fixtures/cassettes/replay-mcp-gtk", list("0.21.0"), "--json"]);
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.from).toEqual({ version: "0.21.0", source: "synthetic (tools/list recorded in test/fixtures/cassettes/replay-mcp-gtk)" });
     // The binary's tools/list (recorded) carries the CLI-host tool the runtime's list lacks.
     expect(doc.changes.map((c: { message: string }) => c.message)).toEqual(["check_for_update: tool is gone"]);
-    const none = await runCli(["diff", "test/fixtures/cassettes/replay-cli-gtk", list("0.21.0")]);
+    const none = await runCliInProcess(["diff", "test/fixtures/cassettes/replay-cli-gtk", list("0.21.0")]);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toBe(
       "cua-contract: test/fixtures/cassettes/replay-cli-gtk: the cassette has no probe.json and no recorded tools/list answer to compare. Record it again with a current cua-contract (record stores probe.json unless --no-probe), or probe the driver that made it: `cua-contract probe --driver … --save FILE`, and diff that.",

@@ -3,7 +3,8 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const doc = await readFile(path.join(repoRoot, "docs/gate.md"), "utf8");
@@ -25,7 +26,7 @@ describe("docs/gate.md", () => {
     // The registry's list, as the cache keeps it, so `--matrix all` runs offline.
     await mkdir(path.join(dir.path, "cua-contract", "probe"), { recursive: true });
     await writeFile(path.join(dir.path, "cua-contract", "probe", "versions.json"), JSON.stringify({ fetched_at: new Date().toISOString(), versions }));
-    const r = await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "all", "--snapshots", kept], {
+    const r = await runCliInProcess(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "all", "--snapshots", kept], {
       env: { XDG_CACHE_HOME: dir.path },
     });
     const printed = String(r.stdout)
@@ -37,7 +38,7 @@ describe("docs/gate.md", () => {
   it("shows the 0.28.2 gate and the 0.20.0 listed changes as printed", async () => {
     await using dir = await tmpDir();
     const env = { XDG_CACHE_HOME: dir.path };
-    const r028 = await runCli(["gate", "--contract", contract, "--sdk", "0.28.2", "--recordings", "recordings", "--snapshots", kept], { env });
+    const r028 = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.28.2", "--recordings", "recordings", "--snapshots", kept], { env });
     // The docs show a rerun (the snapshot from the cache); this run reads the kept one.
     const asRerun = String(r028.stdout)
       .trimEnd()
@@ -46,7 +47,7 @@ describe("docs/gate.md", () => {
         "snapshot: from the cache (~/.cache/cua-contract/probe/0.28.2.json); a published version never changes (--refresh probes it again)",
       );
     expect(asRerun).toBe(fenced("## One candidate"));
-    const r020 = await runCli(["gate", "--contract", contract, "--sdk", "0.20.0", "--recordings", "recordings", "--snapshots", kept], { env });
+    const r020 = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.20.0", "--recordings", "recordings", "--snapshots", kept], { env });
     for (const line of fenced("Against 0.20.0").split("\n")) expect(String(r020.stdout)).toContain(line);
   });
 });

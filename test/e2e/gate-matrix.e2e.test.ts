@@ -1,7 +1,8 @@
 import { copyFile, cp, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const contract = "contracts/drivers/cua-driver-0.21.json";
@@ -29,7 +30,7 @@ describe("gate on every published version (kept snapshots, offline)", () => {
 
   it.each(["0.21.0", "0.22.0", "0.22.2", "0.24.0"])("%s passes the shipped contract and the bundled recordings", async (version) => {
     await using cache = await tmpDir();
-    const r = await runCli(["gate", "--contract", contract, "--sdk", version, "--recordings", "recordings", "--snapshots", kept, "--json"], {
+    const r = await runCliInProcess(["gate", "--contract", contract, "--sdk", version, "--recordings", "recordings", "--snapshots", kept, "--json"], {
       env: { XDG_CACHE_HOME: cache.path },
     });
     expect(r.exitCode, String(r.stdout)).toBe(0);
@@ -41,7 +42,7 @@ describe("gate on every published version (kept snapshots, offline)", () => {
 
   it.each(["0.28.0", "0.28.1", "0.28.2"])("%s fails on exactly the idempotentHint flip, the contract version and click.target losing null", async (version) => {
     await using cache = await tmpDir();
-    const r = await runCli(["gate", "--contract", contract, "--sdk", version, "--recordings", "recordings", "--snapshots", kept], {
+    const r = await runCliInProcess(["gate", "--contract", contract, "--sdk", version, "--recordings", "recordings", "--snapshots", kept], {
       env: { XDG_CACHE_HOME: cache.path },
     });
     expect(r.exitCode).toBe(1);
@@ -64,7 +65,7 @@ describe("gate on every published version (kept snapshots, offline)", () => {
 
   it("0.20.0 lists the adapter no contract tool uses instead of failing on it", async () => {
     await using cache = await tmpDir();
-    const r = await runCli(["gate", "--contract", contract, "--sdk", "0.20.0", "--recordings", "recordings", "--snapshots", kept], {
+    const r = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.20.0", "--recordings", "recordings", "--snapshots", kept], {
       env: { XDG_CACHE_HOME: cache.path },
     });
     expect(r.exitCode).toBe(0);
@@ -79,7 +80,7 @@ describe("gate on every published version (kept snapshots, offline)", () => {
     const baseline = path.join(dir.path, "expected.json");
     const ids = ["diff:annotation_changed:get_window_state:/annotations/idempotentHint", "contract:contract_version:contract_version", FAIL_028[2]];
     await writeFile(baseline, JSON.stringify({ format: "cua-expected-failures", version: 1, failures: ids.map((id) => ({ id })) }));
-    const r = await runCli(
+    const r = await runCliInProcess(
       ["gate", "--contract", contract, "--sdk", "0.28.2", "--recordings", "recordings", "--snapshots", kept, "--expected-failures", baseline, "--json"],
       { env: { XDG_CACHE_HOME: dir.path } },
     );
@@ -92,7 +93,9 @@ describe("gate on every published version (kept snapshots, offline)", () => {
     const env = await warmCache(dir.path, { snapshots: true });
     const history = path.join(dir.path, "gate-history.jsonl");
     const junit = path.join(dir.path, "matrix.xml");
-    const r = await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "all", "--history", history, "--junit", junit], { env });
+    const r = await runCliInProcess(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "all", "--history", history, "--junit", junit], {
+      env,
+    });
     expect(r.exitCode).toBe(1);
     const out = String(r.stdout);
     expect(out).toContain("| version | verdict | failing items | stale recordings |");
@@ -104,10 +107,10 @@ describe("gate on every published version (kept snapshots, offline)", () => {
     // Nothing was installed: the runtime cache next to the snapshot cache was never created.
     expect(await stat(path.join(dir.path, "cua-contract", "sdk")).catch(() => undefined)).toBeUndefined();
     expect(out).toContain("0 verdict(s) reused");
-    const again = await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "all"], { env });
+    const again = await runCliInProcess(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "all"], { env });
     expect(String(again.stdout).replace("10 verdict(s) reused", "0 verdict(s) reused")).toBe(out);
     expect((await stat(path.join(dir.path, "cua-contract", "probe", "verdicts"))).mode & 0o777).toBe(0o700);
-    await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", ">=0.24.0", "--history", history], { env });
+    await runCliInProcess(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", ">=0.24.0", "--history", history], { env });
     const lines = (await readFile(history, "utf8"))
       .trim()
       .split("\n")
@@ -127,7 +130,7 @@ describe("gate on every published version (kept snapshots, offline)", () => {
     await using dir = await tmpDir();
     const baseline = path.join(dir.path, "expected.json");
     await writeFile(baseline, JSON.stringify({ format: "cua-expected-failures", version: 1, failures: FAIL_028.map((id) => ({ id })) }));
-    const r = await runCli(
+    const r = await runCliInProcess(
       [
         "gate",
         "--contract",
@@ -159,7 +162,7 @@ describe("gate on every published version (kept snapshots, offline)", () => {
       JSON.parse(
         String(
           (
-            await runCli(["gate", "--contract", contract, "--recordings", rec, "--matrix", "0.24.0,0.28.2", "--snapshots", kept, "--json"], {
+            await runCliInProcess(["gate", "--contract", contract, "--recordings", rec, "--matrix", "0.24.0,0.28.2", "--snapshots", kept, "--json"], {
               env: { XDG_CACHE_HOME: dir.path },
             })
           ).stdout,
@@ -177,19 +180,22 @@ describe("gate on every published version (kept snapshots, offline)", () => {
 
   it("--matrix --json names each version's failures; bad ranges and clashing flags exit 2", async () => {
     await using dir = await tmpDir();
-    const r = await runCli(["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "0.21.0,0.28.2", "--snapshots", kept, "--json"], {
-      env: { XDG_CACHE_HOME: dir.path },
-    });
+    const r = await runCliInProcess(
+      ["gate", "--contract", contract, "--recordings", "recordings", "--matrix", "0.21.0,0.28.2", "--snapshots", kept, "--json"],
+      {
+        env: { XDG_CACHE_HOME: dir.path },
+      },
+    );
     const doc = JSON.parse(String(r.stdout));
     expect(doc.rows.map((x: any) => [x.version, x.verdict, x.snapshot])).toEqual([
       ["0.21.0", "pass", "kept"],
       ["0.28.2", "fail", "kept"],
     ]);
     expect(doc.rows[1].failures[2]).toEqual({ id: FAIL_028[2], message: 'breaking: click: input property "target" no longer accepts null' });
-    const bad = await runCli(["gate", "--contract", contract, "--matrix", ">=zero"], { env: { XDG_CACHE_HOME: dir.path } });
+    const bad = await runCliInProcess(["gate", "--contract", contract, "--matrix", ">=zero"], { env: { XDG_CACHE_HOME: dir.path } });
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toContain('--matrix ">=zero"');
-    const clash = await runCli(["gate", "--contract", contract, "--matrix", "all", "--sdk", "0.21.0"], { env: { XDG_CACHE_HOME: dir.path } });
+    const clash = await runCliInProcess(["gate", "--contract", contract, "--matrix", "all", "--sdk", "0.21.0"], { env: { XDG_CACHE_HOME: dir.path } });
     expect(clash.exitCode).toBe(2);
     expect(clash.stderr).toContain("--matrix and --sdk were both given");
   });

@@ -1,7 +1,8 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { sdkUnavailable } from "../helpers/sdk-available.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
@@ -18,7 +19,7 @@ describe.skipIf(Boolean(skip028))("gate --sdk 0.28.2 (the real published runtime
   it("fails the 0.21 contract and lists the recorded calls that would break", { timeout: 60_000 }, async () => {
     await using dir = await tmpDir();
     const junit = path.join(dir.path, "gate.xml");
-    const r = await runCli(["gate", "--contract", contract, "--sdk", "0.28.2", "--recordings", recordings, "--json", "--junit", junit]);
+    const r = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.28.2", "--recordings", recordings, "--json", "--junit", junit]);
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(String(r.stdout));
     expect(doc).toMatchObject({ ok: false, version: "0.28.2", reachable: true });
@@ -57,7 +58,7 @@ describe("gate --sdk 0.21.0 and --driver", () => {
   it("passes when the only failure is listed as expected, and fails when the baseline is stale", async () => {
     await using dir = await tmpDir();
     const baseline = path.join(dir.path, "expected.json");
-    const first = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", recordings, "--save-expected-failures", baseline]);
+    const first = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", recordings, "--save-expected-failures", baseline]);
     expect(first.exitCode).toBe(1);
     expect(first.stdout).toContain(
       `FAIL     ${recordings}/mcp-session event 5 (screenshot): tool screenshot is not in the candidate's tools/list  [${screenshotId}]`,
@@ -65,19 +66,30 @@ describe("gate --sdk 0.21.0 and --driver", () => {
     const saved = JSON.parse(await readFile(baseline, "utf8"));
     expect(saved.failures.map((f: any) => f.id)).toEqual([screenshotId]);
 
-    const second = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", recordings, "--expected-failures", baseline]);
+    const second = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", recordings, "--expected-failures", baseline]);
     expect(second.exitCode).toBe(0);
     expect(second.stdout).toContain("expected failures (listed in");
 
     saved.failures.push({ id: "contract:tool:invoke_menu" });
     await writeFile(baseline, JSON.stringify(saved));
-    const stale = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", recordings, "--expected-failures", baseline, "--json"]);
+    const stale = await runCliInProcess([
+      "gate",
+      "--contract",
+      contract,
+      "--sdk",
+      "0.21.0",
+      "--recordings",
+      recordings,
+      "--expected-failures",
+      baseline,
+      "--json",
+    ]);
     expect(stale.exitCode).toBe(1);
     expect(JSON.parse(String(stale.stdout))).toMatchObject({ ok: false, unexpected: [], stale: ["contract:tool:invoke_menu"] });
   });
 
   it("gates the fake 0.21.0 binary: CLI argv checked, diffed against the contract's baseline", async () => {
-    const r = await runCli(["gate", "--contract", contract, "--driver", fake, "--json", "--timeout-ms", "30000"]);
+    const r = await runCliInProcess(["gate", "--contract", contract, "--driver", fake, "--json", "--timeout-ms", "30000"]);
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.ok).toBe(true);
@@ -87,13 +99,13 @@ describe("gate --sdk 0.21.0 and --driver", () => {
   });
 
   it("rejects bad input with exit 2 naming the flag or file", async () => {
-    const noRec = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", "docs"]);
+    const noRec = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", "docs"]);
     expect(noRec.exitCode).toBe(2);
     expect(noRec.stderr).toContain("--recordings: no cassette under docs.");
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "expected.json");
     await writeFile(bad, JSON.stringify({ format: "cua-expected-failures", version: 1, failures: [{ reason: "x" }] }, null, 2));
-    const badBaseline = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--expected-failures", bad]);
+    const badBaseline = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.21.0", "--expected-failures", bad]);
     expect(badBaseline.exitCode).toBe(2);
     // line 5: the failures[0] object that lacks "id"
     expect(badBaseline.stderr).toContain(`${bad}:5: failures.0.id: expected-failures file is invalid`);
@@ -106,13 +118,13 @@ describe("gate --sdk 0.21.0 and --driver", () => {
     const file = path.join(copy, "cassette.jsonl");
     const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
     await writeFile(file, `${lines.slice(0, -1).join("\n")}\n${lines.at(-1)!.slice(0, 20)}`);
-    const r = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", copy, "--json"]);
+    const r = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", copy, "--json"]);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.recordings.calls).toBe(3);
     expect(doc.recordings.warnings).toEqual([
       expect.stringMatching(new RegExp(`^${file}:${lines.length}: torn last line \\(20 characters, not valid JSON\\) ignored`)),
     ]);
-    const text = await runCli(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", copy]);
+    const text = await runCliInProcess(["gate", "--contract", contract, "--sdk", "0.21.0", "--recordings", copy]);
     expect(text.stdout).toContain(`  note     ${file}:${lines.length}: torn last line (20 characters`);
   });
 });

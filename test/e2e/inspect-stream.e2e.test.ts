@@ -2,13 +2,13 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCassette } from "../../src/cassette/reader.js";
-import { runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 describe("inspect reads the cassette line by line", () => {
   it("counts what readCassette loads, for both bundled recordings", async () => {
     for (const dir of ["recordings/gtk3-demo-cli", "recordings/gtk3-demo-mcp"]) {
-      const r = await runCli(["inspect", dir, "--json"]);
+      const r = await runCliInProcess(["inspect", dir, "--json"]);
       expect(r.exitCode).toBe(0);
       const summary = JSON.parse(String(r.stdout)) as { events: number; frames: { count: number }; probe: { status: string } };
       const cassette = await readCassette(dir);
@@ -21,7 +21,7 @@ describe("inspect reads the cassette line by line", () => {
   it("says what is wrong with cassette.jsonl: a directory is not 'missing'", async () => {
     await using dir = await tmpDir();
     mkdirSync(path.join(dir.path, "cassette.jsonl"));
-    const r = await runCli(["inspect", dir.path]);
+    const r = await runCliInProcess(["inspect", dir.path]);
     expect(r.exitCode).toBe(2);
     expect(String(r.stderr)).toBe(
       `cua-contract: ${path.join(dir.path, "cassette.jsonl")}: cassette.jsonl is a directory, not a file. Pass the directory that \`cua-contract record --out DIR\` wrote (it holds cassette.jsonl).`,
@@ -35,7 +35,7 @@ describe("inspect reads the cassette line by line", () => {
     bad.exit_code = "zero";
     lines[4] = JSON.stringify(bad);
     writeFileSync(path.join(dir.path, "cassette.jsonl"), `${lines.join("\n")}\n`);
-    const r = await runCli(["inspect", dir.path]);
+    const r = await runCliInProcess(["inspect", dir.path]);
     expect(r.exitCode).toBe(2);
     const viaReader = await readCassette(dir.path, { frames: "skip" }).then(
       () => "",

@@ -1,17 +1,17 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 
 const fixture = (name: string) => path.join("test/fixtures/cassettes", name);
 
 describe("inspect", () => {
   it("summarises a good cassette, human and --json", async () => {
-    const human = await runCli(["inspect", fixture("golden-cli")]);
+    const human = await runCliInProcess(["inspect", fixture("golden-cli")]);
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toContain("driver     0.21.0 (synthetic, linux-x64)");
     expect(human.stdout).toMatch(/^events {5}8 \(cli 8; origin: harness 6, recorder 2\)$/m);
     expect(human.stdout).toMatch(/^frames {5}1 \(49022 bytes\); missing: none; mismatched: none$/m);
-    const json = await runCli(["inspect", fixture("golden-cli"), "--json"]);
+    const json = await runCliInProcess(["inspect", fixture("golden-cli"), "--json"]);
     const doc = JSON.parse(String(json.stdout));
     expect(doc).toMatchObject({
       header: { format: "cua-cassette", version: 1, transport: "cli" },
@@ -23,7 +23,7 @@ describe("inspect", () => {
   });
 
   it("reports a torn last line as a warning naming the line, exit 0", async () => {
-    const r = await runCli(["inspect", fixture("torn-last-line"), "--json"]);
+    const r = await runCliInProcess(["inspect", fixture("torn-last-line"), "--json"]);
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.events).toBe(3);
@@ -56,13 +56,13 @@ describe("inspect", () => {
       ],
     ];
     for (const [name, message] of cases) {
-      const r = await runCli(["inspect", fixture(name)]);
+      const r = await runCliInProcess(["inspect", fixture(name)]);
       expect([name, r.exitCode, r.stderr]).toEqual([name, 2, `cua-contract: ${fixture(name)}/${message}`]);
       expect(r.stderr).not.toMatch(/\n\s+at /);
     }
-    const mismatch = JSON.parse(String((await runCli(["inspect", fixture("frame-mismatch"), "--json"])).stdout));
+    const mismatch = JSON.parse(String((await runCliInProcess(["inspect", fixture("frame-mismatch"), "--json"])).stdout));
     expect(mismatch.frames.mismatched).toEqual(["frames/ebc1a12310fa96efae931acb75771ee38856cfb70a921e7fb5bfa34128a9262b.png"]);
-    const missing = await runCli(["inspect", "test/fixtures/cassettes/does-not-exist"]);
+    const missing = await runCliInProcess(["inspect", "test/fixtures/cassettes/does-not-exist"]);
     expect([missing.exitCode, missing.stderr]).toEqual([
       2,
       "cua-contract: test/fixtures/cassettes/does-not-exist: no cassette directory at test/fixtures/cassettes/does-not-exist. Pass the directory that `cua-contract record --out DIR` wrote (it holds cassette.jsonl).",

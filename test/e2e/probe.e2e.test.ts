@@ -2,7 +2,8 @@ import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
@@ -15,7 +16,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   it("records every read-only step and meets the shipped 0.21 contract", async () => {
     // The fake's `status` says a daemon runs on $HOME/.cache/cua-driver/cua-driver.sock; here none answers there.
     await using home = await tmpDir();
-    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], { env: { HOME: home.path } });
+    const r = await runCliInProcess(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], { env: { HOME: home.path } });
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);
     const doc = json(r.stdout);
@@ -33,7 +34,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     expect(doc.steps.find((s: any) => s.step === "metadata").message).toMatch(
       /^no daemon answers on .*cua-driver\.sock \(ENOENT\), so there is no metadata to read$/,
     );
-    const human = await runCli(["probe", "--driver", fake, ...slow], { env: { HOME: home.path } });
+    const human = await runCliInProcess(["probe", "--driver", fake, ...slow], { env: { HOME: home.path } });
     expect(String(human.stdout)).toMatch(/^ {2}-- {3}metadata .* no daemon answers on /m);
     expect(String(human.stdout)).not.toMatch(/FAIL/);
     expect(doc.tools).toHaveLength(60);
@@ -57,7 +58,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     );
     await new Promise<void>((resolve) => server.listen(path.join(sockDir, "cua-driver.sock"), resolve));
     try {
-      const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], { env: { HOME: home.path } });
+      const r = await runCliInProcess(["probe", "--driver", fake, "--contract", contract, "--json", ...slow], { env: { HOME: home.path } });
       expect(r.exitCode).toBe(0);
       const doc = json(r.stdout);
       expect(doc.steps.find((s: any) => s.step === "metadata")).toMatchObject({ status: "succeeded" });
@@ -72,7 +73,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   it("names the missing flag when the manifest lacks call --screenshot-out-file (exit 1)", async () => {
     await using dir = await tmpDir();
     const junit = path.join(dir.path, "probe.xml");
-    const r = await runCli(["probe", "--driver", fake, "--contract", contract, "--json", "--junit", junit, ...slow], {
+    const r = await runCliInProcess(["probe", "--driver", fake, "--contract", contract, "--json", "--junit", junit, ...slow], {
       env: { FAKE_CUA_DRIVER_MANIFEST: "drop-arg:call:--screenshot-out-file" },
     });
     expect(r.exitCode).toBe(1);
@@ -89,7 +90,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   });
 
   it("reports a driver that hangs on manifest as a timed-out step, not a crash", async () => {
-    const r = await runCli(["probe", "--driver", fake, "--timeout-ms", "1500", "--contract", contract], { env: { FAKE_CUA_DRIVER_HANG: "manifest" } });
+    const r = await runCliInProcess(["probe", "--driver", fake, "--timeout-ms", "1500", "--contract", contract], { env: { FAKE_CUA_DRIVER_HANG: "manifest" } });
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/FAIL manifest +\d+ ms {2}timed out: manifest did not finish within 1500 ms/);
     expect(r.stdout).toMatch(/ok {3}mcp_tools_list/);
@@ -99,7 +100,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   });
 
   it("reports a manifest that is not JSON as a failed step", async () => {
-    const r = await runCli(["probe", "--driver", fake, "--json", ...slow], { env: { FAKE_CUA_DRIVER_MANIFEST: "non-json" } });
+    const r = await runCliInProcess(["probe", "--driver", fake, "--json", ...slow], { env: { FAKE_CUA_DRIVER_MANIFEST: "non-json" } });
     expect(r.exitCode).toBe(0);
     const manifest = json(r.stdout).steps.find((s: any) => s.step === "manifest");
     expect(manifest.status).toBe("failed");
@@ -124,7 +125,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
       ].join("\n"),
     );
     await chmod(old, 0o755);
-    const r = await runCli(["probe", "--driver", old, "--contract", contract, "--json", ...slow]);
+    const r = await runCliInProcess(["probe", "--driver", old, "--contract", contract, "--json", ...slow]);
     expect(r.exitCode).toBe(1);
     const doc = json(r.stdout);
     expect(doc.version).toBe("0.12.6");
@@ -149,16 +150,16 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     const dead = path.join(dir.path, "cua-driver");
     await writeFile(dead, "#!/bin/sh\necho 'broken install' >&2\nexit 1\n");
     await chmod(dead, 0o755);
-    const r = await runCli(["probe", "--driver", dead, "--timeout-ms", "3000"]);
+    const r = await runCliInProcess(["probe", "--driver", dead, "--timeout-ms", "3000"]);
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toContain("FAIL: the driver could not be probed at all");
     expect(r.stdout).toContain("--version exited 1: broken install");
 
     await chmod(dead, 0o644);
-    const notExec = await runCli(["probe", "--driver", dead]);
+    const notExec = await runCliInProcess(["probe", "--driver", dead]);
     expect(notExec.exitCode).toBe(2);
     expect(notExec.stderr).toBe(`cua-contract: --driver: ${dead} is not executable. Run \`chmod +x ${dead}\` or point --driver at the cua-driver executable.`);
-    const missing = await runCli(["probe", "--driver", path.join(dir.path, "nope")]);
+    const missing = await runCliInProcess(["probe", "--driver", path.join(dir.path, "nope")]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain(`--driver: ${path.join(dir.path, "nope")} does not exist.`);
   });
@@ -166,21 +167,21 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   it("saves a snapshot that --from, diff and contract init read back", async () => {
     await using dir = await tmpDir();
     const saved = path.join(dir.path, "probe.json");
-    expect((await runCli(["probe", "--driver", fake, "--save", saved, ...slow])).exitCode).toBe(0);
-    const again = await runCli(["probe", "--from", dir.path, "--contract", contract, "--json"]);
+    expect((await runCliInProcess(["probe", "--driver", fake, "--save", saved, ...slow])).exitCode).toBe(0);
+    const again = await runCliInProcess(["probe", "--from", dir.path, "--contract", contract, "--json"]);
     expect(again.exitCode).toBe(0);
     expect(json(again.stdout).version).toBe("0.21.0");
-    const same = await runCli(["diff", saved, dir.path, "--json"]);
+    const same = await runCliInProcess(["diff", saved, dir.path, "--json"]);
     expect(json(same.stdout).changes).toEqual([]);
 
     const out = path.join(dir.path, "contract.json");
-    const init = await runCli(["contract", "init", "--from", saved, "--out", out]);
+    const init = await runCliInProcess(["contract", "init", "--from", saved, "--out", out]);
     expect(init.exitCode).toBe(0);
     const written = JSON.parse(await readFile(out, "utf8"));
     expect(written).toMatchObject({ format: "cua-driver-contract", driver: { versions: "0.21.x", protocol_version: "2025-06-18" }, baseline: "probe.json" });
     expect(Object.keys(written.tools)).toHaveLength(60);
-    expect((await runCli(["probe", "--from", saved, "--contract", out])).exitCode).toBe(0);
-    const exists = await runCli(["contract", "init", "--from", saved, "--out", out]);
+    expect((await runCliInProcess(["probe", "--from", saved, "--contract", out])).exitCode).toBe(0);
+    const exists = await runCliInProcess(["contract", "init", "--from", saved, "--out", out]);
     expect(exists.exitCode).toBe(2);
     expect(exists.stderr).toContain("already exists. Choose another path, or pass --force to overwrite it.");
   });
@@ -192,7 +193,7 @@ describe("probe bad input", () => {
     const bad = path.join(dir.path, "bad.json");
     const good = JSON.parse(await readFile(path.join(repoRoot, contract), "utf8"));
     await writeFile(bad, JSON.stringify({ ...good, format: "cua-contract" }, null, 2));
-    const r = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const r = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
     expect(r.exitCode).toBe(2);
     // line 3: "$schema" is on line 2
     expect(r.stderr).toContain(`${bad}:3: format: driver contract is invalid`);
@@ -201,7 +202,7 @@ describe("probe bad input", () => {
     good.tools.click.annotations.idempotentHint = "yes";
     const hintText = JSON.stringify(good, null, 2);
     await writeFile(bad, hintText);
-    const hint = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const hint = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
     expect(hint.exitCode).toBe(2);
     const hintLine = hintText.split("\n").indexOf('        "idempotentHint": "yes",') + 1;
     expect(hintLine).toBeGreaterThan(1);
@@ -213,18 +214,18 @@ describe("probe bad input", () => {
     good.driver.versions = "latest";
     const rangeText = JSON.stringify(good, null, 2);
     await writeFile(bad, rangeText);
-    const range = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const range = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
     const rangeLine = rangeText.split("\n").indexOf('    "versions": "latest",') + 1;
     expect(range.stderr).toContain(`${bad}:${rangeLine}: driver.versions: driver contract is invalid: "latest" is not a version`);
 
     await writeFile(bad, '{\n  "format": \n}');
-    const syntax = await runCli(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const syntax = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
     expect(syntax.exitCode).toBe(2);
     expect(syntax.stderr).toMatch(/bad\.json(:3)?: driver contract is not valid JSON \(/);
   });
 
   it("refuses two sources at once", async () => {
-    const r = await runCli(["probe", "--driver", fake, "--sdk", "0.21.0"]);
+    const r = await runCliInProcess(["probe", "--driver", fake, "--sdk", "0.21.0"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("--sdk: --driver and --sdk were both given. Give exactly one of --driver PATH, --sdk VERSION or --from CASSETTE.");
   });

@@ -3,7 +3,8 @@ import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { chromiumPath, skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 import { writeCarelessReplayLog } from "./report-fixtures.js";
@@ -59,7 +60,7 @@ beforeAll(async () => {
   if (skipBrowser) return;
   tmp = await tmpDir("cua-report-e2e-");
   cassette = path.join(tmp.path, "cassette");
-  const imported = await runCli(["import", trajectory, "--out", cassette, "--driver-source", "sdk", "--driver-version", "0.21.0"]);
+  const imported = await runCliInProcess(["import", trajectory, "--out", cassette, "--driver-source", "sdk", "--driver-version", "0.21.0"]);
   expect(imported.exitCode, String(imported.stderr)).toBe(0);
   mkdirSync(outputDir, { recursive: true });
   context = await chromium.launchPersistentContext(path.join(tmp.path, "chromium-profile"), {
@@ -80,7 +81,7 @@ describe.skipIf(skipBrowser)("cua-contract report in Chromium", () => {
     const log = path.join(tmp.path, "replay.jsonl");
     const entries = await writeCarelessReplayLog({ cassetteDir: cassette, logFile: log, typed: "hello" });
     const out = path.join(tmp.path, "replay.html");
-    const run = await runCli(["report", log, "--cassette", cassette, "--out", out]);
+    const run = await runCliInProcess(["report", log, "--cassette", cassette, "--out", out]);
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
     const failures = Number(/from a replay-log: 15 calls, (\d+) failures, 9 screenshots, 8 consecutive pairs compared/.exec(String(run.stdout))?.[1]);
@@ -138,7 +139,7 @@ describe.skipIf(skipBrowser)("cua-contract report in Chromium", () => {
 
   it("shows a cassette imported from a real trajectory: every call, epochs, change kinds", { timeout: 60_000 }, async () => {
     const out = path.join(tmp.path, "cassette.html");
-    const run = await runCli(["report", cassette, "--out", out, "--json"]);
+    const run = await runCliInProcess(["report", cassette, "--out", out, "--json"]);
     expect(run.exitCode, String(run.stderr)).toBe(0);
     const stats = JSON.parse(String(run.stdout)) as { rows: number; pairs: number; screenshots: number; kind: string };
     expect(stats).toMatchObject({ kind: "cassette", rows: 14, screenshots: 9, pairs: 8 });
@@ -168,13 +169,13 @@ describe.skipIf(skipBrowser)("cua-contract report in Chromium", () => {
   });
 
   it("shows a check result: every failure first, linked to the scenario step", { timeout: 60_000 }, async () => {
-    const check = await runCli(["check", "--harness", "resend-timed-out-click", "--json"]);
+    const check = await runCliInProcess(["check", "--harness", "resend-timed-out-click", "--json"]);
     expect(check.exitCode).toBe(1);
     const resultFile = path.join(tmp.path, "check.json");
     writeFileSync(resultFile, String(check.stdout));
     const result = JSON.parse(String(check.stdout)) as { failed: number; scenarios: Array<{ passed: boolean; title: string }> };
     const out = path.join(tmp.path, "check.html");
-    const run = await runCli(["report", resultFile, "--out", out]);
+    const run = await runCliInProcess(["report", resultFile, "--out", out]);
     expect(run.exitCode, String(run.stderr)).toBe(0);
     const page = await open(out);
     await expect(page.locator("section.scenario").count()).resolves.toBe(result.scenarios.length);
@@ -192,7 +193,7 @@ describe.skipIf(skipBrowser)("cua-contract report in Chromium", () => {
     timeout: 60_000,
   }, async () => {
     const out = path.join(tmp.path, "check-report.html");
-    const run = await runCli(["check", "--harness", "resend-timed-out-click", "--report", out]);
+    const run = await runCliInProcess(["check", "--harness", "resend-timed-out-click", "--report", out]);
     expect(run.exitCode).toBe(1);
     const page = await open(out);
     const failed = page.locator("section.scenario.failed");
@@ -234,7 +235,7 @@ describe("cua-contract report: bad input", () => {
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "notes.json");
     writeFileSync(bad, '{"hello": 1}');
-    const run = await runCli(["report", bad, "--out", path.join(dir.path, "r.html")]);
+    const run = await runCliInProcess(["report", bad, "--out", path.join(dir.path, "r.html")]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toBe(
       `cua-contract: ${bad}: neither a cassette, a replay log nor a check result (a JSON object with keys "hello"; a check result has "scenarios", a replay log one {"type": …} entry per line). Pass a cassette directory, a replay log (.jsonl, one entry per line) or a check result (.json from \`check --json\`).`,
@@ -245,7 +246,7 @@ describe("cua-contract report: bad input", () => {
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "replay.jsonl");
     writeFileSync(bad, '{"type":"mark","t_ms":0,"label":"x"}\n{"type":"request","n":0\n');
-    const run = await runCli(["report", bad, "--out", path.join(dir.path, "r.html")]);
+    const run = await runCliInProcess(["report", bad, "--out", path.join(dir.path, "r.html")]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(/replay\.jsonl:2: replay log line is not JSON/);
   });
