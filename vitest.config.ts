@@ -1,6 +1,12 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
+// `#src/*` (package.json "imports") is the source under this condition, the build without it
+// (then Vite's own server conditions)
+const conditions = ["cua-contract-source", "module", "node", "development|production"];
+
 export default defineConfig({
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
   test: {
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,

@@ -114,8 +114,10 @@ function parse(file: string): Module {
     pending = undefined;
     const spec = m[3] ?? m[4]!;
     const typeOnly = m[2] !== undefined;
-    if (spec.startsWith(".")) {
-      const target = path.resolve(path.dirname(file), spec.replace(/\.js$/, ".ts"));
+    if (spec.startsWith(".") || spec.startsWith("#src/")) {
+      const target = spec.startsWith("#src/")
+        ? path.join(SRC, spec.slice("#src/".length).replace(/\.js$/, ".ts"))
+        : path.resolve(path.dirname(file), spec.replace(/\.js$/, ".ts"));
       imports.push({ target, runtime: !typeOnly, line: start + 1 });
     } else if (!typeOnly) {
       bare.push({ spec, line: start + 1 });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderJsonSchemas } from "../src/schema/json-schema.js";
+import { renderJsonSchemas } from "#src/schema/json-schema.js";
 
 const dir = new URL("../contracts/schema/", import.meta.url);
 

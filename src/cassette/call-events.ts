@@ -1,7 +1,7 @@
-import type { CassetteEvent } from "../schema/cassette.js";
-import { parseDriverArgv } from "../wire/cli/argv.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import { parseDriverArgv } from "#src/wire/cli/argv.js";
 import { fromStoredBytes } from "./stored-bytes.js";
-import type { StoredBytes } from "../schema/bytes.js";
+import type { StoredBytes } from "#src/schema/bytes.js";
 
 const text = (s: StoredBytes) => fromStoredBytes(s).toString("utf8");
 

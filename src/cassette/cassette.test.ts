@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { deflateSync } from "node:zlib";
-import type { CassetteHeader } from "../schema/cassette.js";
+import type { CassetteHeader } from "#src/schema/cassette.js";
 import { createRedactor, openCassetteWriter, readCassette, readFrame, restoreBytes, restoreText, storeText } from "./index.js";
 
 const dirs: string[] = [];

@@ -1,4 +1,4 @@
-import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
+import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
 
 export const CASSETTE_FILE = "cassette.jsonl";
 export const FRAMES_DIR = "frames";

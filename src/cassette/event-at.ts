@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
-import { UserError } from "../errors.js";
-import type { CassetteEvent } from "../schema/cassette.js";
+import { UserError } from "#src/errors.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 import type { CassetteValidators, EventPlace } from "./scan.js";
 
 /** What identifies one version of a file: a cassette read again later must still be this one. */

@@ -1,4 +1,4 @@
-import { createLru } from "../util/lru.js";
+import { createLru } from "#src/util/lru.js";
 import { loadFrame } from "./frame-store.js";
 
 /** Frames of one cassette read on demand (hash-checked) and kept within a budget, as base64 for splicing. */

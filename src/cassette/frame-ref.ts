@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { FrameRef } from "../schema/bytes.js";
+import type { FrameRef } from "#src/schema/bytes.js";
 
 export type FrameExt = "png" | "jpg";
 

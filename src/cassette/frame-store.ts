@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
-import type { FrameRef } from "../schema/bytes.js";
+import { UserError } from "#src/errors.js";
+import type { FrameRef } from "#src/schema/bytes.js";
 import { FRAMES_DIR } from "./cassette.js";
 import { frameRefFor, parseFrameRef, sha256Hex, type FrameExt } from "./frame-ref.js";
 

@@ -1,4 +1,4 @@
-import type { FrameRef, FrameSplice } from "../schema/bytes.js";
+import type { FrameRef, FrameSplice } from "#src/schema/bytes.js";
 import { imageExt, type FrameExt } from "./frame-ref.js";
 
 // A JSON string value under an image key: `screenshot_png_b64` (CLI merge) or `data` (MCP image block).

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { constants } from "node:buffer";
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 
 export interface FileLine {
   /** 1-based line number. */

@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
-import { CassetteHeaderSchema, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "../schema/cassette.js";
+import { UserError } from "#src/errors.js";
+import { CassetteHeaderSchema, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
 import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE, type Cassette } from "./cassette.js";
 import { frameRefsOf } from "./event-frames.js";
 import { readCassetteSync } from "./reader.js";

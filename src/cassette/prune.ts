@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, copyFileSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { UserError } from "#src/errors.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE } from "./cassette.js";
 import { toolCallSpans } from "./call-events.js";
 import { frameRefsOf } from "./event-frames.js";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CassetteEventSchema, CassetteHeaderSchema } from "../schema/cassette.js";
+import { CassetteEventSchema, CassetteHeaderSchema } from "#src/schema/cassette.js";
 import { NeedsSchemaCheck, quickValidators } from "./quick-validate.js";
 
 const lines = ["recordings/gtk3-demo-cli", "recordings/gtk3-demo-mcp"].flatMap((d) =>

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
+import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
 import type { CassetteValidators } from "./scan.js";
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { UserError } from "../errors.js";
-import { ReplayLogEntrySchema, type ReplayLogEntry } from "../schema/replay-log.js";
+import { UserError } from "#src/errors.js";
+import { ReplayLogEntrySchema, type ReplayLogEntry } from "#src/schema/replay-log.js";
 
 /** Reads replay logs (`replay --log`, JSONL); a bad line names file:line. */
 export function readReplayLogs(files: readonly string[]): { file: string; entries: ReplayLogEntry[] }[] {

@@ -1,5 +1,5 @@
-import { UserError } from "../errors.js";
-import { CassetteEventSchema, CassetteHeaderSchema, type CassetteEvent } from "../schema/cassette.js";
+import { UserError } from "#src/errors.js";
+import { CassetteEventSchema, CassetteHeaderSchema, type CassetteEvent } from "#src/schema/cassette.js";
 import type { Cassette } from "./cassette.js";
 import { HEADER_FIX, scanCassette, type CassetteValidators, type EventPlace } from "./scan.js";
 

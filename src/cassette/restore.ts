@@ -1,6 +1,6 @@
-import { UserError } from "../errors.js";
-import type { FrameRef, StoredBytes } from "../schema/bytes.js";
-import type { CassetteEvent } from "../schema/cassette.js";
+import { UserError } from "#src/errors.js";
+import type { FrameRef, StoredBytes } from "#src/schema/bytes.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 import type { Cassette } from "./cassette.js";
 import { loadFrame } from "./frame-store.js";
 import { restoreImages } from "./images.js";

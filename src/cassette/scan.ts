@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
-import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
-import { CASSETTE_FORMAT, CASSETTE_VERSION } from "../schema/cassette-format.js";
+import { UserError } from "#src/errors.js";
+import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION } from "#src/schema/cassette-format.js";
 import { CASSETTE_FILE, PROBE_FILE, type FrameStats } from "./cassette.js";
 import { frameRefsOf } from "./event-frames.js";
 import { parseFrameRef, sha256Hex } from "./frame-ref.js";

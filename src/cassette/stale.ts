@@ -1,6 +1,6 @@
-import { UserError } from "../errors.js";
-import { satisfies } from "../util/versions.js";
-import type { CassetteHeader } from "../schema/cassette.js";
+import { UserError } from "#src/errors.js";
+import { satisfies } from "#src/util/versions.js";
+import type { CassetteHeader } from "#src/schema/cassette.js";
 
 /** Why a cassette should be re-recorded: too old, or made with a driver outside the range a harness targets. */
 export interface Staleness {

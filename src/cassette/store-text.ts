@@ -1,6 +1,6 @@
-import type { FrameSplice, StoredBytes } from "../schema/bytes.js";
+import type { FrameSplice, StoredBytes } from "#src/schema/bytes.js";
 import type { FrameExt } from "./frame-ref.js";
-import type { FrameRef } from "../schema/bytes.js";
+import type { FrameRef } from "#src/schema/bytes.js";
 import { extractImages } from "./images.js";
 import type { Redactor } from "./redact.js";
 import { toStoredBytes } from "./stored-bytes.js";

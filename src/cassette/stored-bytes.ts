@@ -1,4 +1,4 @@
-import type { StoredBytes } from "../schema/bytes.js";
+import type { StoredBytes } from "#src/schema/bytes.js";
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 

@@ -1,7 +1,7 @@
-import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
+import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
 import { fromStoredBytes } from "./stored-bytes.js";
 import type { Cassette, FrameStats } from "./cassette.js";
-import { parseDriverArgv } from "../wire/cli/argv.js";
+import { parseDriverArgv } from "#src/wire/cli/argv.js";
 
 /** What `inspect --json` prints. Field names are a public contract: add, never rename. */
 export interface CassetteSummary {

@@ -1,8 +1,8 @@
 import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
-import type { FrameRef } from "../schema/bytes.js";
-import { CassetteEventSchema, CassetteHeaderSchema, type CassetteEvent, type CassetteHeader } from "../schema/cassette.js";
+import { UserError } from "#src/errors.js";
+import type { FrameRef } from "#src/schema/bytes.js";
+import { CassetteEventSchema, CassetteHeaderSchema, type CassetteEvent, type CassetteHeader } from "#src/schema/cassette.js";
 import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE } from "./cassette.js";
 import type { FrameExt } from "./frame-ref.js";
 import { syncFiles, writeFrame } from "./frame-store.js";

@@ -1,11 +1,11 @@
 import { execa } from "execa";
-import { createReplayBackend } from "../transports/cli/replay-backend.js";
-import { createReplaySession } from "../replay/session.js";
-import { systemClock } from "../runtime/clock-system.js";
-import type { ToolInfo } from "../driver/port.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
-import { startShimServer } from "../shim-server/server.js";
+import { createReplayBackend } from "#src/transports/cli/replay-backend.js";
+import { createReplaySession } from "#src/replay/session.js";
+import { systemClock } from "#src/runtime/clock-system.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
+import { startShimServer } from "#src/shim-server/server.js";
 import type { LoadedCassette } from "./replay-cassette.js";
 
 /** How long one external harness run may take before it is stopped and failed. */

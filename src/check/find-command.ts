@@ -1,6 +1,6 @@
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 
 /** The program a shell command line starts (its first word), found on PATH or as a path; else a usage error naming --cmd. */
 export function checkCommandExists(options: { command: string; env: NodeJS.ProcessEnv; cwd: string }): void {

@@ -1,7 +1,7 @@
-import type { CheckFailure } from "../schema/check-result.js";
-import type { StepResult } from "../schema/harness-step.js";
-import type { StepExpectation } from "../schema/scenario.js";
-import type { InvariantReport } from "../invariants/types.js";
+import type { CheckFailure } from "#src/schema/check-result.js";
+import type { StepResult } from "#src/schema/harness-step.js";
+import type { StepExpectation } from "#src/schema/scenario.js";
+import type { InvariantReport } from "#src/invariants/types.js";
 
 /** Step expectations against the harness's step results; one failure per unmet expectation. */
 export function judgeSteps(options: { expectations: readonly StepExpectation[]; steps: readonly StepResult[] }): CheckFailure[] {

@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import { UserError } from "../errors.js";
-import { HARNESS_ACTION_NAMES } from "../schema/harness-step.js";
-import { ScenarioSchema, type Scenario } from "../schema/scenario.js";
-import { CASSETTE_FILE } from "../cassette/cassette.js";
-import { nearestAction } from "../harness/core/nearest-action.js";
-import { parseJsonText } from "../util/read-json.js";
-import { recogniseFile } from "../cassette/recognise-file.js";
+import { UserError } from "#src/errors.js";
+import { HARNESS_ACTION_NAMES } from "#src/schema/harness-step.js";
+import { ScenarioSchema, type Scenario } from "#src/schema/scenario.js";
+import { CASSETTE_FILE } from "#src/cassette/cassette.js";
+import { nearestAction } from "#src/harness/core/nearest-action.js";
+import { parseJsonText } from "#src/util/read-json.js";
+import { recogniseFile } from "#src/cassette/recognise-file.js";
 
 export interface LoadedScenario {
   scenario: Scenario;

@@ -1,5 +1,5 @@
-import type { CheckResult, ScenarioResult } from "../schema/check-result.js";
-import type { JunitSuite } from "../util/junit.js";
+import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
+import type { JunitSuite } from "#src/util/junit.js";
 
 /** The human line for one scenario, and its failures indented beneath. */
 export function renderScenarioLine(s: ScenarioResult, color: boolean): string {

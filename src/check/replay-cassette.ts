@@ -1,8 +1,8 @@
-import type { Cassette } from "../cassette/cassette.js";
-import type { ToolInfo } from "../driver/port.js";
-import { withHostTools } from "../wire/mcp/host-tools.js";
-import { loadReplayCassette as readForReplay } from "../replay/load.js";
-import type { PreparedReplayCassette } from "../replay/replayer.js";
+import type { Cassette } from "#src/cassette/cassette.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import { withHostTools } from "#src/wire/mcp/host-tools.js";
+import { loadReplayCassette as readForReplay } from "#src/replay/load.js";
+import type { PreparedReplayCassette } from "#src/replay/replayer.js";
 
 export interface LoadedCassette {
   cassette: Cassette;

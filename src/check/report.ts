@@ -1,8 +1,8 @@
-import { diffImage } from "../harness/screen/diff-image.js";
-import { screenChange } from "../harness/screen/screen-change.js";
-import { writeCheckReport } from "../report/write-report.js";
-import type { CheckResult } from "../schema/check-result.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { diffImage } from "#src/harness/screen/diff-image.js";
+import { screenChange } from "#src/harness/screen/screen-change.js";
+import { writeCheckReport } from "#src/report/write-report.js";
+import type { CheckResult } from "#src/schema/check-result.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { loadReplayCassette } from "./replay-cassette.js";
 
 /** Writes the HTML report of a check run, handing it each scenario's replay log and cassette. */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MUTANTS } from "../fuzz/mutants.js";
+import { MUTANTS } from "#src/fuzz/mutants.js";
 import { findScenarioFiles } from "./load-scenario.js";
 import { referenceRunner, runCheck } from "./run-check.js";
 

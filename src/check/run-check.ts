@@ -1,7 +1,7 @@
-import { UserError } from "../errors.js";
-import type { HarnessParts } from "../harness/core/session-parts.js";
-import type { CheckResult, ScenarioResult } from "../schema/check-result.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { UserError } from "#src/errors.js";
+import type { HarnessParts } from "#src/harness/core/session-parts.js";
+import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { loadScenario, type LoadedScenario } from "./load-scenario.js";
 import { loadReplayCassette } from "./replay-cassette.js";
 import { runReference, toScenarioResult } from "./run-reference.js";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import type { CheckFailure } from "../schema/check-result.js";
+import type { CheckFailure } from "#src/schema/check-result.js";
 import { EXTERNAL_TIMEOUT_MS, runExternalHarness } from "./external-run.js";
 import { judgeInvariants } from "./judge.js";
 import type { LogSink, ScenarioRunner } from "./run-check.js";

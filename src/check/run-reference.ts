@@ -1,15 +1,15 @@
-import type { ToolInfo } from "../driver/port.js";
-import type { HarnessParts } from "../harness/core/session-parts.js";
-import { createHarnessSession } from "../harness/core/session.js";
-import { runInvariants } from "../invariants/run.js";
-import { BATCH_MARK } from "../invariants/no-input-after-stale.js";
-import type { InvariantReport } from "../invariants/types.js";
-import { createReplayer } from "../replay/replayer.js";
-import { createVirtualClock } from "../driver/clock-virtual.js";
-import type { CheckFailure, ScenarioResult } from "../schema/check-result.js";
-import type { StepResult } from "../schema/harness-step.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
-import type { Scenario } from "../schema/scenario.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import type { HarnessParts } from "#src/harness/core/session-parts.js";
+import { createHarnessSession } from "#src/harness/core/session.js";
+import { runInvariants } from "#src/invariants/run.js";
+import { BATCH_MARK } from "#src/invariants/no-input-after-stale.js";
+import type { InvariantReport } from "#src/invariants/types.js";
+import { createReplayer } from "#src/replay/replayer.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
+import type { CheckFailure, ScenarioResult } from "#src/schema/check-result.js";
+import type { StepResult } from "#src/schema/harness-step.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
+import type { Scenario } from "#src/schema/scenario.js";
 import { judgeInvariants, judgeSteps } from "./judge.js";
 import type { LoadedCassette } from "./replay-cassette.js";
 

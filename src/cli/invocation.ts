@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 
 /**
  * How this process was started, as a command a user can paste: `npx cua-contract` for an installed

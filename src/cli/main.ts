@@ -1,10 +1,10 @@
 import type { ArgumentsCamelCase, Argv } from "yargs";
-import { isUserError, userErrorFromSystemError } from "../errors.js";
+import { isUserError, userErrorFromSystemError } from "#src/errors.js";
 import { commandName, type CliCommand } from "./command.js";
 import { commands } from "./commands/index.js";
 import { renderTopHelp } from "./top-help.js";
 import { quickArgs } from "./quick-args.js";
-import { version } from "../version.js";
+import { version } from "#src/version.js";
 import { USAGE_STRINGS, UsageFailure, checkNumbers, commandMessage, describedBuilder, usageMessage } from "./usage.js";
 
 const SCRIPT = "cua-contract";

@@ -4,7 +4,7 @@
  * and a command's own usage line followed by its description.
  */
 import type { Argv } from "yargs";
-import { editDistance } from "../harness/core/nearest-action.js";
+import { editDistance } from "#src/harness/core/nearest-action.js";
 
 export class UsageFailure extends Error {}
 

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { binarySnapshot021, sdkSnapshot } from "../../test/helpers/probe-snapshots.js";
-import { DriverContractSchema, type DriverContract } from "../schema/driver-contract.js";
+import { DriverContractSchema, type DriverContract } from "#src/schema/driver-contract.js";
 import { checkContract, probeFailed } from "./check.js";
 import { contractFromSnapshot } from "./contract-init.js";
 

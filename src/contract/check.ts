@@ -1,6 +1,6 @@
-import type { DriverContract } from "../schema/driver-contract.js";
-import type { ProbeSnapshot, ProbeStepName, ToolEntry } from "../schema/probe-snapshot.js";
-import { satisfies } from "../util/versions.js";
+import type { DriverContract } from "#src/schema/driver-contract.js";
+import type { ProbeSnapshot, ProbeStepName, ToolEntry } from "#src/schema/probe-snapshot.js";
+import { satisfies } from "#src/util/versions.js";
 
 export type CheckItemKind = "version" | "argv" | "tool" | "capability" | "input" | "annotation" | "output_schema" | "protocol_version" | "contract_version";
 

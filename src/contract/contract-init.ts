@@ -4,8 +4,8 @@ import {
   type ContractAnnotations,
   type ContractTool,
   type DriverContract,
-} from "../schema/driver-contract.js";
-import type { ProbeSnapshot, ToolEntry } from "../schema/probe-snapshot.js";
+} from "#src/schema/driver-contract.js";
+import type { ProbeSnapshot, ToolEntry } from "#src/schema/probe-snapshot.js";
 
 const HINTS = ["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint"] as const;
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ToolsListResultSchema, type ToolsListResult, type ToolEntry } from "../schema/probe-snapshot.js";
+import { ToolsListResultSchema, type ToolsListResult, type ToolEntry } from "#src/schema/probe-snapshot.js";
 import type { Change } from "./change.js";
 import { diffSurfaces } from "./diff.js";
 import { surfaceOfDocument, surfaceOfToolsList } from "./surface.js";

@@ -1,7 +1,7 @@
-import type { ToolEntry } from "../schema/probe-snapshot.js";
+import type { ToolEntry } from "#src/schema/probe-snapshot.js";
 import { type Change, SEVERITIES, type Severity, isFailing } from "./change.js";
 import { deepEqual, stripAnnotations } from "./json.js";
-import { canonicalJson } from "../wire/json/canonical.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 import { diffManifests } from "./manifest-diff.js";
 import type { DriverSurface } from "./surface.js";
 import { diffTool } from "./tool-diff.js";

@@ -1,5 +1,5 @@
 /** JSON helpers for comparing schemas: equality by canonical text, and annotation-free copies. */
-import { canonicalJson } from "../wire/json/canonical.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -1,4 +1,4 @@
-import type { DriverManifest } from "../schema/probe-snapshot.js";
+import type { DriverManifest } from "#src/schema/probe-snapshot.js";
 import type { Change } from "./change.js";
 import { deepEqual, pointer } from "./json.js";
 

@@ -1,5 +1,5 @@
 import { isObject } from "./json.js";
-import { canonicalJson } from "../wire/json/canonical.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 
 /**
  * A direct (interpreting) JSON Schema check for the keywords cua-driver's tool schemas use.

@@ -1,6 +1,6 @@
 import type { Change, ChangeKind, Severity } from "./change.js";
 import { ANNOTATION_KEYWORDS, deepEqual, isObject, pointer, stripAnnotations } from "./json.js";
-import { canonicalJson } from "../wire/json/canonical.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 
 /**
  * `input`: what the harness sends; a schema that accepts less breaks it.

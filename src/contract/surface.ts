@@ -5,7 +5,7 @@ import {
   type DriverManifest,
   type ProbeSnapshot,
   type ToolsListResult,
-} from "../schema/probe-snapshot.js";
+} from "#src/schema/probe-snapshot.js";
 
 /** What can be compared of one driver, whatever document it came from. */
 export interface DriverSurface {

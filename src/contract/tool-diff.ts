@@ -1,4 +1,4 @@
-import type { ToolEntry } from "../schema/probe-snapshot.js";
+import type { ToolEntry } from "#src/schema/probe-snapshot.js";
 import type { Change, Severity } from "./change.js";
 import { deepEqual, pointer } from "./json.js";
 import { diffSchemas } from "./schema-diff.js";

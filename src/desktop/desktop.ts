@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 import { missingDesktopPrograms } from "./programs.js";
 import { killTree, waitFor } from "./processes.js";
 

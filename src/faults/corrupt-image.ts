@@ -1,4 +1,4 @@
-import { arrayItems, objectSpans, rawMember, setSortedMember } from "../wire/json/spans.js";
+import { arrayItems, objectSpans, rawMember, setSortedMember } from "#src/wire/json/spans.js";
 
 /**
  * Corrupt base64 image data while keeping it valid base64 of the same length: the signature and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isUserError } from "../errors.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
+import { isUserError } from "#src/errors.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { drawDelay } from "./delay.js";
 import { parseFaultPlan } from "./parse-plan.js";
 import { createPrng } from "./prng.js";

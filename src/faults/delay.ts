@@ -1,4 +1,4 @@
-import type { Fault } from "../schema/fault-plan.js";
+import type { Fault } from "#src/schema/fault-plan.js";
 
 type DelayFault = Extract<Fault, { kind: "delay" }>;
 

@@ -1,5 +1,5 @@
-import { canonicalJson } from "../wire/json/canonical.js";
-import { arrayItems, objectSpans, rawMember, removeMembers, setSortedMember } from "../wire/json/spans.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
+import { arrayItems, objectSpans, rawMember, removeMembers, setSortedMember } from "#src/wire/json/spans.js";
 
 /**
  * The tool's own empty shape (docs/faults.md): list_windows with no windows, get_window_state

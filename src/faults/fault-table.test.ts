@@ -1,17 +1,17 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
-import { isTransportFailure } from "../driver/port.js";
-import { answerCli } from "../replay/engine/answer-cli.js";
-import { answerInprocess } from "../replay/engine/answer-inprocess.js";
-import { cliRequest, mcpRequest } from "../replay/engine/request.js";
-import { loadReplayCassette } from "../replay/load.js";
-import { createReplaySession } from "../replay/session.js";
-import { createVirtualClock } from "../driver/clock-virtual.js";
-import { FaultKindSchema, FaultSchema, type Fault, type FaultKind } from "../schema/fault-plan.js";
-import { AppliedFaultSchema } from "../schema/replay-log.js";
-import { answerMcpCall } from "../transports/mcp/answer.js";
-import { assertNever } from "../util/assert-never.js";
+import { isTransportFailure } from "#src/driver/port.js";
+import { answerCli } from "#src/replay/engine/answer-cli.js";
+import { answerInprocess } from "#src/replay/engine/answer-inprocess.js";
+import { cliRequest, mcpRequest } from "#src/replay/engine/request.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createReplaySession } from "#src/replay/session.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
+import { FaultKindSchema, FaultSchema, type Fault, type FaultKind } from "#src/schema/fault-plan.js";
+import { AppliedFaultSchema } from "#src/schema/replay-log.js";
+import { answerMcpCall } from "#src/transports/mcp/answer.js";
+import { assertNever } from "#src/util/assert-never.js";
 import {
   EFFECT_FAULTS,
   FAULT_KINDS,

@@ -1,4 +1,4 @@
-import { FaultKindSchema, type Fault, type FaultKind } from "../schema/fault-plan.js";
+import { FaultKindSchema, type Fault, type FaultKind } from "#src/schema/fault-plan.js";
 
 /**
  * What a fault kind means, in one place. Every rule that depends on the kind reads it from here

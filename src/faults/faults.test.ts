@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isUserError } from "../errors.js";
+import { isUserError } from "#src/errors.js";
 import { corruptBase64 } from "./corrupt-image.js";
 import { emptyResult } from "./empty.js";
 import { parseFaultPlan } from "./parse-plan.js";

@@ -1,8 +1,8 @@
-import { UserError } from "../errors.js";
-import { FaultMatchSchema, FaultPlanSchema, FaultSchema, type Fault, type FaultPlan } from "../schema/fault-plan.js";
-import { FaultKindSchema } from "../schema/replay-log.js";
-import { firstInvalidUtf8 } from "../util/utf8.js";
-import { jsonErrorLine, jsonPathLine } from "../util/json-error-line.js";
+import { UserError } from "#src/errors.js";
+import { FaultMatchSchema, FaultPlanSchema, FaultSchema, type Fault, type FaultPlan } from "#src/schema/fault-plan.js";
+import { FaultKindSchema } from "#src/schema/replay-log.js";
+import { firstInvalidUtf8 } from "#src/util/utf8.js";
+import { jsonErrorLine, jsonPathLine } from "#src/util/json-error-line.js";
 
 const FIX = "See docs/faults.md for the plan format.";
 

@@ -1,4 +1,4 @@
-import { canonicalJson } from "../wire/json/canonical.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 
 /**
  * Tool-result refusals in the envelope shapes cua-driver 0.21 uses (CONTRACT.md §3.2):

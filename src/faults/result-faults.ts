@@ -1,4 +1,4 @@
-import { assertNever } from "../util/assert-never.js";
+import { assertNever } from "#src/util/assert-never.js";
 import { corruptResultImages } from "./corrupt-image.js";
 import { emptyResult } from "./empty.js";
 import type { ResultFault } from "./fault-table.js";

@@ -1,5 +1,5 @@
-import type { Fault, FaultPlan } from "../schema/fault-plan.js";
-import type { ToolKind } from "../schema/replay-log.js";
+import type { Fault, FaultPlan } from "#src/schema/fault-plan.js";
+import type { ToolKind } from "#src/schema/replay-log.js";
 import { createPrng } from "./prng.js";
 import { drawDelay, isDrawnDelay } from "./delay.js";
 

@@ -1,11 +1,11 @@
 import path from "node:path";
-import { findScenarioFiles, loadScenario } from "../check/load-scenario.js";
-import { loadReplayCassette, type LoadedCassette } from "../check/replay-cassette.js";
-import type { HarnessAction } from "../schema/harness-step.js";
+import { findScenarioFiles, loadScenario } from "#src/check/load-scenario.js";
+import { loadReplayCassette, type LoadedCassette } from "#src/check/replay-cassette.js";
+import type { HarnessAction } from "#src/schema/harness-step.js";
 import type { FuzzBase } from "./arbitraries/fuzz-case.js";
 import { faultTargets, type FaultTarget } from "./arbitraries/fault-plan.js";
-import { isReadOnlyTool } from "../driver/catalogue.js";
-import { LIFECYCLE_TOOLS } from "../invariants/classify.js";
+import { isReadOnlyTool } from "#src/driver/catalogue.js";
+import { LIFECYCLE_TOOLS } from "#src/invariants/classify.js";
 
 /** A base and the cassette it replays against. */
 export interface LoadedBase extends FuzzBase {

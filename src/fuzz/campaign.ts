@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { HarnessParts } from "../harness/core/session-parts.js";
+import type { HarnessParts } from "#src/harness/core/session-parts.js";
 import { fuzzCaseArb, type FuzzCase } from "./arbitraries/fuzz-case.js";
 import type { LoadedBase } from "./bases.js";
 import { runFuzzCase, type FuzzViolation } from "./run-case.js";

@@ -1,6 +1,6 @@
 import type { CampaignFailure, CampaignResult } from "./campaign.js";
 import type { MutantResult } from "./mutant-campaign.js";
-import type { JunitSuite } from "../util/junit.js";
+import type { JunitSuite } from "#src/util/junit.js";
 
 /** A fuzz campaign as JUnit: one test case per run, failed with the checks it broke and, when shrunk, the reproduce line. */
 export function fuzzJunitSuites(options: { result: CampaignResult; harness: string; seed: number; reproduce: (f: CampaignFailure) => string }): JunitSuite[] {

@@ -1,8 +1,8 @@
-import { PASS } from "../harness/core/guard-result.js";
-import { BLOCKED_KEY_COMBOS } from "../harness/core/key-combo.js";
-import { failClosedPolicy, type HarnessParts } from "../harness/core/session-parts.js";
-import { classifyActionResult } from "../harness/core/verdict.js";
-import { strictWindowListPolicy } from "../harness/core/window-list.js";
+import { PASS } from "#src/harness/core/guard-result.js";
+import { BLOCKED_KEY_COMBOS } from "#src/harness/core/key-combo.js";
+import { failClosedPolicy, type HarnessParts } from "#src/harness/core/session-parts.js";
+import { classifyActionResult } from "#src/harness/core/verdict.js";
+import { strictWindowListPolicy } from "#src/harness/core/window-list.js";
 
 /** Names of the deliberately broken reference-harness variants `fuzz --mutants` must catch. */
 export type MutantName =

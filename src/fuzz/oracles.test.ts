@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { HarnessAction, StepResult } from "../schema/harness-step.js";
-import type { ReplayLogEntry, RequestEntry } from "../schema/replay-log.js";
+import type { HarnessAction, StepResult } from "#src/schema/harness-step.js";
+import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
 import { checkOracles } from "./oracles.js";
 
 const W = { pid: 7, window_id: 42 };

@@ -1,6 +1,6 @@
-import { TRANSPORT_FAULTS } from "../faults/fault-table.js";
-import type { HarnessAction, StepResult } from "../schema/harness-step.js";
-import type { RequestEntry, ReplayLogEntry } from "../schema/replay-log.js";
+import { TRANSPORT_FAULTS } from "#src/faults/fault-table.js";
+import type { HarnessAction, StepResult } from "#src/schema/harness-step.js";
+import type { RequestEntry, ReplayLogEntry } from "#src/schema/replay-log.js";
 
 /** Ids of the fuzzer's checks on the harness's own decisions (beside the traffic invariants). */
 export type OracleId = "unproven-not-done" | "empty-list-partial" | "stale-lease-respected" | "step-expectation";

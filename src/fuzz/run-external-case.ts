@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { runExternalHarness } from "../check/external-run.js";
-import { runInvariants } from "../invariants/run.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { runExternalHarness } from "#src/check/external-run.js";
+import { runInvariants } from "#src/invariants/run.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import type { FuzzCase } from "./arbitraries/fuzz-case.js";
 import type { LoadedBase } from "./bases.js";
 import type { FuzzViolation } from "./run-case.js";

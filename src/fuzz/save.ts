@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { INVARIANT_IDS } from "../invariants/registry.js";
-import type { ScenarioInput, StepExpectation } from "../schema/scenario.js";
+import { INVARIANT_IDS } from "#src/invariants/registry.js";
+import type { ScenarioInput, StepExpectation } from "#src/schema/scenario.js";
 import type { LoadedBase } from "./bases.js";
 import type { CampaignFailure } from "./campaign.js";
 import { runFuzzCase } from "./run-case.js";

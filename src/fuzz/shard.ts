@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 
 export interface Shard {
   /** 1-based. */

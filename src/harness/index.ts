@@ -28,7 +28,7 @@ export {
   type ContractCheckResult,
 } from "./core/session-parts.js";
 export { DEFAULT_LABEL, type HarnessSession, type HarnessSessionOptions, type HarnessSessionState, type BatchResult, type Frame } from "./core/session.js";
-export * from "../schema/harness-step.js";
+export * from "#src/schema/harness-step.js";
 export { screenChange, SCREEN_CHANGE_DEFAULTS, type ScreenChange, type ScreenChangeKind, type ScreenChangeOptions } from "./screen/screen-change.js";
 export { diffImage, type DiffImage } from "./screen/diff-image.js";
 export { perceptualCompareFrames } from "./screen/compare-frames.js";
@@ -36,7 +36,7 @@ export { createCliDriver, type CliDriverOptions } from "./adapters/cli-driver.js
 export { createMcpDriver, type McpDriver, type McpDriverOptions } from "./adapters/mcp-driver.js";
 export { createSdkDriver, type InProcessSdkDriver, type SdkDriverOptions } from "./adapters/sdk-driver.js";
 export { inProcessDriver } from "./adapters/in-process.js";
-export { systemClock } from "../runtime/clock-system.js";
+export { systemClock } from "#src/runtime/clock-system.js";
 
 /**
  * The reference harness session (docs/sessions.md), with the perceptual screen comparison as its

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import type { z } from "zod";
-import { UserError } from "../errors.js";
-import { TrajectoryActionSchema, TrajectoryEvidenceSchema, TrajectoryStateSchema } from "../schema/trajectory.js";
+import { UserError } from "#src/errors.js";
+import { TrajectoryActionSchema, TrajectoryEvidenceSchema, TrajectoryStateSchema } from "#src/schema/trajectory.js";
 import { TURN_DIR, type Trajectory, type TrajectoryTurn, type TurnObservation } from "./trajectory.js";
 
 const FIX_RERECORD = "Re-record the trajectory with `start_recording` (or `cua-driver recording start`), or remove the damaged turn and every turn after it.";

@@ -1,9 +1,9 @@
-import type { CassetteEventInput } from "../cassette/writer.js";
-import type { FrameExt } from "../cassette/frame-ref.js";
-import { extractImages } from "../cassette/images.js";
-import type { Redactor } from "../cassette/redact.js";
-import type { FrameRef } from "../schema/bytes.js";
-import { renderBuiltCall } from "../wire/cli/render-call.js";
+import type { CassetteEventInput } from "#src/cassette/writer.js";
+import type { FrameExt } from "#src/cassette/frame-ref.js";
+import { extractImages } from "#src/cassette/images.js";
+import type { Redactor } from "#src/cassette/redact.js";
+import type { FrameRef } from "#src/schema/bytes.js";
+import { renderBuiltCall } from "#src/wire/cli/render-call.js";
 import { rebuildActionResult, rebuildWindowState } from "./reconstruct/reconstruct-result.js";
 import type { Trajectory, TrajectoryTurn, TurnObservation } from "./trajectory.js";
 

@@ -1,4 +1,4 @@
-import type { TrajectoryAction, TrajectoryEvidence, TrajectoryState } from "../schema/trajectory.js";
+import type { TrajectoryAction, TrajectoryEvidence, TrajectoryState } from "#src/schema/trajectory.js";
 
 /** One side (before or after) of a turn: the accessibility state and the window image, when captured. */
 export interface TurnObservation {

@@ -1,4 +1,4 @@
-import type { RequestEntry } from "../schema/replay-log.js";
+import type { RequestEntry } from "#src/schema/replay-log.js";
 import { isDiscovery, requestKey } from "./canonical.js";
 import { quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";

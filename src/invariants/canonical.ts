@@ -1,5 +1,5 @@
-import type { RequestEntry } from "../schema/replay-log.js";
-import { canonicalJson } from "../wire/json/canonical.js";
+import type { RequestEntry } from "#src/schema/replay-log.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 
 /** Argument keys that name a session or a file path rather than what the call does. */
 const VOLATILE_KEYS: ReadonlySet<string> = new Set(["session", "screenshot_out_file"]);

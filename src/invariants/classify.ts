@@ -1,6 +1,6 @@
-import { toolsWith } from "../driver/catalogue.js";
-import { TIMEOUT_FAULTS, TRANSPORT_FAULTS, UNKNOWN_OUTCOME_FAULTS } from "../faults/fault-table.js";
-import type { RequestEntry } from "../schema/replay-log.js";
+import { toolsWith } from "#src/driver/catalogue.js";
+import { TIMEOUT_FAULTS, TRANSPORT_FAULTS, UNKNOWN_OUTCOME_FAULTS } from "#src/faults/fault-table.js";
+import type { RequestEntry } from "#src/schema/replay-log.js";
 
 /** Tools that deliver input to a window (the ActionResult tools, minus window geometry). */
 export const INPUT_TOOLS: ReadonlySet<string> = new Set(toolsWith("input"));

@@ -1,4 +1,4 @@
-import type { RequestEntry } from "../schema/replay-log.js";
+import type { RequestEntry } from "#src/schema/replay-log.js";
 import { isAnswered, isInput, quote, targetWindow } from "./classify.js";
 import { violation } from "./evidence.js";
 import type { Invariant, Violation } from "./types.js";

@@ -1,4 +1,4 @@
-import type { RequestEntry } from "../schema/replay-log.js";
+import type { RequestEntry } from "#src/schema/replay-log.js";
 import { faultLabel } from "./classify.js";
 import type { Evidence, InvariantId, Violation } from "./types.js";
 

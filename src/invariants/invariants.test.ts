@@ -1,6 +1,6 @@
-import { InvariantIdSchema } from "../schema/scenario.js";
+import { InvariantIdSchema } from "#src/schema/scenario.js";
 import { describe, expect, it } from "vitest";
-import { ReplayLogEntrySchema, type FaultKind, type ReplayLogEntry, type RequestEntry } from "../schema/replay-log.js";
+import { ReplayLogEntrySchema, type FaultKind, type ReplayLogEntry, type RequestEntry } from "#src/schema/replay-log.js";
 import { INVARIANTS } from "./registry.js";
 import { runInvariants } from "./run.js";
 import type { InvariantId } from "./types.js";

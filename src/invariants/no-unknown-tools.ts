@@ -1,4 +1,4 @@
-import { KNOWN_TOOLS_0_21 } from "../driver/catalogue.js";
+import { KNOWN_TOOLS_0_21 } from "#src/driver/catalogue.js";
 import { quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";
 import type { Invariant, Violation } from "./types.js";

@@ -1,4 +1,4 @@
-import type { RequestEntry } from "../schema/replay-log.js";
+import type { RequestEntry } from "#src/schema/replay-log.js";
 import { requestKey } from "./canonical.js";
 import { LIFECYCLE_TOOLS, isTransportFault, quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";

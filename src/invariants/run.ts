@@ -1,5 +1,5 @@
-import { UserError } from "../errors.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { UserError } from "#src/errors.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { INVARIANTS, INVARIANT_IDS, isInvariantId } from "./registry.js";
 import type { InvariantId, InvariantOptions, InvariantReport } from "./types.js";
 

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
-import type { InvariantIdSchema } from "../schema/scenario.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
+import type { InvariantIdSchema } from "#src/schema/scenario.js";
 
 /** Stable ids of the bundled invariants; they appear in scenario files, CLI flags and reports. */
 export type InvariantId = z.infer<typeof InvariantIdSchema>;

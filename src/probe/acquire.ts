@@ -1,9 +1,9 @@
-import { UserError } from "../errors.js";
-import type { ProbeSnapshot } from "../schema/probe-snapshot.js";
+import { UserError } from "#src/errors.js";
+import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import { DEFAULT_STEP_TIMEOUT_MS, probeBinary } from "./run-binary.js";
 import { probeSdk } from "./run-sdk.js";
 import { readSnapshot } from "./read-snapshot.js";
-import { DEFAULT_SDK_VERSION } from "../runtime/load.js";
+import { DEFAULT_SDK_VERSION } from "#src/runtime/load.js";
 
 export interface SnapshotSource {
   driver?: string | undefined;

@@ -1,5 +1,5 @@
 import net from "node:net";
-import { DriverMetadataSchema, type DaemonStatus, type DriverMetadata } from "../schema/probe-snapshot.js";
+import { DriverMetadataSchema, type DaemonStatus, type DriverMetadata } from "#src/schema/probe-snapshot.js";
 import type { StepOutcome } from "./step.js";
 
 /** The socket `cua-driver status` names (`  socket: <path>`), if any. */

@@ -1,5 +1,5 @@
-import { fromStoredBytes, storedField } from "../cassette/index.js";
-import type { CassetteEvent } from "../schema/cassette.js";
+import { fromStoredBytes, storedField } from "#src/cassette/index.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 
 /** A stored field of a cassette event as text ("" when the event has no such field). */
 export function eventText(event: CassetteEvent, field: string): string {

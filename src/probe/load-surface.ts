@@ -1,9 +1,9 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { PROBE_FILE } from "../cassette/index.js";
-import { UserError } from "../errors.js";
-import { surfaceOfDocument, type DriverSurface } from "../contract/surface.js";
-import { readJsonFile } from "../util/read-json.js";
+import { PROBE_FILE } from "#src/cassette/index.js";
+import { UserError } from "#src/errors.js";
+import { surfaceOfDocument, type DriverSurface } from "#src/contract/surface.js";
+import { readJsonFile } from "#src/util/read-json.js";
 import { snapshotFile } from "./read-snapshot.js";
 import { scanRecordedToolsList } from "./recorded-tools-list.js";
 

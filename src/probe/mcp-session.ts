@@ -1,9 +1,9 @@
 import { execa } from "execa";
 import { performance } from "node:perf_hooks";
-import type { InitializeResult, ToolsListResult } from "../schema/probe-snapshot.js";
-import { InitializeResultSchema, ToolsListResultSchema } from "../schema/probe-snapshot.js";
+import type { InitializeResult, ToolsListResult } from "#src/schema/probe-snapshot.js";
+import { InitializeResultSchema, ToolsListResultSchema } from "#src/schema/probe-snapshot.js";
 import type { StepOutcome } from "./step.js";
-import { createLineFramer } from "../wire/mcp/lines.js";
+import { createLineFramer } from "#src/wire/mcp/lines.js";
 
 export interface McpProbeResult {
   initialize: StepOutcome<InitializeResult>;

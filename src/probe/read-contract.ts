@@ -1,8 +1,8 @@
-import { UserError } from "../errors.js";
-import { DriverContractSchema, type DriverContract } from "../schema/driver-contract.js";
-import { rangeProblem } from "../util/versions.js";
-import { jsonPathLine } from "../util/json-error-line.js";
-import { parseWith, readJsonDocument } from "../util/read-json.js";
+import { UserError } from "#src/errors.js";
+import { DriverContractSchema, type DriverContract } from "#src/schema/driver-contract.js";
+import { rangeProblem } from "#src/util/versions.js";
+import { jsonPathLine } from "#src/util/json-error-line.js";
+import { parseWith, readJsonDocument } from "#src/util/read-json.js";
 
 const FIX = "See docs/contracts.md, or write a starting contract with `cua-contract contract init --from SNAPSHOT`.";
 

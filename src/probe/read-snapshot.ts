@@ -1,8 +1,8 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { ProbeSnapshotSchema, type ProbeSnapshot } from "../schema/probe-snapshot.js";
-import { parseWith, readJsonDocument } from "../util/read-json.js";
-import { UserError } from "../errors.js";
+import { ProbeSnapshotSchema, type ProbeSnapshot } from "#src/schema/probe-snapshot.js";
+import { parseWith, readJsonDocument } from "#src/util/read-json.js";
+import { UserError } from "#src/errors.js";
 
 const FIX = "Write a snapshot with `cua-contract probe --save FILE`.";
 

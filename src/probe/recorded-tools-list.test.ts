@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Cassette } from "../cassette/index.js";
-import type { CassetteEvent } from "../schema/cassette.js";
+import type { Cassette } from "#src/cassette/index.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 import { recordedToolsList } from "./recorded-tools-list.js";
 
 const TOOLS = { tools: [{ name: "click", inputSchema: { type: "object" } }] };

@@ -1,5 +1,5 @@
-import { scanCassette, schemaValidators, type Cassette, type CassetteScan } from "../cassette/index.js";
-import type { CassetteEvent } from "../schema/cassette.js";
+import { scanCassette, schemaValidators, type Cassette, type CassetteScan } from "#src/cassette/index.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 import { eventText, isObject, jsonOrUndefined } from "./event-json.js";
 
 type Found = { result: unknown; line: number };

@@ -2,7 +2,7 @@ import { execa } from "execa";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 import {
   DriverManifestSchema,
   PROBE_FORMAT,
@@ -12,8 +12,8 @@ import {
   type DriverMetadata,
   type ProbeSnapshot,
   type ProbeStep,
-} from "../schema/probe-snapshot.js";
-import { parseVersion } from "../util/versions.js";
+} from "#src/schema/probe-snapshot.js";
+import { parseVersion } from "#src/util/versions.js";
 import { probeMcp } from "./mcp-session.js";
 import { daemonMetadata, socketFromStatus } from "./daemon-metadata.js";
 import { recordStep, runStep, timeStep, type StepOutcome } from "./step.js";

@@ -1,4 +1,4 @@
-import { UserError, isUserError } from "../errors.js";
+import { UserError, isUserError } from "#src/errors.js";
 import {
   DriverMetadataSchema,
   PROBE_FORMAT,
@@ -7,9 +7,9 @@ import {
   type ProbeSnapshot,
   type ProbeStep,
   type ToolsListResult,
-} from "../schema/probe-snapshot.js";
-import { loadSdk, type LoadSdkOptions } from "../runtime/load.js";
-import type { SdkDriver } from "../runtime/sdk-types.js";
+} from "#src/schema/probe-snapshot.js";
+import { loadSdk, type LoadSdkOptions } from "#src/runtime/load.js";
+import type { SdkDriver } from "#src/runtime/sdk-types.js";
 import { DEFAULT_STEP_TIMEOUT_MS } from "./run-binary.js";
 import { runStep, type StepOutcome } from "./step.js";
 

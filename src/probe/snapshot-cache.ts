@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ProbeSnapshotSchema, type ProbeSnapshot } from "../schema/probe-snapshot.js";
+import { ProbeSnapshotSchema, type ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import { probeSdk } from "./run-sdk.js";
 
 /** Where a snapshot of a published version came from. */

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { ProbeStep, ProbeStepName } from "../schema/probe-snapshot.js";
+import type { ProbeStep, ProbeStepName } from "#src/schema/probe-snapshot.js";
 
 /** What a step runner reports: its data, or why it has none. */
 export type StepOutcome<T> = { status: "succeeded"; value: T; message?: string } | { status: "failed" | "unsupported"; message: string; timedOut?: boolean };

@@ -1,10 +1,10 @@
-import type { FrameRef, FrameSplice } from "../schema/bytes.js";
-import type { FrameExt } from "../cassette/frame-ref.js";
-import { imageExt } from "../cassette/frame-ref.js";
-import type { CassetteEventInput } from "../cassette/writer.js";
-import { parseDriverArgv } from "../wire/cli/argv.js";
-import type { Redactor } from "../cassette/redact.js";
-import { storeText } from "../cassette/store-text.js";
+import type { FrameRef, FrameSplice } from "#src/schema/bytes.js";
+import type { FrameExt } from "#src/cassette/frame-ref.js";
+import { imageExt } from "#src/cassette/frame-ref.js";
+import type { CassetteEventInput } from "#src/cassette/writer.js";
+import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import type { Redactor } from "#src/cassette/redact.js";
+import { storeText } from "#src/cassette/store-text.js";
 import { eventTime } from "./recording-parts.js";
 
 export interface RecordedCliCall {

@@ -1,10 +1,10 @@
-import type { CliRequest, CliResponse } from "../shim-server/backend.js";
-import type { SelectedFault } from "../faults/select.js";
-import { deliverCliAnswer } from "../transports/cli/deliver-cli.js";
-import { answerCli } from "../replay/engine/answer-cli.js";
-import type { RecordedExchange } from "../replay/engine/exchanges.js";
-import type { ReplayRequest } from "../replay/engine/request.js";
-import { systemClock } from "../runtime/clock-system.js";
+import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
+import type { SelectedFault } from "#src/faults/select.js";
+import { deliverCliAnswer } from "#src/transports/cli/deliver-cli.js";
+import { answerCli } from "#src/replay/engine/answer-cli.js";
+import type { RecordedExchange } from "#src/replay/engine/exchanges.js";
+import type { ReplayRequest } from "#src/replay/engine/request.js";
+import { systemClock } from "#src/runtime/clock-system.js";
 import { buildCliEvent } from "./cli-event.js";
 import type { CliAnswer as DriverAnswer } from "./cli-recording.js";
 import { outFilesOf, readIfWritten } from "./cli-out-files.js";

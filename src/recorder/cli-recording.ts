@@ -1,10 +1,10 @@
-import type { CliRequest, CliResponse } from "../shim-server/backend.js";
+import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { buildCliEvent } from "./cli-event.js";
 import type { RecordingParts } from "./recording-parts.js";
 import type { RecordFaults } from "./record-faults.js";
 import { recordFaultedCliCall } from "./cli-faults.js";
 import { outFilesOf, readIfWritten } from "./cli-out-files.js";
-import { cliRequest } from "../replay/engine/request.js";
+import { cliRequest } from "#src/replay/engine/request.js";
 
 /** What answered one per-call invocation; `recorded: false` keeps it out of the cassette (the driver never ran). */
 export interface CliAnswer {

@@ -1,4 +1,4 @@
-import type { ShimBackend } from "../shim-server/backend.js";
+import type { ShimBackend } from "#src/shim-server/backend.js";
 import { recordCliCall } from "./cli-recording.js";
 import { recordMcpSession } from "./mcp-session.js";
 import type { RecordingParts } from "./recording-parts.js";

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 
 /**
  * Resolves the real driver: `--driver PATH` (a path, or a name looked up on PATH), else

@@ -1,5 +1,5 @@
-import { sha256Hex } from "../cassette/frame-ref.js";
-import type { ProbeCliRun } from "../probe/run-binary.js";
+import { sha256Hex } from "#src/cassette/frame-ref.js";
+import type { ProbeCliRun } from "#src/probe/run-binary.js";
 import { recordCliCall } from "./cli-recording.js";
 import type { RecordingParts } from "./recording-parts.js";
 import { runDriverOnce } from "./run-driver.js";

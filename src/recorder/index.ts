@@ -11,4 +11,4 @@ export { captureIdentity, type DriverIdentity } from "./identity.js";
 export { probeAndIdentify } from "./probe-capture.js";
 export { findDriver } from "./find-driver.js";
 export { runDriverOnce, type DriverRun } from "./run-driver.js";
-export { runHarness } from "../shim-server/run-harness.js";
+export { runHarness } from "#src/shim-server/run-harness.js";

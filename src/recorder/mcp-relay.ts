@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { SelectedFault } from "../faults/select.js";
-import { parseJsonRpc } from "../replay/engine/exchanges.js";
-import { mcpRequest, type ReplayRequest } from "../replay/engine/request.js";
-import { answerMcpCall, type McpAnswer } from "../transports/mcp/answer.js";
+import type { SelectedFault } from "#src/faults/select.js";
+import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
+import { mcpRequest, type ReplayRequest } from "#src/replay/engine/request.js";
+import { answerMcpCall, type McpAnswer } from "#src/transports/mcp/answer.js";
 import type { McpStreamRecording } from "./mcp-stream-recording.js";
 import { recordedFault, type RecordFaults } from "./record-faults.js";
 

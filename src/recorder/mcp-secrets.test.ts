@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor } from "../cassette/redact.js";
-import type { CassetteEventInput } from "../cassette/writer.js";
+import { createRedactor } from "#src/cassette/redact.js";
+import type { CassetteEventInput } from "#src/cassette/writer.js";
 import { recordHttpExchange } from "./http/http-exchange-recording.js";
 import { openMcpStreamRecording } from "./mcp-stream-recording.js";
 import type { RecordingSink } from "./recording-sink.js";

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import type { McpIo, McpSessionHandler } from "../shim-server/backend.js";
+import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { faultStreamEnder, openMcpStreamRecording } from "./mcp-stream-recording.js";
 import { createMcpRelay } from "./mcp-relay.js";
 import type { RecordingParts } from "./recording-parts.js";
-import { createLineFramer } from "../wire/mcp/lines.js";
+import { createLineFramer } from "#src/wire/mcp/lines.js";
 
 /**
  * Proxies one `cua-driver mcp` session line by line to the real driver and records every line in

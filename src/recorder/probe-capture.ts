@@ -1,5 +1,5 @@
-import { probeBinary, runProbeCli, type ProbeCliRunner } from "../probe/run-binary.js";
-import type { ProbeSnapshot } from "../schema/probe-snapshot.js";
+import { probeBinary, runProbeCli, type ProbeCliRunner } from "#src/probe/run-binary.js";
+import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import { IDENTITY_ARGV, IDENTITY_TIMEOUT_MS, recordIdentityCall, startIdentity, type DriverIdentity } from "./identity.js";
 import type { RecordingParts } from "./recording-parts.js";
 

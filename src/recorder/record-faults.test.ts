@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor } from "../cassette/redact.js";
-import type { CassetteEventInput } from "../cassette/writer.js";
-import type { CliRequest } from "../shim-server/backend.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
+import { createRedactor } from "#src/cassette/redact.js";
+import type { CassetteEventInput } from "#src/cassette/writer.js";
+import type { CliRequest } from "#src/shim-server/backend.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { recordCliCall } from "./cli-recording.js";
 import { createMcpRelay } from "./mcp-relay.js";
 import { openMcpStreamRecording } from "./mcp-stream-recording.js";

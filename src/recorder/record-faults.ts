@@ -1,15 +1,15 @@
-import type { ToolInfo } from "../driver/port.js";
-import { classifiedNames, isReadOnlyTool, KNOWN_TOOLS_0_21 } from "../driver/catalogue.js";
-import { faultTakesEffect } from "../faults/fault-table.js";
-import { listsCandidates, pidOf, type WindowCandidate } from "../faults/refusal.js";
-import { createFaultSelector, type SelectedFault } from "../faults/select.js";
-import type { Decision } from "../replay/engine/engine.js";
-import { assignEpochs, buildExchanges, type RecordedExchange } from "../replay/engine/exchanges.js";
-import type { ReplayRequest } from "../replay/engine/request.js";
-import { windowCandidates } from "../replay/engine/window-candidates.js";
-import type { CassetteEvent, RecordedFault } from "../schema/cassette.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ToolKind } from "../schema/replay-log.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import { classifiedNames, isReadOnlyTool, KNOWN_TOOLS_0_21 } from "#src/driver/catalogue.js";
+import { faultTakesEffect } from "#src/faults/fault-table.js";
+import { listsCandidates, pidOf, type WindowCandidate } from "#src/faults/refusal.js";
+import { createFaultSelector, type SelectedFault } from "#src/faults/select.js";
+import type { Decision } from "#src/replay/engine/engine.js";
+import { assignEpochs, buildExchanges, type RecordedExchange } from "#src/replay/engine/exchanges.js";
+import type { ReplayRequest } from "#src/replay/engine/request.js";
+import { windowCandidates } from "#src/replay/engine/window-candidates.js";
+import type { CassetteEvent, RecordedFault } from "#src/schema/cassette.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { ToolKind } from "#src/schema/replay-log.js";
 import type { RecordingSink } from "./recording-sink.js";
 
 /** The fault plan while recording: which harness call gets which fault, decided as the replay decides it. */

@@ -1,14 +1,14 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { CASSETTE_FILE } from "../cassette/cassette.js";
-import { writeProbeFile } from "../cassette/probe-file.js";
-import { createRedactor } from "../cassette/redact.js";
-import { UserError } from "../errors.js";
-import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader } from "../schema/cassette.js";
-import { harnessExitCode, runHarness } from "../shim-server/run-harness.js";
-import { startShimServer, type ShimServer } from "../shim-server/server.js";
-import type { ShimKind } from "../shim-server/shim-files.js";
-import { version as recorderVersion } from "../version.js";
+import { CASSETTE_FILE } from "#src/cassette/cassette.js";
+import { writeProbeFile } from "#src/cassette/probe-file.js";
+import { createRedactor } from "#src/cassette/redact.js";
+import { UserError } from "#src/errors.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader } from "#src/schema/cassette.js";
+import { harnessExitCode, runHarness } from "#src/shim-server/run-harness.js";
+import { startShimServer, type ShimServer } from "#src/shim-server/server.js";
+import type { ShimKind } from "#src/shim-server/shim-files.js";
+import { version as recorderVersion } from "#src/version.js";
 import { createDriverRecorderBackend } from "./driver-backend.js";
 import { startClock } from "./recording-parts.js";
 import { findDriver } from "./find-driver.js";
@@ -16,10 +16,10 @@ import { captureIdentity } from "./identity.js";
 import { probeAndIdentify } from "./probe-capture.js";
 import { createRecordingSink } from "./recording-sink.js";
 import { sdkRecordingDriver } from "./sdk/recording-driver.js";
-import { startRecordingDesktop } from "../desktop/recording-desktop.js";
+import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
 import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } from "./http/index.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ToolInfo } from "../driver/port.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { ToolInfo } from "#src/driver/port.js";
 import { createRecordFaults, keepingEvents } from "./record-faults.js";
 
 export interface RecordOptions extends HttpRecordingOptions {

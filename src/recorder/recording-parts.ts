@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import type { Redactor } from "../cassette/redact.js";
+import type { Redactor } from "#src/cassette/redact.js";
 import type { RecordingSink } from "./recording-sink.js";
 import type { RecordFaults } from "./record-faults.js";
 

@@ -1,13 +1,13 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.js";
-import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE } from "../cassette/cassette.js";
-import { readCassetteSync } from "../cassette/reader.js";
-import type { FrameRef } from "../schema/bytes.js";
-import type { CassetteHeader, CassetteTransport } from "../schema/cassette.js";
-import type { FrameExt } from "../cassette/frame-ref.js";
-import { openCassetteWriter, type CassetteEventInput, type CassetteWriter } from "../cassette/writer.js";
-import { syncFiles, writeFrame } from "../cassette/frame-store.js";
+import { UserError } from "#src/errors.js";
+import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE } from "#src/cassette/cassette.js";
+import { readCassetteSync } from "#src/cassette/reader.js";
+import type { FrameRef } from "#src/schema/bytes.js";
+import type { CassetteHeader, CassetteTransport } from "#src/schema/cassette.js";
+import type { FrameExt } from "#src/cassette/frame-ref.js";
+import { openCassetteWriter, type CassetteEventInput, type CassetteWriter } from "#src/cassette/writer.js";
+import { syncFiles, writeFrame } from "#src/cassette/frame-store.js";
 
 /**
  * The recorder's view of a cassette. The header (line 1) names the transport, which is only known

@@ -1,5 +1,5 @@
-import type { ToolInfo } from "../driver/port.js";
-import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
 import type { EngineSource } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
 import { prepareCassette, type PreparedCassette } from "./engine/prepared.js";

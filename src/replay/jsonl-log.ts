@@ -1,6 +1,6 @@
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 import { closeSync, openSync, writeSync } from "node:fs";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 
 /** A JSONL replay log written line by line as entries arrive (a crash keeps what was served). */
 export function openJsonlLog(file: string): { write(entry: ReplayLogEntry): void; close(): void } {

@@ -1,5 +1,5 @@
-import type { ReplayLogEntry, RequestEntry } from "../schema/replay-log.js";
-import type { JunitCase, JunitSuite } from "../util/junit.js";
+import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
+import type { JunitCase, JunitSuite } from "#src/util/junit.js";
 
 export interface ReplayJunitInput {
   /** The cassette directory, as given. */

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tmpDir } from "../../test/helpers/tmp-dir.js";
 import { repoRoot } from "../../test/helpers/run-cli.js";
-import { readCassetteSync, readFrame } from "../cassette/index.js";
+import { readCassetteSync, readFrame } from "#src/cassette/index.js";
 import { prepareCassette } from "./engine/prepared.js";
 import { recordedOutcome } from "./engine/tool-result.js";
 import { loadReplayCassette } from "./load.js";

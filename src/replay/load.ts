@@ -1,10 +1,10 @@
 import path from "node:path";
-import { cassetteOfScan } from "../cassette/scanned.js";
-import { CASSETTE_FILE, readCassetteSync, scanCassette, schemaValidators, type Cassette } from "../cassette/index.js";
-import { fileStamp, readScannedEvent, type FileStamp } from "../cassette/event-at.js";
-import { createFrameCache } from "../cassette/frame-cache.js";
-import type { ToolInfo } from "../driver/port.js";
-import { createLru } from "../util/lru.js";
+import { cassetteOfScan } from "#src/cassette/scanned.js";
+import { CASSETTE_FILE, readCassetteSync, scanCassette, schemaValidators, type Cassette } from "#src/cassette/index.js";
+import { fileStamp, readScannedEvent, type FileStamp } from "#src/cassette/event-at.js";
+import { createFrameCache } from "#src/cassette/frame-cache.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import { createLru } from "#src/util/lru.js";
 import { createExchangeBuilder, type AnswerSource } from "./engine/exchanges.js";
 import { preparedFrom } from "./engine/prepared.js";
 import type { PreparedReplayCassette, ReplayCassette } from "./replayer.js";

@@ -4,11 +4,11 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { tmpDir } from "../../test/helpers/tmp-dir.js";
-import { startMcpHttpServer } from "../transports/http/server.js";
-import { createReplayBackend } from "../transports/cli/replay-backend.js";
+import { startMcpHttpServer } from "#src/transports/http/server.js";
+import { createReplayBackend } from "#src/transports/cli/replay-backend.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplaySession } from "./session.js";
-import { createVirtualClock } from "../driver/clock-virtual.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
 
 // A CLI recording with an sdk probe (recordings/gtk3-demo-cli): no check-update, --help, mcp-config or tools/list in it.
 const CLI = loadReplayCassette(path.join(repoRoot, "recordings/gtk3-demo-cli"));

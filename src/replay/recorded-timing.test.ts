@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplayer } from "./replayer.js";
-import { createVirtualClock } from "../driver/clock-virtual.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
 
 const cassette = loadReplayCassette(path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk"));
 const TOKEN = { pid: 24132, window_id: 4194311, element_token: "s00000004:15" };

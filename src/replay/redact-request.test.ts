@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createRedactor, isPlaceholder, placeholderFor } from "../cassette/redact.js";
+import { createRedactor, isPlaceholder, placeholderFor } from "#src/cassette/redact.js";
 import { requestRedactor } from "./redact-request.js";
 import type { ReplayRequest } from "./engine/request.js";
 

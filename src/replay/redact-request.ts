@@ -1,5 +1,5 @@
-import { createRedactor, type Redactor } from "../cassette/redact.js";
-import type { CassetteHeader } from "../schema/cassette.js";
+import { createRedactor, type Redactor } from "#src/cassette/redact.js";
+import type { CassetteHeader } from "#src/schema/cassette.js";
 import type { ReplayRequest } from "./engine/request.js";
 
 /**

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isTransportFailure, type ToolResult } from "../driver/port.js";
+import { isTransportFailure, type ToolResult } from "#src/driver/port.js";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { loadReplayCassette } from "./load.js";
 import { createReplayer, prepareReplayCassette } from "./replayer.js";
-import { createVirtualClock } from "../driver/clock-virtual.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
 
 const MCP = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
 const CLI = path.join(repoRoot, "test/fixtures/cassettes/replay-cli-gtk");
@@ -159,7 +159,7 @@ describe("createReplayer over a CLI-only cassette", () => {
 
 describe("redacted cassettes", () => {
   it("matches a typed secret against its recorded placeholder, and logs only the placeholder", async () => {
-    const { placeholderFor } = await import("../cassette/redact.js");
+    const { placeholderFor } = await import("#src/cassette/redact.js");
     const placeholder = placeholderFor("text", "hunter2");
     const result =
       '{"content":[{"text":"typed","type":"text"}],"structuredContent":{"delivery":{"mode":"background"},"effect":"unverifiable","route":"accessibility"}}';

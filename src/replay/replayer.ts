@@ -1,12 +1,12 @@
-import type { CallOptions, Clock, Reply, ToolInfo } from "../driver/port.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ReplayLogEntry, SummaryEntry } from "../schema/replay-log.js";
-import { READ_ONLY_TOOLS_0_21 } from "../driver/catalogue.js";
-import type { Driver } from "../driver/port.js";
+import type { CallOptions, Clock, Reply, ToolInfo } from "#src/driver/port.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { ReplayLogEntry, SummaryEntry } from "#src/schema/replay-log.js";
+import { READ_ONLY_TOOLS_0_21 } from "#src/driver/catalogue.js";
+import type { Driver } from "#src/driver/port.js";
 import { answerInprocess } from "./engine/answer-inprocess.js";
 import type { Engine } from "./engine/engine.js";
 import type { MatchMode } from "./engine/matcher.js";
-import { createVirtualClock } from "../driver/clock-virtual.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import type { ReplaySpeed } from "./recorded-timing.js";
 import type { PreparedReplayCassette, ReplayCassette } from "./cassette-source.js";
 import { createReplaySession } from "./session.js";

@@ -1,7 +1,7 @@
-import type { Clock } from "../driver/port.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
-import type { MarkEntry, ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "../schema/replay-log.js";
-import type { ToolInfo } from "../driver/port.js";
+import type { Clock } from "#src/driver/port.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { MarkEntry, ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "#src/schema/replay-log.js";
+import type { ToolInfo } from "#src/driver/port.js";
 import { createEngine, type Decision, type Engine } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
 import type { RecordedDriver } from "./engine/static-answers.js";

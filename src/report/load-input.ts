@@ -1,14 +1,14 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Cassette } from "../cassette/cassette.js";
-import { UserError } from "../errors.js";
-import { jsonErrorLine } from "../util/json-error-line.js";
-import { CheckResultSchema, type CheckResult } from "../schema/check-result.js";
-import { ReplayLogEntrySchema, type ReplayLogEntry } from "../schema/replay-log.js";
+import type { Cassette } from "#src/cassette/cassette.js";
+import { UserError } from "#src/errors.js";
+import { jsonErrorLine } from "#src/util/json-error-line.js";
+import { CheckResultSchema, type CheckResult } from "#src/schema/check-result.js";
+import { ReplayLogEntrySchema, type ReplayLogEntry } from "#src/schema/replay-log.js";
 import { recordingOfEvents, type ReportRecording } from "./html/recording.js";
 import { scanRecording } from "./scan-recording.js";
-import { readCassette } from "../cassette/reader.js";
-import { CASSETTE_FILE } from "../cassette/cassette.js";
+import { readCassette } from "#src/cassette/reader.js";
+import { CASSETTE_FILE } from "#src/cassette/cassette.js";
 
 export type ReportInput =
   /** `recording`: the cassette read for the report (built from `cassette.events` when absent). */

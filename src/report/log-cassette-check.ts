@@ -1,7 +1,7 @@
-import { fromStoredBytes, parseDriverArgv, storedField, type Cassette } from "../cassette/index.js";
-import { UserError } from "../errors.js";
-import type { CassetteEvent } from "../schema/cassette.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { fromStoredBytes, parseDriverArgv, storedField, type Cassette } from "#src/cassette/index.js";
+import { UserError } from "#src/errors.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 
 /**
  * A replay log names the cassette events that answered it only by `seq`, so a `--cassette` other

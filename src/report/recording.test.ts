@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readCassetteSync } from "../cassette/reader.js";
+import { readCassetteSync } from "#src/cassette/reader.js";
 import { cassetteRows } from "./html/cassette-rows.js";
 import { recordingOfEvents } from "./html/recording.js";
 import { scanRecording } from "./scan-recording.js";

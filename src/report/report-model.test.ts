@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { reportModel } from "./report-model.js";
 
 const request = (n: number, outcome: "replayed" | "unmatched"): ReplayLogEntry =>

@@ -1,9 +1,9 @@
 import path from "node:path";
-import { readCassette, readCassetteSync } from "../cassette/reader.js";
-import type { Cassette } from "../cassette/cassette.js";
-import { runInvariants } from "../invariants/run.js";
-import type { CheckResult, ScenarioResult } from "../schema/check-result.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
+import { readCassette, readCassetteSync } from "#src/cassette/reader.js";
+import type { Cassette } from "#src/cassette/cassette.js";
+import { runInvariants } from "#src/invariants/run.js";
+import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { cassetteRows } from "./html/cassette-rows.js";
 import type { ReportRecording } from "./html/recording.js";
 import { checkLogCassette } from "./log-cassette-check.js";

@@ -1,11 +1,11 @@
 import path from "node:path";
-import { cassetteOfScan } from "../cassette/scanned.js";
-import { CASSETTE_FILE, type Cassette } from "../cassette/cassette.js";
-import { fileStamp, readScannedEvent, type FileStamp } from "../cassette/event-at.js";
-import { readCassetteSync, schemaValidators } from "../cassette/reader.js";
-import { scanCassette } from "../cassette/scan.js";
-import { assignEpochs, createExchangeBuilder, type AnswerSource } from "../replay/engine/exchanges.js";
-import { createLru } from "../util/lru.js";
+import { cassetteOfScan } from "#src/cassette/scanned.js";
+import { CASSETTE_FILE, type Cassette } from "#src/cassette/cassette.js";
+import { fileStamp, readScannedEvent, type FileStamp } from "#src/cassette/event-at.js";
+import { readCassetteSync, schemaValidators } from "#src/cassette/reader.js";
+import { scanCassette } from "#src/cassette/scan.js";
+import { assignEpochs, createExchangeBuilder, type AnswerSource } from "#src/replay/engine/exchanges.js";
+import { createLru } from "#src/util/lru.js";
 import { frameMarker } from "./html/frame-markers.js";
 import { recordingCollector, type ReportRecording } from "./html/recording.js";
 

@@ -1,6 +1,6 @@
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describeSystemError, UserError } from "../errors.js";
+import { describeSystemError, UserError } from "#src/errors.js";
 
 /**
  * Writes one output file a flag named (`--junit`, `--save`, `--out`): creates its folder, and turns

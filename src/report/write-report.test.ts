@@ -2,7 +2,7 @@ import { cpSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tmpDir } from "../../test/helpers/tmp-dir.js";
-import { screenChange } from "../harness/screen/screen-change.js";
+import { screenChange } from "#src/harness/screen/screen-change.js";
 import { loadReportInput } from "./load-input.js";
 import { buildReport } from "./write-report.js";
 

@@ -1,8 +1,8 @@
-import { loadFrame } from "../cassette/frame-store.js";
-import { UserError } from "../errors.js";
-import { frameCache, signature, type FrameCache } from "../harness/screen/decode.js";
-import type { CheckResult, ScenarioResult } from "../schema/check-result.js";
-import { version } from "../version.js";
+import { loadFrame } from "#src/cassette/frame-store.js";
+import { UserError } from "#src/errors.js";
+import { frameCache, signature, type FrameCache } from "#src/harness/screen/decode.js";
+import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
+import { version } from "#src/version.js";
 import type { ScenarioExtras } from "./html/check-sections.js";
 import { compareShots } from "./html/compare-shots.js";
 import { loadReportInput, type ReportInput } from "./load-input.js";

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Clock } from "../driver/port.js";
+import type { Clock } from "#src/driver/port.js";
 
 /** Wall-clock time for process transports (a harness's own timeouts must really fire). */
 export const systemClock: Clock = {

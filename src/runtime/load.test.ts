@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isUserError } from "../errors.js";
+import { isUserError } from "#src/errors.js";
 import { tmpDir } from "../../test/helpers/tmp-dir.js";
 import { loadSdk, locateSdk } from "./load.js";
 

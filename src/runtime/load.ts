@@ -9,7 +9,7 @@ import { chmod, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 import type { SdkModule } from "./sdk-types.js";
 
 export const SDK_PACKAGE = "@trycua/cua-driver";

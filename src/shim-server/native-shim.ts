@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, sta
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { sha256Hex } from "../cassette/frame-ref.js";
+import { sha256Hex } from "#src/cassette/frame-ref.js";
 
 export const SHIM_SOURCE_DIR = fileURLToPath(new URL("../../bin/", import.meta.url));
 export const NODE_SHIM_SOURCE = path.join(SHIM_SOURCE_DIR, "cua-driver-shim.cjs");

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import os from "node:os";
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 
 export interface HarnessOutcome {
   code: number | null;

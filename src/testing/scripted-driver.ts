@@ -1,4 +1,4 @@
-import type { Driver, Reply, ToolInfo } from "../driver/port.js";
+import type { Driver, Reply, ToolInfo } from "#src/driver/port.js";
 
 /**
  * What a scripted driver answers for a tool: one reply every time, a list consumed in order (the

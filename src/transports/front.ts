@@ -12,7 +12,7 @@
  * | mcp, http  | one JSON-RPC line / body   | one JSON-RPC line / body   |
  * | inprocess  | `{ tool, args }`           | `Reply`                    |
  */
-import type { ReplayTransport } from "../schema/replay-log.js";
+import type { ReplayTransport } from "#src/schema/replay-log.js";
 
 export interface ReplayFront<Request, Answer> {
   readonly transport: ReplayTransport;

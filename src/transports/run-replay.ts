@@ -1,20 +1,20 @@
 import { readFileSync } from "node:fs";
-import { UserError } from "../errors.js";
-import { parseFaultPlan } from "../faults/parse-plan.js";
-import { runInvariants } from "../invariants/run.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ReplayLogEntry } from "../schema/replay-log.js";
-import { harnessExitCode, runHarness } from "../shim-server/run-harness.js";
-import { startShimServer, type ShimServer } from "../shim-server/server.js";
-import type { ShimKind } from "../shim-server/shim-files.js";
+import { UserError } from "#src/errors.js";
+import { parseFaultPlan } from "#src/faults/parse-plan.js";
+import { runInvariants } from "#src/invariants/run.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
+import { harnessExitCode, runHarness } from "#src/shim-server/run-harness.js";
+import { startShimServer, type ShimServer } from "#src/shim-server/server.js";
+import type { ShimKind } from "#src/shim-server/shim-files.js";
 import { createReplayBackend } from "./cli/replay-backend.js";
-import type { MatchMode } from "../replay/engine/matcher.js";
-import { openJsonlLog } from "../replay/jsonl-log.js";
-import { loadReplayCassette } from "../replay/load.js";
-import { createReplaySession, type ReplaySession } from "../replay/session.js";
-import { systemClock } from "../runtime/clock-system.js";
-import type { ReplaySpeed } from "../replay/recorded-timing.js";
-import { judgeStaleness } from "../cassette/stale.js";
+import type { MatchMode } from "#src/replay/engine/matcher.js";
+import { openJsonlLog } from "#src/replay/jsonl-log.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createReplaySession, type ReplaySession } from "#src/replay/session.js";
+import { systemClock } from "#src/runtime/clock-system.js";
+import type { ReplaySpeed } from "#src/replay/recorded-timing.js";
+import { judgeStaleness } from "#src/cassette/stale.js";
 
 export interface ReplayRunOptions {
   dir: string;

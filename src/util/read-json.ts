@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
-import { UserError, type UserErrorCode } from "../errors.js";
+import { UserError, type UserErrorCode } from "#src/errors.js";
 import { jsonErrorLine, jsonPathLine } from "./json-error-line.js";
 
 /** Reads and parses a JSON file; a missing file or bad JSON is a UserError naming file and line. */

@@ -3,7 +3,7 @@ import { diffAnswers } from "./answer-diff.js";
 import { createIdMap } from "./id-map.js";
 import { judgeCliAnswer, judgeMcpAnswer, worstOf } from "./judge-answer.js";
 import { createUnredactor } from "./secrets.js";
-import { placeholderFor } from "../cassette/index.js";
+import { placeholderFor } from "#src/cassette/index.js";
 
 const at = (list: ReturnType<typeof diffAnswers>) => list.map((d) => [d.severity, d.path]);
 

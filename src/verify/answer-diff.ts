@@ -1,4 +1,4 @@
-import type { Severity } from "../contract/change.js";
+import type { Severity } from "#src/contract/change.js";
 import { isGeometryKey, isIdKey, isProseKey, isRenderingKey, isTimeKey, isVersionKey, looksLikeTimestamp } from "./volatile.js";
 
 /** One structural difference between a recorded answer and the candidate's, classed as `diff` classes schema changes. */

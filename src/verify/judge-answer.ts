@@ -1,4 +1,4 @@
-import type { Severity } from "../contract/change.js";
+import type { Severity } from "#src/contract/change.js";
 import { diffAnswers, jsonObject as json, type AnswerDifference } from "./answer-diff.js";
 
 /** One per-call CLI answer, as recorded or as the candidate gave it. */

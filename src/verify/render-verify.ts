@@ -1,4 +1,4 @@
-import type { JunitCase, JunitSuite } from "../util/junit.js";
+import type { JunitCase, JunitSuite } from "#src/util/junit.js";
 import type { AnswerDifference } from "./answer-diff.js";
 import type { VerifyReport } from "./run-verify.js";
 

@@ -1,4 +1,4 @@
-import { placeholderFor, type RedactionKind } from "../cassette/index.js";
+import { placeholderFor, type RedactionKind } from "#src/cassette/index.js";
 
 const KINDS: RedactionKind[] = ["text", "value", "clipboard", "bearer", "pattern"];
 const PLACEHOLDER = /«redacted:[a-z]+:[0-9a-f]{8}»/g;

@@ -10,14 +10,14 @@ import {
   writeProbeFile,
   type Cassette,
   type CassetteWriter,
-} from "../cassette/index.js";
-import { buildCliEvent } from "../recorder/cli-event.js";
-import { openMcpStreamRecording } from "../recorder/mcp-stream-recording.js";
-import { startClock } from "../recorder/recording-parts.js";
-import type { CassetteEvent, CassetteHeader } from "../schema/cassette.js";
-import { sdkSnapshot } from "../probe/snapshot-cache.js";
-import type { SdkBackend } from "../transports/sdk/sdk-backend.js";
-import { version as recorderVersion } from "../version.js";
+} from "#src/cassette/index.js";
+import { buildCliEvent } from "#src/recorder/cli-event.js";
+import { openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
+import { startClock } from "#src/recorder/recording-parts.js";
+import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
+import { sdkSnapshot } from "#src/probe/snapshot-cache.js";
+import type { SdkBackend } from "#src/transports/sdk/sdk-backend.js";
+import { version as recorderVersion } from "#src/version.js";
 import type { CliStepResult } from "./verify-cli-step.js";
 import type { LiveMcpStream } from "./verify-mcp-stream.js";
 

@@ -1,4 +1,4 @@
-import type { Severity } from "../contract/change.js";
+import type { Severity } from "#src/contract/change.js";
 import type { AnswerDifference } from "./answer-diff.js";
 
 /** One recorded request sent (or not) to the candidate, and how its answer compares. */

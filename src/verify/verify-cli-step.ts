@@ -1,9 +1,9 @@
 import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
-import { parseDriverArgv } from "../cassette/index.js";
-import { eventText } from "../probe/event-json.js";
-import type { CassetteEvent } from "../schema/cassette.js";
-import type { CliResponse, ShimBackend } from "../shim-server/backend.js";
+import { parseDriverArgv } from "#src/cassette/index.js";
+import { eventText } from "#src/probe/event-json.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { CliResponse, ShimBackend } from "#src/shim-server/backend.js";
 import type { IdMap } from "./id-map.js";
 import type { Unredactor } from "./secrets.js";
 import { jsonObject as json } from "./answer-diff.js";

@@ -1,4 +1,4 @@
-import type { McpSessionHandler, ShimBackend } from "../shim-server/backend.js";
+import type { McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
 
 /** A live MCP stdio session with the candidate, driven one request at a time. */
 export interface LiveMcpStream {

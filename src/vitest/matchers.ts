@@ -1,5 +1,5 @@
-import { runInvariants } from "../invariants/run.js";
-import type { ReplayLogEntry, RequestEntry } from "../schema/replay-log.js";
+import { runInvariants } from "#src/invariants/run.js";
+import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
 
 /** What a matcher judges: a cassette handle, a replay run summary, or a replay log. */
 export type Judged = { log(): ReplayLogEntry[]; mode?: string } | { entries: readonly ReplayLogEntry[] } | readonly ReplayLogEntry[];

@@ -1,4 +1,4 @@
-import { UserError } from "../errors.js";
+import { UserError } from "#src/errors.js";
 
 /**
  * `replay` (default): answer from the cassette, never a real driver. `record`: run against the

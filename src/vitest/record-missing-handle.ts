@@ -1,8 +1,8 @@
-import { startRecordingDesktop } from "../desktop/recording-desktop.js";
-import { createCliDriver } from "../harness/adapters/cli-driver.js";
-import { refuseInCi } from "../recorder/record-missing/ci-guard.js";
-import { openRecordMissing, type OpenRecordMissing, type RecordMissingSummary } from "../recorder/record-missing/record-missing.js";
-import { sdkDriverVersion } from "../recorder/sdk/recording-driver.js";
+import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
+import { createCliDriver } from "#src/harness/adapters/cli-driver.js";
+import { refuseInCi } from "#src/recorder/record-missing/ci-guard.js";
+import { openRecordMissing, type OpenRecordMissing, type RecordMissingSummary } from "#src/recorder/record-missing/record-missing.js";
+import { sdkDriverVersion } from "#src/recorder/sdk/recording-driver.js";
 import { runCaptured } from "./harness-run.js";
 import type { CassetteHandle, UseCassetteOptions } from "./use-cassette.js";
 

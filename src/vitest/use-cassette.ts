@@ -1,25 +1,25 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { Driver } from "../driver/port.js";
-import { createCliDriver } from "../harness/adapters/cli-driver.js";
-import { openRecording, type OpenRecording } from "../recorder/record-session.js";
-import { createReplayBackend } from "../transports/cli/replay-backend.js";
-import type { MatchMode } from "../replay/engine/matcher.js";
-import { loadReplayCassette } from "../replay/load.js";
-import type { ReplaySpeed } from "../replay/recorded-timing.js";
-import { createReplayer, type Replayer } from "../replay/replayer.js";
-import { createReplaySession, type ReplaySession } from "../replay/session.js";
-import { systemClock } from "../runtime/clock-system.js";
-import { startRecordingDesktop } from "../desktop/recording-desktop.js";
-import type { Clock } from "../driver/port.js";
-import type { FaultPlan } from "../schema/fault-plan.js";
-import type { ReplayLogEntry, SummaryEntry } from "../schema/replay-log.js";
-import { startShimServer, type ShimServer } from "../shim-server/server.js";
+import type { Driver } from "#src/driver/port.js";
+import { createCliDriver } from "#src/harness/adapters/cli-driver.js";
+import { openRecording, type OpenRecording } from "#src/recorder/record-session.js";
+import { createReplayBackend } from "#src/transports/cli/replay-backend.js";
+import type { MatchMode } from "#src/replay/engine/matcher.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import type { ReplaySpeed } from "#src/replay/recorded-timing.js";
+import { createReplayer, type Replayer } from "#src/replay/replayer.js";
+import { createReplaySession, type ReplaySession } from "#src/replay/session.js";
+import { systemClock } from "#src/runtime/clock-system.js";
+import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
+import type { Clock } from "#src/driver/port.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { ReplayLogEntry, SummaryEntry } from "#src/schema/replay-log.js";
+import { startShimServer, type ShimServer } from "#src/shim-server/server.js";
 import { runCaptured, type HarnessRun } from "./harness-run.js";
 import { resolveMode, type CassetteMode } from "./mode.js";
 import { recordMissingHandle } from "./record-missing-handle.js";
-import type { RecordMissingSummary } from "../recorder/record-missing/record-missing.js";
+import type { RecordMissingSummary } from "#src/recorder/record-missing/record-missing.js";
 
 export interface UseCassetteOptions {
   /** Default: `CUA_CONTRACT_MODE`, else `replay`. */

@@ -1,12 +1,12 @@
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { readCassetteSync } from "../cassette/reader.js";
+import { readCassetteSync } from "#src/cassette/reader.js";
 import os from "node:os";
 import path from "node:path";
-import { pruneCassette } from "../cassette/prune.js";
-import { readReplayLogs } from "../cassette/read-replay-logs.js";
+import { pruneCassette } from "#src/cassette/prune.js";
+import { readReplayLogs } from "#src/cassette/read-replay-logs.js";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
-import { isUserError } from "../errors.js";
+import { isUserError } from "#src/errors.js";
 import { toHaveDecision, toHaveServedAll, toPassInvariants } from "./matchers.js";
 import { resolveMode } from "./mode.js";
 import { useCassette } from "./use-cassette.js";

@@ -2,9 +2,9 @@
 // fuzzing: time moves only when something sleeps) and the system one (process transports, where a
 // harness's own timeouts must really fire).
 import { describe, expect, it } from "vitest";
-import { createVirtualClock } from "../../src/driver/clock-virtual.js";
-import type { Clock } from "../../src/driver/port.js";
-import { systemClock } from "../../src/runtime/clock-system.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
+import type { Clock } from "#src/driver/port.js";
+import { systemClock } from "#src/runtime/clock-system.js";
 
 const CLOCKS: { name: string; make: () => Clock /** how far past the asked time a sleep may end */; slackMs: number }[] = [
   { name: "virtual", make: () => createVirtualClock(), slackMs: 0 },

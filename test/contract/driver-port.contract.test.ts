@@ -4,13 +4,13 @@
 // the scripted driver. Outcomes are values: nothing here may reject.
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { isTransportFailure, type Driver, type Reply } from "../../src/driver/port.js";
-import { createCliDriver } from "../../src/harness/adapters/cli-driver.js";
-import { createMcpDriver } from "../../src/harness/adapters/mcp-driver.js";
-import { createSdkDriver } from "../../src/harness/adapters/sdk-driver.js";
-import { createReplayer } from "../../src/replay/replayer.js";
-import { loadReplayCassette } from "../../src/replay/load.js";
-import { scriptedDriver } from "../../src/testing/scripted-driver.js";
+import { isTransportFailure, type Driver, type Reply } from "#src/driver/port.js";
+import { createCliDriver } from "#src/harness/adapters/cli-driver.js";
+import { createMcpDriver } from "#src/harness/adapters/mcp-driver.js";
+import { createSdkDriver } from "#src/harness/adapters/sdk-driver.js";
+import { createReplayer } from "#src/replay/replayer.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { scriptedDriver } from "#src/testing/scripted-driver.js";
 import { repoRoot } from "../helpers/run-cli.js";
 
 const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");

@@ -4,19 +4,19 @@
 // answered, what it refuses, what a call that never returns holds up, and what the log says.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createVirtualClock } from "../../src/driver/clock-virtual.js";
-import { isTransportFailure, type Reply } from "../../src/driver/port.js";
-import { createReplayer } from "../../src/replay/replayer.js";
-import { loadReplayCassette } from "../../src/replay/load.js";
-import { createReplaySession } from "../../src/replay/session.js";
-import type { FaultPlan } from "../../src/schema/fault-plan.js";
-import type { ReplayLogEntry, RequestEntry } from "../../src/schema/replay-log.js";
-import type { CliRequest, CliResponse } from "../../src/shim-server/backend.js";
-import { cliFront } from "../../src/transports/cli/replay-backend.js";
-import type { FrontReply, ReplayFront } from "../../src/transports/front.js";
-import { inprocessFront, type InprocessRequest } from "../../src/transports/inprocess/front.js";
-import { mcpFront } from "../../src/transports/mcp/front.js";
-import { parseCallStdout } from "../../src/wire/cli/stdout.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
+import { isTransportFailure, type Reply } from "#src/driver/port.js";
+import { createReplayer } from "#src/replay/replayer.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createReplaySession } from "#src/replay/session.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
+import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
+import { cliFront } from "#src/transports/cli/replay-backend.js";
+import type { FrontReply, ReplayFront } from "#src/transports/front.js";
+import { inprocessFront, type InprocessRequest } from "#src/transports/inprocess/front.js";
+import { mcpFront } from "#src/transports/mcp/front.js";
+import { parseCallStdout } from "#src/wire/cli/stdout.js";
 import { repoRoot } from "../helpers/run-cli.js";
 
 const CASSETTE = path.join(repoRoot, "recordings/gtk3-demo-mcp");

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync, mkdirSync, cpSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CheckResultSchema } from "../../src/schema/check-result.js";
+import { CheckResultSchema } from "#src/schema/check-result.js";
 import { repoRoot } from "../helpers/run-cli.js";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";

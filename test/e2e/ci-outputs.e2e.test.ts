@@ -152,7 +152,7 @@ describe("check progress on a non-TTY", () => {
 describe("the tool's invocation in printed commands", () => {
   it("is `npx cua-contract` under npx, `cua-contract` when PATH has this bin, else node and the path", async () => {
     await using dir = await tmpDir();
-    const { toolInvocation } = await import("../../src/cli/invocation.js");
+    const { toolInvocation } = await import("#src/cli/invocation.js");
     const bin = path.join(repoRoot, "bin/cua-contract.js");
     const installed = path.join(repoRoot, "node_modules/cua-contract/bin/cua-contract.js");
     expect(toolInvocation({ script: installed, env: { npm_command: "exec" }, cwd: repoRoot })).toBe("npx cua-contract");

@@ -1,7 +1,7 @@
 // Throwaway desktops started at the same moment each get a display of their own.
 import { describe, expect, it } from "vitest";
 import { skipWithout } from "../helpers/system-packages.js";
-import { startDesktop } from "../../src/desktop/desktop.js";
+import { startDesktop } from "#src/desktop/desktop.js";
 
 const skip = await skipWithout("desktop", "concurrent throwaway desktops");
 

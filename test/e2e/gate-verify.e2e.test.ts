@@ -2,7 +2,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { missingDesktopPrograms } from "../../src/desktop/programs.js";
+import { missingDesktopPrograms } from "#src/desktop/programs.js";
 import { runCli } from "../helpers/run-cli.js";
 import { sdkUnavailable } from "../helpers/sdk-available.js";
 import { tmpDir } from "../helpers/tmp-dir.js";

@@ -2,13 +2,13 @@
 // @trycua/cua-driver, headless), reached through the `cua-driver` shim the way a harness reaches
 // a binary: one `cua-driver call` per call, or one `cua-driver mcp` process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ToolResult } from "../../src/driver/port.js";
-import { createCliDriver } from "../../src/harness/adapters/cli-driver.js";
-import { createMcpDriver } from "../../src/harness/adapters/mcp-driver.js";
-import { classifyActionResult } from "../../src/harness/core/verdict.js";
-import { createHarnessSession } from "../../src/harness/index.js";
-import { startShimServer, type ShimServer } from "../../src/shim-server/index.js";
-import { createSdkBackend } from "../../src/transports/sdk/sdk-backend.js";
+import type { ToolResult } from "#src/driver/port.js";
+import { createCliDriver } from "#src/harness/adapters/cli-driver.js";
+import { createMcpDriver } from "#src/harness/adapters/mcp-driver.js";
+import { classifyActionResult } from "#src/harness/core/verdict.js";
+import { createHarnessSession } from "#src/harness/index.js";
+import { startShimServer, type ShimServer } from "#src/shim-server/index.js";
+import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { manualClock } from "../helpers/scripted-driver.js";
 
 let server: ShimServer;

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readCassette } from "../../src/cassette/reader.js";
-import { restoreText } from "../../src/cassette/restore.js";
-import { renderCall } from "../../src/wire/cli/render-call.js";
+import { readCassette } from "#src/cassette/reader.js";
+import { restoreText } from "#src/cassette/restore.js";
+import { renderCall } from "#src/wire/cli/render-call.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 

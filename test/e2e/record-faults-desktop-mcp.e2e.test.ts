@@ -1,7 +1,7 @@
 // `record --faults PLAN` against the real runtime on a throwaway desktop, over MCP stdio: each fault
 // kind once, the transports taking turns (the other half: record-faults-desktop-cli.e2e.test.ts).
 import { describe } from "vitest";
-import { missingDesktopPrograms } from "../../src/desktop/programs.js";
+import { missingDesktopPrograms } from "#src/desktop/programs.js";
 import { TIMEOUT_S, matrix } from "./record-faults/matrix.js";
 
 const missing = await missingDesktopPrograms({ app: ["gtk3-demo"] });

@@ -3,8 +3,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { readCassette, restoreText } from "../../src/cassette/index.js";
-import type { McpLineEvent } from "../../src/schema/cassette.js";
+import { readCassette, restoreText } from "#src/cassette/index.js";
+import type { McpLineEvent } from "#src/schema/cassette.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 

@@ -2,8 +2,8 @@ import { execa } from "execa";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readCassette, restoreBytes, readFrame } from "../../src/cassette/index.js";
-import type { CliEvent } from "../../src/schema/cassette.js";
+import { readCassette, restoreBytes, readFrame } from "#src/cassette/index.js";
+import type { CliEvent } from "#src/schema/cassette.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 

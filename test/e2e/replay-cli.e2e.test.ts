@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../../src/replay/engine/engine.js";
-import { loadReplayCassette } from "../../src/replay/load.js";
+import { createEngine } from "#src/replay/engine/engine.js";
+import { loadReplayCassette } from "#src/replay/load.js";
 import { CASSETTE, PRESS, replayPython, TOKEN } from "../helpers/replay-cli-harness.js";
 import { runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";

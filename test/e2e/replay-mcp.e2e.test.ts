@@ -3,8 +3,8 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { describe, expect, it } from "vitest";
-import { createEngine } from "../../src/replay/engine/engine.js";
-import { loadReplayCassette } from "../../src/replay/load.js";
+import { createEngine } from "#src/replay/engine/engine.js";
+import { loadReplayCassette } from "#src/replay/load.js";
 import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 

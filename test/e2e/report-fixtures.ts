@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
-import { createReplayer } from "../../src/replay/replayer.js";
-import { loadReplayCassette } from "../../src/replay/load.js";
-import type { ReplayLogEntry } from "../../src/schema/replay-log.js";
-import type { FaultPlan } from "../../src/schema/fault-plan.js";
+import { createReplayer } from "#src/replay/replayer.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
 
 /**
  * Replays an imported trajectory cassette in process with a careless harness: it reads the window,

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startDesktop } from "../../src/desktop/desktop.js";
+import { startDesktop } from "#src/desktop/desktop.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
 import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";

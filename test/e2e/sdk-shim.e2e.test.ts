@@ -2,10 +2,10 @@
 // from the in-process @trycua/cua-driver runtime (headless: no display needed for these tools).
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startShimServer, type ShimServer } from "../../src/shim-server/index.js";
+import { startShimServer, type ShimServer } from "#src/shim-server/index.js";
 import { runCli } from "../helpers/run-cli.js";
-import { createSdkBackend, type SdkBackend } from "../../src/transports/sdk/sdk-backend.js";
-import { withHostToolsRaw } from "../../src/wire/mcp/host-tools.js";
+import { createSdkBackend, type SdkBackend } from "#src/transports/sdk/sdk-backend.js";
+import { withHostToolsRaw } from "#src/wire/mcp/host-tools.js";
 
 let backend: SdkBackend;
 let server: ShimServer;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { execa } from "execa";
 import { setupServer } from "msw/node";
 import { describe, expect, it } from "vitest";
-import { cassetteHandlers } from "../../src/transports/http/msw.js";
+import { cassetteHandlers } from "#src/transports/http/msw.js";
 import { cliPath, repoRoot } from "../helpers/run-cli.js";
 import { startServeHttp } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";

@@ -1,6 +1,6 @@
 import { execa } from "execa";
 import { describe, expect, it } from "vitest";
-import { commands } from "../../src/cli/commands/index.js";
+import { commands } from "#src/cli/commands/index.js";
 import { cliPath, repoRoot } from "../helpers/run-cli.js";
 
 const REGISTER = new URL("../fixtures/startup/register.mjs", import.meta.url).href;

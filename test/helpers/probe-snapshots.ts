@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { DriverManifestSchema, InitializeResultSchema, ToolsListResultSchema, type ProbeSnapshot } from "../../src/schema/probe-snapshot.js";
+import { DriverManifestSchema, InitializeResultSchema, ToolsListResultSchema, type ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 
 const dir = new URL("../fixtures/tool-lists/", import.meta.url);
 const read = (name: string) => readFileSync(new URL(name, dir), "utf8");

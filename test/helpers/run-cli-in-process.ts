@@ -1,5 +1,5 @@
 import { format } from "node:util";
-import { main } from "../../src/cli/main.js";
+import { main } from "#src/cli/main.js";
 import { repoRoot } from "./run-cli.js";
 
 export interface InProcessResult {

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Clock, ToolResult } from "../../src/driver/port.js";
+import type { Clock, ToolResult } from "#src/driver/port.js";
 import { repoRoot } from "./run-cli.js";
 
 // The scripted Driver itself is public (`cua-contract/testing`); these helpers feed it real 0.21.0 replies.
-export { scriptedDriver, type Script, type ScriptedDriver } from "../../src/testing/scripted-driver.js";
+export { scriptedDriver, type Script, type ScriptedDriver } from "#src/testing/scripted-driver.js";
 
 const REPLIES = path.join(repoRoot, "test/fixtures/driver-replies-0.21");
 

@@ -1,4 +1,4 @@
-import { locateSdk } from "../../src/runtime/load.js";
+import { locateSdk } from "#src/runtime/load.js";
 
 /**
  * Installs `@trycua/cua-driver@VERSION` into the private cache once (the project's own copy

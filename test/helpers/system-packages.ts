@@ -4,7 +4,7 @@
 // CUA_CONTRACT_TEST_HIDE=desktop,chromium (or =all) hides installed packages, to try the bare path.
 import { appendFileSync } from "node:fs";
 import { inject } from "vitest";
-import { findProgram, missingDesktopPrograms } from "../../src/desktop/programs.js";
+import { findProgram, missingDesktopPrograms } from "#src/desktop/programs.js";
 import { INSTALL, type SystemNeed } from "./skipped-summary.js";
 
 /** Debian's chromium, found on PATH (playwright-core drives it; no browser is ever downloaded). */

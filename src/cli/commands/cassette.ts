@@ -1,12 +1,12 @@
-import { defineCommand } from "../command.js";
-import { UserError } from "../../errors.js";
-import { mergeCassettes } from "../../cassette/merge.js";
-import { pruneCassette } from "../../cassette/prune.js";
-import { readReplayLogs } from "../../cassette/read-replay-logs.js";
-import { readCassetteSync } from "../../cassette/reader.js";
-import { judgeStaleness, parseMaxAge } from "../../cassette/stale.js";
-import { readContract } from "../../probe/read-contract.js";
-import { rangeProblem } from "../../util/versions.js";
+import { defineCommand } from "#src/cli/command.js";
+import { UserError } from "#src/errors.js";
+import { mergeCassettes } from "#src/cassette/merge.js";
+import { pruneCassette } from "#src/cassette/prune.js";
+import { readReplayLogs } from "#src/cassette/read-replay-logs.js";
+import { readCassetteSync } from "#src/cassette/reader.js";
+import { judgeStaleness, parseMaxAge } from "#src/cassette/stale.js";
+import { readContract } from "#src/probe/read-contract.js";
+import { rangeProblem } from "#src/util/versions.js";
 
 const ACTIONS = ["prune", "merge", "stale"] as const;
 

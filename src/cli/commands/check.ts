@@ -1,17 +1,17 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineCommand } from "../command.js";
-import { UserError } from "../../errors.js";
-import { findScenarioFiles } from "../../check/load-scenario.js";
-import { referenceRunner, runCheck, type ScenarioRunner } from "../../check/run-check.js";
-import { checkJunitSuites, renderCheckSummary, renderScenarioLine } from "../../check/render.js";
-import { MUTANTS, MUTANT_NAMES } from "../../fuzz/mutants.js";
-import { checkCommandExists } from "../../check/find-command.js";
-import type { ReplayLogEntry } from "../../schema/replay-log.js";
-import type { LogSink } from "../../check/run-check.js";
-import { renderJunit } from "../../util/junit.js";
-import { progressTicker } from "../progress.js";
-import { writeOutputFile } from "../../report/write-output.js";
+import { defineCommand } from "#src/cli/command.js";
+import { UserError } from "#src/errors.js";
+import { findScenarioFiles } from "#src/check/load-scenario.js";
+import { referenceRunner, runCheck, type ScenarioRunner } from "#src/check/run-check.js";
+import { checkJunitSuites, renderCheckSummary, renderScenarioLine } from "#src/check/render.js";
+import { MUTANTS, MUTANT_NAMES } from "#src/fuzz/mutants.js";
+import { checkCommandExists } from "#src/check/find-command.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
+import type { LogSink } from "#src/check/run-check.js";
+import { renderJunit } from "#src/util/junit.js";
+import { progressTicker } from "#src/cli/progress.js";
+import { writeOutputFile } from "#src/report/write-output.js";
 
 const BUNDLED = fileURLToPath(new URL("../../../contracts/scenarios/", import.meta.url));
 
@@ -74,7 +74,7 @@ export const checkCommand = defineCommand({
     }
     if (args.report) {
       // The report needs sharp (image decoding): loaded only when a report is asked for.
-      await (await import("../../check/report.js")).writeCheckHtml({ file: String(args.report), result, logs });
+      await (await import("#src/check/report.js")).writeCheckHtml({ file: String(args.report), result, logs });
       process.stderr.write(`cua-contract check: HTML report written to ${String(args.report)}\n`);
     }
     process.stdout.write(human ? renderCheckSummary(result, color) : `${JSON.stringify(result, null, 2)}\n`);
@@ -89,7 +89,7 @@ async function pickRunner(args: Record<string, unknown>, now: () => number, onLo
       throw new UserError("--cmd and --harness both name a harness", { code: "USAGE", field: "--cmd", fix: "Pass one of them." });
     checkCommandExists({ command: args.cmd, env: process.env, cwd: process.cwd() });
     // An external harness is run with execa: loaded only for --cmd.
-    const { externalRunner } = await import("../../check/run-external.js");
+    const { externalRunner } = await import("#src/check/run-external.js");
     return { runner: externalRunner({ command: args.cmd, now, ...sink }), harness: `external (${args.cmd})` };
   }
   const name = String(args.harness);

@@ -1,10 +1,10 @@
 import { access } from "node:fs/promises";
 import path from "node:path";
-import { defineCommand } from "../command.js";
-import { UserError } from "../../errors.js";
-import { contractFromSnapshot } from "../../contract/contract-init.js";
-import { readSnapshot, snapshotFile } from "../../probe/read-snapshot.js";
-import { writeOutputFile } from "../../report/write-output.js";
+import { defineCommand } from "#src/cli/command.js";
+import { UserError } from "#src/errors.js";
+import { contractFromSnapshot } from "#src/contract/contract-init.js";
+import { readSnapshot, snapshotFile } from "#src/probe/read-snapshot.js";
+import { writeOutputFile } from "#src/report/write-output.js";
 
 export const contractCommand = defineCommand({
   command: "contract <action>",

@@ -1,6 +1,6 @@
-import { desktopExports, startDesktop, stopDesktop } from "../../desktop/desktop.js";
-import { UserError } from "../../errors.js";
-import { defineCommand } from "../command.js";
+import { desktopExports, startDesktop, stopDesktop } from "#src/desktop/desktop.js";
+import { UserError } from "#src/errors.js";
+import { defineCommand } from "#src/cli/command.js";
 
 export const desktopCommand = defineCommand({
   command: "desktop <action> [state-dir]",

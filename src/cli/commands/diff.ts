@@ -1,7 +1,7 @@
-import { defineCommand } from "../command.js";
-import { diffSurfaces } from "../../contract/diff.js";
-import { loadSurface } from "../../probe/load-surface.js";
-import { renderDiff } from "../../probe/render.js";
+import { defineCommand } from "#src/cli/command.js";
+import { diffSurfaces } from "#src/contract/diff.js";
+import { loadSurface } from "#src/probe/load-surface.js";
+import { renderDiff } from "#src/probe/render.js";
 
 export const diffCommand = defineCommand({
   command: "diff <a> <b>",

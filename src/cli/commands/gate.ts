@@ -1,13 +1,13 @@
-import { defineCommand } from "../command.js";
-import { UserError } from "../../errors.js";
-import { EXPECTED_FAILURES_FORMAT } from "../../schema/gate-baseline.js";
-import { appendHistory } from "../../probe/gate/append-history.js";
-import { gateSuites, renderGate } from "../../probe/gate/render-gate.js";
-import { historyEntry, matrixJson, matrixSuites, renderMatrix } from "../../probe/gate/render-matrix.js";
-import { runGate, type GateReport } from "../../probe/gate/run-gate.js";
-import { runMatrix } from "../../probe/gate/run-matrix.js";
-import { renderJunit } from "../../util/junit.js";
-import { writeOutputFile } from "../../report/write-output.js";
+import { defineCommand } from "#src/cli/command.js";
+import { UserError } from "#src/errors.js";
+import { EXPECTED_FAILURES_FORMAT } from "#src/schema/gate-baseline.js";
+import { appendHistory } from "#src/probe/gate/append-history.js";
+import { gateSuites, renderGate } from "#src/probe/gate/render-gate.js";
+import { historyEntry, matrixJson, matrixSuites, renderMatrix } from "#src/probe/gate/render-matrix.js";
+import { runGate, type GateReport } from "#src/probe/gate/run-gate.js";
+import { runMatrix } from "#src/probe/gate/run-matrix.js";
+import { renderJunit } from "#src/util/junit.js";
+import { writeOutputFile } from "#src/report/write-output.js";
 
 export const gateCommand = defineCommand({
   command: "gate",

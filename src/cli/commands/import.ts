@@ -1,5 +1,5 @@
-import { importTrajectory } from "../../import/import-trajectory.js";
-import { defineCommand } from "../command.js";
+import { importTrajectory } from "#src/import/import-trajectory.js";
+import { defineCommand } from "#src/cli/command.js";
 
 export const importCommand = defineCommand({
   command: "import <trajectory>",

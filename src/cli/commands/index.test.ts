@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commandName } from "../command.js";
+import { commandName } from "#src/cli/command.js";
 import { commands } from "./index.js";
 
 describe("the command list", () => {

@@ -1,4 +1,4 @@
-import type { CommandEntry } from "../command.js";
+import type { CommandEntry } from "#src/cli/command.js";
 
 // One line per command: its usage, its one-line description (shown by `cua-contract --help`) and
 // where its module is. A command's module, and what it imports, loads only when that command runs.

@@ -1,9 +1,9 @@
-import { countEvents, type CassetteSummary } from "../../cassette/summary.js";
-import { defineCommand } from "../command.js";
+import { countEvents, type CassetteSummary } from "#src/cassette/summary.js";
+import { defineCommand } from "#src/cli/command.js";
 import path from "node:path";
-import { CASSETTE_FILE, PROBE_FILE } from "../../cassette/cassette.js";
-import { scanCassette, type CassetteValidators } from "../../cassette/scan.js";
-import { NeedsSchemaCheck, quickValidators } from "../../cassette/quick-validate.js";
+import { CASSETTE_FILE, PROBE_FILE } from "#src/cassette/cassette.js";
+import { scanCassette, type CassetteValidators } from "#src/cassette/scan.js";
+import { NeedsSchemaCheck, quickValidators } from "#src/cassette/quick-validate.js";
 
 const PROBE_PROBLEMS: Partial<Record<CassetteSummary["probe"]["status"], string>> = {
   mismatched:
@@ -25,7 +25,7 @@ export const inspectCommand = defineCommand({
       summary = summarize(dir, quickValidators);
     } catch (error) {
       if (!(error instanceof NeedsSchemaCheck)) throw error;
-      summary = summarize(dir, (await import("../../cassette/reader.js")).schemaValidators);
+      summary = summarize(dir, (await import("#src/cassette/reader.js")).schemaValidators);
     }
     const cassette = { dir, file: path.join(dir, CASSETTE_FILE) };
     process.stdout.write(args.json ? `${JSON.stringify(summary, null, 2)}\n` : renderSummary(summary));

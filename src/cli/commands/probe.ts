@@ -1,11 +1,11 @@
-import { defineCommand } from "../command.js";
-import { checkContract, probeFailed, type CheckReport } from "../../contract/check.js";
-import { acquireSnapshot } from "../../probe/acquire.js";
-import { readContract } from "../../probe/read-contract.js";
-import { checkSuite, renderCheck, renderSnapshot } from "../../probe/render.js";
-import { renderJunit } from "../../util/junit.js";
-import { writeOutputFile } from "../../report/write-output.js";
-import { UserError } from "../../errors.js";
+import { defineCommand } from "#src/cli/command.js";
+import { checkContract, probeFailed, type CheckReport } from "#src/contract/check.js";
+import { acquireSnapshot } from "#src/probe/acquire.js";
+import { readContract } from "#src/probe/read-contract.js";
+import { checkSuite, renderCheck, renderSnapshot } from "#src/probe/render.js";
+import { renderJunit } from "#src/util/junit.js";
+import { writeOutputFile } from "#src/report/write-output.js";
+import { UserError } from "#src/errors.js";
 
 export const probeCommand = defineCommand({
   command: "probe",

@@ -1,7 +1,7 @@
-import { record } from "../../recorder/record-session.js";
-import { readFaultPlan } from "../../transports/run-replay.js";
-import { UserError } from "../../errors.js";
-import { defineCommand } from "../command.js";
+import { record } from "#src/recorder/record-session.js";
+import { readFaultPlan } from "#src/transports/run-replay.js";
+import { UserError } from "#src/errors.js";
+import { defineCommand } from "#src/cli/command.js";
 
 export const recordCommand = defineCommand({
   // `[stray..]` only catches a harness command given without `--`, to say so.

@@ -1,7 +1,7 @@
-import { UserError } from "../../errors.js";
-import type { MatchMode } from "../../replay/engine/matcher.js";
-import type { RecordMissingSummary } from "../../recorder/record-missing/record-missing.js";
-import { writeOutputFile } from "../../report/write-output.js";
+import { UserError } from "#src/errors.js";
+import type { MatchMode } from "#src/replay/engine/matcher.js";
+import type { RecordMissingSummary } from "#src/recorder/record-missing/record-missing.js";
+import { writeOutputFile } from "#src/report/write-output.js";
 
 /** Flags of `replay` that do nothing under --record-missing: refused rather than ignored. */
 const NOT_WITH_RECORD_MISSING = ["faults", "seed", "log", "junit", "fail-on-unused", "invariants", "max-age", "contract", "driver-versions"] as const;
@@ -38,7 +38,7 @@ export async function replayRecordMissingCommand(args: Record<string, unknown>, 
       fix: "Drop --driver-source, or name the executable with --driver PATH.",
     });
   }
-  const { replayRecordMissing } = await import("../../recorder/record-missing/record-missing.js");
+  const { replayRecordMissing } = await import("#src/recorder/record-missing/record-missing.js");
   const summary = await replayRecordMissing({
     dir: String(args.dir),
     command,

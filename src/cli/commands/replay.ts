@@ -1,9 +1,9 @@
-import { UserError } from "../../errors.js";
-import { replay, type ReplayRunSummary } from "../../transports/run-replay.js";
-import { defineCommand } from "../command.js";
-import { replayJunitSuites } from "../../replay/junit.js";
-import { renderJunit } from "../../util/junit.js";
-import { writeOutputFile } from "../../report/write-output.js";
+import { UserError } from "#src/errors.js";
+import { replay, type ReplayRunSummary } from "#src/transports/run-replay.js";
+import { defineCommand } from "#src/cli/command.js";
+import { replayJunitSuites } from "#src/replay/junit.js";
+import { renderJunit } from "#src/util/junit.js";
+import { writeOutputFile } from "#src/report/write-output.js";
 import { stalenessLimits } from "./cassette.js";
 
 const MATCH_MODES = ["per-key", "strict-order"] as const;

@@ -1,6 +1,6 @@
-import { screenChange } from "../../harness/screen/screen-change.js";
-import { writeReport } from "../../report/write-report.js";
-import { defineCommand } from "../command.js";
+import { screenChange } from "#src/harness/screen/screen-change.js";
+import { writeReport } from "#src/report/write-report.js";
+import { defineCommand } from "#src/cli/command.js";
 
 export const reportCommand = defineCommand({
   command: "report <input>",

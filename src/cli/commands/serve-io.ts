@@ -1,10 +1,10 @@
 // What every `serve` flavour (cassette or live runtime) shares: the HTTP settings `cua-driver serve`
 // reads, running until Ctrl-C, a shim socket, and an MCP stdio session on this process's own stdio.
 import { createInterface } from "node:readline";
-import { UserError } from "../../errors.js";
-import type { McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
-import { startShimServer } from "../../shim-server/server.js";
-import { isValidToken } from "../../transports/http/server.js";
+import { UserError } from "#src/errors.js";
+import type { McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
+import { startShimServer } from "#src/shim-server/server.js";
+import { isValidToken } from "#src/transports/http/server.js";
 
 // The port and token `cua-driver serve` reads for MCP over HTTP (CONTRACT.md §2.6), checked before anything starts.
 export function httpSettings(rawPort: unknown): { port: number; token: string } {

@@ -1,9 +1,9 @@
 // `serve --driver sdk[:VERSION]`: the published runtime as a live cua-driver stand-in (no cassette),
 // as direct-mode MCP on this process's stdio or behind a cua-driver shim socket.
-import { UserError } from "../../errors.js";
-import { sdkDriverVersion } from "../../recorder/sdk/recording-driver.js";
-import { createSdkBackend } from "../../transports/sdk/sdk-backend.js";
-import { startBackendHttpServer } from "../../transports/http/backend-server.js";
+import { UserError } from "#src/errors.js";
+import { sdkDriverVersion } from "#src/recorder/sdk/recording-driver.js";
+import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
+import { startBackendHttpServer } from "#src/transports/http/backend-server.js";
 import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";
 
 export async function serveSdk(options: { driver: string; transport: string; port?: unknown }): Promise<number> {

@@ -1,10 +1,10 @@
-import { UserError } from "../../errors.js";
-import { createReplayBackend, replayMcpSession } from "../../transports/cli/replay-backend.js";
-import { runInvariants } from "../../invariants/run.js";
-import { openReplaySession } from "../../transports/run-replay.js";
-import type { ReplaySession } from "../../replay/session.js";
-import { startMcpHttpServer } from "../../transports/http/server.js";
-import { defineCommand } from "../command.js";
+import { UserError } from "#src/errors.js";
+import { createReplayBackend, replayMcpSession } from "#src/transports/cli/replay-backend.js";
+import { runInvariants } from "#src/invariants/run.js";
+import { openReplaySession } from "#src/transports/run-replay.js";
+import type { ReplaySession } from "#src/replay/session.js";
+import { startMcpHttpServer } from "#src/transports/http/server.js";
+import { defineCommand } from "#src/cli/command.js";
 import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";
 
 const TRANSPORTS = ["mcp", "cli-socket", "http"] as const;

@@ -1,10 +1,10 @@
 import { closeSync, openSync } from "node:fs";
-import { defineCommand } from "../command.js";
-import { startRecordingDesktop } from "../../desktop/recording-desktop.js";
-import { renderJunit } from "../../util/junit.js";
-import { writeOutputFile } from "../../report/write-output.js";
-import { renderVerify, verifySuites } from "../../verify/render-verify.js";
-import { runVerify } from "../../verify/run-verify.js";
+import { defineCommand } from "#src/cli/command.js";
+import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
+import { renderJunit } from "#src/util/junit.js";
+import { writeOutputFile } from "#src/report/write-output.js";
+import { renderVerify, verifySuites } from "#src/verify/render-verify.js";
+import { runVerify } from "#src/verify/run-verify.js";
 
 export const verifyCommand = defineCommand({
   command: "verify <dir>",

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Fault, FaultKind, FaultRule } from "../../schema/fault-plan.js";
+import type { Fault, FaultKind, FaultRule } from "#src/schema/fault-plan.js";
 
 /** Refusal codes the fuzzer injects: the ones a harness must treat specially, and plain ones. */
 export const FUZZ_REFUSAL_CODES = [

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import type { FaultRule } from "../../schema/fault-plan.js";
-import type { HarnessAction } from "../../schema/harness-step.js";
-import type { StepExpectation } from "../../schema/scenario.js";
+import type { FaultRule } from "#src/schema/fault-plan.js";
+import type { HarnessAction } from "#src/schema/harness-step.js";
+import type { StepExpectation } from "#src/schema/scenario.js";
 import { faultRulesArb, type FaultTarget } from "./fault-plan.js";
 import { blockedComboArb, destructiveTextArb } from "./guard-probes.js";
 

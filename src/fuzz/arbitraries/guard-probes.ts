@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { BLOCKED_KEY_COMBOS } from "../../harness/core/key-combo.js";
+import { BLOCKED_KEY_COMBOS } from "#src/harness/core/key-combo.js";
 
 /**
  * Spellings that name the same key. The key-combo guard must block a dangerous combo however it

@@ -1,6 +1,6 @@
 import { execa } from "execa";
-import type { Driver, Reply, ToolInfo } from "../../driver/port.js";
-import { parseCallFailure, parseCallStdout, parseListTools } from "../../wire/cli/stdout.js";
+import type { Driver, Reply, ToolInfo } from "#src/driver/port.js";
+import { parseCallFailure, parseCallStdout, parseListTools } from "#src/wire/cli/stdout.js";
 
 export interface CliDriverOptions {
   /** The cua-driver executable (default `cua-driver` from PATH). */

@@ -3,10 +3,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { manualClock } from "../../../test/helpers/scripted-driver.js";
-import type { Driver } from "../../driver/port.js";
-import { loadReplayCassette } from "../../replay/load.js";
-import { createReplayer } from "../../replay/replayer.js";
-import { createHarnessSession } from "../core/session.js";
+import type { Driver } from "#src/driver/port.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createReplayer } from "#src/replay/replayer.js";
+import { createHarnessSession } from "#src/harness/core/session.js";
 import { inProcessDriver } from "./in-process.js";
 
 describe("in-process drivers", () => {

@@ -1,4 +1,4 @@
-import type { Driver, Reply } from "../../driver/port.js";
+import type { Driver, Reply } from "#src/driver/port.js";
 
 /**
  * Any in-process Driver (the replay engine's `createReplayer`, a test double) with one guarantee

@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { Driver, Reply, ToolInfo, ToolResult } from "../../driver/port.js";
+import type { Driver, Reply, ToolInfo, ToolResult } from "#src/driver/port.js";
 
 export interface McpDriverOptions {
   /** The cua-driver executable (default `cua-driver`). */

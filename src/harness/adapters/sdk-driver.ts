@@ -1,6 +1,6 @@
-import type { Driver, Reply, ToolInfo, ToolResult } from "../../driver/port.js";
-import { loadSdk, type LoadSdkOptions } from "../../runtime/load.js";
-import type { SdkDriver } from "../../runtime/sdk-types.js";
+import type { Driver, Reply, ToolInfo, ToolResult } from "#src/driver/port.js";
+import { loadSdk, type LoadSdkOptions } from "#src/runtime/load.js";
+import type { SdkDriver } from "#src/runtime/sdk-types.js";
 
 export interface SdkDriverOptions {
   /** `@trycua/cua-driver` version (default: the one the project pins). */

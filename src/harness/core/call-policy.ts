@@ -1,7 +1,7 @@
-import { hasFlag } from "../../driver/catalogue.js";
-import type { Driver, Reply, ToolInfo } from "../../driver/port.js";
-import { isTransportFailure } from "../../driver/port.js";
-import type { StepResult } from "../../schema/harness-step.js";
+import { hasFlag } from "#src/driver/catalogue.js";
+import type { Driver, Reply, ToolInfo } from "#src/driver/port.js";
+import { isTransportFailure } from "#src/driver/port.js";
+import type { StepResult } from "#src/schema/harness-step.js";
 import { isSessionEnded } from "./reply-fields.js";
 import { replySucceeded, type HarnessParts } from "./session-parts.js";
 import { blocked, type StepRecorder } from "./step-recorder.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { manualClock, scriptedDriver } from "../../../test/helpers/scripted-driver.js";
-import type { ToolInfo } from "../../driver/port.js";
+import type { ToolInfo } from "#src/driver/port.js";
 import { checkToolsAgainstContract } from "./contract-check.js";
 import { createHarnessSession } from "./session.js";
 

@@ -1,7 +1,7 @@
-import type { ToolInfo } from "../../driver/port.js";
-import { checkContract } from "../../contract/check.js";
-import { DriverContractSchema } from "../../schema/driver-contract.js";
-import type { ProbeSnapshot, ToolEntry } from "../../schema/probe-snapshot.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import { checkContract } from "#src/contract/check.js";
+import { DriverContractSchema } from "#src/schema/driver-contract.js";
+import type { ProbeSnapshot, ToolEntry } from "#src/schema/probe-snapshot.js";
 import type { ContractCheckResult } from "./session-parts.js";
 
 /**

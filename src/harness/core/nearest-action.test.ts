@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HARNESS_ACTION_NAMES } from "../../schema/harness-step.js";
+import { HARNESS_ACTION_NAMES } from "#src/schema/harness-step.js";
 import { nearestAction } from "./nearest-action.js";
 
 describe("nearestAction", () => {

@@ -1,5 +1,5 @@
-import type { Reply, ToolResult } from "../../driver/port.js";
-import { isTransportFailure } from "../../driver/port.js";
+import type { Reply, ToolResult } from "#src/driver/port.js";
+import { isTransportFailure } from "#src/driver/port.js";
 
 /**
  * What a driver reply says about an action, read once: the ActionResult fields (0.15+), the

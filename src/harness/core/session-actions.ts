@@ -1,7 +1,7 @@
-import type { Clock } from "../../driver/port.js";
-import { isTransportFailure } from "../../driver/port.js";
-import { hasFlag, harnessActionFor, isReadOnlyTool } from "../../driver/catalogue.js";
-import type { HarnessAction, StepResult } from "../../schema/harness-step.js";
+import type { Clock } from "#src/driver/port.js";
+import { isTransportFailure } from "#src/driver/port.js";
+import { hasFlag, harnessActionFor, isReadOnlyTool } from "#src/driver/catalogue.js";
+import type { HarnessAction, StepResult } from "#src/schema/harness-step.js";
 import type { CallPolicy } from "./call-policy.js";
 import { layoutDifference, layoutOf } from "./frame-lease.js";
 import { formatObservation, type ObservationBudget } from "./observation.js";

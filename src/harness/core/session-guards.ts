@@ -1,4 +1,4 @@
-import type { HarnessAction, StepResult } from "../../schema/harness-step.js";
+import type { HarnessAction, StepResult } from "#src/schema/harness-step.js";
 import { checkInputTarget } from "./input-target.js";
 import type { SessionStore } from "./session-store.js";
 import { blocked, type StepRecorder } from "./step-recorder.js";

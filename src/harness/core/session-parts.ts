@@ -1,6 +1,6 @@
-import type { Reply, ToolInfo, TransportFailure } from "../../driver/port.js";
-import { isTransportFailure } from "../../driver/port.js";
-import type { Verdict } from "../../schema/harness-step.js";
+import type { Reply, ToolInfo, TransportFailure } from "#src/driver/port.js";
+import { isTransportFailure } from "#src/driver/port.js";
+import type { Verdict } from "#src/schema/harness-step.js";
 import { checkToolsAgainstContract } from "./contract-check.js";
 import { checkFrameLease } from "./frame-lease.js";
 import type { GuardResult } from "./guard-result.js";

@@ -1,8 +1,8 @@
-import type { ToolInfo } from "../../driver/port.js";
-import { isReadOnlyTool } from "../../driver/catalogue.js";
-import { HarnessActionSchema, HARNESS_ACTION_NAMES, type HarnessAction, type StepResult } from "../../schema/harness-step.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import { isReadOnlyTool } from "#src/driver/catalogue.js";
+import { HarnessActionSchema, HARNESS_ACTION_NAMES, type HarnessAction, type StepResult } from "#src/schema/harness-step.js";
 import { checkBatchSize, checkWaitBudget } from "./batch-budget.js";
-import { canonicalJson } from "../../wire/json/canonical.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 import { checkLoopGuard, initialLoopGuardState, recordLoopStep, resumeLoopGuard, type LoopGuardState } from "./loop-guard.js";
 import { nearestAction } from "./nearest-action.js";
 import { StepRecorder, blocked, isFailedStep } from "./step-recorder.js";

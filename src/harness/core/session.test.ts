@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { captured, manualClock, scriptedDriver, windowsReply, type Script } from "../../../test/helpers/scripted-driver.js";
-import type { Reply } from "../../driver/port.js";
-import type { HarnessAction } from "../../schema/harness-step.js";
+import type { Reply } from "#src/driver/port.js";
+import type { HarnessAction } from "#src/schema/harness-step.js";
 import { PASS } from "./guard-result.js";
 import { createHarnessSession } from "./session.js";
 import { failClosedPolicy, type HarnessParts } from "./session-parts.js";

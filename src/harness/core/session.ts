@@ -1,5 +1,5 @@
-import type { Clock, Driver } from "../../driver/port.js";
-import type { HarnessAction, StepResult } from "../../schema/harness-step.js";
+import type { Clock, Driver } from "#src/driver/port.js";
+import type { HarnessAction, StepResult } from "#src/schema/harness-step.js";
 import { createCallPolicy } from "./call-policy.js";
 import type { LoopGuardState } from "./loop-guard.js";
 import type { ObservationBudget } from "./observation.js";

@@ -1,6 +1,6 @@
-import type { Reply } from "../../driver/port.js";
-import { isTransportFailure } from "../../driver/port.js";
-import type { GuardId, StepCall, StepResult, Verdict } from "../../schema/harness-step.js";
+import type { Reply } from "#src/driver/port.js";
+import { isTransportFailure } from "#src/driver/port.js";
+import type { GuardId, StepCall, StepResult, Verdict } from "#src/schema/harness-step.js";
 
 /** Collects the driver calls one step makes, and builds its result. */
 export class StepRecorder {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { captured } from "../../../test/helpers/scripted-driver.js";
-import type { Reply } from "../../driver/port.js";
+import type { Reply } from "#src/driver/port.js";
 import { classifyActionResult, mostSevereVerdict } from "./verdict.js";
 
 const sc = (structuredContent: Record<string, unknown>, isError?: boolean): Reply => ({

@@ -1,9 +1,9 @@
-import type { Reply } from "../../driver/port.js";
-import { isTransportFailure } from "../../driver/port.js";
-import type { Verdict } from "../../schema/harness-step.js";
+import type { Reply } from "#src/driver/port.js";
+import { isTransportFailure } from "#src/driver/port.js";
+import type { Verdict } from "#src/schema/harness-step.js";
 import { readReplyFields } from "./reply-fields.js";
 
-export type { Verdict, VerdictOutcome } from "../../schema/harness-step.js";
+export type { Verdict, VerdictOutcome } from "#src/schema/harness-step.js";
 export type VerdictDecision = Verdict["decision"];
 
 export interface ClassifyContext {

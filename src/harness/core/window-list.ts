@@ -1,5 +1,5 @@
-import type { Reply } from "../../driver/port.js";
-import { isTransportFailure } from "../../driver/port.js";
+import type { Reply } from "#src/driver/port.js";
+import { isTransportFailure } from "#src/driver/port.js";
 import { structuredOf } from "./reply-fields.js";
 
 export interface WindowInfo {

@@ -1,4 +1,4 @@
-import type { HarnessParts } from "../core/session-parts.js";
+import type { HarnessParts } from "#src/harness/core/session-parts.js";
 import { screenChange } from "./screen-change.js";
 
 /** The session's `compareFrames` part: perceptual, and a frame that cannot be decoded counts as changed (it proves nothing). */

@@ -1,5 +1,5 @@
 import sharp from "sharp";
-import { UserError } from "../../errors.js";
+import { UserError } from "#src/errors.js";
 import { areaAverage, halveRgba, type Pixels } from "./resample.js";
 
 export const SIGNATURE = { width: 32, height: 18 } as const;

@@ -3,7 +3,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
-import { isUserError } from "../../errors.js";
+import { isUserError } from "#src/errors.js";
 import { perceptualCompareFrames } from "./compare-frames.js";
 import { diffImage } from "./diff-image.js";
 import { screenChange } from "./screen-change.js";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { TrajectoryActionSchema } from "../../schema/trajectory.js";
+import { TrajectoryActionSchema } from "#src/schema/trajectory.js";
 import { rebuildActionResult, rebuildWindowState } from "./reconstruct-result.js";
 
 const fixtures = path.join(import.meta.dirname, "../../../test/fixtures/trajectories");

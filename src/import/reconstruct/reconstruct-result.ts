@@ -1,4 +1,4 @@
-import type { TrajectoryAction, TrajectoryState } from "../../schema/trajectory.js";
+import type { TrajectoryAction, TrajectoryState } from "#src/schema/trajectory.js";
 
 /** A tool result rebuilt from a trajectory: the text block, the structuredContent when known, isError. */
 export interface RebuiltResult {

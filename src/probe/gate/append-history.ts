@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { describeSystemError, UserError } from "../../errors.js";
-import { GateHistoryEntrySchema, type GateHistoryEntry } from "../../schema/gate-history.js";
+import { describeSystemError, UserError } from "#src/errors.js";
+import { GateHistoryEntrySchema, type GateHistoryEntry } from "#src/schema/gate-history.js";
 
 /** Appends one matrix run to a JSON Lines history file (created when missing; earlier lines are never rewritten). */
 export function appendHistory(file: string, entry: GateHistoryEntry): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toolsList } from "../../../test/helpers/probe-snapshots.js";
-import { readCassette } from "../../cassette/index.js";
-import { applyBaseline } from "../../contract/baseline.js";
+import { readCassette } from "#src/cassette/index.js";
+import { applyBaseline } from "#src/contract/baseline.js";
 import { checkRecordedCalls } from "./check-recordings.js";
 import { recordedCalls, scanRecordedCalls, type RecordedCall } from "./recorded-calls.js";
 import { createToolValidator } from "./schema-validator.js";

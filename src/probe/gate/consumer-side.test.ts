@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toolsList } from "../../../test/helpers/probe-snapshots.js";
-import { readCassette } from "../../cassette/index.js";
-import type { ToolEntry } from "../../schema/probe-snapshot.js";
+import { readCassette } from "#src/cassette/index.js";
+import type { ToolEntry } from "#src/schema/probe-snapshot.js";
 import { checkRecordedCalls } from "./check-recordings.js";
 import { consumerView } from "./consumer-view.js";
 import { recordedCalls, type RecordedCall } from "./recorded-calls.js";

@@ -1,4 +1,4 @@
-import { isObject } from "../../contract/json.js";
+import { isObject } from "#src/contract/json.js";
 
 /**
  * The part of an outputSchema a harness can lean on, given what it already received: the same

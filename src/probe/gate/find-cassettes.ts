@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { CASSETTE_FILE } from "../../cassette/index.js";
-import { UserError } from "../../errors.js";
+import { CASSETTE_FILE } from "#src/cassette/index.js";
+import { UserError } from "#src/errors.js";
 
 /** Cassette directories under each recordings directory (the directory itself, or below it, 4 levels deep). */
 export async function findCassettes(dirs: readonly string[]): Promise<string[]> {

@@ -1,8 +1,8 @@
 import { chmod, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { publishedSdkVersions } from "../../runtime/load.js";
-import { defaultProbeCacheRoot } from "../snapshot-cache.js";
+import { publishedSdkVersions } from "#src/runtime/load.js";
+import { defaultProbeCacheRoot } from "#src/probe/snapshot-cache.js";
 
 /** How long the registry's version list is reused before it is asked again. */
 export const VERSION_LIST_TTL_MS = 60 * 60 * 1000;

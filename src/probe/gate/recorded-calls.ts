@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { CASSETTE_FILE, parseDriverArgv, scanCassette, schemaValidators, type Cassette, type CassetteScan, type EventPlace } from "../../cassette/index.js";
-import { fileStamp, readScannedEvent, type FileStamp } from "../../cassette/event-at.js";
-import type { CassetteEvent } from "../../schema/cassette.js";
-import { createCompactor, type Compactor } from "../../util/compact-json.js";
-import { createLru } from "../../util/lru.js";
-import { eventText, isObject, jsonOrUndefined } from "../event-json.js";
+import { CASSETTE_FILE, parseDriverArgv, scanCassette, schemaValidators, type Cassette, type CassetteScan, type EventPlace } from "#src/cassette/index.js";
+import { fileStamp, readScannedEvent, type FileStamp } from "#src/cassette/event-at.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import { createCompactor, type Compactor } from "#src/util/compact-json.js";
+import { createLru } from "#src/util/lru.js";
+import { eventText, isObject, jsonOrUndefined } from "#src/probe/event-json.js";
 import path from "node:path";
 
 /** One tool call found in a recording: what was sent and, when structured, what came back. */

@@ -1,6 +1,6 @@
-import type { JunitCase, JunitSuite } from "../../util/junit.js";
-import { checkSuite } from "../render.js";
-import type { Change } from "../../contract/change.js";
+import type { JunitCase, JunitSuite } from "#src/util/junit.js";
+import { checkSuite } from "#src/probe/render.js";
+import type { Change } from "#src/contract/change.js";
 import type { GateReport } from "./run-gate.js";
 
 /** The human report of a gate run. */

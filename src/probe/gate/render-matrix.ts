@@ -1,5 +1,5 @@
-import type { JunitSuite } from "../../util/junit.js";
-import { GATE_HISTORY_FORMAT, type GateHistoryEntry } from "../../schema/gate-history.js";
+import type { JunitSuite } from "#src/util/junit.js";
+import { GATE_HISTORY_FORMAT, type GateHistoryEntry } from "#src/schema/gate-history.js";
 import type { MatrixReport } from "./run-matrix.js";
 
 const SHOWN = 4;

@@ -1,7 +1,7 @@
-import { UserError } from "../../errors.js";
-import { GATE_VERDICT_FORMAT, type GateVerdict } from "../../schema/gate-verdict.js";
-import { rangeProblem, satisfies } from "../../util/versions.js";
-import { defaultProbeCacheRoot, findSnapshotFile, type SnapshotOrigin } from "../snapshot-cache.js";
+import { UserError } from "#src/errors.js";
+import { GATE_VERDICT_FORMAT, type GateVerdict } from "#src/schema/gate-verdict.js";
+import { rangeProblem, satisfies } from "#src/util/versions.js";
+import { defaultProbeCacheRoot, findSnapshotFile, type SnapshotOrigin } from "#src/probe/snapshot-cache.js";
 import { gateSuites } from "./render-gate.js";
 import { acquireCandidate, judgeCandidate, prepareGate, type GateOptions, type GateReport } from "./run-gate.js";
 import { publishedVersions } from "./published-versions.js";

@@ -1,6 +1,6 @@
 import { Ajv2020 } from "ajv/dist/2020.js";
-import type { ToolEntry } from "../../schema/probe-snapshot.js";
-import { checkSchema, supportsSchema, type SchemaError } from "../../contract/schema-check.js";
+import type { ToolEntry } from "#src/schema/probe-snapshot.js";
+import { checkSchema, supportsSchema, type SchemaError } from "#src/contract/schema-check.js";
 import { consumerView } from "./consumer-view.js";
 
 export interface SchemaProblem {

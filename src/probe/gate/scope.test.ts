@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { sdkSnapshot } from "../../../test/helpers/probe-snapshots.js";
-import type { DriverContract } from "../../schema/driver-contract.js";
-import { diffSurfaces } from "../../contract/diff.js";
-import { surfaceOfSnapshot } from "../../contract/surface.js";
+import type { DriverContract } from "#src/schema/driver-contract.js";
+import { diffSurfaces } from "#src/contract/diff.js";
+import { surfaceOfSnapshot } from "#src/contract/surface.js";
 import { contractItemOf, inContractScope } from "./scope.js";
 
 const contract = { tools: { click: {}, get_window_state: {} } } as unknown as DriverContract;

@@ -1,6 +1,6 @@
-import type { DriverContract } from "../../schema/driver-contract.js";
-import type { GateFailure } from "../../contract/baseline.js";
-import type { Change } from "../../contract/change.js";
+import type { DriverContract } from "#src/schema/driver-contract.js";
+import type { GateFailure } from "#src/contract/baseline.js";
+import type { Change } from "#src/contract/change.js";
 
 /**
  * Whether a change reaches something the contract names: a tool it lists, an enforcement adapter

@@ -3,7 +3,7 @@ import { readdirSync, statSync } from "node:fs";
 import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { GateVerdictSchema, type GateVerdict } from "../../schema/gate-verdict.js";
+import { GateVerdictSchema, type GateVerdict } from "#src/schema/gate-verdict.js";
 
 /** `path size mtime` of a file: what a verdict depends on, without reading it. */
 export async function stampOf(file: string): Promise<string> {

@@ -4,9 +4,9 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRedactor } from "../../cassette/redact.js";
-import { startClock } from "../recording-parts.js";
-import { createRecordingSink } from "../recording-sink.js";
+import { createRedactor } from "#src/cassette/redact.js";
+import { startClock } from "#src/recorder/recording-parts.js";
+import { createRecordingSink } from "#src/recorder/recording-sink.js";
 import { startHttpRecordingProxy } from "./recording-proxy.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];

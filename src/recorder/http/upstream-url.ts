@@ -1,4 +1,4 @@
-import { UserError } from "../../errors.js";
+import { UserError } from "#src/errors.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 

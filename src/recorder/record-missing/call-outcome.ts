@@ -1,4 +1,4 @@
-import { looksLikeRefusal } from "../../wire/cli/stdout.js";
+import { looksLikeRefusal } from "#src/wire/cli/stdout.js";
 
 /** What a `cua-driver call` answer says happened: accepted, or refused with a code; and the effect it claims. */
 export interface CallOutcome {

@@ -1,5 +1,5 @@
-import type { StoredBytes } from "../../schema/bytes.js";
-import type { CassetteEvent } from "../../schema/cassette.js";
+import type { StoredBytes } from "#src/schema/bytes.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 import { collectIds, emptyIdSets, type IdKind } from "./id-json.js";
 
 /** Every pid, window id and snapshot id a cassette names anywhere (requests, answers, text). */

@@ -1,4 +1,4 @@
-import { UserError } from "../../errors.js";
+import { UserError } from "#src/errors.js";
 
 /** Whether this process runs in CI as CI services say it (`CI=true`, or `1`). */
 export const inCi = (env: Record<string, string | undefined>): boolean => env.CI === "true" || env.CI === "1";

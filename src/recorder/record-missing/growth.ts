@@ -1,5 +1,5 @@
-import type { CassetteEventInput } from "../../cassette/writer.js";
-import type { CassetteEvent } from "../../schema/cassette.js";
+import type { CassetteEventInput } from "#src/cassette/writer.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 
 /** An event to add, without the seq and time it gets from where it goes. */
 export type AddedInput = CassetteEventInput extends infer E ? (E extends unknown ? Omit<E, "t_ms"> : never) : never;

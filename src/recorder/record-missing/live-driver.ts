@@ -1,11 +1,11 @@
-import { findDriver } from "../find-driver.js";
-import { runDriverOnce } from "../run-driver.js";
-import type { CassetteHeader } from "../../schema/cassette.js";
-import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "../../shim-server/backend.js";
+import { findDriver } from "#src/recorder/find-driver.js";
+import { runDriverOnce } from "#src/recorder/run-driver.js";
+import type { CassetteHeader } from "#src/schema/cassette.js";
+import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { spawnLiveMcp } from "./live-mcp.js";
-import { createSdkBackend } from "../../transports/sdk/sdk-backend.js";
-import { sdkDriverInfo } from "../sdk/sdk-recorder.js";
-import { sdkDriverVersion } from "../sdk/recording-driver.js";
+import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
+import { sdkDriverInfo } from "#src/recorder/sdk/sdk-recorder.js";
+import { sdkDriverVersion } from "#src/recorder/sdk/recording-driver.js";
 
 /** The live driver record-missing forwards to: per-call CLI invocations in, the driver's bytes out. */
 export interface LiveDriver {

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import type { McpIo, McpSessionHandler } from "../../shim-server/backend.js";
+import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 
 /** `cua-driver mcp` of an executable driver, line by line: what record-missing sends to it and hears back. */
 export function spawnLiveMcp(options: { file: string; init: { argv: string[]; cwd: string; env: Record<string, string> }; io: McpIo }): McpSessionHandler {

@@ -3,7 +3,7 @@ import { collectIds, emptyIdSets, rewriteIds } from "./id-json.js";
 import { createIdTable } from "./id-table.js";
 import { pairAnswers } from "./pair-answers.js";
 import { createGrowth, type AddedInput } from "./growth.js";
-import type { CassetteEvent } from "../../schema/cassette.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 
 const taken = (o: Partial<Record<"pid" | "window" | "snapshot", string[]>>) => ({
   pid: new Set(o.pid ?? []),

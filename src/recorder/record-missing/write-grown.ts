@@ -1,8 +1,8 @@
 import { closeSync, copyFileSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import type { Cassette } from "../../cassette/cassette.js";
-import { syncFiles } from "../../cassette/frame-store.js";
-import { CassetteEventSchema, CassetteHeaderSchema, type CassetteAddition, type CassetteHeader } from "../../schema/cassette.js";
+import type { Cassette } from "#src/cassette/cassette.js";
+import { syncFiles } from "#src/cassette/frame-store.js";
+import { CassetteEventSchema, CassetteHeaderSchema, type CassetteAddition, type CassetteHeader } from "#src/schema/cassette.js";
 import type { GrowthPlan } from "./growth.js";
 
 /**

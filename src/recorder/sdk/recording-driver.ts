@@ -2,14 +2,14 @@
  * `record --driver sdk[:VERSION]`: what the recorder needs to record from the published runtime
  * instead of a binary — the header's `driver` (source "sdk"), the identity calls, the backend.
  */
-import type { DriverIdentity } from "../identity.js";
-import type { RecordingParts } from "../recording-parts.js";
-import { probeSdk } from "../../probe/run-sdk.js";
-import type { CassetteHeader } from "../../schema/cassette.js";
-import type { ProbeSnapshot } from "../../schema/probe-snapshot.js";
-import type { ShimBackend } from "../../shim-server/backend.js";
-import { DEFAULT_SDK_VERSION } from "../../runtime/load.js";
-import { createSdkBackend } from "../../transports/sdk/sdk-backend.js";
+import type { DriverIdentity } from "#src/recorder/identity.js";
+import type { RecordingParts } from "#src/recorder/recording-parts.js";
+import { probeSdk } from "#src/probe/run-sdk.js";
+import type { CassetteHeader } from "#src/schema/cassette.js";
+import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
+import type { ShimBackend } from "#src/shim-server/backend.js";
+import { DEFAULT_SDK_VERSION } from "#src/runtime/load.js";
+import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { captureSdkIdentity, createSdkRecorderBackend, sdkDriverInfo } from "./sdk-recorder.js";
 
 export type { RecordingParts };

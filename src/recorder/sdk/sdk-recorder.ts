@@ -3,15 +3,15 @@
  * CLI invocation becomes a `cli` event and every MCP line an `mcp` event, exactly as the harness
  * saw them (redacted, images moved to frames), in a cassette whose header says `driver.source: "sdk"`.
  */
-import { sha256Hex } from "../../cassette/frame-ref.js";
-import { recordCliCall } from "../cli-recording.js";
-import { faultStreamEnder, openMcpStreamRecording } from "../mcp-stream-recording.js";
-import { createMcpRelay } from "../mcp-relay.js";
-import type { RecordingParts } from "../recording-parts.js";
-import type { CassetteHeader } from "../../schema/cassette.js";
-import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
-import { SDK_PACKAGE } from "../../runtime/load.js";
-import type { SdkBackend } from "../../transports/sdk/sdk-backend.js";
+import { sha256Hex } from "#src/cassette/frame-ref.js";
+import { recordCliCall } from "#src/recorder/cli-recording.js";
+import { faultStreamEnder, openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
+import { createMcpRelay } from "#src/recorder/mcp-relay.js";
+import type { RecordingParts } from "#src/recorder/recording-parts.js";
+import type { CassetteHeader } from "#src/schema/cassette.js";
+import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
+import { SDK_PACKAGE } from "#src/runtime/load.js";
+import type { SdkBackend } from "#src/transports/sdk/sdk-backend.js";
 
 type RecorderParts = RecordingParts & { sdk: SdkBackend };
 

@@ -1,12 +1,12 @@
-import type { StoredBytes } from "../../schema/bytes.js";
-import { applyResultFault, CLI_DAEMON_DEADLINE_MS, truncateText } from "../../faults/result-faults.js";
-import { corruptBase64 } from "../../faults/corrupt-image.js";
-import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed } from "../../faults/driver-messages.js";
-import { assertNever } from "../../util/assert-never.js";
+import type { StoredBytes } from "#src/schema/bytes.js";
+import { applyResultFault, CLI_DAEMON_DEADLINE_MS, truncateText } from "#src/faults/result-faults.js";
+import { corruptBase64 } from "#src/faults/corrupt-image.js";
+import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed } from "#src/faults/driver-messages.js";
+import { assertNever } from "#src/util/assert-never.js";
 import type { Decision } from "./engine.js";
 import type { FrameLookup } from "./frames.js";
-import { renderCall, withImageBlock } from "../../wire/cli/render-call.js";
-import { objectSpans, rawMember, setSortedMember } from "../../wire/json/spans.js";
+import { renderCall, withImageBlock } from "#src/wire/cli/render-call.js";
+import { objectSpans, rawMember, setSortedMember } from "#src/wire/json/spans.js";
 import { cliRuleFailure } from "./synthetic-answer.js";
 import { recordedOutcome } from "./tool-result.js";
 

@@ -1,7 +1,7 @@
-import type { Reply, ToolResult } from "../../driver/port.js";
-import { DAEMON_CLOSED } from "../../faults/driver-messages.js";
-import { applyResultFault, CLI_DAEMON_DEADLINE_MS } from "../../faults/result-faults.js";
-import { assertNever } from "../../util/assert-never.js";
+import type { Reply, ToolResult } from "#src/driver/port.js";
+import { DAEMON_CLOSED } from "#src/faults/driver-messages.js";
+import { applyResultFault, CLI_DAEMON_DEADLINE_MS } from "#src/faults/result-faults.js";
+import { assertNever } from "#src/util/assert-never.js";
 import type { Decision } from "./engine.js";
 import { syntheticResult } from "./synthetic-answer.js";
 import { recordedOutcome, type RecordedOutcome } from "./tool-result.js";

@@ -2,9 +2,9 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tmpDir } from "../../../test/helpers/tmp-dir.js";
-import { loadReplayCassette } from "../load.js";
-import { createReplaySession } from "../session.js";
-import { createVirtualClock } from "../../driver/clock-virtual.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createReplaySession } from "#src/replay/session.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { answerCli } from "./answer-cli.js";
 import { cliRequest } from "./request.js";
 

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
-import { loadReplayCassette } from "../load.js";
-import { createVirtualClock } from "../../driver/clock-virtual.js";
-import { createReplaySession } from "../session.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
+import { createReplaySession } from "#src/replay/session.js";
 import { answerCli } from "./answer-cli.js";
-import { answerMcpCall } from "../../transports/mcp/answer.js";
+import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { cliRequest, mcpRequest } from "./request.js";
 
 const MCP = loadReplayCassette(path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk"));

@@ -1,10 +1,10 @@
-import type { FaultPlan } from "../../schema/fault-plan.js";
-import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "../../schema/replay-log.js";
-import type { ToolInfo } from "../../driver/port.js";
-import { isReadOnlyTool } from "../../driver/catalogue.js";
-import { faultTakesEffect } from "../../faults/fault-table.js";
-import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "../../faults/refusal.js";
-import { createFaultSelector, type SelectedFault } from "../../faults/select.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "#src/schema/replay-log.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import { isReadOnlyTool } from "#src/driver/catalogue.js";
+import { faultTakesEffect } from "#src/faults/fault-table.js";
+import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "#src/faults/refusal.js";
+import { createFaultSelector, type SelectedFault } from "#src/faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { keyOptions } from "./match-key.js";
 import { createMatcher, type MatchMode } from "./matcher.js";

@@ -1,14 +1,14 @@
-import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent, RecordedFault } from "../../schema/cassette.js";
-import type { StoredBytes } from "../../schema/bytes.js";
-import type { ToolKind } from "../../schema/replay-log.js";
-import type { ToolInfo } from "../../driver/port.js";
-import { isReadOnlyTool } from "../../driver/catalogue.js";
-import type { EventPlace } from "../../cassette/scan.js";
-import type { Lru } from "../../util/lru.js";
+import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent, RecordedFault } from "#src/schema/cassette.js";
+import type { StoredBytes } from "#src/schema/bytes.js";
+import type { ToolKind } from "#src/schema/replay-log.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import { isReadOnlyTool } from "#src/driver/catalogue.js";
+import type { EventPlace } from "#src/cassette/scan.js";
+import type { Lru } from "#src/util/lru.js";
 import { createReplayMemo, type ReplayMemo } from "./memo.js";
-import { createCompactor, type Compactor } from "../../util/compact-json.js";
+import { createCompactor, type Compactor } from "#src/util/compact-json.js";
 import { restoreField, type FrameLookup } from "./frames.js";
-import { objectSpans } from "../../wire/json/spans.js";
+import { objectSpans } from "#src/wire/json/spans.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
 

@@ -1,4 +1,4 @@
-import type { FrameSplice } from "../../schema/bytes.js";
+import type { FrameSplice } from "#src/schema/bytes.js";
 
 /** Looks up a frame's bytes, as base64, by its ref (`frames/<sha256>.png`). */
 export type FrameLookup = (ref: string) => string;

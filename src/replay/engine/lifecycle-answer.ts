@@ -1,5 +1,5 @@
-import type { SynthesisBasis } from "../../schema/replay-log.js";
-import { canonicalJson } from "../../wire/json/canonical.js";
+import type { SynthesisBasis } from "#src/schema/replay-log.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { recordedOutcome } from "./tool-result.js";
 

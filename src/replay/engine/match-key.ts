@@ -1,4 +1,4 @@
-import { canonicalJson } from "../../wire/json/canonical.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 import { parsePath, withoutPaths, type PathStep } from "./json-path.js";
 import type { ReplayRequest } from "./request.js";
 

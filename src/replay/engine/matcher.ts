@@ -1,4 +1,4 @@
-import type { ReplayTransport, ToolKind } from "../../schema/replay-log.js";
+import type { ReplayTransport, ToolKind } from "#src/schema/replay-log.js";
 import { endsEpoch, type RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import { nearestRecorded, type Miss } from "./nearest.js";

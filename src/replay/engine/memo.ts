@@ -1,5 +1,5 @@
-import type { RequestEntry } from "../../schema/replay-log.js";
-import { createLru, type Lru } from "../../util/lru.js";
+import type { RequestEntry } from "#src/schema/replay-log.js";
+import { createLru, type Lru } from "#src/util/lru.js";
 import type { RecordedExchange } from "./exchanges.js";
 import type { RecordedOutcome } from "./tool-result.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CassetteEvent } from "../../schema/cassette.js";
-import type { FaultPlan } from "../../schema/fault-plan.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { answerCli } from "./answer-cli.js";
 import { createEngine } from "./engine.js";
 import type { ReplayRequest } from "./request.js";

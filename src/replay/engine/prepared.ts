@@ -1,10 +1,10 @@
-import type { CassetteEvent } from "../../schema/cassette.js";
-import type { ToolInfo } from "../../driver/port.js";
-import { classifiedNames, KNOWN_TOOLS_0_21 } from "../../driver/catalogue.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { ToolInfo } from "#src/driver/port.js";
+import { classifiedNames, KNOWN_TOOLS_0_21 } from "#src/driver/catalogue.js";
 import { assignEpochs, buildExchanges, kindOf, type RecordedExchange } from "./exchanges.js";
 import type { FrameLookup } from "./frames.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
-import { rawMember } from "../../wire/json/spans.js";
+import { rawMember } from "#src/wire/json/spans.js";
 
 export interface PrepareOptions {
   events: readonly CassetteEvent[];

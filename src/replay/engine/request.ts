@@ -1,5 +1,5 @@
-import { parseDriverArgv } from "../../wire/cli/argv.js";
-import type { ReplayTransport } from "../../schema/replay-log.js";
+import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import type { ReplayTransport } from "#src/schema/replay-log.js";
 
 /**
  * A request in transport-neutral form. A tool call is `method: "call"` on every transport

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CassetteEvent } from "../../schema/cassette.js";
-import { answerMcpCall } from "../../transports/mcp/answer.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { answerCli } from "./answer-cli.js";
 import { answerInprocess } from "./answer-inprocess.js";
 import { createEngine, type Decision } from "./engine.js";

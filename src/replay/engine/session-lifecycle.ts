@@ -1,4 +1,4 @@
-import { toolsWith } from "../../driver/catalogue.js";
+import { toolsWith } from "#src/driver/catalogue.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { recordedOutcome } from "./tool-result.js";
 
@@ -21,7 +21,7 @@ export function sessionLabel(args: unknown): string | undefined {
 }
 
 /** The daemon's guard for a call on an ended session, as `cua-driver call` prints it (stderr, exit 1). */
-export { sessionEndedGuardText } from "../../driver/session-guard.js";
+export { sessionEndedGuardText } from "#src/driver/session-guard.js";
 
 /**
  * The recorded answer for a lifecycle call out of the recorded order: the same key in the current

@@ -1,12 +1,12 @@
-import { withHostTools } from "../../wire/mcp/host-tools.js";
-import { renderMcpConfig } from "../../driver/mcp-config.js";
-import { checkedAt, checkForUpdateResult, offlineUpdateState, renderCheckUpdate, type UpdateState } from "../../wire/cli/update-check.js";
-import type { SynthesizedAnswer } from "../../schema/replay-log.js";
-import { renderDescribe, renderHelp, renderListTools } from "../../wire/cli/render-static.js";
-import { canonicalJson } from "../../wire/json/canonical.js";
+import { withHostTools } from "#src/wire/mcp/host-tools.js";
+import { renderMcpConfig } from "#src/driver/mcp-config.js";
+import { checkedAt, checkForUpdateResult, offlineUpdateState, renderCheckUpdate, type UpdateState } from "#src/wire/cli/update-check.js";
+import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
+import { renderDescribe, renderHelp, renderListTools } from "#src/wire/cli/render-static.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 import type { RecordedExchange } from "./exchanges.js";
-import { rawMember } from "../../wire/json/spans.js";
-import { renderCall } from "../../wire/cli/render-call.js";
+import { rawMember } from "#src/wire/json/spans.js";
+import { renderCall } from "#src/wire/cli/render-call.js";
 import type { ReplayRequest } from "./request.js";
 
 export interface StaticCliAnswer {

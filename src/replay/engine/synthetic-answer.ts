@@ -1,6 +1,6 @@
-import { refusalResult } from "../../faults/refusal.js";
-import { permissionDeniedText } from "../../driver/catalogue.js";
-import { canonicalJson } from "../../wire/json/canonical.js";
+import { refusalResult } from "#src/faults/refusal.js";
+import { permissionDeniedText } from "#src/driver/catalogue.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
 import { sessionEndedGuardText } from "./session-lifecycle.js";
 import type { Decision, SyntheticAnswer } from "./engine.js";
 

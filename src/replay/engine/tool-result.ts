@@ -1,5 +1,5 @@
-import { resultFromCliStdout } from "../../wire/cli/stdout.js";
-import { rawMember } from "../../wire/json/spans.js";
+import { resultFromCliStdout } from "#src/wire/cli/stdout.js";
+import { rawMember } from "#src/wire/json/spans.js";
 import type { RecordedExchange } from "./exchanges.js";
 
 /** What a recorded exchange says about the tool result, in transport-neutral form. */

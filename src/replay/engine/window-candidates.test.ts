@@ -1,12 +1,12 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CassetteEvent } from "../../schema/cassette.js";
-import type { FaultPlan } from "../../schema/fault-plan.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
-import { answerMcpCall } from "../../transports/mcp/answer.js";
-import { loadReplayCassette } from "../load.js";
-import { createReplaySession } from "../session.js";
-import { createVirtualClock } from "../../driver/clock-virtual.js";
+import { answerMcpCall } from "#src/transports/mcp/answer.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createReplaySession } from "#src/replay/session.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { answerCli } from "./answer-cli.js";
 import { createEngine } from "./engine.js";
 import { cliRequest, mcpRequest } from "./request.js";

@@ -1,7 +1,7 @@
-import type { Reply, ToolResult } from "../../driver/port.js";
-import type { CassetteEvent } from "../../schema/cassette.js";
-import type { RecordedExchange } from "../../replay/engine/exchanges.js";
-import { recordedOutcome, type RecordedOutcome } from "../../replay/engine/tool-result.js";
+import type { Reply, ToolResult } from "#src/driver/port.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { RecordedExchange } from "#src/replay/engine/exchanges.js";
+import { recordedOutcome, type RecordedOutcome } from "#src/replay/engine/tool-result.js";
 import { takeFrameMarkers } from "./frame-markers.js";
 import { recordingOfEvents, type ReportRecording } from "./recording.js";
 import type { ReportRow, ReportShot } from "./model.js";

@@ -1,7 +1,7 @@
-import { isReadOnlyTool } from "../../driver/catalogue.js";
-import type { CassetteEvent } from "../../schema/cassette.js";
-import type { CheckFailure, CheckResult, ScenarioResult } from "../../schema/check-result.js";
-import type { ReplayLogEntry } from "../../schema/replay-log.js";
+import { isReadOnlyTool } from "#src/driver/catalogue.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { CheckFailure, CheckResult, ScenarioResult } from "#src/schema/check-result.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { cassetteRows } from "./cassette-rows.js";
 import type { ReportLink, ReportProblem, ReportRow, ReportSection } from "./model.js";
 import { replayLogRows, rowId } from "./replay-log-rows.js";

@@ -1,5 +1,5 @@
-import type { CassetteEvent } from "../../schema/cassette.js";
-import { assignEpochs, createExchangeBuilder, type RecordedExchange } from "../../replay/engine/exchanges.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import { assignEpochs, createExchangeBuilder, type RecordedExchange } from "#src/replay/engine/exchanges.js";
 import { frameMarker } from "./frame-markers.js";
 
 /**

@@ -1,8 +1,8 @@
-import type { Reply } from "../../driver/port.js";
-import type { CassetteEvent } from "../../schema/cassette.js";
-import { UNKNOWN_OUTCOME_FAULTS } from "../../faults/fault-table.js";
-import type { RequestEntry, ReplayLogEntry, ServedResult } from "../../schema/replay-log.js";
-import type { InvariantReport } from "../../invariants/types.js";
+import type { Reply } from "#src/driver/port.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import { UNKNOWN_OUTCOME_FAULTS } from "#src/faults/fault-table.js";
+import type { RequestEntry, ReplayLogEntry, ServedResult } from "#src/schema/replay-log.js";
+import type { InvariantReport } from "#src/invariants/types.js";
 import { prettyArgs, shotsOf, viewExchanges, type ExchangeView } from "./cassette-rows.js";
 import type { ReportProblem, ReportRow } from "./model.js";
 import { verdictOf } from "./summarize-result.js";

@@ -1,6 +1,6 @@
-import type { ToolResult } from "../../driver/port.js";
-import { classifyActionResult } from "../../harness/core/verdict.js";
-import { readReplyFields } from "../../harness/core/reply-fields.js";
+import type { ToolResult } from "#src/driver/port.js";
+import { classifyActionResult } from "#src/harness/core/verdict.js";
+import { readReplyFields } from "#src/harness/core/reply-fields.js";
 import type { ReportVerdict } from "./model.js";
 
 const MAX = 140;

@@ -1,12 +1,12 @@
-import type { CliRequest, CliResponse, McpIo, ShimBackend } from "../../shim-server/backend.js";
-import { createMcpStdioSession } from "../mcp/stdio-session.js";
-import { answerCli } from "../../replay/engine/answer-cli.js";
+import type { CliRequest, CliResponse, McpIo, ShimBackend } from "#src/shim-server/backend.js";
+import { createMcpStdioSession } from "#src/transports/mcp/stdio-session.js";
+import { answerCli } from "#src/replay/engine/answer-cli.js";
 import { deliverCliAnswer } from "./deliver-cli.js";
-import { cliRequest, type ReplayRequest } from "../../replay/engine/request.js";
-import { staticCliAnswer } from "../../replay/engine/static-answers.js";
-import { resolveBinaryPath } from "../../runtime/binary-path.js";
-import type { ReplaySession } from "../../replay/session.js";
-import type { ReplayFront } from "../front.js";
+import { cliRequest, type ReplayRequest } from "#src/replay/engine/request.js";
+import { staticCliAnswer } from "#src/replay/engine/static-answers.js";
+import { resolveBinaryPath } from "#src/runtime/binary-path.js";
+import type { ReplaySession } from "#src/replay/session.js";
+import type { ReplayFront } from "#src/transports/front.js";
 
 /**
  * The replayer behind the `cua-driver` shim: every invocation is answered from the cassette,

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { Socket } from "node:net";
-import type { McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
+import type { McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
 import { MAX_HEADER_BYTES, jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
 
 const MAX_BODY = 16 * 1024 * 1024;

@@ -1,12 +1,12 @@
 import { delay, http, HttpResponse, type HttpHandler } from "msw";
-import type { FaultPlan } from "../../schema/fault-plan.js";
-import type { ReplayLogEntry, SummaryEntry } from "../../schema/replay-log.js";
-import type { MatchMode } from "../../replay/engine/matcher.js";
-import { loadReplayCassette } from "../../replay/load.js";
-import { createReplaySession, type ReplaySession } from "../../replay/session.js";
-import { systemClock } from "../../runtime/clock-system.js";
-import { dispatchMcpLine } from "../mcp/dispatch.js";
-import { errorLine } from "../../wire/mcp/envelope.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
+import type { ReplayLogEntry, SummaryEntry } from "#src/schema/replay-log.js";
+import type { MatchMode } from "#src/replay/engine/matcher.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createReplaySession, type ReplaySession } from "#src/replay/session.js";
+import { systemClock } from "#src/runtime/clock-system.js";
+import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
+import { errorLine } from "#src/wire/mcp/envelope.js";
 
 export interface CassetteHandlersOptions {
   /** URL the handlers answer (string pattern or RegExp). Default: any path on 127.0.0.1 / localhost, any port. */

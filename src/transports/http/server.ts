@@ -1,7 +1,7 @@
 import http from "node:http";
-import { mcpFront } from "../mcp/front.js";
-import type { FrontConnection } from "../front.js";
-import type { ReplaySession } from "../../replay/session.js";
+import { mcpFront } from "#src/transports/mcp/front.js";
+import type { FrontConnection } from "#src/transports/front.js";
+import type { ReplaySession } from "#src/replay/session.js";
 import { MAX_HEADER_BYTES, jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
 
 export type { McpHttpServer } from "./mcp-http-front.js";

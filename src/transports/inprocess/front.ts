@@ -1,6 +1,6 @@
-import type { CallOptions, Reply } from "../../driver/port.js";
-import type { Replayer } from "../../replay/replayer.js";
-import type { ReplayFront } from "../front.js";
+import type { CallOptions, Reply } from "#src/driver/port.js";
+import type { Replayer } from "#src/replay/replayer.js";
+import type { ReplayFront } from "#src/transports/front.js";
 
 /** One in-process call: what `Driver.call` takes. */
 export interface InprocessRequest {

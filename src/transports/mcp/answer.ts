@@ -1,10 +1,10 @@
-import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "../../faults/driver-messages.js";
-import { applyResultFault, truncateText } from "../../faults/result-faults.js";
-import type { Decision } from "../../replay/engine/engine.js";
-import { syntheticResult } from "../../replay/engine/synthetic-answer.js";
-import { recordedOutcome } from "../../replay/engine/tool-result.js";
-import { assertNever } from "../../util/assert-never.js";
-import { errorLine, resultLine, withId } from "../../wire/mcp/envelope.js";
+import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "#src/faults/driver-messages.js";
+import { applyResultFault, truncateText } from "#src/faults/result-faults.js";
+import type { Decision } from "#src/replay/engine/engine.js";
+import { syntheticResult } from "#src/replay/engine/synthetic-answer.js";
+import { recordedOutcome } from "#src/replay/engine/tool-result.js";
+import { assertNever } from "#src/util/assert-never.js";
+import { errorLine, resultLine, withId } from "#src/wire/mcp/envelope.js";
 
 export type McpAnswer =
   | { type: "line"; line: string; delayMs: number; served?: string }

@@ -1,14 +1,14 @@
-import { parseJsonRpc } from "../../replay/engine/exchanges.js";
-import { mcpRequest } from "../../replay/engine/request.js";
-import type { ReplaySession } from "../../replay/session.js";
-import { canonicalJson } from "../../wire/json/canonical.js";
-import { READ_ONLY_TOOLS_0_21 } from "../../driver/catalogue.js";
-import { withHostTools } from "../../wire/mcp/host-tools.js";
-import { checkForUpdateAnswer, probeToolsList } from "../../replay/engine/static-answers.js";
-import type { SynthesizedAnswer } from "../../schema/replay-log.js";
-import { INITIALIZE_INSTRUCTIONS_LINUX } from "../../driver/binary-reference.js";
+import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
+import { mcpRequest } from "#src/replay/engine/request.js";
+import type { ReplaySession } from "#src/replay/session.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
+import { READ_ONLY_TOOLS_0_21 } from "#src/driver/catalogue.js";
+import { withHostTools } from "#src/wire/mcp/host-tools.js";
+import { checkForUpdateAnswer, probeToolsList } from "#src/replay/engine/static-answers.js";
+import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
+import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
-import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "../../wire/mcp/envelope.js";
+import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/wire/mcp/envelope.js";
 
 /**
  * Answer one JSON-RPC line as `cua-driver mcp` would (CONTRACT.md §2.2-2.5): `initialize` and

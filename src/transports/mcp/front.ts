@@ -1,6 +1,6 @@
-import type { ReplaySession } from "../../replay/session.js";
-import { assertNever } from "../../util/assert-never.js";
-import type { ReplayFront } from "../front.js";
+import type { ReplaySession } from "#src/replay/session.js";
+import { assertNever } from "#src/util/assert-never.js";
+import type { ReplayFront } from "#src/transports/front.js";
 import { dispatchMcpLine, logUnanswered } from "./dispatch.js";
 
 /**

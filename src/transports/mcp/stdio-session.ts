@@ -1,5 +1,5 @@
-import type { McpIo, McpSessionHandler } from "../../shim-server/backend.js";
-import type { ReplaySession } from "../../replay/session.js";
+import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
+import type { ReplaySession } from "#src/replay/session.js";
 import { mcpFront } from "./front.js";
 
 /**

@@ -6,8 +6,8 @@
  * that leaves out is listed in docs/discoveries/sdk-backend.md.
  */
 import path from "node:path";
-import { parseDriverArgv } from "../../wire/cli/argv.js";
-import type { CliRequest, CliResponse } from "../../shim-server/backend.js";
+import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 
 export type LifecycleCommand = "serve" | "status" | "stop";
 

@@ -4,8 +4,8 @@
  * naming one (except `start_session`, which revives it) before dispatch. The runtime in process has
  * no daemon, so this bookkeeping stands in for it; MCP direct mode has none either and is not guarded.
  */
-import { sessionEndedGuardText } from "../../driver/session-guard.js";
-import { member, parseSerdeJson, stringValue, type SerdeNode } from "../../wire/json/tree.js";
+import { sessionEndedGuardText } from "#src/driver/session-guard.js";
+import { member, parseSerdeJson, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
 
 export interface EndedSessions {
   /** The guard's stderr text when `tool` names an ended label, else undefined (dispatch the call). */

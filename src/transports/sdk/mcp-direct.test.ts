@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadSdk } from "../../runtime/load.js";
+import { loadSdk } from "#src/runtime/load.js";
 import { answer, createMcpDirectSession, type McpDirectOptions } from "./mcp-direct.js";
 import { toolNames } from "./tool-names.js";
 

@@ -4,12 +4,12 @@
  * `initialize` with the runtime's version, `tools/list` = the runtime's inventory bytes,
  * `tools/call` = the runtime's result bytes, never re-serialised.
  */
-import { INITIALIZE_INSTRUCTIONS_LINUX } from "../../driver/binary-reference.js";
-import type { SdkDriver } from "../../runtime/sdk-types.js";
-import { serdeString } from "../../wire/json/string.js";
-import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "../../wire/json/tree.js";
-import { errorLine, PARSE_ERROR_LINE, resultLine } from "../../wire/mcp/envelope.js";
-import { permissionDeniedText } from "../../driver/catalogue.js";
+import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
+import type { SdkDriver } from "#src/runtime/sdk-types.js";
+import { serdeString } from "#src/wire/json/string.js";
+import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
+import { errorLine, PARSE_ERROR_LINE, resultLine } from "#src/wire/mcp/envelope.js";
+import { permissionDeniedText } from "#src/driver/catalogue.js";
 import { driverErrorText, type ToolNames } from "./tool-names.js";
 
 export interface McpDirectOptions {

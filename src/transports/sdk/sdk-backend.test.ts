@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tmpDir } from "../../../test/helpers/tmp-dir.js";
-import type { CliRequest } from "../../shim-server/backend.js";
+import type { CliRequest } from "#src/shim-server/backend.js";
 import { createSdkBackend, sdkBackendFor, type SdkBackend } from "./sdk-backend.js";
 
 let backend: SdkBackend;

@@ -5,23 +5,23 @@
  */
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "../../shim-server/backend.js";
-import { driverCommand } from "../../wire/cli/argv.js";
-import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "../../runtime/load.js";
+import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
+import { driverCommand } from "#src/wire/cli/argv.js";
+import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "#src/runtime/load.js";
 import { createMcpDirectSession, withoutReservedArgs } from "./mcp-direct.js";
-import { renderCall } from "../../wire/cli/render-call.js";
-import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "../../wire/cli/render-static.js";
+import { renderCall } from "#src/wire/cli/render-call.js";
+import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "#src/wire/cli/render-static.js";
 import { rustIoErrorText } from "./rust-io-error.js";
-import type { SdkDriver, SdkMetadata } from "../../runtime/sdk-types.js";
-import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "../../wire/json/tree.js";
-import { permissionDeniedText } from "../../driver/catalogue.js";
+import type { SdkDriver, SdkMetadata } from "#src/runtime/sdk-types.js";
+import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "#src/wire/json/tree.js";
+import { permissionDeniedText } from "#src/driver/catalogue.js";
 import { driverErrorText, toolNames, type ToolNames } from "./tool-names.js";
-import { resolveBinaryPath } from "../../runtime/binary-path.js";
+import { resolveBinaryPath } from "#src/runtime/binary-path.js";
 import { createDaemonLifecycle, LIFECYCLE_COMMANDS, type DaemonLifecycle, type LifecycleCommand } from "./daemon-lifecycle.js";
 import { createEndedSessions, type EndedSessions } from "./ended-sessions.js";
-import { withHostToolsRaw } from "../../wire/mcp/host-tools.js";
-import { renderMcpConfig } from "../../driver/mcp-config.js";
-import { checkForUpdateResult, renderCheckUpdate } from "../../wire/cli/update-check.js";
+import { withHostToolsRaw } from "#src/wire/mcp/host-tools.js";
+import { renderMcpConfig } from "#src/driver/mcp-config.js";
+import { checkForUpdateResult, renderCheckUpdate } from "#src/wire/cli/update-check.js";
 import { githubLatestRelease, updateState, type LatestRelease } from "./update-check.js";
 
 export interface SdkBackend extends ShimBackend {

@@ -3,8 +3,8 @@
  * binary authorizes before it looks a tool up: a name with no reviewed risk class is refused as
  * `permission_denied`; a classified name the platform does not register is `Unknown tool`.
  */
-import { classifiedNames } from "../../driver/catalogue.js";
-import { inventoryTools } from "../../wire/cli/render-static.js";
+import { classifiedNames } from "#src/driver/catalogue.js";
+import { inventoryTools } from "#src/wire/cli/render-static.js";
 
 export interface ToolNames {
   registered: ReadonlySet<string>;

@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
-import { loadReplayCassette } from "../../replay/load.js";
-import { createEngine } from "../../replay/engine/engine.js";
-import { rawMember } from "../json/spans.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createEngine } from "#src/replay/engine/engine.js";
+import { rawMember } from "#src/wire/json/spans.js";
 import { resultFromCliStdout } from "./stdout.js";
 import { renderBuiltCall, renderCall, withImageBlock } from "./render-call.js";
 

@@ -8,9 +8,9 @@
  * nothing about it is printed. Text blocks are printed, one line each, only when there is no
  * `structuredContent`. Exit 0 even for `isError:true`.
  */
-import { arrayItems, rawMember, setSortedMember } from "../json/spans.js";
-import { serdeString } from "../json/string.js";
-import { member, parseSerdeJson, serdePretty, setMember, stringNode, stringValue, type SerdeNode } from "../json/tree.js";
+import { arrayItems, rawMember, setSortedMember } from "#src/wire/json/spans.js";
+import { serdeString } from "#src/wire/json/string.js";
+import { member, parseSerdeJson, serdePretty, setMember, stringNode, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
 
 export interface CliOutput {
   stdout: string;

@@ -3,9 +3,9 @@
  * `list-tools`, `describe`, `manifest`, rendered from the runtime's own tool inventory
  * (`listToolsJson()`) and version, the way the 0.21.0 binary prints them.
  */
-import { HELP_TEMPLATE, MANIFEST_SCHEMA_VERSION, MANIFEST_SUBCOMMANDS_JSON } from "../../driver/binary-reference.js";
-import { serdeString } from "../json/string.js";
-import { member, parseSerdeJson, serdeCompact, serdePretty, stringValue, type SerdeNode } from "../json/tree.js";
+import { HELP_TEMPLATE, MANIFEST_SCHEMA_VERSION, MANIFEST_SUBCOMMANDS_JSON } from "#src/driver/binary-reference.js";
+import { serdeString } from "#src/wire/json/string.js";
+import { member, parseSerdeJson, serdeCompact, serdePretty, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
 
 export interface RenderedText {
   stdout: string;

@@ -5,10 +5,10 @@
  * (the merged image stays in structuredContent too), `resultFromCliStdout` gives the replay the raw
  * result the driver most likely returned (the merged image moved back into its own block).
  */
-import type { Reply, ToolResult } from "../../driver/port.js";
-import { STRUCTURED_ON_SUCCESS } from "../../driver/catalogue.js";
-import { canonicalJson } from "../json/canonical.js";
-import { compactRaw, objectSpans, rawMember, removeMembers } from "../json/spans.js";
+import type { Reply, ToolResult } from "#src/driver/port.js";
+import { STRUCTURED_ON_SUCCESS } from "#src/driver/catalogue.js";
+import { canonicalJson } from "#src/wire/json/canonical.js";
+import { compactRaw, objectSpans, rawMember, removeMembers } from "#src/wire/json/spans.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
-import { withHostToolsRaw } from "../mcp/host-tools.js";
-import { renderMcpConfig } from "../../driver/mcp-config.js";
+import { withHostToolsRaw } from "#src/wire/mcp/host-tools.js";
+import { renderMcpConfig } from "#src/driver/mcp-config.js";
 import { checkedAt, checkForUpdateResult, renderCheckUpdate, updateStateFor } from "./update-check.js";
 
 const fixture = (rel: string) => readFileSync(path.join(repoRoot, "test/fixtures", rel), "utf8");

@@ -4,8 +4,8 @@
  * cli.rs:3629-3669, check_update_tool.rs:29-86; docs/discoveries/maintenance-surface.md).
  * Pure: the state comes in, text comes out; whoever calls decides where "latest" came from.
  */
-import { canonicalJson, canonicalPretty } from "../json/canonical.js";
-import { serdeString } from "../json/string.js";
+import { canonicalJson, canonicalPretty } from "#src/wire/json/canonical.js";
+import { serdeString } from "#src/wire/json/string.js";
 
 /** `UpdateState` (version_check.rs:119-146), every field present; serde writes `None` as null. */
 export interface UpdateState {

@@ -1,5 +1,5 @@
-import { objectSpans, spliceSpan, valueEnd } from "../json/spans.js";
-import { serdeString } from "../json/string.js";
+import { objectSpans, spliceSpan, valueEnd } from "#src/wire/json/spans.js";
+import { serdeString } from "#src/wire/json/string.js";
 
 /**
  * cua-driver's JSON-RPC envelope, a typed struct and so in declaration order, not sorted:

@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect } from "vitest";
-import { missingDesktopPrograms } from "../../../src/desktop/programs.js";
-import { ReplayLogEntrySchema, type RequestEntry } from "../../../src/schema/replay-log.js";
+import { missingDesktopPrograms } from "#src/desktop/programs.js";
+import { ReplayLogEntrySchema, type RequestEntry } from "#src/schema/replay-log.js";
 import { cliPath, repoRoot, runCli } from "../../helpers/run-cli.js";
 
 export const EXAMPLE = path.join(repoRoot, "examples/fail-closed-python");
