@@ -5,7 +5,7 @@ export type RedactionKind = "text" | "value" | "clipboard" | "bearer" | "pattern
 export interface RedactionSettings {
   enabled: boolean;
   /** Extra patterns (`--redact REGEX`, JavaScript syntax); every match becomes a placeholder. */
-  patterns?: string[];
+  patterns?: string[] | undefined;
 }
 
 /** `«redacted:<kind>:<sha256-8>»`: the same secret always gives the same placeholder, so matching still works. */

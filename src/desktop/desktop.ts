@@ -86,7 +86,7 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
     const app = options.app === undefined ? ["gtk3-demo"] : options.app;
     if (app && app.length > 0) {
       const child = launch("app", app[0]!, app.slice(1), state.env);
-      state.appPid = child.pid;
+      state.appPid = child.pid!;
       let exited: string | undefined;
       child.once("exit", (code, signal) => (exited = signal ? `was killed by ${signal}` : `exited with code ${code}`));
       await waitFor({
@@ -156,7 +156,7 @@ async function startXvfb(options: {
   forget: (pid: number) => void;
   width: number;
   height: number;
-  displays?: number[];
+  displays?: number[] | undefined;
 }): Promise<string> {
   for (const n of options.displays ?? [90, 91, 92, 93, 94, 95, 96, 97, 98, 99]) {
     if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue;

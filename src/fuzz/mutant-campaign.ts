@@ -9,7 +9,7 @@ export interface MutantResult {
   /** Runs until it was caught (or all runs, when it was not). */
   runs: number;
   /** The first check that caught it, and the shrunk case. */
-  invariant?: string;
+  invariant?: string | undefined;
   failure?: CampaignFailure;
 }
 

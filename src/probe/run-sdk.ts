@@ -21,7 +21,7 @@ const NO_CLI = "the published runtime has no CLI; probe a cua-driver binary with
  */
 export async function probeSdk(options: {
   version: string;
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   load?: LoadSdkOptions;
   now?: () => Date;
   /** The flag the version came from, named in errors (default `--sdk`). */

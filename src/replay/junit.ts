@@ -6,7 +6,7 @@ export interface ReplayJunitInput {
   dir: string;
   entries: readonly ReplayLogEntry[];
   violations: readonly { id: string; message: string; events: number[] }[];
-  unused: readonly { seq: number; tool?: string; kind: string }[];
+  unused: readonly { seq: number; tool?: string | undefined; kind: string }[];
   failOnUnused: boolean;
   harnessExitCode: number;
 }

@@ -79,10 +79,10 @@ export async function locateSdk(version?: string, options: LoadSdkOptions = {}):
 }
 
 /** The published versions of the runtime, newest last (`npm view … versions --json`). */
-export async function publishedSdkVersions(options: { env?: Record<string, string | undefined> } = {}): Promise<string[]> {
+export async function publishedSdkVersions(options: { env?: Record<string, string | undefined> | undefined } = {}): Promise<string[]> {
   const result = await execa("npm", ["view", SDK_PACKAGE, "versions", "--json"], {
     reject: false,
-    env: options.env,
+    ...(options.env ? { env: options.env } : {}),
     timeout: 60_000,
   });
   if (result.exitCode !== 0) {
@@ -119,7 +119,7 @@ async function installIntoCache(options: { version: string; dir: string; env: Lo
     const result = await execa(
       "npm",
       ["install", "--prefix", staging, "--no-save", "--no-package-lock", "--ignore-scripts", "--no-audit", "--no-fund", `${SDK_PACKAGE}@${options.version}`],
-      { reject: false, env: options.env, timeout: 300_000 },
+      { reject: false, ...(options.env ? { env: options.env } : {}), timeout: 300_000 },
     );
     if (result.exitCode !== 0) {
       throw new UserError(`npm could not install ${SDK_PACKAGE}@${options.version} (${firstNpmError(result.stderr)})`, {

@@ -40,6 +40,15 @@ function echoBackend(seen: { requests: CliRequest[]; aborted: number; mcpLines: 
   };
 }
 
+/** Waits for a condition (polling), failing the test after 10 s. */
+async function until(check: () => boolean): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error("condition not met within 10 s");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 // The native shim needs a C compiler; without one the node shim is the product's fallback.
 const kinds = nativeShimBinary() ? (["native", "node"] as const) : (["node"] as const);
 
@@ -71,11 +80,12 @@ describe.each(kinds)("shim server (%s shim)", (kind) => {
     expect(s.signal).toBe("SIGTERM");
     expect(s.stdout).toBe("partial");
     const hang = execa(server.shimPath, ["hang", "{}"], { reject: false });
-    await new Promise((r) => setTimeout(r, 300));
+    // killed only once the backend holds its request (a loaded machine starts the shim slowly)
+    await until(() => seen.requests.some((r) => r.argv[0] === "hang"));
     expect(hang.exitCode).toBe(null); // still running
     hang.kill("SIGKILL");
     await hang;
-    await new Promise((r) => setTimeout(r, 100));
+    await until(() => seen.aborted > 0);
     expect(seen.aborted).toBe(1);
   });
 

@@ -51,7 +51,7 @@ export interface ReplayRunSummary {
   synthesized: number;
   /** Requests read but never answered (an MCP stream stuck on an earlier call). */
   unanswered: number;
-  unused: { seq: number; tool?: string; kind: string }[];
+  unused: { seq: number; tool?: string | undefined; kind: string }[];
   violations: ReplayViolation[];
   harnessExitCode: number;
   exitCode: number;

@@ -2,11 +2,11 @@
 
 export interface JunitCase {
   name: string;
-  classname?: string;
+  classname?: string | undefined;
   /** Seconds. */
-  time?: number;
-  failure?: { message: string; type?: string; details?: string };
-  skipped?: string;
+  time?: number | undefined;
+  failure?: { message: string; type?: string | undefined; details?: string | undefined } | undefined;
+  skipped?: string | undefined;
 }
 
 export interface JunitSuite {

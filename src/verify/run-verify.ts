@@ -31,7 +31,7 @@ export interface VerifyOptions {
   /** Deadline of each call (default 30 000 ms). */
   timeoutMs?: number;
   /** Write the candidate's answers as a new cassette in this directory. */
-  update?: string;
+  update?: string | undefined;
   /** Replace a cassette already in `update`. */
   force?: boolean;
   /** Values for the recording's redaction placeholders (typed text); each is used only where its hash matches. */

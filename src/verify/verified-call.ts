@@ -16,7 +16,7 @@ export interface VerifiedCall {
   /** What makes this call's re-run less than exact, said per call. */
   notes: string[];
   differences: AnswerDifference[];
-  worst?: Severity;
+  worst?: Severity | undefined;
 }
 
 /** Where the recorded flow and the live one parted: the first sent call with a breaking or behavioural difference. */

@@ -49,7 +49,7 @@ export function toPassInvariants(received: Judged, only?: readonly string[]): Ma
  * Every request was answered from the cassette and every recorded mutation was used. An
  * unmatched request is shown with the nearest recorded one and where they differ.
  */
-export function toHaveServedAll(received: Judged, unused?: readonly { seq: number; tool?: string; kind: string }[]): MatcherResult {
+export function toHaveServedAll(received: Judged, unused?: readonly { seq: number; tool?: string | undefined; kind: string }[]): MatcherResult {
   if (recordedOnly(received)) return { pass: true, message: () => "recorded, not replayed: nothing to judge" };
   const entries = entriesOf(received);
   const unmatched = requestsOf(entries).filter((r) => r.outcome === "unmatched");
@@ -58,7 +58,7 @@ export function toHaveServedAll(received: Judged, unused?: readonly { seq: numbe
     unused ??
     summaries.at(-1)?.unused ??
     (!Array.isArray(received) && "summary" in received && typeof received.summary === "function"
-      ? (received.summary() as { unused: { seq: number; tool?: string; kind: string }[] }).unused
+      ? (received.summary() as { unused: { seq: number; tool?: string | undefined; kind: string }[] }).unused
       : [])
   ).filter((u) => u.kind === "mutation");
   const pass = unmatched.length === 0 && left.length === 0;

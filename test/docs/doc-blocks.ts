@@ -138,7 +138,7 @@ export function splitCommands(body: string[], firstLine: number): DocCommand[] {
   return commands;
 }
 
-function scan(line: string, open: "'" | '"' | undefined): { quote: "'" | '"' | undefined; heredoc?: string; continues: boolean } {
+function scan(line: string, open: "'" | '"' | undefined): { quote: "'" | '"' | undefined; heredoc?: string | undefined; continues: boolean } {
   let quote = open;
   let heredoc: string | undefined;
   for (let i = 0; i < line.length; i++) {

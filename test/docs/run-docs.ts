@@ -29,8 +29,8 @@ export interface CommandOutcome {
   file: string;
   command: DocCommand;
   ran: boolean;
-  exit?: number;
-  ms?: number;
+  exit?: number | undefined;
+  ms?: number | undefined;
   stdout?: string;
   stderr?: string;
 }

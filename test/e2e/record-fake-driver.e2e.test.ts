@@ -91,7 +91,7 @@ describe("fake cua-driver 0.21.0 against the reference", () => {
 
   it("hangs on a subcommand or MCP method when told to, and waits when asked to", async () => {
     const hung = execa(fake, ["manifest"], { reject: false, env: { FAKE_CUA_DRIVER_HANG: "manifest" } });
-    const mcp = execa(fake, ["mcp"], { reject: false, env: { FAKE_CUA_DRIVER_HANG: "mcp:tools/call" }, input: undefined });
+    const mcp = execa(fake, ["mcp"], { reject: false, env: { FAKE_CUA_DRIVER_HANG: "mcp:tools/call" } });
     mcp.stdin?.write(
       '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_screen_size","arguments":{}}}\n',
     );

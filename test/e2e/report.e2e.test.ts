@@ -64,7 +64,7 @@ beforeAll(async () => {
   expect(imported.exitCode, String(imported.stderr)).toBe(0);
   mkdirSync(outputDir, { recursive: true });
   context = await chromium.launchPersistentContext(path.join(tmp.path, "chromium-profile"), {
-    executablePath: await chromiumPath(),
+    ...(await chromiumPath().then((p) => (p ? { executablePath: p } : {}))),
     headless: true,
     args: FLAGS,
     viewport: { width: 1280, height: 900 },

@@ -1,4 +1,4 @@
-import { execa, type Options, type Result } from "execa";
+import { execa, type Options } from "execa";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
@@ -8,6 +8,6 @@ export const cliPath = fileURLToPath(new URL("../../bin/cua-contract.js", import
 export type CliRunOptions = Pick<Options, "cwd" | "env" | "extendEnv" | "input" | "timeout" | "cancelSignal">;
 
 /** Runs the built CLI (never throws on a non-zero exit). */
-export async function runCli(args: string[], options: CliRunOptions = {}): Promise<Result<{ reject: false }>> {
+export function runCli(args: string[], options: CliRunOptions = {}) {
   return execa(process.execPath, [cliPath, ...args], { reject: false, cwd: repoRoot, ...options });
 }

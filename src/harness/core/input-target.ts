@@ -2,9 +2,9 @@ import { PASS, type GuardResult } from "./guard-result.js";
 
 /** A window an input is meant for, or the one the harness last observed. */
 export interface InputTarget {
-  app?: string;
-  pid?: number;
-  window_id?: number;
+  app?: string | undefined;
+  pid?: number | undefined;
+  window_id?: number | undefined;
 }
 
 function fold(s: string | undefined): string {

@@ -28,7 +28,11 @@ export function createSessionActions(options: {
 }): SessionActions {
   const { store, policy, parts, clock, budget } = options;
 
-  async function observe(rec: StepRecorder, target: { pid?: number; window_id?: number; query?: string }, withList: boolean): Promise<StepResult> {
+  async function observe(
+    rec: StepRecorder,
+    target: { pid?: number | undefined; window_id?: number | undefined; query?: string | undefined },
+    withList: boolean,
+  ): Promise<StepResult> {
     let list: WindowList | undefined;
     if (withList) {
       list = parts.windowList.assess(await policy.read(rec, "list_windows", {}, "observe"));
@@ -67,7 +71,7 @@ export function createSessionActions(options: {
     rec: StepRecorder,
     tool: string,
     args: Record<string, unknown>,
-    extra?: { clickTarget?: string; window?: number },
+    extra?: { clickTarget?: string; window?: number | undefined },
   ): Promise<StepResult> {
     const { reply, revivedWithoutReplay } = await policy.mutate(rec, tool, args);
     const verdict = parts.classify(reply, { tool, readOnly: false });

@@ -3,7 +3,7 @@ import { checkInputTarget } from "./input-target.js";
 import type { SessionStore } from "./session-store.js";
 import { blocked, type StepRecorder } from "./step-recorder.js";
 
-type Aimed = { pid?: number; window_id?: number; element_token?: string };
+type Aimed = { pid?: number | undefined; window_id?: number | undefined; element_token?: string | undefined };
 
 /** The window an input is aimed at: named, or the one its element token was read from. */
 export function aimedWindow(store: SessionStore, action: Aimed): number | undefined {

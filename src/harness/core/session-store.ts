@@ -31,7 +31,7 @@ export interface SessionStore {
   /** An observation after a click that was not confirmed: did the screen visibly change? */
   settlePendingClick(change: { window?: WindowState; list?: WindowList }): Promise<void>;
   /** A click was sent and answered; unless confirmed, the next look at its window settles it. */
-  noteClick(click: { target: string; confirmed: boolean; window?: number }): void;
+  noteClick(click: { target: string; confirmed: boolean; window?: number | undefined }): void;
   isObserved(window: number): boolean;
   observedWindows(): number[];
   /** The window state an element token was read from (`<snapshot>:<index>`). */
@@ -42,7 +42,7 @@ export interface SessionStore {
 
 export function createSessionStore(options: { windowList: WindowListPolicy; compareFrames?: HarnessParts["compareFrames"] }): SessionStore {
   let staleClick = initialStaleClickState();
-  let pendingClick: { window?: number; before?: WindowState; layout?: Layout } | undefined;
+  let pendingClick: { window?: number | undefined; before?: WindowState | undefined; layout?: Layout | undefined } | undefined;
   let observed = new Set<number>();
   let lastList: WindowList | undefined;
   let frameCount = 0;

@@ -252,7 +252,7 @@ class StoredRpc implements Rpc {
 class StoredCli implements Cli {
   exitCode: number | null;
   signal?: string;
-  files?: Cli["files"];
+  files?: NonNullable<Cli["files"]>;
   constructor(
     private readonly lazy: Lazy,
     private readonly seq: number,
@@ -287,7 +287,7 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: rea
   const meta = {
     exitCode: event.exit_code,
     ...(event.signal !== undefined ? { signal: event.signal } : {}),
-    ...(event.files ? { files: lazy ? (lazy.compact.compactValue(event.files) as CliEvent["files"]) : event.files } : {}),
+    ...(event.files ? { files: lazy ? (lazy.compact.compactValue(event.files) as NonNullable<CliEvent["files"]>) : event.files } : {}),
   };
   const cli = lazy ? new StoredCli(lazy, event.seq, meta) : { ...cliOutput(event, frame), ...meta };
   return {

@@ -4,7 +4,7 @@ import type { FrameSplice } from "#src/schema/bytes.js";
 export type FrameLookup = (ref: string) => string;
 
 /** Put the images cut out of one stored text field back, in order (FrameSplice semantics). */
-export function restoreField(options: { text: string; field: string; splices?: readonly FrameSplice[]; frame?: FrameLookup }): string {
+export function restoreField(options: { text: string; field: string; splices?: readonly FrameSplice[] | undefined; frame?: FrameLookup | undefined }): string {
   const { field, splices, frame } = options;
   let text = options.text;
   for (const splice of splices ?? []) {

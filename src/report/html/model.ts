@@ -49,27 +49,27 @@ export interface ReportRow {
   id: string;
   /** What people call it: `#12` (replay log request n) or `seq 12` (cassette event). */
   label: string;
-  t_ms?: number;
+  t_ms?: number | undefined;
   /** `call` for tool calls, else the CLI subcommand or MCP method. */
   method: string;
-  tool?: string;
+  tool?: string | undefined;
   /** Arguments as pretty JSON (already redacted in the cassette). */
-  args?: string;
+  args?: string | undefined;
   kind: RowKind;
   /** One line: effect, refusal code, error text, or what an observation returned. */
   result: string;
   /** The whole result (images replaced by a marker), for a collapsed details block. */
-  resultDetail?: string;
-  isError?: boolean;
-  verdict?: ReportVerdict;
+  resultDetail?: string | undefined;
+  isError?: boolean | undefined;
+  verdict?: ReportVerdict | undefined;
   /** `replayed | faulted | unmatched` for replay logs; `recorded` for cassettes. */
   outcome: "replayed" | "faulted" | "unmatched" | "unanswered" | "recorded";
-  fault?: string;
-  epochBefore?: number;
-  epochAfter?: number;
+  fault?: string | undefined;
+  epochBefore?: number | undefined;
+  epochAfter?: number | undefined;
   shots: ReportShot[];
   /** Set when a problem links here. */
-  flagged?: boolean;
+  flagged?: boolean | undefined;
 }
 
 export interface ReportLink {

@@ -119,7 +119,14 @@ async function answerCli(options: Context & { request: CliRequest; daemons: Daem
 }
 
 async function call(
-  options: Context & { request: CliRequest; endedSessions: EndedSessions; tool: string; json?: string; implicit: boolean; screenshotOutFile?: string },
+  options: Context & {
+    request: CliRequest;
+    endedSessions: EndedSessions;
+    tool: string;
+    json?: string | undefined;
+    implicit: boolean;
+    screenshotOutFile?: string | undefined;
+  },
 ): Promise<CliResponse> {
   const { request, tool } = options;
   let args: SerdeNode | undefined;

@@ -105,7 +105,7 @@ export type DriverCommand =
   | { command: "list-tools" }
   | { command: "describe"; tool: string }
   | { command: "manifest"; pretty: boolean }
-  | { command: "call"; tool: string; json?: string; implicit: boolean; screenshotOutFile?: string }
+  | { command: "call"; tool: string; json?: string | undefined; implicit: boolean; screenshotOutFile?: string | undefined }
   | { command: "other"; name: string };
 
 export function driverCommand(argv: readonly string[]): DriverCommand {
