@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import LongestFirst from "./test/sequencer.js";
 
 // `#src/*` (package.json "imports") is the source under this condition, the build without it
 // (then Vite's own server conditions)
@@ -15,6 +16,7 @@ export default defineConfig({
     // most e2e time is spent waiting on child processes and harness timeouts, not on the CPU:
     // more workers than the default (cores − 1) keep both cores busy
     maxWorkers: 4,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
