@@ -32,10 +32,10 @@ export * from "#src/schema/harness-step.js";
 export { screenChange, SCREEN_CHANGE_DEFAULTS, type ScreenChange, type ScreenChangeKind, type ScreenChangeOptions } from "./screen/screen-change.js";
 export { diffImage, type DiffImage } from "./screen/diff-image.js";
 export { perceptualCompareFrames } from "./screen/compare-frames.js";
-export { createCliDriver, type CliDriverOptions } from "./adapters/cli-driver.js";
-export { createMcpDriver, type McpDriver, type McpDriverOptions } from "./adapters/mcp-driver.js";
-export { createSdkDriver, type InProcessSdkDriver, type SdkDriverOptions } from "./adapters/sdk-driver.js";
-export { inProcessDriver } from "./adapters/in-process.js";
+export { createCliDriver, type CliDriverOptions } from "#src/transports/cli/driver.js";
+export { createMcpDriver, type McpDriver, type McpDriverOptions } from "#src/transports/mcp/driver.js";
+export { createSdkDriver, type InProcessSdkDriver, type SdkDriverOptions } from "#src/transports/sdk/driver.js";
+export { inProcessDriver } from "#src/transports/inprocess/driver.js";
 export { systemClock } from "#src/runtime/clock-system.js";
 
 /**

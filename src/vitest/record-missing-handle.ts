@@ -1,5 +1,5 @@
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
-import { createCliDriver } from "#src/harness/adapters/cli-driver.js";
+import { createCliDriver } from "#src/transports/cli/driver.js";
 import { refuseInCi } from "#src/recorder/record-missing/ci-guard.js";
 import { openRecordMissing, type OpenRecordMissing, type RecordMissingSummary } from "#src/recorder/record-missing/record-missing.js";
 import { sdkDriverVersion } from "#src/recorder/sdk/recording-driver.js";

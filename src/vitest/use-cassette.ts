@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Driver } from "#src/driver/port.js";
-import { createCliDriver } from "#src/harness/adapters/cli-driver.js";
+import { createCliDriver } from "#src/transports/cli/driver.js";
 import { openRecording, type OpenRecording } from "#src/recorder/record-session.js";
 import { createReplayBackend } from "#src/transports/cli/replay-backend.js";
 import type { MatchMode } from "#src/replay/engine/matcher.js";

@@ -5,9 +5,9 @@
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { isTransportFailure, type Driver, type Reply } from "#src/driver/port.js";
-import { createCliDriver } from "#src/harness/adapters/cli-driver.js";
-import { createMcpDriver } from "#src/harness/adapters/mcp-driver.js";
-import { createSdkDriver } from "#src/harness/adapters/sdk-driver.js";
+import { createCliDriver } from "#src/transports/cli/driver.js";
+import { createMcpDriver } from "#src/transports/mcp/driver.js";
+import { createSdkDriver } from "#src/transports/sdk/driver.js";
 import { createReplayer } from "#src/replay/replayer.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { scriptedDriver } from "#src/testing/scripted-driver.js";

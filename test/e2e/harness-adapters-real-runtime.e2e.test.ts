@@ -3,8 +3,8 @@
 // a binary: one `cua-driver call` per call, or one `cua-driver mcp` process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolResult } from "#src/driver/port.js";
-import { createCliDriver } from "#src/harness/adapters/cli-driver.js";
-import { createMcpDriver } from "#src/harness/adapters/mcp-driver.js";
+import { createCliDriver } from "#src/transports/cli/driver.js";
+import { createMcpDriver } from "#src/transports/mcp/driver.js";
 import { classifyActionResult } from "#src/harness/core/verdict.js";
 import { createHarnessSession } from "#src/harness/index.js";
 import { startShimServer, type ShimServer } from "#src/shim-server/index.js";

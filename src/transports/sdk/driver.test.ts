@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { manualClock } from "../../../test/helpers/scripted-driver.js";
 import type { ToolResult } from "#src/driver/port.js";
 import { createHarnessSession } from "#src/harness/core/session.js";
-import { createSdkDriver } from "./sdk-driver.js";
+import { createSdkDriver } from "./driver.js";
 
 // The real cua-driver 0.21.0 runtime (npm @trycua/cua-driver), in process, with no display.
 delete process.env.DISPLAY;

@@ -4,7 +4,7 @@ import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { captured } from "../../../test/helpers/scripted-driver.js";
 import type { ToolResult } from "#src/driver/port.js";
 import { classifyActionResult } from "#src/harness/core/verdict.js";
-import { createMcpDriver } from "./mcp-driver.js";
+import { createMcpDriver } from "./driver.js";
 
 const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
 

@@ -7,7 +7,7 @@ import type { Driver } from "#src/driver/port.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplayer } from "#src/replay/replayer.js";
 import { createHarnessSession } from "#src/harness/core/session.js";
-import { inProcessDriver } from "./in-process.js";
+import { inProcessDriver } from "./driver.js";
 
 describe("in-process drivers", () => {
   it("a driver that throws resolves as a transport error, and the session fails closed", async () => {

@@ -5,7 +5,7 @@ import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { captured } from "../../../test/helpers/scripted-driver.js";
 import { isTransportFailure, type ToolResult } from "#src/driver/port.js";
 import { classifyActionResult } from "#src/harness/core/verdict.js";
-import { createCliDriver } from "./cli-driver.js";
+import { createCliDriver } from "./driver.js";
 
 const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
 const index = (set: string) =>
