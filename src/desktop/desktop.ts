@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { UserError } from "#src/errors.js";
+import { isUserError, UserError } from "#src/errors.js";
 import { missingDesktopPrograms } from "./programs.js";
 import { killTree, waitFor } from "./processes.js";
 
@@ -93,7 +93,13 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
         what: `a window of ${app[0]}`,
         timeoutMs: 30_000,
         check: async () => {
-          if (exited) throw new Error(`${app[0]} ${exited} before it showed a window (DISPLAY ${state.display})`);
+          if (exited) {
+            throw new UserError(`${app.join(" ")} ${exited} before it showed a window (DISPLAY ${state.display})`, {
+              code: "BAD_INPUT",
+              field: "--app",
+              fix: "Pass a program that opens a window and stays open (the default is gtk3-demo), or --no-app for none.",
+            });
+          }
           return hasWindow(state.env, child.pid!);
         },
       });
@@ -104,7 +110,13 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
   } catch (error) {
     await stopProcesses(processes);
     await rm(stateDir, { recursive: true, force: true });
-    throw error;
+    if (isUserError(error)) throw error;
+    throw new UserError(`cannot start a desktop: ${error instanceof Error ? error.message : String(error)}`, {
+      code: "DRIVER_UNAVAILABLE",
+      field: "--desktop",
+      fix: "Check the desktop packages (docs/desktop.md); on a loaded machine, retry.",
+      cause: error,
+    });
   } finally {
     for (const child of children) child.stdout?.destroy();
   }

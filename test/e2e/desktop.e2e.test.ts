@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { skipWithout } from "../helpers/system-packages.js";
 import { startDesktop } from "#src/desktop/desktop.js";
+import { runCli } from "../helpers/run-cli.js";
 
 const skip = await skipWithout("desktop", "concurrent throwaway desktops");
 
@@ -18,5 +19,13 @@ describe.skipIf(skip)("startDesktop", () => {
     } finally {
       await Promise.all(desktops.map((d) => d.stop()));
     }
+  });
+
+  it("an app that exits before it shows a window is bad input: exit 2 at once, naming --app and the fix", { timeout: 30_000 }, async () => {
+    const started = Date.now();
+    const r = await runCli(["desktop", "start", "--app", "false"]);
+    expect([r.exitCode, r.stdout]).toEqual([2, ""]);
+    expect(r.stderr).toMatch(/^cua-contract: --app: false exited with code 1 before it showed a window \(DISPLAY :\d+\)\. Pass a program that opens a window/);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 });
