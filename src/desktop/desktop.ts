@@ -5,7 +5,7 @@
  * directory, and torn down by pid (never by name).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -59,8 +59,9 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
   const processes: DesktopProcess[] = [];
   const children: ChildProcess[] = [];
   const state: DesktopState = { display: "", stateDir, env: {}, processes };
-  const launch: Launch = (name, command, args, env, stdout = "ignore") => {
-    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", stdout, "ignore"], detached: true });
+  const launch: Launch = (name, command, args, env, stdout = "ignore", stderr = "ignore") => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", stdout, stderr], detached: true });
+    if (typeof stderr === "number") closeSync(stderr);
     if (child.pid === undefined) throw new Error(`${command} did not start`);
     children.push(child);
     child.unref();
@@ -85,24 +86,37 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
     launch("openbox", "openbox", [], state.env);
     const app = options.app === undefined ? ["gtk3-demo"] : options.app;
     if (app && app.length > 0) {
-      const child = launch("app", app[0]!, app.slice(1), state.env);
-      state.appPid = child.pid!;
-      let exited: string | undefined;
-      child.once("exit", (code, signal) => (exited = signal ? `was killed by ${signal}` : `exited with code ${code}`));
-      await waitFor({
-        what: `a window of ${app[0]}`,
-        timeoutMs: 30_000,
-        check: async () => {
-          if (exited) {
-            throw new UserError(`${app.join(" ")} ${exited} before it showed a window (DISPLAY ${state.display})`, {
-              code: "BAD_INPUT",
-              field: "--app",
-              fix: "Pass a program that opens a window and stays open (the default is gtk3-demo), or --no-app for none.",
-            });
-          }
-          return hasWindow(state.env, child.pid!);
-        },
-      });
+      // An app stuck at start-up with no window (seen rarely, with many desktops starting on two
+      // cores) is started once more before the desktop is given up; its stderr is kept for the message.
+      for (let attempt = 1; ; attempt++) {
+        const log = path.join(stateDir, `app-${attempt}.stderr`);
+        const child = launch("app", app[0]!, app.slice(1), state.env, "ignore", openSync(log, "w", 0o600));
+        state.appPid = child.pid!;
+        let exited: string | undefined;
+        child.once("exit", (code, signal) => (exited = signal ? `was killed by ${signal}` : `exited with code ${code}`));
+        try {
+          await waitFor({
+            what: `a window of ${app[0]}${attempt > 1 ? " (started twice)" : ""}`,
+            timeoutMs: 20_000,
+            check: async () => {
+              if (exited) {
+                throw new UserError(`${app.join(" ")} ${exited} before it showed a window (DISPLAY ${state.display})${stderrTail(log)}`, {
+                  code: "BAD_INPUT",
+                  field: "--app",
+                  fix: "Pass a program that opens a window and stays open (the default is gtk3-demo), or --no-app for none.",
+                });
+              }
+              return hasWindow(state.env, child.pid!);
+            },
+          });
+          break;
+        } catch (error) {
+          if (isUserError(error)) throw error;
+          if (attempt === 2) throw new Error(`${error instanceof Error ? error.message : String(error)}${stderrTail(log)}`);
+          await killTree(child.pid!);
+          forget(child.pid!);
+        }
+      }
       // A window on screen is not yet a tree the driver can read: wait until the app's windows are on the a11y bus.
       await waitFor({ what: `the accessibility tree of ${app[0]}`, timeoutMs: 30_000, check: () => a11yAppReady(state.env) });
     }
@@ -160,7 +174,25 @@ async function stopProcesses(processes: DesktopProcess[]): Promise<void> {
   for (const proc of [...processes].reverse()) await killTree(proc.pid);
 }
 
-type Launch = (name: string, command: string, args: string[], env: Record<string, string>, stdout?: "ignore" | "pipe") => ChildProcess;
+type Launch = (
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  stdout?: "ignore" | "pipe",
+  stderr?: "ignore" | number,
+) => ChildProcess;
+
+/** `: <last lines>` of what the app wrote to stderr, or nothing. */
+function stderrTail(file: string): string {
+  let text = "";
+  try {
+    text = readFileSync(file, "utf8").trim();
+  } catch {
+    return "";
+  }
+  return text ? `; it wrote: ${text.split("\n").slice(-3).join(" | ").slice(0, 400)}` : "";
+}
 
 async function startXvfb(options: {
   launch: Launch;
