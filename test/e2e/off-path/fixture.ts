@@ -4,7 +4,7 @@ import { execa } from "execa";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingDesktopPrograms } from "#src/desktop/programs.js";
 import { ReplayLogEntrySchema, type RequestEntry } from "#src/schema/replay-log.js";
 import { cliPath, repoRoot, runCli } from "../../helpers/run-cli.js";
@@ -143,3 +143,62 @@ export const TWINS: { twin: string; tool: string; fault: Record<string, unknown>
     expected: { cli: ["no-input-after-stale"], mcp: ["no-input-after-stale"], http: ["no-input-after-stale"] },
   },
 ];
+
+/**
+ * The off-path suite for one transport (recorded fresh, or the bundled recording): the correct
+ * harness passes every fault kind on its click and on its type_text, and each buggy twin is caught.
+ */
+export function offPathSuite(transport: "cli" | "mcp"): void {
+  useRecordings([transport]);
+
+  describe(`a fail-closed harness over ${transport}, off the recorded path`, () => {
+    it("passes every fault kind on its click and on its type_text: exit 0, nothing unmatched, every synthesized answer logged with its basis", {
+      timeout: 240_000,
+    }, async () => {
+      const cases = ["click", "type_text"].flatMap((tool) => FAULTS.map((fault) => ({ tool, fault })));
+      const runs = await inPairs(
+        cases.map(
+          ({ tool, fault }) =>
+            () =>
+              replayRun({ transport, script: ["harness.py"], tool, fault }),
+        ),
+      );
+      const failures = runs
+        .map((run, i) => ({ run, name: `${cases[i]!.tool} ${JSON.stringify(cases[i]!.fault)}` }))
+        .filter(({ run }) => run.exitCode !== 0 || run.summary.unmatched !== 0 || run.summary.violations.length > 0)
+        .map(
+          ({ run, name }) =>
+            `${name}: exit ${run.exitCode}, unmatched ${run.summary.unmatched}, ${run.summary.violations.map((v) => v.id).join(" ")}\n${run.stderr}`,
+        );
+      expect(failures).toEqual([]);
+      for (const run of runs) {
+        const synthesized = run.requests.filter((r) => r.synthesized !== undefined);
+        expect(run.summary.synthesized).toBe(synthesized.length);
+        for (const r of synthesized) {
+          expect(r.basis, `#${r.n} ${r.tool}`).toBeDefined();
+          expect(r.basis!.source === "cassette" ? r.basis!.seq : r.basis!.source, `#${r.n} ${r.tool}`).toBeDefined();
+          expect((r.basis!.detail ?? "").length, `#${r.n} ${r.tool}`).toBeGreaterThan(20);
+        }
+      }
+      // the runs really left the recorded path: a mutation that did not take effect is skipped over
+      const before = runs[cases.findIndex((c) => c.tool === "type_text" && c.fault.kind === "timeout_before_effect")]!;
+      const skipped = before.requests.find((r) => r.synthesized === "skipped_ahead");
+      expect(skipped).toMatchObject({ tool: "click", outcome: "replayed" });
+      expect(skipped!.basis?.detail).toMatch(/type_text did not take effect \(timeout_before_effect/);
+    });
+  });
+
+  describe(`the buggy twins are caught over ${transport}`, () => {
+    it.each(TWINS)("$twin with $fault.kind on $tool", { timeout: 60_000 }, async ({ twin, tool, fault, expected }) => {
+      const run = await replayRun({ transport, script: ["twins.py", twin], tool, fault });
+      expect(run.exitCode).toBe(1);
+      expect(run.summary.unmatched).toBe(0);
+      expect([...new Set(run.summary.violations.map((v) => v.id))].sort()).toEqual(expected[transport]);
+      if (twin === "keep-session" && transport === "mcp") {
+        // the calls behind the hung one were read and logged, though the stuck process never answered them
+        expect(run.summary.unanswered).toBeGreaterThanOrEqual(2);
+        expect(run.requests.filter((r) => r.outcome === "unanswered").map((r) => r.tool)).toContain("click");
+      }
+    });
+  });
+}
