@@ -252,14 +252,9 @@ async function startDbus(options: { launch: Launch }): Promise<string> {
   });
 }
 
+/** Whether the accessibility bus answers with its address. */
 async function a11yBusReady(env: Record<string, string>): Promise<boolean> {
-  const { execa } = await import("execa");
-  const r = await execa("dbus-send", ["--session", "--print-reply", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"], {
-    env: { ...process.env, ...env },
-    reject: false,
-    timeout: 2_000,
-  });
-  return r.exitCode === 0 && r.stdout.includes("unix:");
+  return (await a11yBusAddress(env)) !== undefined;
 }
 
 async function a11yRegistryReady(env: Record<string, string>): Promise<boolean> {
