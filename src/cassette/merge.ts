@@ -4,6 +4,7 @@ import { UserError } from "#src/errors.js";
 import { CassetteHeaderSchema, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
 import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE, type Cassette } from "./cassette.js";
 import { frameRefsOf } from "./event-frames.js";
+import { copyFrame } from "./frame-signature.js";
 import { readCassetteSync } from "./reader.js";
 
 export interface MergeResult {
@@ -49,7 +50,7 @@ export function mergeCassettes(options: { a: string; b: string; out: string }): 
   ] as const)
     for (const e of events) for (const r of frameRefsOf(e)) frames.set(String(r.ref), c.dir);
   if (frames.size > 0) mkdirSync(path.join(options.out, FRAMES_DIR), { recursive: true, mode: 0o700 });
-  for (const [ref, dir] of frames) copyFileSync(path.join(dir, ref), path.join(options.out, ref));
+  for (const [ref, dir] of frames) copyFrame({ from: dir, to: options.out, ref });
   const probeFrom = [a, b].find((c) => c.probe !== undefined);
   if (probeFrom) copyFileSync(path.join(probeFrom.dir, PROBE_FILE), path.join(options.out, PROBE_FILE));
   const aLines = readFileSync(a.file, "utf8").split("\n");

@@ -5,6 +5,7 @@ import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE } from "./cassette.js";
 import { toolCallSpans } from "./call-events.js";
 import { frameRefsOf } from "./event-frames.js";
+import { copyFrame, frameFilesOf } from "./frame-signature.js";
 import { readCassetteSync } from "./reader.js";
 
 export interface PruneResult {
@@ -78,7 +79,8 @@ export function pruneCassette(options: {
     writeFileSync(tmp, text, { mode: 0o600 });
     renameSync(tmp, cassette.file);
     const framesDir = path.join(cassette.dir, FRAMES_DIR);
-    if (existsSync(framesDir)) for (const f of readdirSync(framesDir)) if (!after.has(`${FRAMES_DIR}/${f}`)) rmSync(path.join(framesDir, f));
+    const kept = frameFilesOf(after);
+    if (existsSync(framesDir)) for (const f of readdirSync(framesDir)) if (!kept.has(`${FRAMES_DIR}/${f}`)) rmSync(path.join(framesDir, f));
   }
   return result;
 }
@@ -94,7 +96,7 @@ function writeCopy(o: { from: string; to: string; text: string; frames: Readonly
   }
   mkdirSync(o.to, { recursive: true, mode: 0o700 });
   if (o.frames.size > 0) mkdirSync(path.join(o.to, FRAMES_DIR), { recursive: true, mode: 0o700 });
-  for (const ref of o.frames) copyFileSync(path.join(o.from, ref), path.join(o.to, ref));
+  for (const ref of o.frames) copyFrame({ from: o.from, to: o.to, ref });
   if (existsSync(path.join(o.from, PROBE_FILE))) copyFileSync(path.join(o.from, PROBE_FILE), path.join(o.to, PROBE_FILE));
   writeFileSync(path.join(o.to, CASSETTE_FILE), o.text, { mode: 0o600 });
 }

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { frameRefFor, type FrameExt } from "#src/cassette/frame-ref.js";
-import { openCassetteWriter } from "#src/cassette/writer.js";
+import { openCassetteWriter, type CassetteEventInput } from "#src/cassette/writer.js";
+import { signFrames } from "#src/harness/screen/sign-frames.js";
 import type { FrameRef } from "#src/schema/bytes.js";
 import { createRedactor } from "#src/cassette/redact.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader, type DriverSource } from "#src/schema/cassette.js";
@@ -68,11 +69,16 @@ export async function importTrajectory(options: ImportTrajectoryOptions): Promis
       return ref;
     },
   });
-  using writer = openCassetteWriter({ dir: options.out, header: { ...header, notes: built.notes }, force: options.force ?? false });
-  for (const frame of frames.values()) writer.putFrame(frame.bytes, frame.ext);
-  for (const event of built.events) writer.append(event);
+  const dir = writeImported({
+    out: options.out,
+    header: { ...header, notes: built.notes },
+    force: options.force ?? false,
+    frames: frames.values(),
+    events: built.events,
+  });
+  await signFrames({ dir });
   return {
-    cassette: writer.dir,
+    cassette: dir,
     turns: trajectory.turns.length,
     events: built.events.length,
     observations: built.observations,
@@ -120,4 +126,17 @@ function checkOut(options: { out: string; force: boolean }): void {
       fix: "Pass --force to replace it, or choose another --out folder.",
     });
   }
+}
+
+function writeImported(o: {
+  out: string;
+  header: CassetteHeader;
+  force: boolean;
+  frames: Iterable<{ bytes: Uint8Array; ext: FrameExt }>;
+  events: readonly CassetteEventInput[];
+}): string {
+  using writer = openCassetteWriter({ dir: o.out, header: o.header, force: o.force });
+  for (const frame of o.frames) writer.putFrame(frame.bytes, frame.ext);
+  for (const event of o.events) writer.append(event);
+  return writer.dir;
 }

@@ -1,3 +1,4 @@
+import { signFrames } from "#src/harness/screen/sign-frames.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { CASSETTE_FILE } from "#src/cassette/cassette.js";
@@ -97,7 +98,7 @@ export interface OpenRecording {
   dir: string;
   /** Identity warnings now; HTTP proxy warnings are added on close. */
   warnings: string[];
-  /** Stops the proxy and the shim server and closes the cassette (idempotent). */
+  /** Stops the proxy and the shim server, closes the cassette and signs its new frames (idempotent). */
   close(): Promise<void>;
 }
 
@@ -193,6 +194,8 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
           await server.close();
           sink.close();
         }
+        // Each new frame's screen signature beside it, so a report need not decode it (docs/decisions/0174).
+        await signFrames({ dir: sink.dir });
       })()),
   };
 }

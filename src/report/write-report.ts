@@ -1,6 +1,7 @@
 import { loadFrame } from "#src/cassette/frame-store.js";
 import { UserError } from "#src/errors.js";
 import { frameCache, signature, type FrameCache } from "#src/harness/screen/decode.js";
+import { storedSignature } from "#src/harness/screen/sign-frames.js";
 import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
 import { version } from "#src/version.js";
 import type { ScenarioExtras } from "./html/check-sections.js";
@@ -79,12 +80,17 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
       const size = imageSize(bytes);
       entry = { bytes, mime: ref.endsWith(".jpg") ? "image/jpeg" : "image/png", ...(size ? { size } : {}) };
       loaded.set(key, entry);
+      // A signature stored with the frame spares decoding it (frames/<sha256>.sig.json, docs/decisions/0174).
+      if (!frames.has(bytes)) {
+        const stored = storedSignature({ dir, ref, bytes });
+        if (stored) frames.set(bytes, { signature: Promise.resolve(stored) });
+      }
     }
     return entry;
   };
-  // A cassette names its frames before the model is built: when two differ, their decodes and
-  // signatures start now on sharp's threads and overlap building the model (a failure is reported by
-  // the comparison that meets it).
+  // A cassette names its frames before the model is built: when two differ, the signatures not
+  // stored with them start now on sharp's threads and overlap building the model (a failure is
+  // reported by the comparison that meets it).
   const refs = cassetteFrameRefs(options.input);
   if (options.input.kind === "cassette" && refs.length > 1) {
     const dir = options.input.cassette.dir;

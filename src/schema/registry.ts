@@ -10,6 +10,7 @@ import { ExpectedFailuresSchema } from "./gate-baseline.js";
 import { GateHistoryEntrySchema } from "./gate-history.js";
 import { GateVerdictSchema } from "./gate-verdict.js";
 import { FaultPlanSchema } from "./fault-plan.js";
+import { FrameSignatureSchema } from "./frame-signature.js";
 import { TrajectoryActionSchema, TrajectoryEvidenceSchema, TrajectoryStateSchema } from "./trajectory.js";
 
 /**
@@ -30,6 +31,7 @@ export const schemaRegistry: Record<string, z.ZodType> = {
   "gate-history": GateHistoryEntrySchema,
   "gate-verdict": GateVerdictSchema,
   "fault-plan": FaultPlanSchema,
+  "frame-signature": FrameSignatureSchema,
   "trajectory-action": TrajectoryActionSchema,
   "trajectory-state": TrajectoryStateSchema,
   "trajectory-evidence": TrajectoryEvidenceSchema,

@@ -1,3 +1,4 @@
+import { signFrames } from "#src/harness/screen/sign-frames.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -89,6 +90,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
       });
     }
     const updated = update?.finish();
+    if (updated !== undefined) await signFrames({ dir: updated });
     return {
       cassette: label(options.dir),
       recorded: { version: cassette.header.driver.version, location: cassette.header.driver.location },

@@ -23,6 +23,11 @@ function requests(file: string) {
 }
 
 const lines = (file: string) => readFileSync(path.join(file, "cassette.jsonl"), "utf8").trim().split("\n");
+/** Frames and frame signatures in a cassette's frames/. */
+const signedFrames = (dir: string) => {
+  const names = existsSync(path.join(dir, "frames")) ? readdirSync(path.join(dir, "frames")) : [];
+  return { frames: names.filter((n) => /\.(png|jpg)$/.test(n)).length, signatures: names.filter((n) => n.endsWith(".sig.json")).length };
+};
 const frameCount = (dir: string) => (existsSync(path.join(dir, "frames")) ? readdirSync(path.join(dir, "frames")).length : 0);
 
 describe("cassette prune", () => {
@@ -93,6 +98,8 @@ describe("cassette prune", () => {
     await using dir = await tmpDir();
     const copy = path.join(dir.path, "c");
     cpSync(CASSETTE, copy, { recursive: true });
+    expect((await runCliInProcess(["cassette", "sign", copy])).exitCode).toBe(0);
+    expect(frameCount(copy)).toBe(2); // the frame and its signature
     const log = path.join(dir.path, "log.jsonl");
     expect((await runCliInProcess(["replay", copy, "--log", log, "--", "sh", "-c", "cua-driver call get_screen_size </dev/null >/dev/null"])).exitCode).toBe(0);
     const dry = await runCliInProcess(["cassette", "prune", copy, "--log", log, "--dry-run"]);
@@ -101,7 +108,7 @@ describe("cassette prune", () => {
     const wet = await runCliInProcess(["cassette", "prune", copy, "--log", log]);
     expect(wet.exitCode, wet.stderr).toBe(0);
     expect(lines(copy)).toEqual(lines(CASSETTE).slice(0, 3));
-    expect(frameCount(copy)).toBe(0);
+    expect(frameCount(copy), "the dropped frame's signature goes with it").toBe(0);
   });
 
   it("refuses a log from another cassette, and one that is not JSONL", async () => {
@@ -132,7 +139,8 @@ describe("cassette merge", () => {
     const record = (out: string, script: string) =>
       runCliInProcess(["record", "--out", out, "--driver", fake, "--driver-source", "synthetic", "--", "sh", "-c", script]);
     expect((await record(a, 'cua-driver call get_screen_size "{}" >/dev/null')).exitCode).toBe(0);
-    expect((await record(b, 'cua-driver call list_windows "{}" >/dev/null')).exitCode).toBe(0);
+    expect((await record(b, 'cua-driver call list_windows "{}" >/dev/null && cua-driver call get_desktop_state "{}" >/dev/null')).exitCode).toBe(0);
+    expect(signedFrames(b), "record signs the frames it wrote").toEqual({ frames: 1, signatures: 1 });
     const merged = path.join(dir.path, "ab");
     const m = await runCliInProcess(["cassette", "merge", a, b, "--out", merged]);
     expect(m.exitCode, m.stderr).toBe(0);
@@ -144,6 +152,7 @@ describe("cassette merge", () => {
     const endA = Math.max(...events.slice(0, countA).map((e) => e.t_ms + e.duration_ms));
     expect(Math.min(...events.slice(countA).map((e) => e.t_ms))).toBeGreaterThan(endA); // B starts after A ended
     expect(m.stderr).toContain("the two probe.json files differ; the merged cassette keeps");
+    expect(signedFrames(merged), "merge carries each frame's signature").toEqual({ frames: 1, signatures: 1 });
     const both = await runCliInProcess([
       "replay",
       merged,
@@ -151,10 +160,10 @@ describe("cassette merge", () => {
       "--",
       "sh",
       "-c",
-      'cua-driver call get_screen_size "{}" >/dev/null && cua-driver call list_windows "{}" >/dev/null',
+      'cua-driver call get_screen_size "{}" >/dev/null && cua-driver call list_windows "{}" >/dev/null && cua-driver call get_desktop_state "{}" >/dev/null',
     ]);
     expect(both.exitCode, both.stderr).toBe(0);
-    expect(JSON.parse(both.stdout.trim())).toMatchObject({ unmatched: 0, served: 2 });
+    expect(JSON.parse(both.stdout.trim())).toMatchObject({ unmatched: 0, served: 3 });
     const onlyA = await runCliInProcess(["replay", a, "--json", "--", "sh", "-c", 'cua-driver call list_windows "{}" >/dev/null']);
     expect(JSON.parse(onlyA.stdout.trim()).unmatched).toBe(1);
   });
@@ -171,6 +180,51 @@ describe("cassette merge", () => {
       `cannot merge ${path.join(newer, "cassette.jsonl")} into ${path.join(CASSETTE, "cassette.jsonl")}: driver 0.28.2 ≠ 0.21.0. Merge cassettes recorded from the same driver version`,
     );
     expect(existsSync(path.join(dir.path, "out"))).toBe(false);
+  });
+});
+
+describe("cassette sign", () => {
+  it("stores each frame's signature once, says what it did, and exits 1 naming a frame it could not sign", async () => {
+    await using dir = await tmpDir();
+    const copy = path.join(dir.path, "c");
+    cpSync(MCP_CASSETTE, copy, { recursive: true });
+    const before = signedFrames(copy);
+    expect(before.signatures).toBe(0);
+    const first = await runCliInProcess(["cassette", "sign", copy]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout).toBe(`signed ${before.frames} of ${before.frames} frames in ${copy} (0 already signed)`);
+    expect(signedFrames(copy)).toEqual({ frames: before.frames, signatures: before.frames });
+    const again = await runCliInProcess(["cassette", "sign", copy, "--json"]);
+    expect(JSON.parse(again.stdout)).toEqual({ cassettes: [{ dir: copy, frames: before.frames, signed: 0, kept: before.frames, unsigned: [] }] });
+
+    const frame = readdirSync(path.join(copy, "frames")).find((f) => f.endsWith(".png"))!;
+    writeFileSync(path.join(copy, "frames", frame), "not the frame");
+    const bad = await runCliInProcess(["cassette", "sign", copy, "--force"]);
+    expect(bad.exitCode).toBe(1);
+    expect(bad.stderr).toContain(`cua-contract cassette sign: warning: ${copy}: frames/${frame} left unsigned: `);
+    expect(bad.stderr).toContain(`frame frames/${frame} does not match its hash`);
+    expect(bad.stdout).toBe(`signed ${before.frames - 1} of ${before.frames} frames in ${copy} (0 already signed, 1 left unsigned)`);
+
+    const none = await runCliInProcess(["cassette", "sign", dir.path]);
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain(`${path.join(dir.path, "cassette.jsonl")}: cassette.jsonl is missing`);
+  });
+
+  it("prune --out keeps the signatures of the frames it keeps", async () => {
+    await using dir = await tmpDir();
+    const copy = path.join(dir.path, "c");
+    cpSync(MCP_CASSETTE, copy, { recursive: true });
+    expect((await runCliInProcess(["cassette", "sign", copy])).exitCode).toBe(0);
+    const log = path.join(dir.path, "log.jsonl");
+    const harness = ["--", "python3", MCP_CLIENT, JSON.stringify([INIT, call(2, "get_window_state", { pid: 24132, window_id: 4194311, max_elements: 40 })])];
+    expect((await runCliInProcess(["replay", copy, "--log", log, "--invariants", "none", ...harness])).exitCode).toBe(0);
+    const out = path.join(dir.path, "p");
+    const r = await runCliInProcess(["cassette", "prune", copy, "--log", log, "--out", out, "--json"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const { frames } = JSON.parse(r.stdout) as { frames: { before: number; after: number } };
+    expect(frames.after).toBeGreaterThan(0);
+    expect(frames.after).toBeLessThan(frames.before);
+    expect(signedFrames(out)).toEqual({ frames: frames.after, signatures: frames.after });
   });
 });
 

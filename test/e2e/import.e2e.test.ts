@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { storedFrameRefs } from "#src/cassette/frame-signature.js";
 import { readCassette } from "#src/cassette/reader.js";
+import { storedSignature } from "#src/harness/screen/sign-frames.js";
 import { restoreText } from "#src/cassette/restore.js";
 import { renderCall } from "#src/wire/cli/render-call.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
@@ -33,6 +35,10 @@ describe("cua-contract import (real 0.21.0 trajectory)", () => {
     expect(cassette.header.driver.source).toBe("sdk");
     expect(cassette.header.driver.platform).toBe("linux");
     expect(cassette.header.notes?.join("\n")).toMatch(/read-only calls were reconstructed/);
+    // every frame is stored with its screen signature, so a report of it decodes none
+    const refs = storedFrameRefs(out);
+    expect(refs.length).toBeGreaterThan(1);
+    for (const ref of refs) expect(storedSignature({ dir: out, ref, bytes: readFileSync(path.join(out, ref)) }), ref).toBeDefined();
     const mutations = cassette.events.filter((e) => e.kind === "cli" && e.argv[1] !== "get_window_state");
     expect(mutations.map((e) => (e.kind === "cli" ? e.argv[1] : ""))).toEqual(oracle.map((o) => o.tool));
     mutations.forEach((event, i) => {

@@ -7,18 +7,20 @@ import { readCassetteSync } from "#src/cassette/reader.js";
 import { judgeStaleness, parseMaxAge } from "#src/cassette/stale.js";
 import { readContract } from "#src/probe/read-contract.js";
 import { rangeProblem } from "#src/util/versions.js";
+import { progressTicker } from "#src/cli/progress.js";
+import { signFrames } from "#src/harness/screen/sign-frames.js";
 
-const ACTIONS = ["prune", "merge", "stale"] as const;
+const ACTIONS = ["prune", "merge", "stale", "sign"] as const;
 
 export const cassetteCommand = defineCommand({
   command: "cassette <action> [dirs..]",
-  describe: "Tidy cassettes: prune what no replay used, merge two, list the stale ones (docs/cassettes.md)",
+  describe: "Tidy cassettes: prune what no replay used, merge two, list the stale ones, sign their frames (docs/cassettes.md)",
   builder: (y) =>
     y
       .usage(
-        "$0 cassette prune DIR --log LOG… [--out DIR] [--dry-run]\n$0 cassette merge A B --out C\n$0 cassette stale DIR… [--max-age 30d] [--contract FILE | --driver-versions RANGE]",
+        "$0 cassette prune DIR --log LOG… [--out DIR] [--dry-run]\n$0 cassette merge A B --out C\n$0 cassette stale DIR… [--max-age 30d] [--contract FILE | --driver-versions RANGE]\n$0 cassette sign DIR… [--force]",
       )
-      .positional("action", { type: "string", choices: ACTIONS, describe: "prune | merge | stale" })
+      .positional("action", { type: "string", choices: ACTIONS, describe: "prune | merge | stale | sign" })
       .positional("dirs", { type: "string", array: true, describe: "Cassette directories" })
       .option("log", { type: "string", array: true, describe: "prune: replay logs (replay --log) whose used events are kept" })
       .option("out", { type: "string", describe: "prune: write the pruned copy here (default: in place); merge: the new cassette" })
@@ -26,6 +28,7 @@ export const cassetteCommand = defineCommand({
       .option("max-age", { type: "string", describe: "stale: older than this is stale (30d, 12h, 2w)" })
       .option("contract", { type: "string", describe: "stale: a driver contract whose driver.versions the cassette's driver must satisfy" })
       .option("driver-versions", { type: "string", describe: "stale: the driver versions a cassette must come from (0.21.x, >=0.21.0 <0.23.0)" })
+      .option("force", { type: "boolean", default: false, describe: "sign: compute every signature again, even those already stored" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {
     const action = String(args.action) as (typeof ACTIONS)[number];
@@ -71,6 +74,38 @@ export const cassetteCommand = defineCommand({
       for (const w of r.warnings) process.stderr.write(`cua-contract cassette merge: warning: ${w}\n`);
       print(r, `merged ${r.events} events and ${r.frames} frames into ${r.out}\n`);
       return 0;
+    }
+    if (action === "sign") {
+      if (dirs.length === 0)
+        throw new UserError("sign takes one or more cassette directories", {
+          code: "USAGE",
+          field: "dirs",
+          fix: "Run `cua-contract cassette sign DIR…`.",
+        });
+      const results = [];
+      for (const dir of dirs) {
+        readCassetteSync(dir, { frames: "skip" });
+        const ticker = process.stderr.isTTY === true ? undefined : progressTicker({ every: 100, write: (line) => process.stderr.write(line) });
+        const r = await signFrames({
+          dir,
+          force: Boolean(args.force),
+          ...(ticker
+            ? { onProgress: (done: number, total: number) => ticker(done, () => `cua-contract cassette sign: ${dir}: ${done} of ${total} frames`) }
+            : {}),
+        });
+        for (const u of r.unsigned) process.stderr.write(`cua-contract cassette sign: warning: ${dir}: ${u.ref} left unsigned: ${u.why}\n`);
+        results.push({ dir, ...r });
+      }
+      print(
+        { cassettes: results },
+        results
+          .map(
+            (r) =>
+              `signed ${r.signed} of ${r.frames} frame${r.frames === 1 ? "" : "s"} in ${r.dir} (${r.kept} already signed${r.unsigned.length ? `, ${r.unsigned.length} left unsigned` : ""})\n`,
+          )
+          .join(""),
+      );
+      return results.some((r) => r.unsigned.length > 0) ? 1 : 0;
     }
     if (dirs.length === 0)
       throw new UserError("stale takes one or more cassette directories", {

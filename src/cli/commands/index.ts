@@ -75,7 +75,7 @@ export const commands: CommandEntry[] = [
   },
   {
     command: "cassette <action> [dirs..]",
-    describe: "Tidy cassettes: prune what no replay used, merge two, list the stale ones (docs/cassettes.md)",
+    describe: "Tidy cassettes: prune what no replay used, merge two, list the stale ones, sign their frames (docs/cassettes.md)",
     load: async () => (await import("./cassette.js")).cassetteCommand,
   },
 ];

@@ -1,8 +1,9 @@
 import sharp from "sharp";
 import { UserError } from "#src/errors.js";
 import { areaAverage, halveRgba, type Pixels } from "./resample.js";
+import { pngSize, SIGNATURE, type Signature } from "./signature-grid.js";
 
-export const SIGNATURE = { width: 32, height: 18 } as const;
+export { SIGNATURE, SIGNATURE_METHOD, type Signature } from "./signature-grid.js";
 
 /** sharp on bytes we were handed; a frame sharp cannot read is bad input, named by role. */
 export function decodeFailure(role: string, error: unknown): UserError {
@@ -18,13 +19,6 @@ export function decodeFailure(role: string, error: unknown): UserError {
 /** A screenshot decoded once: its own pixels in their own channels (1–4), and the bytes they came from. */
 export interface DecodedFrame extends Pixels {
   bytes: Uint8Array;
-}
-
-/** A frame's 32×18 grayscale signature as RGBA (what pixelmatch compares), with the frame's own size. */
-export interface Signature {
-  rgba: Uint8Array;
-  width: number;
-  height: number;
 }
 
 /**
@@ -55,15 +49,6 @@ export function decodeFrame(bytes: Uint8Array, role: string, cache?: FrameCache)
   if (!cache) return decodeOnce(bytes, role);
   const entry = entryOf(cache, bytes);
   return (entry.pixels ??= decodeOnce(bytes, role));
-}
-
-const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-/** Width and height from a PNG's IHDR without a decode; undefined for other formats. */
-function pngSize(bytes: Uint8Array): { width: number; height: number } | undefined {
-  if (bytes.length < 24 || PNG_MAGIC.some((b, i) => bytes[i] !== b)) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
 // The resized cells (any channel count) as grey RGBA.

@@ -1,3 +1,4 @@
+import { signFrames } from "#src/harness/screen/sign-frames.js";
 import { createRedactor } from "#src/cassette/redact.js";
 import { writeFrame } from "#src/cassette/frame-store.js";
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
@@ -185,6 +186,7 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
                 },
               })
             : { file: cassette.cassette.file };
+        if (plan.added.length > 0) await signFrames({ dir: cassette.cassette.dir });
         const entries = table.entries();
         const count = (kind: IdKind) => entries.filter((e) => e.kind === kind).length;
         const divergence = core.divergence;

@@ -33,6 +33,18 @@ describe("renderReport", () => {
     expect(html).toContain("a &amp; b");
   });
 
+  it("escapes quotes, backslashes and newlines in an image URL, and leaves a base64 data URI as it is", () => {
+    const shots = [shot("a"), shot("b")];
+    const m = model([row(0, { shots })]);
+    const html = renderReport({
+      model: m,
+      imageSrc: (id) => (id === "img-a" ? 'x.png");}body{color:red;}\\\n\r' : `data:image/png;base64,QUJD+/==`),
+      generator: "test",
+    });
+    expect(html).toContain('url("x.png\\22 );}body{color:red;}\\5c \\a \\d ")');
+    expect(html).toContain('url("data:image/png;base64,QUJD+/==")');
+  });
+
   it("writes a full result once; a later row with the same result links to the first", () => {
     const html = render(model([row(0, { resultDetail: "tree A" }), row(1, { resultDetail: "tree B" }), row(2, { resultDetail: "tree A" })]));
     expect(html.match(/tree A/g)).toHaveLength(1);

@@ -223,5 +223,10 @@ ${images}
 `;
 }
 
-// A URL inside url("…"): data URIs and plain file names need only quotes, backslashes and newlines escaped.
-const cssUrl = (url: string) => url.replace(/["\\\n\r]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `);
+// A URL inside url("…"): data URIs and plain file names need only quotes, backslashes and newlines
+// escaped. A base64 data URI (hundreds of KB) holds none: four plain searches find that out faster
+// than the regular expression.
+const cssUrl = (url: string) =>
+  !url.includes('"') && !url.includes("\\") && !url.includes("\n") && !url.includes("\r")
+    ? url
+    : url.replace(/["\\\n\r]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `);
