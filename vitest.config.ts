@@ -35,6 +35,7 @@ export default defineConfig({
           include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
           // The docs' shell blocks run in their own pass (`npm run test:docs`, which CI runs after `npm test`).
           exclude: [...configDefaults.exclude, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
+          isolate: process.env.E2E_ISOLATE !== "0",
         },
       },
     ],

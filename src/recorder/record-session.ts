@@ -1,4 +1,3 @@
-import { signFrames } from "#src/harness/screen/sign-frames.js";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { CASSETTE_FILE } from "#src/cassette/cassette.js";
@@ -22,6 +21,7 @@ import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } fro
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { createRecordFaults, keepingEvents } from "./record-faults.js";
+import { signFrames } from "#src/harness/screen/sign-frames.js";
 
 export interface RecordOptions extends HttpRecordingOptions {
   out: string;

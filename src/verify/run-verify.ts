@@ -1,12 +1,14 @@
-import { signFrames } from "#src/harness/screen/sign-frames.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { readCassette, type Cassette } from "#src/cassette/index.js";
 import { UserError } from "#src/errors.js";
 import { SEVERITIES, type Severity } from "#src/contract/change.js";
 import { eventText, isObject, jsonOrUndefined } from "#src/probe/event-json.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { ShimBackend } from "#src/shim-server/backend.js";
+import { signFrames } from "#src/harness/screen/sign-frames.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { DEFAULT_SDK_VERSION } from "#src/runtime/load.js";
 import { createIdMap } from "./id-map.js";
@@ -123,9 +125,9 @@ function candidateVersion(driver: string): string {
   return m[1] ?? DEFAULT_SDK_VERSION;
 }
 
-interface FlowContext {
+export interface FlowContext {
   cassette: Cassette;
-  backend: Awaited<ReturnType<typeof createSdkBackend>>;
+  backend: ShimBackend;
   readOnly: Map<string, boolean>;
   work: string;
   env: Record<string, string>;
@@ -134,9 +136,19 @@ interface FlowContext {
   desktop: boolean;
   update: UpdateWriter | undefined;
   secrets: Unredactor;
+  /** How long a read after a mutation may be sent again (default SETTLE_MS). */
+  settleMs?: number;
 }
 
-async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
+/** How long a read after a mutation is sent again while it differs from the recorded answer, and how often. */
+export const SETTLE_MS = 3000;
+const SETTLE_STEP_MS = 200;
+
+/** Whether these differences part the candidate from the recording (what a re-read may still mend). */
+const parts = (differences: readonly { severity: string }[]) => differences.some((d) => d.severity === "breaking" || d.severity === "behavioural");
+
+/** Sends the recording's flow to the candidate in order and judges each answer (exported for its tests). */
+export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
   const ids = createIdMap();
   const calls: VerifiedCall[] = [];
   const streams = new Map<number, LiveMcpStream>();
@@ -153,6 +165,8 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
   };
   const placeholderNote = (unknown: string[]) =>
     `the recording holds ${unknown.join(", ")} where the harness sent a secret, and no --secret matches it: the candidate was sent the placeholder; pass --secret VALUE with what the harness sent to re-run this call exactly`;
+  // the last mutation sent over per-call CLI: the reads after it may meet a desktop still settling
+  let settlingAfter: string | undefined;
   for (const [index, event] of ctx.cassette.events.entries()) {
     const line = ctx.cassette.lines[index] ?? 0;
     if (event.kind === "cli") {
@@ -177,16 +191,37 @@ async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       }
       const unknown = ctx.secrets.unknown(argv.join(" ") + eventText(event, "stdin"));
       if (unknown.length) call.notes.push(placeholderNote(unknown));
-      const result = await runCliStep({
-        event,
-        backend: ctx.backend,
-        ids,
-        secrets: ctx.secrets,
-        work: ctx.work,
-        env: ctx.env,
-        tolerance: ctx.tolerance,
-        timeoutMs: ctx.timeoutMs,
-      });
+      const step = () =>
+        runCliStep({
+          event,
+          backend: ctx.backend,
+          ids,
+          secrets: ctx.secrets,
+          work: ctx.work,
+          env: ctx.env,
+          tolerance: ctx.tolerance,
+          timeoutMs: ctx.timeoutMs,
+        });
+      let result = await step();
+      if (tool !== undefined && !call.readOnly) settlingAfter = tool;
+      else if (tool !== undefined && settlingAfter !== undefined && parts(result.differences)) {
+        // The harness read the desktop while it was still changing after a mutation (a window
+        // opening, say) and the live one is slower or faster: a read is safe to send again, so it is,
+        // until it answers as recorded or the settling time is up.
+        const first = performance.now();
+        let reads = 1;
+        while (parts(result.differences) && performance.now() - first < (ctx.settleMs ?? SETTLE_MS)) {
+          await sleep(SETTLE_STEP_MS);
+          result = await step();
+          reads++;
+        }
+        const ms = Math.round(performance.now() - first);
+        call.notes.push(
+          parts(result.differences)
+            ? `read ${reads} times over ${ms} ms after the ${settlingAfter}: the answer still differs`
+            : `answered as recorded on read ${reads}, ${ms} ms after the first: the desktop was still settling after the ${settlingAfter}`,
+        );
+      }
       call.sent = true;
       call.differences = result.differences;
       ctx.update?.cli({ event, result });

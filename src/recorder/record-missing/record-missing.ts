@@ -1,4 +1,3 @@
-import { signFrames } from "#src/harness/screen/sign-frames.js";
 import { createRedactor } from "#src/cassette/redact.js";
 import { writeFrame } from "#src/cassette/frame-store.js";
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
@@ -24,6 +23,7 @@ import { createIdTable, type IdTable } from "./id-table.js";
 import { openLiveDriver, type LiveDriver } from "./live-driver.js";
 import { pairAnswers } from "./pair-answers.js";
 import { writeGrownCassette } from "./write-grown.js";
+import { signFrames } from "#src/harness/screen/sign-frames.js";
 
 export interface RecordMissingOptions {
   /** The cassette directory to grow. */
