@@ -1,5 +1,4 @@
 import { writeFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tmpDir } from "../../test/helpers/tmp-dir.js";
 import { loadFrame } from "#src/cassette/frame-store.js";
