@@ -35,7 +35,9 @@ export default defineConfig({
           include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
           // The docs' shell blocks run in their own pass (`npm run test:docs`, which CI runs after `npm test`).
           exclude: [...configDefaults.exclude, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
-          isolate: process.env.E2E_ISOLATE !== "0",
+          // the e2e files share a worker's module cache too (about 50 s of CPU a run on two cores):
+          // what they run in process (runCliInProcess, the in-process runtime) keeps no state between files
+          isolate: false,
         },
       },
     ],

@@ -5,7 +5,7 @@ import { writeProbeFile } from "#src/cassette/probe-file.js";
 import { createRedactor } from "#src/cassette/redact.js";
 import { UserError } from "#src/errors.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader } from "#src/schema/cassette.js";
-import { harnessExitCode, runHarness } from "#src/shim-server/run-harness.js";
+import { harnessExitCode, runHarness, type HarnessRunOptions } from "#src/shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "#src/shim-server/server.js";
 import type { ShimKind } from "#src/shim-server/shim-files.js";
 import { version as recorderVersion } from "#src/version.js";
@@ -46,6 +46,11 @@ export interface RecordOptions extends HttpRecordingOptions {
   shim?: ShimKind | "auto";
   /** Called once the shim is ready (before the harness starts), e.g. for logs. */
   onReady?: (server: ShimServer) => void;
+  /** The harness's working directory and where its output goes (default: this process's, inherited). */
+  harness?: HarnessRunOptions & {
+    /** Variables added to this process's environment for the harness (the driver calls it makes and the probe see them too). */
+    env?: Record<string, string>;
+  };
 }
 
 export interface RecordResult {
@@ -54,6 +59,8 @@ export interface RecordResult {
   signal?: NodeJS.Signals;
   cassetteDir: string;
   warnings: string[];
+  /** What the harness printed, when `harness.output` is `pipe`. */
+  harnessOutput?: { stdout: string; stderr: string };
 }
 
 /**
@@ -76,11 +83,13 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   const recording = await openRecording(options);
   try {
     options.onReady?.(recording.server);
-    const outcome = await runHarness({ command: options.command, env: recording.env });
+    const { env: _env, ...harness } = options.harness ?? {};
+    const outcome = await runHarness({ ...harness, command: options.command, env: recording.env });
     const result: RecordResult = {
       exitCode: harnessExitCode(outcome),
       cassetteDir: recording.dir,
       warnings: recording.warnings,
+      ...(outcome.output ? { harnessOutput: outcome.output } : {}),
     };
     await recording.close();
     if (outcome.signal) result.signal = outcome.signal;
@@ -126,7 +135,7 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
   const clock = startClock();
   const redactor = createRedactor(redaction);
   const recordedAt = new Date().toISOString();
-  const env = { ...process.env } as Record<string, string>;
+  const env = { ...process.env, ...options.harness?.env } as Record<string, string>;
   const driverInfo: CassetteHeader["driver"] = sdk?.info ?? {
     version: null,
     platform: `${process.platform}-${process.arch}`,

@@ -5,16 +5,48 @@ import { UserError } from "#src/errors.js";
 export interface HarnessOutcome {
   code: number | null;
   signal: NodeJS.Signals | null;
+  /** What the harness printed, when its output was piped (`output: "pipe"`): the last MiB of each stream. */
+  output?: { stdout: string; stderr: string };
+}
+
+/** How the harness is run: its working directory and where its output goes. */
+export interface HarnessRunOptions {
+  /** The harness's working directory (default: this process's). */
+  cwd?: string;
+  /**
+   * `inherit` (default): the harness prints to this process's stdout and stderr, as it would run
+   * alone. `pipe`: its output is kept and handed back (a caller running harnesses side by side in
+   * one process, e.g. a test).
+   */
+  output?: "inherit" | "pipe";
+}
+
+const KEPT_OUTPUT = 2 ** 20;
+
+/** A stream's text, keeping only its last `KEPT_OUTPUT` bytes. */
+function tailOf(stream: NodeJS.ReadableStream | null): () => string {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  stream?.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    while (size - chunks[0]!.length >= KEPT_OUTPUT) size -= chunks.shift()!.length;
+  });
+  return () => Buffer.concat(chunks).subarray(-KEPT_OUTPUT).toString("utf8");
 }
 
 /**
- * Runs the harness command with inherited stdio, forwarding SIGINT/SIGTERM/SIGHUP to it, so the
- * harness behaves as it would outside the recorder or replayer; its exit or signal is the result.
+ * Runs the harness command with inherited stdio (or piped, `output: "pipe"`), forwarding
+ * SIGINT/SIGTERM/SIGHUP to it, so the harness behaves as it would outside the recorder or
+ * replayer; its exit or signal is the result.
  */
-export function runHarness(options: { command: string[]; env: Record<string, string> }): Promise<HarnessOutcome> {
+export function runHarness(options: { command: string[]; env: Record<string, string> } & HarnessRunOptions): Promise<HarnessOutcome> {
   const [cmd, ...args] = options.command as [string, ...string[]];
+  const piped = options.output === "pipe";
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: "inherit", env: options.env });
+    const child = spawn(cmd, args, { stdio: piped ? ["ignore", "pipe", "pipe"] : "inherit", env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const stdout = piped ? tailOf(child.stdout) : undefined;
+    const stderr = piped ? tailOf(child.stderr) : undefined;
     const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
     const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => [sig, forward(sig)] as const);
     for (const [sig, fn] of handlers) process.on(sig, fn);
@@ -33,7 +65,7 @@ export function runHarness(options: { command: string[]; env: Record<string, str
     });
     child.on("close", (code, signal) => {
       cleanup();
-      resolve({ code, signal });
+      resolve({ code, signal, ...(stdout && stderr ? { output: { stdout: stdout(), stderr: stderr() } } : {}) });
     });
   });
 }

@@ -4,7 +4,7 @@ import { parseFaultPlan } from "#src/faults/parse-plan.js";
 import { runInvariants } from "#src/invariants/run.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ReplayLogEntry } from "#src/schema/replay-log.js";
-import { harnessExitCode, runHarness } from "#src/shim-server/run-harness.js";
+import { harnessExitCode, runHarness, type HarnessRunOptions } from "#src/shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "#src/shim-server/server.js";
 import type { ShimKind } from "#src/shim-server/shim-files.js";
 import { createReplayBackend } from "./cli/replay-backend.js";
@@ -34,6 +34,11 @@ export interface ReplayRunOptions {
   onStale?: (reasons: string[]) => void;
   /** Loud one-line notices (unmatched requests); the CLI sends them to stderr. */
   onNotice?: (message: string) => void;
+  /** The harness's working directory and where its output goes (default: this process's, inherited). */
+  harness?: HarnessRunOptions & {
+    /** Variables added to this process's environment for the harness. */
+    env?: Record<string, string>;
+  };
 }
 
 export interface ReplayViolation {
@@ -57,6 +62,8 @@ export interface ReplayRunSummary {
   exitCode: number;
   /** The replay log, as also written to `logFile`. */
   entries: ReplayLogEntry[];
+  /** What the harness printed, when `harness.output` is `pipe`. */
+  harnessOutput?: { stdout: string; stderr: string };
 }
 
 /** Reads and validates a fault plan file (exit 2 with the field named when it is wrong). */
@@ -145,15 +152,17 @@ export async function replay(options: ReplayRunOptions): Promise<ReplayRunSummar
   let server: ShimServer | undefined;
   try {
     server = await startShimServer({ backend: createReplayBackend({ session: opened.session }), shim: options.shim ?? "auto" });
-    const outcome = await runHarness({ command: options.command, env: { ...(process.env as Record<string, string>), ...server.env } });
+    const { env, ...harness } = options.harness ?? {};
+    const outcome = await runHarness({ ...harness, command: options.command, env: { ...(process.env as Record<string, string>), ...env, ...server.env } });
     await server.close();
     server = undefined;
-    return summariseRun({
+    const summary = summariseRun({
       session: opened.session,
       harnessExitCode: harnessExitCode(outcome),
       ...(options.failOnUnused !== undefined ? { failOnUnused: options.failOnUnused } : {}),
       ...(options.invariants ? { invariants: options.invariants } : {}),
     });
+    return outcome.output ? { ...summary, harnessOutput: outcome.output } : summary;
   } finally {
     await server?.close();
     opened.close();

@@ -7,5 +7,5 @@ import { FAKE, TIMEOUT_S, matrix } from "./record-faults/matrix.js";
 
 // each run mostly waits on the harness's timeouts: the fake driver's runs go side by side
 describe.concurrent("record --faults against the fake driver (test double)", () => {
-  matrix(["--driver", FAKE, "--driver-source", "synthetic"], ["cli", "mcp"], { timeoutS: TIMEOUT_S.fake });
+  matrix({ inProcess: { driver: FAKE, driverSource: "synthetic" } }, ["cli", "mcp"], { timeoutS: TIMEOUT_S.fake });
 });

@@ -1,13 +1,13 @@
 // What the off-path tests share (off-path-{cli,mcp,http}.e2e.test.ts, one file per transport so they
 // run side by side): the fail-closed example harness, its recordings, the fault kinds and the twins.
-import { execa } from "execa";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingDesktopPrograms } from "#src/desktop/programs.js";
-import { ReplayLogEntrySchema, type RequestEntry } from "#src/schema/replay-log.js";
-import { cliPath, repoRoot, runCli } from "../../helpers/run-cli.js";
+import type { RequestEntry } from "#src/schema/replay-log.js";
+import { replay } from "#src/transports/run-replay.js";
+import { repoRoot, runCli } from "../../helpers/run-cli.js";
 
 export const EXAMPLE = path.join(repoRoot, "examples/fail-closed-python");
 export const FAULTS: readonly Record<string, unknown>[] = [
@@ -64,33 +64,23 @@ export interface Run {
   stderr: string;
 }
 
+/** One replay of the example in this process (the replay API, as `replay --faults PLAN --log LOG` runs it), its output piped. */
 export async function replayRun(options: { transport: string; script: string[]; tool: string; fault: Record<string, unknown> }): Promise<Run> {
-  const log = path.join(work, `log-${planCount}.jsonl`);
-  const r = await execa(
-    process.execPath,
-    [
-      cliPath,
-      "replay",
-      cassettes[options.transport]!,
-      "--faults",
-      plan(options.tool, options.fault),
-      "--log",
-      log,
-      "--json",
-      "--",
-      "python3",
-      ...options.script,
-      "--transport",
-      options.transport,
-    ],
-    { cwd: EXAMPLE, reject: false, env: ENV },
-  );
-  const summary = JSON.parse(String(r.stdout).trim().split("\n").at(-1)!) as Run["summary"];
-  const entries = readFileSync(log, "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => ReplayLogEntrySchema.parse(JSON.parse(line)));
-  return { exitCode: r.exitCode ?? -1, summary, requests: entries.filter((e): e is RequestEntry => e.type === "request"), stderr: String(r.stderr) };
+  const notices: string[] = [];
+  const summary = await replay({
+    dir: cassettes[options.transport]!,
+    command: ["python3", ...options.script, "--transport", options.transport],
+    faultsFile: plan(options.tool, options.fault),
+    logFile: path.join(work, `log-${planCount}.jsonl`),
+    onNotice: (m) => notices.push(m),
+    harness: { cwd: EXAMPLE, env: ENV, output: "pipe" },
+  });
+  return {
+    exitCode: summary.exitCode,
+    summary,
+    requests: summary.entries.filter((e): e is RequestEntry => e.type === "request"),
+    stderr: [...notices, summary.harnessOutput?.stderr ?? ""].join("\n"),
+  };
 }
 
 /** Runs the jobs two at a time (the machine has two cores). */
