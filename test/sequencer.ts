@@ -8,14 +8,14 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  */
 const LONGEST = [
   "record-faults-desktop-cli",
-  "fuzz-external",
-  "off-path-cli",
-  "off-path-mcp",
-  "record-faults-desktop-mcp",
-  "record-faults.e2e",
   "gate-verify",
-  "record-missing",
+  "fuzz-external",
+  "record-faults-desktop-mcp",
+  "off-path-mcp",
+  "record-faults.e2e",
   "pytest-integration",
+  "record-missing",
+  "off-path-cli",
   "off-path-http",
 ];
 

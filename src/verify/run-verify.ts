@@ -204,10 +204,11 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
         });
       let result = await step();
       if (tool !== undefined && !call.readOnly) settlingAfter = tool;
-      else if (tool !== undefined && settlingAfter !== undefined && parts(result.differences)) {
+      else if (tool !== undefined && settlingAfter !== undefined && !divergence && unknown.length === 0 && parts(result.differences)) {
         // The harness read the desktop while it was still changing after a mutation (a window
         // opening, say) and the live one is slower or faster: a read is safe to send again, so it is,
-        // until it answers as recorded or the settling time is up.
+        // until it answers as recorded or the settling time is up. Not once the flow has parted from
+        // the recording (the desktop is then in another state, and no wait brings it back).
         const first = performance.now();
         let reads = 1;
         while (parts(result.differences) && performance.now() - first < (ctx.settleMs ?? SETTLE_MS)) {
