@@ -15,6 +15,7 @@ export const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0
  * The harness's own per-call timeout: well above a live answer's latency on a loaded machine, or a
  * slow live answer would read as a fault and the replay (which answers at once) would differ. The
  * real runtime's click takes ~0.3 s alone and over 2.5 s with several desktops busy on two cores.
+ * Replays, which answer at once, run with the fake's.
  */
 export const TIMEOUT_S = { fake: "2.5", desktop: "8" } as const;
 
@@ -52,18 +53,20 @@ async function recordAndReplay(options: { mode: "cli" | "mcp"; fault: Record<str
   const out = path.join(dir.path, "rec");
   const live = path.join(dir.path, "live.txt");
   const again = path.join(dir.path, "replayed.txt");
-  const harness = (file: string) => ["python3", HARNESS, options.mode, options.timeoutS, file];
+  // Replay answers at once, so the replayed harness waits out its timeout only on the faulted call:
+  // it is given the short one, and must still print the same bytes.
+  const harness = (file: string, timeoutS = options.timeoutS) => ["python3", HARNESS, options.mode, timeoutS, file];
   let replayed: { exitCode: number; unmatched: number; stderr: string };
   if ("cli" in options.driver) {
     const recorded = await runCli(["record", "--out", out, ...options.driver.cli, "--faults", plan, "--", ...harness(live)]);
     expect(recorded.exitCode, String(recorded.stderr)).toBe(0);
-    const r = await runCli(["replay", out, "--faults", plan, "--json", "--", ...harness(again)]);
+    const r = await runCli(["replay", out, "--faults", plan, "--json", "--", ...harness(again, TIMEOUT_S.fake)]);
     replayed = { exitCode: r.exitCode ?? -1, unmatched: JSON.parse(String(r.stdout).trim().split("\n").at(-1)!).unmatched, stderr: String(r.stderr) };
   } else {
     const recorded = await record({ out, command: harness(live), ...options.driver.inProcess, faults: readFaultPlan(plan), harness: { output: "pipe" } });
     expect(recorded.exitCode, recorded.harnessOutput?.stderr).toBe(0);
     const notices: string[] = [];
-    const r = await replay({ dir: out, command: harness(again), faultsFile: plan, onNotice: (m) => notices.push(m), harness: { output: "pipe" } });
+    const r = await replay({ dir: out, command: harness(again, TIMEOUT_S.fake), faultsFile: plan, onNotice: (m) => notices.push(m), harness: { output: "pipe" } });
     replayed = { exitCode: r.exitCode, unmatched: r.unmatched, stderr: [...notices, r.harnessOutput?.stderr ?? ""].join("\n") };
   }
   const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8"))
