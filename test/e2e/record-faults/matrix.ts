@@ -66,7 +66,13 @@ async function recordAndReplay(options: { mode: "cli" | "mcp"; fault: Record<str
     const recorded = await record({ out, command: harness(live), ...options.driver.inProcess, faults: readFaultPlan(plan), harness: { output: "pipe" } });
     expect(recorded.exitCode, recorded.harnessOutput?.stderr).toBe(0);
     const notices: string[] = [];
-    const r = await replay({ dir: out, command: harness(again, TIMEOUT_S.fake), faultsFile: plan, onNotice: (m) => notices.push(m), harness: { output: "pipe" } });
+    const r = await replay({
+      dir: out,
+      command: harness(again, TIMEOUT_S.fake),
+      faultsFile: plan,
+      onNotice: (m) => notices.push(m),
+      harness: { output: "pipe" },
+    });
     replayed = { exitCode: r.exitCode, unmatched: r.unmatched, stderr: [...notices, r.harnessOutput?.stderr ?? ""].join("\n") };
   }
   const events = (await readFile(path.join(out, "cassette.jsonl"), "utf8"))
