@@ -15,8 +15,8 @@ export interface HarnessRunOptions {
   cwd?: string;
   /**
    * `inherit` (default): the harness prints to this process's stdout and stderr, as it would run
-   * alone. `pipe`: its output is kept and handed back (a caller running harnesses side by side in
-   * one process, e.g. a test).
+   * alone. `pipe`: its output is kept and handed back, and its stdin is empty (a caller running
+   * harnesses side by side in one process, e.g. a test).
    */
   output?: "inherit" | "pipe";
 }
