@@ -2,6 +2,7 @@ import { loadFrame } from "#src/cassette/frame-store.js";
 import { UserError } from "#src/errors.js";
 import { frameCache, signature, type FrameCache } from "#src/harness/screen/decode.js";
 import { storedSignature } from "#src/harness/screen/sign-frames.js";
+import { pngSize } from "#src/harness/screen/signature-grid.js";
 import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
 import { version } from "#src/version.js";
 import type { ScenarioExtras } from "./html/check-sections.js";
@@ -50,12 +51,6 @@ interface ImageEntry {
   size?: { width: number; height: number };
 }
 
-function imageSize(bytes: Uint8Array): { width: number; height: number } | undefined {
-  if (bytes[0] !== 0x89 || bytes[1] !== 0x50) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
-}
-
 // The frames a cassette references, in event order (inline splices, then written files), each once.
 function cassetteFrameRefs(input: ReportInput): readonly string[] {
   if (input.kind !== "cassette") return [];
@@ -77,7 +72,7 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
     let entry = loaded.get(key);
     if (!entry) {
       const bytes = loadFrame({ dir, ref });
-      const size = imageSize(bytes);
+      const size = pngSize(bytes);
       entry = { bytes, mime: ref.endsWith(".jpg") ? "image/jpeg" : "image/png", ...(size ? { size } : {}) };
       loaded.set(key, entry);
       // A signature stored with the frame spares decoding it (frames/<sha256>.sig.json, docs/decisions/0174).

@@ -4,7 +4,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { readCassette, type Cassette } from "#src/cassette/index.js";
 import { UserError } from "#src/errors.js";
-import { SEVERITIES, type Severity } from "#src/contract/change.js";
+import { isFailing, SEVERITIES, type Severity } from "#src/contract/change.js";
 import { eventText, isObject, jsonOrUndefined } from "#src/probe/event-json.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import type { ShimBackend } from "#src/shim-server/backend.js";
@@ -145,7 +145,7 @@ export const SETTLE_MS = 3000;
 const SETTLE_STEP_MS = 200;
 
 /** Whether these differences part the candidate from the recording (what a re-read may still mend). */
-const parts = (differences: readonly { severity: string }[]) => differences.some((d) => d.severity === "breaking" || d.severity === "behavioural");
+const parts = (differences: readonly { severity: Severity }[]) => differences.some(isFailing);
 
 /** Sends the recording's flow to the candidate in order and judges each answer (exported for its tests). */
 export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
@@ -159,7 +159,7 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
     call.worst = worstOf(call.differences);
     // A mutation sent with other input than the harness's leaves the desktop in another state, whatever it answered.
     // Only tool calls see the desktop; a different --version or manifest says nothing about its state.
-    const parted = call.worst === "breaking" || call.worst === "behavioural" || (unfaithful && !call.readOnly);
+    const parted = parts(call.differences) || (unfaithful && !call.readOnly);
     if (!divergence && call.sent && call.tool !== undefined && parted) divergence = { seq: call.seq, label: call.label };
     calls.push(call);
   };

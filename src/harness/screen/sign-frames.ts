@@ -1,6 +1,7 @@
 import { readFrameSignature, storedFrameRefs, writeFrameSignature } from "#src/cassette/frame-signature.js";
 import { loadFrame } from "#src/cassette/frame-store.js";
 import type { FrameRef } from "#src/schema/bytes.js";
+import { eachLimited } from "#src/util/each-limited.js";
 import { greyOf, pngSize, SIGNATURE, SIGNATURE_METHOD, signatureFromGrey, type Signature } from "./signature-grid.js";
 
 /**
@@ -38,32 +39,27 @@ export interface SignFramesResult {
 export async function signFrames(options: { dir: string; force?: boolean; onProgress?: (done: number, total: number) => void }): Promise<SignFramesResult> {
   const refs = storedFrameRefs(options.dir);
   const result: SignFramesResult = { frames: refs.length, signed: 0, kept: 0, unsigned: [] };
-  let next = 0;
   let done = 0;
-  const work = async (): Promise<void> => {
-    while (next < refs.length) {
-      const ref = refs[next++]!;
-      try {
-        if (!options.force && readFrameSignature({ dir: options.dir, ref, method: SIGNATURE_METHOD })) {
-          result.kept++;
-        } else {
-          const bytes = loadFrame({ dir: options.dir, ref });
-          const sig = await (await decoder()).signature(bytes, ref);
-          writeFrameSignature({
-            dir: options.dir,
-            ref,
-            method: SIGNATURE_METHOD,
-            signature: { width: sig.width, height: sig.height, columns: SIGNATURE.width, rows: SIGNATURE.height, grey: greyOf(sig) },
-          });
-          result.signed++;
-        }
-      } catch (error) {
-        result.unsigned.push({ ref, why: error instanceof Error ? error.message : String(error) });
+  await eachLimited(refs, 2, async (ref) => {
+    try {
+      if (!options.force && readFrameSignature({ dir: options.dir, ref, method: SIGNATURE_METHOD })) {
+        result.kept++;
+      } else {
+        const bytes = loadFrame({ dir: options.dir, ref });
+        const sig = await (await decoder()).signature(bytes, ref);
+        writeFrameSignature({
+          dir: options.dir,
+          ref,
+          method: SIGNATURE_METHOD,
+          signature: { width: sig.width, height: sig.height, columns: SIGNATURE.width, rows: SIGNATURE.height, grey: greyOf(sig) },
+        });
+        result.signed++;
       }
-      options.onProgress?.(++done, refs.length);
+    } catch (error) {
+      result.unsigned.push({ ref, why: error instanceof Error ? error.message : String(error) });
     }
-  };
-  await Promise.all([work(), work()]);
+    options.onProgress?.(++done, refs.length);
+  });
   result.unsigned.sort((a, b) => a.ref.localeCompare(b.ref));
   return result;
 }

@@ -1,3 +1,4 @@
+import { eachLimited } from "#src/util/each-limited.js";
 import type { ReportRow, ReportShot, ScreenChangeKind } from "./model.js";
 
 /** Compares two screenshots: the screenChange kind, the changed fraction, and a note when they could not be compared. */
@@ -33,23 +34,17 @@ export async function compareShots(options: {
     if (!result) known.set(k, (result = options.compare(prev, next)));
     return result;
   };
-  const limit = Math.max(1, options.concurrency ?? 4);
-  let cursor = 0;
-  const worker = async () => {
-    while (cursor < pairs.length) {
-      const { prevRow, prev, next, shownIn } = pairs[cursor++]!;
-      const same = prev.source.ref === next.source.ref && prev.source.cassetteDir === next.source.cassetteDir;
-      const result = same ? { kind: "identical" as const, fraction: 0, shownIn } : await compareOnce(prev, next);
-      next.change = {
-        kind: result.kind,
-        previousRow: prevRow.id,
-        previousImage: prev.image,
-        ...(result.fraction !== undefined ? { fraction: result.fraction } : {}),
-        ...("note" in result && result.note !== undefined ? { note: result.note } : {}),
-        ...("shownIn" in result ? { shownIn: result.shownIn } : {}),
-      };
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, pairs.length) }, worker));
+  await eachLimited(pairs, options.concurrency ?? 4, async ({ prevRow, prev, next, shownIn }) => {
+    const same = prev.source.ref === next.source.ref && prev.source.cassetteDir === next.source.cassetteDir;
+    const result = same ? { kind: "identical" as const, fraction: 0, shownIn } : await compareOnce(prev, next);
+    next.change = {
+      kind: result.kind,
+      previousRow: prevRow.id,
+      previousImage: prev.image,
+      ...(result.fraction !== undefined ? { fraction: result.fraction } : {}),
+      ...("note" in result && result.note !== undefined ? { note: result.note } : {}),
+      ...("shownIn" in result ? { shownIn: result.shownIn } : {}),
+    };
+  });
   return { pairs: pairs.length, compared: known.size };
 }

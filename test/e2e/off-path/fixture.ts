@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { missingDesktopPrograms } from "#src/desktop/programs.js";
 import type { RequestEntry } from "#src/schema/replay-log.js";
 import { replay } from "#src/transports/run-replay.js";
+import { eachLimited } from "#src/util/each-limited.js";
 import { repoRoot, runCli } from "../../helpers/run-cli.js";
 
 export const EXAMPLE = path.join(repoRoot, "examples/fail-closed-python");
@@ -86,14 +87,9 @@ export async function replayRun(options: { transport: string; script: string[]; 
 /** Runs the jobs two at a time (the machine has two cores). */
 export async function inPairs<T>(jobs: (() => Promise<T>)[]): Promise<T[]> {
   const out: T[] = new Array(jobs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < jobs.length) {
-      const i = next++;
-      out[i] = await jobs[i]!();
-    }
-  };
-  await Promise.all([worker(), worker()]);
+  await eachLimited(jobs, 2, async (job, i) => {
+    out[i] = await job();
+  });
   return out;
 }
 
