@@ -73,9 +73,18 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
       const at = processes.findIndex((p) => p.pid === pid);
       if (at >= 0) processes.splice(at, 1);
     };
-    state.display = await startXvfb({ launch, forget, width: options.width ?? 1280, height: options.height ?? 800, displays: options.displays });
+    // The at-spi bus and every app's accessibility bridge put their sockets in XDG_RUNTIME_DIR, and
+    // without one in the user's cache directory (~/.cache/at-spi2-socket-<pid>, never removed): a
+    // private one in the state directory keeps them with the desktop. Not when its path is too long
+    // for a socket (108 bytes with the names put in it): then they go where they went before.
+    const runtimeDir = path.join(stateDir, "run");
+    if (runtimeDir.length <= 64) {
+      await mkdir(runtimeDir, { mode: 0o700 });
+      state.env.XDG_RUNTIME_DIR = runtimeDir;
+    }
+    state.display = await startXvfb({ launch, forget, env: state.env, width: options.width ?? 1280, height: options.height ?? 800, displays: options.displays });
     state.env.DISPLAY = state.display;
-    state.env.DBUS_SESSION_BUS_ADDRESS = await startDbus({ launch });
+    state.env.DBUS_SESSION_BUS_ADDRESS = await startDbus({ launch, env: state.env });
     state.env.NO_AT_BRIDGE = "0";
     state.env.GTK_A11Y = "atspi";
     launch("at-spi-bus-launcher", "/usr/libexec/at-spi-bus-launcher", ["--launch-immediately"], state.env);
@@ -198,6 +207,7 @@ async function startXvfb(options: {
   launch: Launch;
   /** Drops a launched process that is gone from the ones stopped later (its pid may be reused). */
   forget: (pid: number) => void;
+  env: Record<string, string>;
   width: number;
   height: number;
   displays?: number[] | undefined;
@@ -210,7 +220,7 @@ async function startXvfb(options: {
       "Xvfb",
       "Xvfb",
       [`:${n}`, "-screen", "0", `${options.width}x${options.height}x24`, "-nolisten", "tcp", "-noreset", "-displayfd", "1"],
-      {},
+      options.env,
       "pipe",
     );
     const ready = await new Promise<boolean>((resolve) => {
@@ -235,8 +245,8 @@ async function startXvfb(options: {
   throw new UserError("no free X display among :90-:99", { code: "DRIVER_UNAVAILABLE", fix: "Stop desktops left running (desktop stop) or free a display." });
 }
 
-async function startDbus(options: { launch: Launch }): Promise<string> {
-  const child = options.launch("dbus-daemon", "dbus-daemon", ["--session", "--nofork", "--print-address=1"], {}, "pipe");
+async function startDbus(options: { launch: Launch; env: Record<string, string> }): Promise<string> {
+  const child = options.launch("dbus-daemon", "dbus-daemon", ["--session", "--nofork", "--print-address=1"], options.env, "pipe");
   return new Promise((resolve, reject) => {
     let buffered = "";
     const timer = setTimeout(() => reject(new Error("dbus-daemon printed no address within 10 s")), 10_000);

@@ -1,4 +1,6 @@
 // Throwaway desktops started at the same moment each get a display of their own.
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { skipWithout } from "../helpers/system-packages.js";
 import { startDesktop } from "#src/desktop/desktop.js";
@@ -19,6 +21,20 @@ describe.skipIf(skip)("startDesktop", () => {
     } finally {
       await Promise.all(desktops.map((d) => d.stop()));
     }
+  });
+
+  it("keeps the accessibility sockets in a private runtime directory of its own, removed with it", { timeout: 60_000 }, async () => {
+    // without XDG_RUNTIME_DIR, at-spi puts them in ~/.cache (at-spi2-socket-<pid>, world-writable, never removed)
+    const desktop = await startDesktop();
+    const runtime = desktop.env.XDG_RUNTIME_DIR;
+    try {
+      expect(runtime).toBe(path.join(desktop.stateDir, "run"));
+      expect(statSync(runtime!).mode & 0o777).toBe(0o700);
+      expect(readdirSync(runtime!)).toContain("at-spi");
+    } finally {
+      await desktop.stop();
+    }
+    expect(existsSync(runtime!)).toBe(false);
   });
 
   it("an app that exits before it shows a window is bad input: exit 2 at once, naming --app and the fix", { timeout: 30_000 }, async () => {
