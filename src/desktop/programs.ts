@@ -11,7 +11,6 @@ export const DESKTOP_PROGRAMS: Record<string, string> = {
   "/usr/libexec/at-spi2-registryd": "at-spi2-core",
   openbox: "openbox",
   xdotool: "xdotool",
-  ps: "procps",
 };
 
 export async function missingDesktopPrograms(options: { app: string[] | null }): Promise<string[]> {
