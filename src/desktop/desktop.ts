@@ -82,7 +82,14 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
       await mkdir(runtimeDir, { mode: 0o700 });
       state.env.XDG_RUNTIME_DIR = runtimeDir;
     }
-    state.display = await startXvfb({ launch, forget, env: state.env, width: options.width ?? 1280, height: options.height ?? 800, displays: options.displays });
+    state.display = await startXvfb({
+      launch,
+      forget,
+      env: state.env,
+      width: options.width ?? 1280,
+      height: options.height ?? 800,
+      displays: options.displays,
+    });
     state.env.DISPLAY = state.display;
     state.env.DBUS_SESSION_BUS_ADDRESS = await startDbus({ launch, env: state.env });
     state.env.NO_AT_BRIDGE = "0";
