@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, utimesSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,6 +21,7 @@ export default function setup(project: TestProject): () => void {
   if (!once[BUILT]) {
     once[BUILT] = true;
     if (!buildIsFresh(root)) build(root);
+    skipPythonShim();
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), "cua-test-skips-"));
   const log = path.join(dir, "skipped.jsonl");
@@ -39,6 +40,28 @@ export default function setup(project: TestProject): () => void {
 }
 
 const BUILT = Symbol.for("cua-contract.test.built");
+
+/**
+ * `python3` on PATH may be a version manager's shim (pyenv's is a bash script that runs a dozen more
+ * processes, 0.1 s of CPU, before the interpreter), and the tests start a few hundred Python
+ * harnesses. For the run, a private directory first on PATH links `python3` to the interpreter the
+ * shim resolves to, as `pyenv exec` itself does; the workers and every process they start inherit it.
+ */
+function skipPythonShim(): void {
+  let onPath: string;
+  let interpreter: string;
+  try {
+    onPath = execFileSync("sh", ["-c", "command -v python3"], { encoding: "utf8" }).trim();
+    interpreter = execFileSync("python3", ["-c", "import sys; print(sys.executable)"], { encoding: "utf8" }).trim();
+  } catch {
+    return; // no python3: the tests that need it say so
+  }
+  if (!interpreter || !path.isAbsolute(interpreter) || realpathSync(onPath) === realpathSync(interpreter)) return;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "cua-test-python-"));
+  symlinkSync(interpreter, path.join(dir, "python3"));
+  process.env.PATH = `${dir}${path.delimiter}${process.env.PATH ?? ""}`;
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+}
 
 function build(root: string): void {
   try {
