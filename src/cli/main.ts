@@ -4,6 +4,7 @@ import { commandName, type CliCommand } from "./command.js";
 import { commands } from "./commands/index.js";
 import { renderTopHelp } from "./top-help.js";
 import { quickArgs } from "./quick-args.js";
+import { type MainOptions, withMainOptions } from "./run-context.js";
 import { version } from "#src/version.js";
 import { USAGE_STRINGS, UsageFailure, checkNumbers, commandMessage, describedBuilder, usageMessage } from "./usage.js";
 
@@ -15,7 +16,11 @@ const TAGLINE = "Record, probe, replay and fuzz cua-driver traffic without a des
  * Only the named command's module loads; `--help` and `--version` load none, and a command with
  * plain arguments runs without yargs (quick-args.ts). Anything else goes through yargs.
  */
-export async function main(argv: string[]): Promise<number> {
+export function main(argv: string[], options: MainOptions = {}): Promise<number> {
+  return withMainOptions(options, () => run(argv));
+}
+
+async function run(argv: string[]): Promise<number> {
   const first = argv[0] ?? "";
   const entry = commands.find((c) => commandName(c) === first);
   const width = Math.min(110, process.stdout.columns ?? 100);

@@ -22,6 +22,32 @@ describe("runHarness", () => {
     expect(outcome.output!.stdout.endsWith("aaaend\n")).toBe(true);
   });
 
+  it("forwards the harness's output through this process's streams as it comes, whole, with an empty stdin", async () => {
+    const seen: { stream: string; text: string }[] = [];
+    const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+    const into = (stream: string) =>
+      ((chunk: Uint8Array | string) => {
+        seen.push({ stream, text: Buffer.from(chunk).toString("utf8") });
+        return true;
+      }) as typeof process.stdout.write;
+    process.stdout.write = into("stdout");
+    process.stderr.write = into("stderr");
+    let outcome: Awaited<ReturnType<typeof runHarness>>;
+    try {
+      outcome = await runHarness({ command: ["sh", "-c", 'echo one; sleep 0.05; echo two >&2; sleep 0.05; cat; echo "été"'], env, output: "forward" });
+    } finally {
+      process.stdout.write = writes.stdout;
+      process.stderr.write = writes.stderr;
+    }
+    expect(outcome.code).toBe(0);
+    expect(outcome.output).toBeUndefined();
+    expect(seen).toEqual([
+      { stream: "stdout", text: "one\n" },
+      { stream: "stderr", text: "two\n" },
+      { stream: "stdout", text: "été\n" },
+    ]);
+  });
+
   it("hands back no output when it is inherited, and a signal's exit code as a shell gives it", async () => {
     const outcome = await runHarness({ command: ["sh", "-c", "kill -TERM $$"], env });
     expect(outcome.output).toBeUndefined();

@@ -16,9 +16,12 @@ export interface HarnessRunOptions {
   /**
    * `inherit` (default): the harness prints to this process's stdout and stderr, as it would run
    * alone. `pipe`: its output is kept and handed back, and its stdin is empty (a caller running
-   * harnesses side by side in one process, e.g. a test).
+   * harnesses side by side in one process, e.g. a test). `forward`: its output is written, as it
+   * comes, through this process's `process.stdout` and `process.stderr` streams rather than to
+   * their file descriptors (a caller that captures those streams, e.g. the CLI run inside a test),
+   * and its stdin is empty.
    */
-  output?: "inherit" | "pipe";
+  output?: "inherit" | "pipe" | "forward";
 }
 
 const KEPT_OUTPUT = 2 ** 20;
@@ -36,17 +39,26 @@ function tailOf(stream: NodeJS.ReadableStream | null): () => string {
 }
 
 /**
- * Runs the harness command with inherited stdio (or piped, `output: "pipe"`), forwarding
+ * Runs the harness command with inherited stdio (or piped, `output: "pipe"` / `"forward"`), forwarding
  * SIGINT/SIGTERM/SIGHUP to it, so the harness behaves as it would outside the recorder or
  * replayer; its exit or signal is the result.
  */
 export function runHarness(options: { command: string[]; env: Record<string, string> } & HarnessRunOptions): Promise<HarnessOutcome> {
   const [cmd, ...args] = options.command as [string, ...string[]];
   const piped = options.output === "pipe";
+  const forwarded = options.output === "forward";
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: piped ? ["ignore", "pipe", "pipe"] : "inherit", env: options.env, ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const child = spawn(cmd, args, {
+      stdio: piped || forwarded ? ["ignore", "pipe", "pipe"] : "inherit",
+      env: options.env,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
     const stdout = piped ? tailOf(child.stdout) : undefined;
     const stderr = piped ? tailOf(child.stderr) : undefined;
+    if (forwarded) {
+      child.stdout?.on("data", (chunk: Buffer) => process.stdout.write(chunk));
+      child.stderr?.on("data", (chunk: Buffer) => process.stderr.write(chunk));
+    }
     const forward = (sig: NodeJS.Signals) => () => child.kill(sig);
     const handlers = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((sig) => [sig, forward(sig)] as const);
     for (const [sig, fn] of handlers) process.on(sig, fn);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 
 const example = path.join(repoRoot, "examples/harness-python");
 const scenario = (name: string) => path.join(repoRoot, "contracts/scenarios", `${name}.json`);
@@ -9,7 +10,7 @@ const env = { HARNESS_TIMEOUT_S: "1", NO_COLOR: "1" };
 // The invariants judge a harness in any language: a per-call Python harness behind the replaying shim.
 describe("an external harness (examples/harness-python)", () => {
   it("check --cmd passes the fail-closed harness on the timeout and daemon-death scenarios", async () => {
-    const r = await runCli(
+    const r = await runCliInProcess(
       ["check", "--cmd", "python3 harness.py", scenario("click-timeout-after-effect"), scenario("daemon-died-midcall"), scenario("list-windows-empty")],
       { cwd: example, env },
     );
@@ -18,7 +19,7 @@ describe("an external harness (examples/harness-python)", () => {
   });
 
   it("check --cmd fails the harness that re-sends a timed-out click, naming the invariants", async () => {
-    const r = await runCli(["check", "--json", "--cmd", "python3 harness_buggy.py", scenario("click-timeout-after-effect")], { cwd: example, env });
+    const r = await runCliInProcess(["check", "--json", "--cmd", "python3 harness_buggy.py", scenario("click-timeout-after-effect")], { cwd: example, env });
     expect(r.exitCode).toBe(1);
     const result = JSON.parse(r.stdout) as { scenarios: { exit_code: number; failures: { kind: string; invariant?: string }[] }[] };
     const failures = result.scenarios[0]!.failures;
@@ -31,18 +32,18 @@ describe("an external harness (examples/harness-python)", () => {
   it("replay -- python3 harness_buggy.py exits 1 with the violation and its evidence; --invariants picks, --no-invariants skips", async () => {
     const cassette = path.join(repoRoot, "recordings/gtk3-demo-mcp");
     const plan = path.join(example, "timeout-after-click.json");
-    const good = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness.py", scenario("click-timeout-after-effect")], {
+    const good = await runCliInProcess(["replay", cassette, "--faults", plan, "--", "python3", "harness.py", scenario("click-timeout-after-effect")], {
       cwd: example,
       env,
     });
     expect(good.exitCode, good.stderr).toBe(0);
-    const bad = await runCli(["replay", cassette, "--faults", plan, "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], {
+    const bad = await runCliInProcess(["replay", cassette, "--faults", plan, "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")], {
       cwd: example,
       env,
     });
     expect(bad.exitCode).toBe(1);
     expect(bad.stderr).toMatch(/violation no-replay-after-unknown: #\d+ click .* re-sends #\d+ click .*timeout_after_effect/);
-    const chosen = await runCli(
+    const chosen = await runCliInProcess(
       [
         "replay",
         cassette,
@@ -59,7 +60,7 @@ describe("an external harness (examples/harness-python)", () => {
     );
     expect(chosen.stderr).toMatch(/violation retry-read-only-only:/);
     expect(chosen.stderr).not.toMatch(/violation no-replay-after-unknown/);
-    const none = await runCli(
+    const none = await runCliInProcess(
       ["replay", cassette, "--faults", plan, "--no-invariants", "--", "python3", "harness_buggy.py", scenario("click-timeout-after-effect")],
       { cwd: example, env },
     );

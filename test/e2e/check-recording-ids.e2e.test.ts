@@ -5,7 +5,8 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "nod
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 type Call = { tool: string; args: Record<string, unknown> };
@@ -44,7 +45,7 @@ describe("carrying a re-recording's ids into the real scenarios", () => {
     for (const f of real) cpSync(path.join(scenarios, f), path.join(scenarioDir, f));
     expect(real.length).toBe(14);
 
-    const stale = await runCli(["check", scenarioDir, "--json"]);
+    const stale = await runCliInProcess(["check", scenarioDir, "--json"]);
     expect(stale.exitCode).toBe(1);
 
     const { changes, problem } = ids.idChanges(ids.harnessCalls(cassetteText), ids.harnessCalls(moved));
@@ -55,7 +56,7 @@ describe("carrying a re-recording's ids into the real scenarios", () => {
     ]);
     const changed = ids.updateScenarios({ dir: scenarioDir, cassetteDir: copy, changes: changes! });
     expect(changed.map((f) => path.basename(f)).sort()).toEqual(real.sort());
-    const fresh = await runCli(["check", scenarioDir, "--json"]);
+    const fresh = await runCliInProcess(["check", scenarioDir, "--json"]);
     expect(fresh.exitCode, fresh.stdout).toBe(0);
     expect((JSON.parse(fresh.stdout) as { passed: number }).passed).toBe(14);
   });

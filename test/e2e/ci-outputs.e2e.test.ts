@@ -5,6 +5,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { CASSETTE, HARNESS, PRESS, TOKEN } from "../helpers/replay-cli-harness.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 interface Case {
@@ -40,7 +41,7 @@ describe("replay --junit and --json-out", () => {
       { argv: ["call", "click", TOKEN] },
       { argv: ["call", "press_key", PRESS.replace("escape", "enter")] },
     ];
-    const r = await runCli(["replay", CASSETTE, "--junit", xml, "--json-out", out, "--", "python3", HARNESS, JSON.stringify(steps)]);
+    const r = await runCliInProcess(["replay", CASSETTE, "--junit", xml, "--json-out", out, "--", "python3", HARNESS, JSON.stringify(steps)]);
     expect(r.exitCode).toBe(1);
     expect(() => JSON.parse(r.stdout)).not.toThrow(); // stdout is only the harness's line
     const summary = JSON.parse(readFileSync(out, "utf8")) as { served: number; unmatched: number; exitCode: number };
@@ -61,7 +62,7 @@ describe("replay --junit and --json-out", () => {
 
   it("a --junit path that is a directory is a usage error naming the flag", async () => {
     await using dir = await tmpDir();
-    const r = await runCli(["replay", CASSETTE, "--junit", dir.path, "--", "true"]);
+    const r = await runCliInProcess(["replay", CASSETTE, "--junit", dir.path, "--", "true"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`--junit: ${dir.path} is a directory. Name a file to write, e.g. --junit ${path.join(dir.path, "out.xml")}`);
   });
@@ -71,7 +72,20 @@ describe("fuzz --junit, progress and the reproduce line", () => {
   it("writes one test case per run; failing runs carry the checks and a reproduce line", async () => {
     await using dir = await tmpDir();
     const xml = path.join(dir.path, "fuzz.xml");
-    const r = await runCli(["fuzz", "--harness", "resend-timed-out-click", "--runs", "24", "--seed", "1", "--junit", xml, "--progress-every", "10", "--json"]);
+    const r = await runCliInProcess([
+      "fuzz",
+      "--harness",
+      "resend-timed-out-click",
+      "--runs",
+      "24",
+      "--seed",
+      "1",
+      "--junit",
+      xml,
+      "--progress-every",
+      "10",
+      "--json",
+    ]);
     expect(r.exitCode).toBe(1);
     const doc = JSON.parse(r.stdout) as { violations: number; failures: { seed: number; reproduce: string }[] };
     const report = junit(xml);
@@ -114,7 +128,7 @@ describe("fuzz --junit, progress and the reproduce line", () => {
   it("--mutants --junit: one test case per mutant", { timeout: 120_000 }, async () => {
     await using dir = await tmpDir();
     const xml = path.join(dir.path, "mutants.xml");
-    const r = await runCli(["fuzz", "--mutants", "--seed", "1", "--junit", xml, "--json"]);
+    const r = await runCliInProcess(["fuzz", "--mutants", "--seed", "1", "--junit", xml, "--json"]);
     const doc = JSON.parse(r.stdout) as { mutants: { name: string; caught: boolean }[] };
     const cases = junit(xml).suites[0]!.testcase!;
     expect(cases.map((c) => c["@_name"])).toEqual(doc.mutants.map((m) => m.name));
@@ -127,7 +141,7 @@ describe("fuzz --junit, progress and the reproduce line", () => {
   });
 
   it("rejects an --env without a name", async () => {
-    const r = await runCli(["fuzz", "--runs", "1", "--env", "=x"]);
+    const r = await runCliInProcess(["fuzz", "--runs", "1", "--env", "=x"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--env takes KEY=VALUE, got "=x". Pass e.g. --env HARNESS_MODE=strict (repeatable).');
   });
@@ -137,7 +151,7 @@ describe("check progress on a non-TTY", () => {
   it("prints a progress line to stderr every N scenarios, leaving --json stdout one document", async () => {
     await using dir = await tmpDir();
     const xml = path.join(dir.path, "check.xml");
-    const r = await runCli(["check", "--json", "--progress-every", "5", "--junit", xml]);
+    const r = await runCliInProcess(["check", "--json", "--progress-every", "5", "--junit", xml]);
     const doc = JSON.parse(r.stdout) as { scenarios: unknown[]; failed: number };
     const total = doc.scenarios.length;
     const expected = Array.from({ length: Math.floor(total / 5) }, (_, i) =>

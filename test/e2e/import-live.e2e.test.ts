@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { execa } from "execa";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { describe, expect, it } from "vitest";
 import { readCassette } from "#src/cassette/reader.js";
 import { restoreText } from "#src/cassette/restore.js";
 import { renderCall } from "#src/wire/cli/render-call.js";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
 import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
@@ -26,7 +27,7 @@ describe.skipIf(skip)("cua-contract import (fresh trajectory from the real runti
       .split("\n")
       .map((l) => JSON.parse(l) as { tool: string; result: unknown });
     const out = path.join(tmp.path, "cassette");
-    const run = await runCli(["import", trajectory, "--out", out, "--driver-source", "sdk", "--driver-version", "0.21.0"]);
+    const run = await runCliInProcess(["import", trajectory, "--out", out, "--driver-source", "sdk", "--driver-version", "0.21.0"]);
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
     const cassette = await readCassette(out);

@@ -6,7 +6,8 @@ import { readCassette } from "#src/cassette/reader.js";
 import { storedSignature } from "#src/harness/screen/sign-frames.js";
 import { restoreText } from "#src/cassette/restore.js";
 import { renderCall } from "#src/wire/cli/render-call.js";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const fixtures = path.join(repoRoot, "test/fixtures/trajectories");
@@ -26,7 +27,7 @@ describe("cua-contract import (real 0.21.0 trajectory)", () => {
   it("writes a cassette whose mutations print exactly what the driver returned", async () => {
     await using tmp = await tmpDir();
     const out = path.join(tmp.path, "cassette");
-    const run = await runCli(["import", real, "--out", out, "--driver-source", "sdk"]);
+    const run = await runCliInProcess(["import", real, "--out", out, "--driver-source", "sdk"]);
     expect(run.stderr).toBe("");
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^Imported 5 turns into .*: 5 mutations, \d+ reconstructed get_window_state observations/);
@@ -55,7 +56,7 @@ describe("cua-contract import (real 0.21.0 trajectory)", () => {
   it("puts each before/after state in the right epoch, with the exact window image", async () => {
     await using tmp = await tmpDir();
     const out = path.join(tmp.path, "cassette");
-    expect((await runCli(["import", real, "--out", out])).exitCode).toBe(0);
+    expect((await runCliInProcess(["import", real, "--out", out])).exitCode).toBe(0);
     const cassette = await readCassette(out);
     expect(cassette.header.driver.source).toBe("binary");
     let turn = 0;
@@ -85,20 +86,20 @@ describe("cua-contract import (real 0.21.0 trajectory)", () => {
 
   it("redacts typed text by default and keeps it with --no-redact", async () => {
     await using tmp = await tmpDir();
-    expect((await runCli(["import", real, "--out", path.join(tmp.path, "a")])).exitCode).toBe(0);
+    expect((await runCliInProcess(["import", real, "--out", path.join(tmp.path, "a")])).exitCode).toBe(0);
     expect(readFileSync(path.join(tmp.path, "a", "cassette.jsonl"), "utf8")).not.toContain("hello");
-    expect((await runCli(["import", real, "--out", path.join(tmp.path, "b"), "--no-redact"])).exitCode).toBe(0);
+    expect((await runCliInProcess(["import", real, "--out", path.join(tmp.path, "b"), "--no-redact"])).exitCode).toBe(0);
     expect(readFileSync(path.join(tmp.path, "b", "cassette.jsonl"), "utf8")).toContain('\\"text\\":\\"hello\\"');
   });
 
   it("refuses to overwrite a cassette without --force", async () => {
     await using tmp = await tmpDir();
     const out = path.join(tmp.path, "c");
-    expect((await runCli(["import", real, "--out", out])).exitCode).toBe(0);
-    const again = await runCli(["import", real, "--out", out]);
+    expect((await runCliInProcess(["import", real, "--out", out])).exitCode).toBe(0);
+    const again = await runCliInProcess(["import", real, "--out", out]);
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toMatch(/already holds a cassette/);
-    expect((await runCli(["import", real, "--out", out, "--force"])).exitCode).toBe(0);
+    expect((await runCliInProcess(["import", real, "--out", out, "--force"])).exitCode).toBe(0);
   });
 });
 
@@ -106,19 +107,19 @@ describe("an imported trajectory replays offline", () => {
   it("answers a per-call CLI harness from the imported cassette, then reports the run", async () => {
     await using tmp = await tmpDir();
     const out = path.join(tmp.path, "cassette");
-    expect((await runCli(["import", real, "--out", out])).exitCode).toBe(0);
+    expect((await runCliInProcess(["import", real, "--out", out])).exitCode).toBe(0);
     const log = path.join(tmp.path, "replay.jsonl");
     const click = JSON.stringify(oracle[0]!.arguments);
     const { pid, window_id } = oracle[0]!.arguments;
     const harness = `cua-driver call get_window_state '${JSON.stringify({ pid, window_id })}' && cua-driver call click '${click}'`;
-    const run = await runCli(["replay", out, "--log", log, "--", "sh", "-c", harness]);
+    const run = await runCliInProcess(["replay", out, "--log", log, "--", "sh", "-c", harness]);
     expect(run.exitCode, String(run.stderr)).toBe(0);
     const stdout = String(run.stdout);
     expect(stdout).toContain('"element_count": 171');
     // execa strips the final newline of the harness output
     expect(stdout.endsWith(renderCall({ raw: JSON.stringify(oracle[0]!.result) }).stdout.trimEnd())).toBe(true);
     const html = path.join(tmp.path, "replay.html");
-    const report = await runCli(["report", log, "--cassette", out, "--out", html]);
+    const report = await runCliInProcess(["report", log, "--cassette", out, "--out", html]);
     expect(report.exitCode, String(report.stderr)).toBe(0);
     // The replay passed (exit 0), so the report shows no failure; the four mutations it never sent are a note.
     expect(String(report.stdout)).toMatch(/from a replay-log: 2 calls, 0 failures, 1 screenshots/);
@@ -138,7 +139,7 @@ describe("cua-contract import (broken trajectories)", () => {
     it(`exits 2 naming the turn folder and file: ${name}`, async () => {
       await using tmp = await tmpDir();
       const out = path.join(tmp.path, "out");
-      const run = await runCli(["import", path.join(fixtures, name), "--out", out]);
+      const run = await runCliInProcess(["import", path.join(fixtures, name), "--out", out]);
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toMatch(message);
       expect(String(run.stderr).trim().split("\n")).toHaveLength(1);
@@ -148,7 +149,7 @@ describe("cua-contract import (broken trajectories)", () => {
 
   it("exits 2 for a folder without turns", async () => {
     await using tmp = await tmpDir();
-    const run = await runCli(["import", tmp.path, "--out", path.join(tmp.path, "out")]);
+    const run = await runCliInProcess(["import", tmp.path, "--out", path.join(tmp.path, "out")]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(/holds no turn-NNNNN\/ folders/);
   });

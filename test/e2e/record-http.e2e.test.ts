@@ -10,6 +10,7 @@ import { readCassetteSync, restoreText } from "#src/cassette/index.js";
 import type { HttpEvent } from "#src/schema/cassette.js";
 import { cassetteHandlers } from "#src/transports/http/msw.js";
 import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { sdkUnavailable } from "../helpers/sdk-available.js";
 import { startServeHttp } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
@@ -100,7 +101,7 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
       expect(bytes.includes("correct horse battery staple"), file).toBe(false);
     }
 
-    const inspected = await runCli(["inspect", out, "--json"]);
+    const inspected = await runCliInProcess(["inspect", out, "--json"]);
     expect(inspected.exitCode, String(inspected.stderr)).toBe(0);
     const summary = JSON.parse(String(inspected.stdout)) as {
       events: number;
@@ -248,7 +249,7 @@ for (let i = 1; i <= 2000; i++) {
     await new Promise((r) => setTimeout(r, 500)); // the orphaned harness sees its connection fail and stops
     const completed = done();
     expect(completed).toBeGreaterThanOrEqual(5);
-    const inspected = await runCli(["inspect", out, "--json"]);
+    const inspected = await runCliInProcess(["inspect", out, "--json"]);
     expect(inspected.exitCode, String(inspected.stderr)).toBe(0);
     // Every exchange the harness saw complete was on disk before its answer was sent.
     const summary = JSON.parse(String(inspected.stdout)) as { by_tool: Record<string, number> };

@@ -5,7 +5,8 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readCassette, restoreText } from "#src/cassette/index.js";
 import type { McpLineEvent } from "#src/schema/cassette.js";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
@@ -37,7 +38,7 @@ describe("record: MCP stdio through the shim", () => {
     await using work = await tmpDir();
     const out = path.join(work.path, "rec");
     writeFileSync(path.join(work.path, "client.mjs"), CLIENT);
-    const r = await runCli([
+    const r = await runCliInProcess([
       "record",
       "--out",
       out,
@@ -76,7 +77,7 @@ describe("record: MCP stdio through the shim", () => {
     const raw = readFileSync(path.join(out, "cassette.jsonl"), "utf8");
     expect(raw).not.toContain("mcp secret text");
     expect(c2s.find((l) => l.includes("type_text"))).toMatch(/"text":"«redacted:text:[0-9a-f]{8}»"/);
-    const inspect = JSON.parse(String((await runCli(["inspect", out, "--json"])).stdout));
+    const inspect = JSON.parse(String((await runCliInProcess(["inspect", out, "--json"])).stdout));
     expect(inspect.mcp_streams).toBe(1);
     expect(inspect.by_tool).toEqual({ get_screen_size: 1, get_desktop_state: 1, type_text: 1 });
     expect(inspect.frames.count).toBe(1);
@@ -86,7 +87,7 @@ describe("record: MCP stdio through the shim", () => {
   it("propagates the driver's exit when it fails to start a session", async () => {
     await using work = await tmpDir();
     const out = path.join(work.path, "rec");
-    const r = await runCli(["record", "--out", out, "--driver", fake, "--", "sh", "-c", "cua-driver mcp --socket /nope </dev/null; echo exit=$?"], {
+    const r = await runCliInProcess(["record", "--out", out, "--driver", fake, "--", "sh", "-c", "cua-driver mcp --socket /nope </dev/null; echo exit=$?"], {
       env: { FAKE_CUA_DRIVER_DAEMON: "down" },
     });
     expect(r.stdout).toBe("exit=1");

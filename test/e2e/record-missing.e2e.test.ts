@@ -7,6 +7,7 @@ import { cpSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
@@ -67,7 +68,7 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
       "end_session",
     ]);
 
-    const replayed = await runCli(["replay", cassette, "--json", "--", process.execPath, harness, "grown"]);
+    const replayed = await runCliInProcess(["replay", cassette, "--json", "--", process.execPath, harness, "grown"]);
     expect(replayed.exitCode, String(replayed.stderr)).toBe(0);
     expect(lastJson(String(replayed.stdout))).toMatchObject({ served: 14, unmatched: 0, synthesized: 0, violations: [], exitCode: 0 });
     // the harness saw the same thing in both runs: recorded pid and window, the added look's own snapshot id, every effect
@@ -76,7 +77,7 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
     expect(harnessLines(String(grown.stderr)).find((l) => l.startsWith("harness: filtered"))).toMatch(/^harness: filtered s00000004: /);
 
     // the flow as recorded still replays, and a mutation the recording never made grows it again, after its epoch
-    const old = await runCli(["replay", cassette, "--fail-on-unused", "--", process.execPath, harness, "base"]);
+    const old = await runCliInProcess(["replay", cassette, "--fail-on-unused", "--", process.execPath, harness, "base"]);
     expect(old.exitCode, String(old.stderr)).toBe(0);
     const diverged = await runCli(
       ["replay", cassette, "--record-missing", "--driver", "sdk", "--desktop", "--json", "--", process.execPath, harness, "diverged"],
@@ -85,7 +86,7 @@ describe.skipIf(skip)("replay --record-missing --driver sdk --desktop (real runt
     expect(diverged.exitCode, String(diverged.stderr)).toBe(0);
     expect(lastJson(String(diverged.stdout))).toMatchObject({ added: 3, divergence: { dropped: 0 } });
     expect(toolsOf(cassette).slice(-4)).toEqual(["end_session", "set_window_frame+sdk", "list_windows+sdk", "end_session+sdk"]);
-    const again = await runCli(["replay", cassette, "--json", "--", process.execPath, harness, "diverged"]);
+    const again = await runCliInProcess(["replay", cassette, "--json", "--", process.execPath, harness, "diverged"]);
     expect(again.exitCode, String(again.stderr)).toBe(0);
     expect(lastJson(String(again.stdout))).toMatchObject({ unmatched: 0, violations: [] });
     expect(harnessLines(String(again.stderr))).toEqual(harnessLines(String(diverged.stderr)));
@@ -139,7 +140,7 @@ describe.skipIf(skip)("replay --record-missing over MCP stdio (real runtime unde
       "s2c:answer",
     ]);
     expect(events.at(-1)).toMatchObject({ kind: "mcp_close" });
-    const replayed = await runCli(["replay", cassette, "--json", "--", process.execPath, harness, "grown", "mcp"]);
+    const replayed = await runCliInProcess(["replay", cassette, "--json", "--", process.execPath, harness, "grown", "mcp"]);
     expect(replayed.exitCode, String(replayed.stderr)).toBe(0);
     expect(lastJson(String(replayed.stdout))).toMatchObject({ unmatched: 0, violations: [], exitCode: 0 });
     expect(harnessLines(String(replayed.stderr))).toEqual(harnessLines(String(grown.stderr)));
@@ -148,7 +149,7 @@ describe.skipIf(skip)("replay --record-missing over MCP stdio (real runtime unde
 
 describe("replay --record-missing refusals", () => {
   it("is refused under CI=true unless --allow-in-ci (exit 2, saying why)", async () => {
-    const refused = await runCli(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--driver", "sdk", "--", "true"], { env: { CI: "true" } });
+    const refused = await runCliInProcess(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--driver", "sdk", "--", "true"], { env: { CI: "true" } });
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain(
       "cua-contract: --record-missing: record-missing is refused when CI=true: it sends the harness's calls to a live driver and rewrites the cassette, and a CI run should replay the committed cassette. Grow the cassette on a desktop and commit it (docs/replay.md), or pass --allow-in-ci when this job is meant to grow it.",
@@ -157,23 +158,26 @@ describe("replay --record-missing refusals", () => {
     const copy = path.join(dir.path, "rec");
     cpSync(path.join(repoRoot, "recordings", "gtk3-demo-cli"), copy, { recursive: true });
     const before = readFileSync(path.join(copy, "cassette.jsonl"));
-    const allowed = await runCli(["replay", copy, "--record-missing", "--allow-in-ci", "--driver", fakeDriver, "--", "true"], { env: { CI: "true" } });
+    const allowed = await runCliInProcess(["replay", copy, "--record-missing", "--allow-in-ci", "--driver", fakeDriver, "--", "true"], { env: { CI: "true" } });
     expect(allowed.exitCode, String(allowed.stderr)).toBe(0);
     expect(allowed.stderr).toContain("nothing was missing");
     expect(readFileSync(path.join(copy, "cassette.jsonl")).equals(before)).toBe(true);
   });
 
   it("names the flags that do not go together", async () => {
-    const noDriver = await runCli(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--", "true"], { env: { CI: "" } });
+    const noDriver = await runCliInProcess(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--", "true"], { env: { CI: "" } });
     expect([noDriver.exitCode, noDriver.stderr]).toEqual([
       2,
       expect.stringContaining("--driver: --record-missing needs the live driver to forward to. Pass --driver sdk"),
     ]);
-    const withFaults = await runCli(["replay", "recordings/gtk3-demo-cli", "--record-missing", "--driver", "sdk", "--faults", "x.json", "--", "true"], {
-      env: { CI: "" },
-    });
+    const withFaults = await runCliInProcess(
+      ["replay", "recordings/gtk3-demo-cli", "--record-missing", "--driver", "sdk", "--faults", "x.json", "--", "true"],
+      {
+        env: { CI: "" },
+      },
+    );
     expect([withFaults.exitCode, withFaults.stderr]).toEqual([2, expect.stringContaining("--faults cannot be used with --record-missing")]);
-    const driverAlone = await runCli(["replay", "recordings/gtk3-demo-cli", "--driver", "sdk", "--", "true"]);
+    const driverAlone = await runCliInProcess(["replay", "recordings/gtk3-demo-cli", "--driver", "sdk", "--", "true"]);
     expect([driverAlone.exitCode, driverAlone.stderr]).toEqual([2, expect.stringContaining("--driver only goes with --record-missing")]);
   });
 });

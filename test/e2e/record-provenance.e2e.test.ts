@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
@@ -16,14 +17,16 @@ describe("record: provenance in the header", () => {
     await using dir = await tmpDir();
     const synthetic = path.join(dir.path, "synthetic");
     const binary = path.join(dir.path, "binary");
-    expect((await runCli(["record", "--out", synthetic, "--driver", fake, "--driver-source", "synthetic", "--no-probe", ...harness])).exitCode).toBe(0);
-    expect((await runCli(["record", "--out", binary, "--driver", fake, "--no-probe", ...harness])).exitCode).toBe(0);
+    expect((await runCliInProcess(["record", "--out", synthetic, "--driver", fake, "--driver-source", "synthetic", "--no-probe", ...harness])).exitCode).toBe(
+      0,
+    );
+    expect((await runCliInProcess(["record", "--out", binary, "--driver", fake, "--no-probe", ...harness])).exitCode).toBe(0);
     expect(headerOf(synthetic).driver.source).toBe("synthetic");
     expect(headerOf(binary).driver.source).toBe("binary");
   });
 
   it("refuses --driver-source with the sdk backend", async () => {
-    const r = await runCli(["record", "--out", "/tmp/never-written", "--driver", "sdk", "--driver-source", "synthetic", ...harness]);
+    const r = await runCliInProcess(["record", "--out", "/tmp/never-written", "--driver", "sdk", "--driver-source", "synthetic", ...harness]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("--driver-source is for an executable driver; a recording from --driver sdk is always source sdk.");
   });

@@ -4,7 +4,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { readCassette, restoreBytes, readFrame } from "#src/cassette/index.js";
 import type { CliEvent } from "#src/schema/cassette.js";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const fake = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
@@ -43,7 +44,7 @@ describe("record: per-call CLI", () => {
     await using work = await tmpDir();
     const out = path.join(work.path, "rec");
     writeFileSync(path.join(work.path, "h.py"), PY_HARNESS);
-    const r = await runCli(["record", "--out", out, "--driver", fake, "--", "python3", path.join(work.path, "h.py"), work.path]);
+    const r = await runCliInProcess(["record", "--out", out, "--driver", fake, "--", "python3", path.join(work.path, "h.py"), work.path]);
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(3); // the harness's exit code passes through
     const seen = JSON.parse(readFileSync(path.join(work.path, "seen.json"), "utf8")) as Seen[];
@@ -100,7 +101,7 @@ describe("record: per-call CLI", () => {
     });
     expect(cassette.header.transport).toBe("cli");
     expect(cassette.header.redaction).toEqual({ enabled: true });
-    const inspect = await runCli(["inspect", out, "--json"]);
+    const inspect = await runCliInProcess(["inspect", out, "--json"]);
     expect(inspect.exitCode).toBe(0);
     const doc = JSON.parse(String(inspect.stdout));
     expect(doc.events).toBe(seen.length + 2);
@@ -128,7 +129,7 @@ with ThreadPoolExecutor(12) as ex:
 json.dump(seen, open(sys.argv[1] + "/seen.json", "w"))
 `,
     );
-    const r = await runCli(["record", "--out", out, "--driver", fake, "--", "python3", path.join(work.path, "par.py"), work.path]);
+    const r = await runCliInProcess(["record", "--out", out, "--driver", fake, "--", "python3", path.join(work.path, "par.py"), work.path]);
     expect(r.exitCode).toBe(0);
     const seen = JSON.parse(readFileSync(path.join(work.path, "seen.json"), "utf8")) as Array<{ tool: string; stdout: string }>;
     const lines = readFileSync(path.join(out, "cassette.jsonl"), "utf8").split("\n").filter(Boolean);
@@ -176,7 +177,7 @@ for i in range(200):
     await new Promise((r) => setTimeout(r, 500)); // the orphaned harness notices and stops
     const completed = Number(readFileSync(donePath, "utf8"));
     expect(completed).toBeGreaterThanOrEqual(3);
-    const inspect = await runCli(["inspect", out, "--json"]);
+    const inspect = await runCliInProcess(["inspect", out, "--json"]);
     expect(inspect.exitCode).toBe(0);
     const doc = JSON.parse(String(inspect.stdout));
     // Every call the harness saw complete was on disk before its answer was sent.
@@ -212,21 +213,21 @@ describe("record: bad input", () => {
       ],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli(args);
+      const r = await runCliInProcess(args);
       expect([args, r.exitCode, r.stderr]).toEqual([args, 2, message]);
     }
-    const unknown = await runCli(["record", "--out", out, "--bogus", "--", "true"]);
+    const unknown = await runCliInProcess(["record", "--out", out, "--bogus", "--", "true"]);
     expect([unknown.exitCode, String(unknown.stderr).split("\n")[0]]).toEqual([2, "cua-contract: Unknown option --bogus."]);
-    const ok = await runCli(["record", "--out", out, "--driver", fake, "--", "true"]);
+    const ok = await runCliInProcess(["record", "--out", out, "--driver", fake, "--", "true"]);
     expect(ok.exitCode).toBe(0);
-    const again = await runCli(["record", "--out", out, "--driver", fake, "--", "true"]);
+    const again = await runCliInProcess(["record", "--out", out, "--driver", fake, "--", "true"]);
     expect([again.exitCode, again.stderr]).toEqual([
       2,
       `cua-contract: ${path.join(out, "cassette.jsonl")}: --out: the output directory already holds a cassette. Pass --append to add to it, --force to replace it, or choose another --out directory.`,
     ]);
-    expect((await runCli(["record", "--out", out, "--append", "--driver", fake, "--", "true"])).exitCode).toBe(0);
+    expect((await runCliInProcess(["record", "--out", out, "--append", "--driver", fake, "--", "true"])).exitCode).toBe(0);
     expect((await readCassette(out)).events).toHaveLength(4);
-    expect((await runCli(["record", "--out", out, "--force", "--driver", fake, "--", "true"])).exitCode).toBe(0);
+    expect((await runCliInProcess(["record", "--out", out, "--force", "--driver", fake, "--", "true"])).exitCode).toBe(0);
     expect((await readCassette(out)).events).toHaveLength(2);
   });
 });

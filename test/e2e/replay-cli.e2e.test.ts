@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createEngine } from "#src/replay/engine/engine.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { CASSETTE, PRESS, replayPython, TOKEN } from "../helpers/replay-cli-harness.js";
-import { runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 /** The recorded CLI answers, frames put back: what the driver printed when recording. */
@@ -88,9 +88,18 @@ describe("cua-contract replay (per-call CLI)", () => {
   });
 
   it("passes the harness's own failing exit code through, and --fail-on-unused fails on unused mutations", async () => {
-    const failing = await runCli(["replay", CASSETTE, "--", "sh", "-c", "exit 7"]);
+    const failing = await runCliInProcess(["replay", CASSETTE, "--", "sh", "-c", "exit 7"]);
     expect(failing.exitCode).toBe(7);
-    const unused = await runCli(["replay", CASSETTE, "--fail-on-unused", "--json", "--", "sh", "-c", "cua-driver call get_screen_size </dev/null >/dev/null"]);
+    const unused = await runCliInProcess([
+      "replay",
+      CASSETTE,
+      "--fail-on-unused",
+      "--json",
+      "--",
+      "sh",
+      "-c",
+      "cua-driver call get_screen_size </dev/null >/dev/null",
+    ]);
     expect(JSON.parse(unused.stdout)).toMatchObject({ unused: 2, exitCode: 1 });
     expect(unused.exitCode).toBe(1);
   });
@@ -99,17 +108,17 @@ describe("cua-contract replay (per-call CLI)", () => {
     await using dir = await tmpDir();
     const plan = path.join(dir.path, "plan.json");
     writeFileSync(plan, JSON.stringify({ rules: [{ match: { tool: "click" }, fault: { kind: "meteor" } }] }));
-    const r = await runCli(["replay", CASSETTE, "--faults", plan, "--", "true"]);
+    const r = await runCliInProcess(["replay", CASSETTE, "--faults", plan, "--", "true"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${plan}: rules[0].fault.kind: unknown fault kind "meteor". Valid kinds: hang, delay,`);
     writeFileSync(plan, JSON.stringify({ rules: [{ match: { nth: 1, when: "now" }, fault: { kind: "hang" } }] }));
-    const r2 = await runCli(["replay", CASSETTE, "--faults", plan, "--", "true"]);
+    const r2 = await runCliInProcess(["replay", CASSETTE, "--faults", plan, "--", "true"]);
     expect(r2.exitCode).toBe(2);
     expect(r2.stderr).toContain('rules[0].match.when: unknown match key "when". Valid match keys: tool, kind, nth, every, probability.');
-    const missing = await runCli(["replay", path.join(dir.path, "nope"), "--", "true"]);
+    const missing = await runCliInProcess(["replay", path.join(dir.path, "nope"), "--", "true"]);
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toContain(`no cassette directory at ${path.join(dir.path, "nope")}`);
-    const noCommand = await runCli(["replay", CASSETTE]);
+    const noCommand = await runCliInProcess(["replay", CASSETTE]);
     expect(noCommand.exitCode).toBe(2);
     expect(noCommand.stderr).toContain("no harness command after `--`");
   });

@@ -3,14 +3,15 @@
 // names every differing field and the whole --ignore set, which then makes the run match.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 
 const harness = path.join(repoRoot, "test/fixtures/harnesses/extra-fields-harness.py");
 const recording = path.join(repoRoot, "recordings/gtk3-demo-mcp");
 
 describe("replay diagnostics against the bundled MCP recording", () => {
   it("answers check-update, then names all three extra fields and the --ignore set in one message", { timeout: 60_000 }, async () => {
-    const run = await runCli(["replay", recording, "--", "python3", harness]);
+    const run = await runCliInProcess(["replay", recording, "--", "python3", harness]);
     expect(run.exitCode).toBe(1);
     const first = String(run.stdout).split("\n")[0]!;
     const update = JSON.parse(first) as { check_update: string };
@@ -23,7 +24,7 @@ describe("replay diagnostics against the bundled MCP recording", () => {
     for (const field of ["button", "element_index", "on_screen_only"]) expect(unmatched[0]).toContain(`$.${field}:`);
     expect(unmatched[0]).toContain("Ignore the fields with --ignore button --ignore element_index --ignore on_screen_only");
 
-    const ignored = await runCli([
+    const ignored = await runCliInProcess([
       "replay",
       recording,
       "--ignore",

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CASSETTE, HARNESS, PRESS, replayPython, TOKEN } from "../helpers/replay-cli-harness.js";
-import { runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 // One harness run, every fault kind the per-call CLI can show, each on its own nth call.
@@ -130,7 +130,7 @@ describe("determinism through the CLI shim", () => {
     const steps = Array.from({ length: 6 }, () => ({ argv: ["call", "list_windows"] }));
     const run = async (seed: number, n: number) => {
       const log = path.join(dir.path, `log-${n}.jsonl`);
-      await runCli([
+      await runCliInProcess([
         "replay",
         CASSETTE,
         "--faults",

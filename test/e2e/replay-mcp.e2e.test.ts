@@ -5,7 +5,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { describe, expect, it } from "vitest";
 import { createEngine } from "#src/replay/engine/engine.js";
 import { loadReplayCassette } from "#src/replay/load.js";
-import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
+import { cliPath, repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
@@ -32,7 +33,7 @@ async function replayMcp(options: { lines: string[]; plan?: object; extra?: stri
     extra.push("--faults", path.join(dir.path, "plan.json"));
   }
   const log = path.join(dir.path, "log.jsonl");
-  const r = await runCli(["replay", CASSETTE, "--log", log, "--invariants", "none", ...extra, "--", "python3", CLIENT, JSON.stringify(options.lines)]);
+  const r = await runCliInProcess(["replay", CASSETTE, "--log", log, "--invariants", "none", ...extra, "--", "python3", CLIENT, JSON.stringify(options.lines)]);
   const seen = JSON.parse(r.stdout.trim().split("\n")[0]!) as { lines: (string | null)[]; exit: number | string; stderr: string };
   const entries = readFileSync(log, "utf8")
     .trim()
@@ -164,7 +165,7 @@ describe("timeouts across MCP processes", () => {
       writeFileSync(path.join(dir.path, "plan.json"), JSON.stringify({ rules: [{ match: { tool: "click", nth: 1 }, fault: { kind } }] }));
       const first = JSON.stringify([INIT, call(2, "click", token)]);
       const second = JSON.stringify([INIT, call(3, "click", token)]);
-      const r = await runCli([
+      const r = await runCliInProcess([
         "replay",
         CASSETTE,
         "--faults",

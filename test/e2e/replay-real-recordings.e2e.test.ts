@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 
 const HARNESS = path.join(repoRoot, "scripts/record-fixtures.harness.mjs");
 
@@ -11,7 +12,16 @@ describe("replaying the bundled real recordings to the harness that made them", 
     ["gtk3-demo-mcp", "mcp", 23],
   ] as const) {
     it(`${dir}: every request matched (typed text through its redaction placeholder, the ended session's refusal as recorded), nothing unused`, async () => {
-      const r = await runCli(["replay", path.join(repoRoot, "recordings", dir), "--fail-on-unused", "--json", "--", process.execPath, HARNESS, transport]);
+      const r = await runCliInProcess([
+        "replay",
+        path.join(repoRoot, "recordings", dir),
+        "--fail-on-unused",
+        "--json",
+        "--",
+        process.execPath,
+        HARNESS,
+        transport,
+      ]);
       expect(r.exitCode, r.stderr).toBe(0);
       expect(r.stderr).toContain("harness: session fixture-harness active");
       expect(r.stderr).toContain("harness: old token: refused stale_element_token");

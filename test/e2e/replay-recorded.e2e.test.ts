@@ -1,7 +1,8 @@
 import { cpSync, existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 // The fake 0.21.0 driver answers from the shared reference data beside the repository.
@@ -18,13 +19,13 @@ async function recordThenReplay(command: (outFile: string) => string[]) {
   cpSync(path.join(repoRoot, "test/fixtures/drivers"), drivers, { recursive: true });
   const rec = path.join(dir.path, "rec");
   const env = { CUA_CONTRACT_REFERENCE_DIR: REFERENCE };
-  const recorded = await runCli(
+  const recorded = await runCliInProcess(
     ["record", "--out", rec, "--driver", path.join(drivers, "cua-driver-0.21.0"), "--", ...command(path.join(dir.path, "rec.png"))],
     { env },
   );
   expect(recorded.exitCode, recorded.stderr).toBe(0);
   rmSync(drivers, { recursive: true, force: true });
-  const replayed = await runCli(["replay", rec, "--fail-on-unused", "--json", "--", ...command(path.join(dir.path, "replay.png"))], { env });
+  const replayed = await runCliInProcess(["replay", rec, "--fail-on-unused", "--json", "--", ...command(path.join(dir.path, "replay.png"))], { env });
   const lines = replayed.stdout.trim().split("\n");
   return {
     recorded: recorded.stdout.trim(),

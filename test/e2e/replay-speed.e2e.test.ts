@@ -3,7 +3,8 @@ import { execa } from "execa";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { CASSETTE, HARNESS, type Seen } from "../helpers/replay-cli-harness.js";
-import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
+import { cliPath, repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { startServeHttp } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
@@ -17,7 +18,7 @@ describe("replay --speed recorded (per-call CLI)", () => {
     writeFileSync(file, readFileSync(file, "utf8").replace('{"seq":1,"t_ms":40,"duration_ms":12,', '{"seq":1,"t_ms":40,"duration_ms":1200,'));
     const steps = JSON.stringify([{ argv: ["call", "get_screen_size"] }]);
     const run = async (extra: string[]) => {
-      const r = await runCli(["replay", slow, ...extra, "--", "python3", HARNESS, steps]);
+      const r = await runCliInProcess(["replay", slow, ...extra, "--", "python3", HARNESS, steps]);
       expect(r.exitCode, r.stderr).toBe(0);
       return (JSON.parse(r.stdout.trim().split("\n")[0]!) as Seen[])[0]!;
     };
@@ -44,7 +45,7 @@ describe("replay --speed recorded (cua-driver mcp)", () => {
     const client = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
     const timed = async (extra: string[]) => {
       const started = performance.now();
-      const r = await runCli(["replay", slow, "--invariants", "none", ...extra, "--", "python3", client, lines], { env: { MCP_LINES_WAITS: "1" } });
+      const r = await runCliInProcess(["replay", slow, "--invariants", "none", ...extra, "--", "python3", client, lines], { env: { MCP_LINES_WAITS: "1" } });
       expect(r.exitCode, r.stderr).toBe(0);
       return { ms: performance.now() - started, seen: JSON.parse(r.stdout.trim().split("\n")[0]!) as { lines: (string | null)[]; waits_ms: number[] } };
     };

@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startDesktop } from "#src/desktop/desktop.js";
 import { repoRoot, runCli } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
@@ -70,7 +71,7 @@ describe.skipIf(skip)("record --driver sdk --desktop (real runtime under Xvfb)",
     expect(lines.join("\n")).not.toContain("hello from cua-contract");
     expect(events[6]!.argv[2]).toMatch(/«redacted:text:[0-9a-f]{8}»/);
 
-    const replayed = await runCli(["replay", out, "--ignore", "text", "--fail-on-unused", "--", process.execPath, harness, "cli"]);
+    const replayed = await runCliInProcess(["replay", out, "--ignore", "text", "--fail-on-unused", "--", process.execPath, harness, "cli"]);
     expect(replayed.exitCode, String(replayed.stderr)).toBe(0);
     expect(replayed.stderr).toContain("unmatched 0");
   });
@@ -111,11 +112,11 @@ describe.skipIf(skip)("record --driver sdk --desktop (real runtime under Xvfb)",
 
 describe("desktop command errors", () => {
   it("names a missing program and exits 3; stop without state exits 2", async () => {
-    const start = await runCli(["desktop", "start", "--app", "no-such-program-xyz"]);
+    const start = await runCliInProcess(["desktop", "start", "--app", "no-such-program-xyz"]);
     expect(start.exitCode).toBe(3);
     // Other desktop programs may be missing too (a machine without the packages): the app is named either way.
     expect(start.stderr).toMatch(/cannot start a desktop: (\S+, )*no-such-program-xyz not found/);
-    const stop = await runCli(["desktop", "stop", "/nonexistent-desktop-state"]);
+    const stop = await runCliInProcess(["desktop", "stop", "/nonexistent-desktop-state"]);
     expect(stop.exitCode).toBe(2);
     expect(stop.stderr).toContain("no desktop state in /nonexistent-desktop-state");
   });

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { repoRoot, runCli } from "./run-cli.js";
+import { repoRoot } from "./run-cli.js";
+import { runCliInProcess } from "./run-cli-in-process.js";
 
 // The per-call CLI replay tests: a recorded gtk3-demo cassette served to test/e2e/replay/cli-harness.py,
 // which runs the given `cua-driver` steps and prints what it saw as one JSON line.
@@ -20,7 +21,7 @@ export interface Seen {
 
 /** `replay CASSETTE [extra] --json -- python3 cli-harness.py STEPS`: the run, what the harness saw, and the summary. */
 export async function replayPython(options: { steps: unknown[]; extra?: string[]; env?: Record<string, string> }) {
-  const result = await runCli(["replay", CASSETTE, ...(options.extra ?? []), "--json", "--", "python3", HARNESS, JSON.stringify(options.steps)], {
+  const result = await runCliInProcess(["replay", CASSETTE, ...(options.extra ?? []), "--json", "--", "python3", HARNESS, JSON.stringify(options.steps)], {
     ...(options.env ? { env: options.env } : {}),
   });
   const [seenLine, summaryLine] = result.stdout.trim().split("\n");

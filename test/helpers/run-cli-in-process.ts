@@ -13,9 +13,11 @@ let chain: Promise<unknown> = Promise.resolve();
 /**
  * Runs the CLI's `main` in this test process, with what it writes to stdout and stderr captured:
  * the same code path as `bin/cua-contract.js` minus the Node start-up, for tests of what a command
- * says and exits with. One run at a time (stdout, the environment and the working directory are the
- * process's own), so use it for commands that do not run a harness (whose output would not be
- * captured) and not under `describe.concurrent`. Spawning tests stay on `runCli`.
+ * says and exits with. A harness the command runs has its output forwarded into the same capture
+ * (`main`'s `harnessOutput: "forward"`) and an empty stdin. One run at a time (stdout, the
+ * environment and the working directory are the process's own), so not under `describe.concurrent`.
+ * Tests of the process itself (signals, stdin, start-up) and runs of the real runtime on a desktop
+ * (its X connections must not outlive the desktop in this process) stay on `runCli`.
  */
 export function runCliInProcess(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<InProcessResult> {
   const run = chain.then(() => runOnce(args, options));
@@ -24,12 +26,13 @@ export function runCliInProcess(args: string[], options: { cwd?: string; env?: R
 }
 
 async function runOnce(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> }): Promise<InProcessResult> {
-  const out: string[] = [];
-  const err: string[] = [];
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
   const capture =
-    (into: string[]) =>
+    (into: Buffer[]) =>
     (chunk: string | Uint8Array, encoding?: BufferEncoding | ((error?: Error | null) => void), callback?: (error?: Error | null) => void): boolean => {
-      into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      // kept as bytes: a forwarded harness's chunk may end inside a UTF-8 character
+      into.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
       const done = typeof encoding === "function" ? encoding : callback;
       if (done) queueMicrotask(() => done());
       return true;
@@ -37,8 +40,8 @@ async function runOnce(args: string[], options: { cwd?: string; env?: Record<str
   const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
   // yargs prints help and its messages with console.log / console.error, which the test runner owns
   const consoles = { log: console.log, error: console.error };
-  console.log = (...parts: unknown[]) => void out.push(`${format(...parts)}\n`);
-  console.error = (...parts: unknown[]) => void err.push(`${format(...parts)}\n`);
+  console.log = (...parts: unknown[]) => void out.push(Buffer.from(`${format(...parts)}\n`));
+  console.error = (...parts: unknown[]) => void err.push(Buffer.from(`${format(...parts)}\n`));
   const env = { ...process.env };
   const cwd = process.cwd();
   const exitCode = process.exitCode;
@@ -50,9 +53,13 @@ async function runOnce(args: string[], options: { cwd?: string; env?: Record<str
   }
   process.chdir(options.cwd ?? repoRoot);
   try {
-    const code = await main(args);
+    const code = await main(args, { harnessOutput: "forward" });
     // as `runCli` (execa) gives them: without the final newline
-    return { exitCode: code, stdout: out.join("").replace(/\r?\n$/, ""), stderr: err.join("").replace(/\r?\n$/, "") };
+    const text = (chunks: Buffer[]) =>
+      Buffer.concat(chunks)
+        .toString("utf8")
+        .replace(/\r?\n$/, "");
+    return { exitCode: code, stdout: text(out), stderr: text(err) };
   } finally {
     process.stdout.write = writes.stdout;
     process.stderr.write = writes.stderr;

@@ -1,3 +1,4 @@
+import { harnessOutput } from "#src/cli/run-context.js";
 import { record } from "#src/recorder/record-session.js";
 import { readFaultPlan } from "#src/transports/run-replay.js";
 import { UserError } from "#src/errors.js";
@@ -89,6 +90,7 @@ export const recordCommand = defineCommand({
       ...(args["driver-source"] !== undefined ? { driverSource: args["driver-source"] as "binary" | "synthetic" } : {}),
       ...(args["http-upstream"] !== undefined ? { httpUpstream: String(args["http-upstream"]) } : {}),
       ...(args["http-port"] !== undefined ? { httpPort: args["http-port"] as number } : {}),
+      harness: { output: harnessOutput() },
     });
     for (const w of result.warnings) process.stderr.write(`cua-contract record: warning: ${w}\n`);
     if (process.stderr.isTTY)

@@ -1,3 +1,4 @@
+import { harnessOutput } from "#src/cli/run-context.js";
 import { UserError } from "#src/errors.js";
 import type { MatchMode } from "#src/replay/engine/matcher.js";
 import type { RecordMissingSummary } from "#src/recorder/record-missing/record-missing.js";
@@ -48,6 +49,7 @@ export async function replayRecordMissingCommand(args: Record<string, unknown>, 
     allowInCi: Boolean(args["allow-in-ci"]),
     match: args.match as MatchMode,
     ignore: ((args.ignore as unknown[] | undefined) ?? []).map(String),
+    harness: { output: harnessOutput() },
   });
   const json = jsonSummary(summary);
   if (typeof args["json-out"] === "string") writeOutputFile({ file: args["json-out"], flag: "--json-out", text: `${JSON.stringify(json, null, 2)}\n` });

@@ -1,3 +1,4 @@
+import { harnessOutput } from "#src/cli/run-context.js";
 import { UserError } from "#src/errors.js";
 import { replay, type ReplayRunSummary } from "#src/transports/run-replay.js";
 import { defineCommand } from "#src/cli/command.js";
@@ -101,6 +102,7 @@ export const replayCommand = defineCommand({
       failOnUnused: Boolean(args["fail-on-unused"]),
       ...(invariants ? { invariants: invariants.includes("none") ? [] : invariants } : {}),
       onNotice: (message) => process.stderr.write(`cua-contract replay: UNMATCHED: ${message}\n`),
+      harness: { output: harnessOutput() },
     });
     if (typeof args["json-out"] === "string")
       writeOutputFile({ file: args["json-out"], flag: "--json-out", text: `${JSON.stringify(jsonSummary(summary), null, 2)}\n` });

@@ -3,7 +3,7 @@ import { writeFrame } from "#src/cassette/frame-store.js";
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
 import { UserError } from "#src/errors.js";
 import type { CliRequest, CliResponse, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
-import { harnessExitCode, runHarness } from "#src/shim-server/run-harness.js";
+import { harnessExitCode, runHarness, type HarnessRunOptions } from "#src/shim-server/run-harness.js";
 import { startShimServer, type ShimServer } from "#src/shim-server/server.js";
 import type { ShimKind } from "#src/shim-server/shim-files.js";
 import { sdkDriverVersion } from "#src/recorder/sdk/recording-driver.js";
@@ -241,7 +241,7 @@ function mcpRefused(io: { stderr(data: string): void; exit(code: number): void }
 
 /** Runs a harness under record-missing (optionally on a throwaway desktop) and writes the grown cassette. */
 export async function replayRecordMissing(
-  options: RecordMissingOptions & { command: string[]; desktop?: boolean },
+  options: RecordMissingOptions & { command: string[]; desktop?: boolean; harness?: HarnessRunOptions },
 ): Promise<RecordMissingSummary & { harnessExitCode: number; exitCode: number }> {
   if (options.desktop) {
     refuseInCi({ env: options.env ?? process.env, allowInCi: options.allowInCi === true });
@@ -252,7 +252,7 @@ export async function replayRecordMissing(
   const run = await openRecordMissing(options);
   let outcome: Awaited<ReturnType<typeof runHarness>>;
   try {
-    outcome = await runHarness({ command: options.command, env: run.env });
+    outcome = await runHarness({ ...options.harness, command: options.command, env: run.env });
   } catch (error) {
     await run.abort();
     throw error;
