@@ -293,18 +293,32 @@ async function a11yRegistryReady(env: Record<string, string>): Promise<boolean> 
   return owner.exitCode === 0 && owner.stdout.includes("true");
 }
 
-/** Whether an app has registered with the at-spi registry and shows at least one window there. */
+/**
+ * Whether an app has registered with the at-spi registry and shows a window there that has content:
+ * a window whose children are not on the bus yet reads as a one-element window (seen under load,
+ * with the app's window already listed).
+ */
 async function a11yAppReady(env: Record<string, string>): Promise<boolean> {
   const address = await a11yBusAddress(env);
   if (!address) return false;
   const { execa } = await import("execa");
   const run = (args: string[]) =>
     execa("dbus-send", [`--bus=${address}`, "--print-reply", ...args], { env: { ...process.env, ...env }, reject: false, timeout: 2_000 });
-  const children = await run(["--dest=org.a11y.atspi.Registry", ACCESSIBLE_ROOT, "org.a11y.atspi.Accessible.GetChildren"]);
-  const apps = children.exitCode === 0 ? [...children.stdout.matchAll(/string "(:[0-9.]+)"/g)].map((m) => m[1]!) : [];
-  for (const app of apps) {
-    const count = await run([`--dest=${app}`, ACCESSIBLE_ROOT, "org.freedesktop.DBus.Properties.Get", "string:org.a11y.atspi.Accessible", "string:ChildCount"]);
-    if (count.exitCode === 0 && Number(/int32 (\d+)/.exec(count.stdout)?.[1] ?? 0) > 0) return true;
+  const childrenOf = async (dest: string, object: string) => {
+    const r = await run([`--dest=${dest}`, object, "org.a11y.atspi.Accessible.GetChildren"]);
+    return r.exitCode === 0 ? [...r.stdout.matchAll(/string "(:[0-9.]+)"\s+object path "([^"]+)"/g)].map((m) => ({ dest: m[1]!, object: m[2]! })) : [];
+  };
+  for (const app of await childrenOf("org.a11y.atspi.Registry", ACCESSIBLE_ROOT)) {
+    for (const window of await childrenOf(app.dest, ACCESSIBLE_ROOT)) {
+      const count = await run([
+        `--dest=${window.dest}`,
+        window.object,
+        "org.freedesktop.DBus.Properties.Get",
+        "string:org.a11y.atspi.Accessible",
+        "string:ChildCount",
+      ]);
+      if (count.exitCode === 0 && Number(/int32 (\d+)/.exec(count.stdout)?.[1] ?? 0) > 0) return true;
+    }
   }
   return false;
 }
