@@ -5,6 +5,9 @@ import LongestFirst from "./test/sequencer.js";
 // (then Vite's own server conditions)
 const conditions = ["cua-contract-source", "module", "node", "development|production"];
 
+// test files that run the real runtime on a throwaway desktop in the test process
+const OWN_PROCESS = ["examples/vitest/**/*.test.ts"];
+
 export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
@@ -34,10 +37,21 @@ export default defineConfig({
           name: "e2e",
           include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
           // The docs' shell blocks run in their own pass (`npm run test:docs`, which CI runs after `npm test`).
-          exclude: [...configDefaults.exclude, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
+          exclude: [...configDefaults.exclude, ...OWN_PROCESS, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
           // the e2e files share a worker's module cache too (about 50 s of CPU a run on two cores):
           // what they run in process (runCliInProcess, the in-process runtime) keeps no state between files
           isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e-own-process",
+          include: OWN_PROCESS,
+          // The real runtime run on a desktop inside the test process: it keeps one accessibility
+          // connection per process, so a desktop after another in the same process reads as windows
+          // without trees (docs/discoveries/runtime-one-desktop-per-process.md). A process of its own.
+          isolate: true,
         },
       },
     ],
