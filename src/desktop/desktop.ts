@@ -75,8 +75,9 @@ export async function startDesktop(options: DesktopOptions = {}): Promise<Deskto
     };
     // The at-spi bus and every app's accessibility bridge put their sockets in XDG_RUNTIME_DIR, and
     // without one in the user's cache directory (~/.cache/at-spi2-socket-<pid>, left behind by an
-    // app that is stopped): a private one in the state directory keeps them with the desktop. Not when its path is too long
-    // for a socket (108 bytes with the names put in it): then they go where they went before.
+    // app that is stopped): a private one in the state directory keeps them with the desktop. Not
+    // when its path is too long for a socket (108 bytes with the names put in it): then they go
+    // where they went before.
     const runtimeDir = path.join(stateDir, "run");
     if (runtimeDir.length <= 64) {
       await mkdir(runtimeDir, { mode: 0o700 });
