@@ -25,9 +25,42 @@ export function runCliInProcess(args: string[], options: { cwd?: string; env?: R
   return run;
 }
 
-async function runOnce(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> }): Promise<InProcessResult> {
-  const out: Buffer[] = [];
+/**
+ * A command that runs until stopped (`serve`), started in this process as `runCliInProcess` runs
+ * one: what it has written to stderr so far, and `stop()`, which ends it as SIGINT would and gives
+ * its result. Nothing else runs in process until it is stopped.
+ */
+export function startCliInProcess(args: string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}) {
+  const abort = new AbortController();
   const err: Buffer[] = [];
+  const run = chain.then(() => runOnce(args, { ...options, signal: abort.signal, err }));
+  chain = run.catch(() => undefined);
+  return {
+    stderr: () => Buffer.concat(err).toString("utf8"),
+    /** Resolves once stderr matches. */
+    async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const m = pattern.exec(Buffer.concat(err).toString("utf8"));
+        if (m) return m;
+        const ended = await Promise.race([run.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 20))]);
+        if (ended || Date.now() > deadline)
+          throw new Error(`${args.join(" ")}: no ${pattern} on stderr${ended ? " before it ended" : ""}: ${Buffer.concat(err)}`);
+      }
+    },
+    stop(): Promise<InProcessResult> {
+      abort.abort();
+      return run;
+    },
+  };
+}
+
+async function runOnce(
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string | undefined>; signal?: AbortSignal; err?: Buffer[] },
+): Promise<InProcessResult> {
+  const out: Buffer[] = [];
+  const err: Buffer[] = options.err ?? [];
   const capture =
     (into: Buffer[]) =>
     (chunk: string | Uint8Array, encoding?: BufferEncoding | ((error?: Error | null) => void), callback?: (error?: Error | null) => void): boolean => {
@@ -53,7 +86,7 @@ async function runOnce(args: string[], options: { cwd?: string; env?: Record<str
   }
   process.chdir(options.cwd ?? repoRoot);
   try {
-    const code = await main(args, { harnessOutput: "forward" });
+    const code = await main(args, { harnessOutput: "forward", ...(options.signal ? { signal: options.signal } : {}) });
     // as `runCli` (execa) gives them: without the final newline
     const text = (chunks: Buffer[]) =>
       Buffer.concat(chunks)

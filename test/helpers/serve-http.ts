@@ -1,4 +1,5 @@
 import { execa } from "execa";
+import { startCliInProcess } from "./run-cli-in-process.js";
 import { cliPath } from "./run-cli.js";
 
 /**
@@ -29,4 +30,17 @@ export async function startServeHttp(options: { args: string[]; token: string })
       await child;
     },
   };
+}
+
+/**
+ * The same server run in this test process (`startCliInProcess`): its URL once it listens, and
+ * `stop()`, which ends it as SIGINT would and gives its exit code and output. For tests of what the
+ * replay behind it judges; the spawned one above stays for the process itself (signals, stdio).
+ */
+export async function startServeHttpInProcess(options: { args: string[]; token: string }) {
+  const serve = startCliInProcess(["serve", ...options.args, "--transport", "http", "--port", "0"], {
+    env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: options.token },
+  });
+  const url = (await serve.waitFor(/listening on (http:\/\/\S+)/))[1]!;
+  return { url, stderr: serve.stderr, stop: serve.stop };
 }

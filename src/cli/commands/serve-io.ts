@@ -1,6 +1,7 @@
 // What every `serve` flavour (cassette or live runtime) shares: the HTTP settings `cua-driver serve`
 // reads, running until Ctrl-C, a shim socket, and an MCP stdio session on this process's own stdio.
 import { createInterface } from "node:readline";
+import { stopSignal } from "#src/cli/run-context.js";
 import { UserError } from "#src/errors.js";
 import type { McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
 import { startShimServer } from "#src/shim-server/server.js";
@@ -28,16 +29,20 @@ export function httpSettings(rawPort: unknown): { port: number; token: string } 
   return { port, token };
 }
 
-/** Resolves on the first SIGINT or SIGTERM, then stops listening for both. */
+/** Resolves on the first SIGINT or SIGTERM (or the abort of `main`'s signal), then stops listening for them. */
 export function untilSignal(): Promise<void> {
+  const stop = stopSignal();
   return new Promise((resolve) => {
     const done = () => {
       process.off("SIGINT", done);
       process.off("SIGTERM", done);
+      stop?.removeEventListener("abort", done);
       resolve();
     };
     process.on("SIGINT", done);
     process.on("SIGTERM", done);
+    if (stop?.aborted) done();
+    else stop?.addEventListener("abort", done);
   });
 }
 
