@@ -35,17 +35,17 @@ export function startCliInProcess(args: string[], options: { cwd?: string; env?:
   const err: Buffer[] = [];
   const run = chain.then(() => runOnce(args, { ...options, signal: abort.signal, err }));
   chain = run.catch(() => undefined);
+  const stderr = () => Buffer.concat(err).toString("utf8");
   return {
-    stderr: () => Buffer.concat(err).toString("utf8"),
+    stderr,
     /** Resolves once stderr matches. */
     async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const m = pattern.exec(Buffer.concat(err).toString("utf8"));
+        const m = pattern.exec(stderr());
         if (m) return m;
         const ended = await Promise.race([run.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 20))]);
-        if (ended || Date.now() > deadline)
-          throw new Error(`${args.join(" ")}: no ${pattern} on stderr${ended ? " before it ended" : ""}: ${Buffer.concat(err)}`);
+        if (ended || Date.now() > deadline) throw new Error(`${args.join(" ")}: no ${pattern} on stderr${ended ? " before it ended" : ""}: ${stderr()}`);
       }
     },
     stop(): Promise<InProcessResult> {

@@ -42,5 +42,5 @@ export async function startServeHttpInProcess(options: { args: string[]; token: 
     env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: options.token },
   });
   const url = (await serve.waitFor(/listening on (http:\/\/\S+)/))[1]!;
-  return { url, stderr: serve.stderr, stop: serve.stop };
+  return { url, stop: serve.stop };
 }
