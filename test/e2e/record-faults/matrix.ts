@@ -46,10 +46,13 @@ const KINDS: { fault: Record<string, unknown>; tool: string; forwarded: boolean 
  */
 export type Driver = { cli: string[] } | { inProcess: { driver: string; driverSource: "binary" | "synthetic" } };
 
-async function recordAndReplay(options: { mode: "cli" | "mcp"; fault: Record<string, unknown>; tool: string; driver: Driver; timeoutS: string }) {
+/** One rule of a plan: a kind of KINDS on the nth call of its tool. */
+type Aimed = (typeof KINDS)[number] & { nth: number };
+
+async function recordAndReplay(options: { mode: "cli" | "mcp"; rules: Aimed[]; driver: Driver; timeoutS: string }) {
   await using dir = await tmpDir();
   const plan = path.join(dir.path, "plan.json");
-  await writeFile(plan, JSON.stringify({ rules: [{ match: { tool: options.tool, nth: 1 }, fault: options.fault }] }));
+  await writeFile(plan, JSON.stringify({ rules: options.rules.map((r) => ({ match: { tool: r.tool, nth: r.nth }, fault: r.fault })) }));
   const out = path.join(dir.path, "rec");
   const live = path.join(dir.path, "live.txt");
   const again = path.join(dir.path, "replayed.txt");
@@ -81,21 +84,59 @@ async function recordAndReplay(options: { mode: "cli" | "mcp"; fault: Record<str
   return { replayed, live: await readFile(live, "utf8"), again: await readFile(again, "utf8"), marks: events.flatMap((e) => (e.fault ? [e.fault] : [])) };
 }
 
-/** Every kind on the given transports, or (`alternate`) every kind once, the transports taking turns (CLI the even kinds). */
-export function matrix(driver: Driver, modes: readonly ("cli" | "mcp")[], options: { timeoutS: string; alternate?: boolean }) {
+/** Kinds the harness takes as an answer (a delay, an empty result or a corrupt image still parse): it does not act again. */
+const TAKEN_AS_ANSWER = new Set(["delay", "empty", "corrupt_image"]);
+
+/**
+ * The plans of the real-runtime runs: every kind once, several to a run, so that a run (a desktop and
+ * the runtime reading its app's tree, the costly part) carries two click faults and a read fault. The
+ * harness clicks once per act, and once more after a click it could not take as an answer, so the
+ * second click fault is aimed at the first click of the second act.
+ */
+function combinedPlans(): Aimed[][] {
+  const clicks = KINDS.filter((k) => k.tool === "click");
+  const reads = KINDS.filter((k) => k.tool !== "click");
+  const plans: Aimed[][] = [];
+  for (let i = 0; i < clicks.length; i += 2) {
+    const first = clicks[i]!;
+    const plan: Aimed[] = [{ ...first, nth: 1 }];
+    const second = clicks[i + 1];
+    if (second) plan.push({ ...second, nth: TAKEN_AS_ANSWER.has(String(first.fault.kind)) ? 2 : 3 });
+    const read = reads[plans.length];
+    if (read) plan.push({ ...read, nth: 1 });
+    plans.push(plan);
+  }
+  return plans;
+}
+
+/**
+ * Every kind on the given transports, one kind to a run; or (`combined`) every kind once, several to
+ * a run, the transports taking turns (CLI the even plans).
+ */
+export function matrix(driver: Driver, modes: readonly ("cli" | "mcp")[], options: { timeoutS: string; combined?: boolean }) {
   for (const mode of modes) {
-    for (const [i, k] of KINDS.entries()) {
-      if (options.alternate && (i % 2 === 0) !== (mode === "cli")) continue;
-      it(`${mode}: ${String(k.fault.kind)} on ${k.tool}`, { timeout: 90_000 }, async () => {
-        const run = await recordAndReplay({ mode, fault: k.fault, tool: k.tool, driver, timeoutS: options.timeoutS });
-        expect(run.marks).toEqual([
-          { kind: k.fault.kind, rule: 0, ...(Object.keys(k.fault).length > 1 ? { params: expect.any(Object) } : {}), forwarded: k.forwarded },
-        ]);
+    const plans = options.combined ? combinedPlans().filter((_, i) => (i % 2 === 0) === (mode === "cli")) : KINDS.map((k) => [{ ...k, nth: 1 }]);
+    for (const rules of plans) {
+      const name = rules.map((r) => `${String(r.fault.kind)} on ${r.tool}${r.nth > 1 ? ` #${r.nth}` : ""}`).join(", ");
+      it(`${mode}: ${name}`, { timeout: 90_000 }, async () => {
+        const run = await recordAndReplay({ mode, rules, driver, timeoutS: options.timeoutS });
+        // each rule fired once, where it was aimed, forwarded to the driver exactly when the kind takes effect
+        expect([...run.marks].sort((a, b) => a.rule - b.rule)).toEqual(
+          rules.map((r, rule) => ({
+            kind: r.fault.kind,
+            rule,
+            ...(Object.keys(r.fault).length > 1 ? { params: expect.any(Object) } : {}),
+            forwarded: r.forwarded,
+          })),
+        );
         expect(run.again).toBe(run.live);
         expect(run.replayed.unmatched, run.replayed.stderr).toBe(0);
         expect(run.replayed.exitCode, run.replayed.stderr).toBe(0);
-        // the harness met the fault (a delay, an empty result or a corrupt image still parse) and recovered through the driver
-        if (!["delay", "empty", "corrupt_image"].includes(String(k.fault.kind))) expect(run.live).toMatch(new RegExp(`^${k.tool} (unknown|refused) `, "m"));
+        // the harness met each fault it could not take as an answer, and recovered through the driver
+        for (const tool of new Set(rules.map((r) => r.tool))) {
+          const met = rules.filter((r) => r.tool === tool && !TAKEN_AS_ANSWER.has(String(r.fault.kind))).length;
+          expect(run.live.match(new RegExp(`^${tool} (unknown|refused) `, "gm"))?.length ?? 0, run.live).toBeGreaterThanOrEqual(met);
+        }
         expect(run.live.trim().split("\n").at(-1)).toMatch(/^end_session ok /);
       });
     }
