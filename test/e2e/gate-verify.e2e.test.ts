@@ -16,14 +16,16 @@ const TYPED = "hello from cua-contract";
 
 describe("verify without a desktop", () => {
   it("sends the read-only calls, says per call why each mutation was not sent, and refuses --update", { timeout: 60_000 }, async () => {
-    const r = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.21.0", "--json"], { env: { DISPLAY: "" } });
+    await using dir = await tmpDir();
+    const written = path.join(dir.path, "verify.json");
+    const r = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.21.0", "--json", "--json-out", written], { env: { DISPLAY: "" } });
     const doc = JSON.parse(String(r.stdout));
+    expect(await readFile(written, "utf8")).toBe(`${String(r.stdout)}\n`); // execa drops the last newline of stdout
     const byLabel = (label: string) => doc.calls.filter((c: any) => c.label === label);
     expect(byLabel("call type_text")[0]).toMatchObject({ sent: false, readOnly: false });
     expect(byLabel("call type_text")[0].notes).toContainEqual(expect.stringMatching(/^not sent: type_text changes the desktop, and without --desktop/));
     expect(byLabel("call list_windows").every((c: any) => c.sent)).toBe(true);
     expect(doc.notSent).toBe(9);
-    await using dir = await tmpDir();
     const upd = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.21.0", "--update", path.join(dir.path, "new")], {
       env: { DISPLAY: "" },
     });
@@ -64,16 +66,30 @@ describe.skipIf(missing.length > 0)("verify --desktop (real runtime under Xvfb)"
     async () => {
       await using dir = await tmpDir();
       const out = path.join(dir.path, "gtk3-demo-cli-0.28.2");
-      const r = await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.28.2", "--desktop", "--secret", TYPED, "--update", out]);
+      const json = path.join(dir.path, "verify.json");
+      const r = await runCli([
+        "verify",
+        "recordings/gtk3-demo-cli",
+        "--driver",
+        "sdk:0.28.2",
+        "--desktop",
+        "--secret",
+        TYPED,
+        "--update",
+        out,
+        "--json-out",
+        json,
+      ]);
       const text = String(r.stdout);
       expect(text).toContain(
         "  #3   call start_session           additive\n         additive    $.desktop_capture_authorized: $.desktop_capture_authorized is new",
       );
       expect(text).toMatch(/additive {4}\$\.elements\[\*\]\.actions: \$\.elements\[\*\]\.actions is new \(×\d+\)/);
       expect(text).toMatch(/^differences: \d+ breaking, \d+ behavioural, \d+ additive, \d+ cosmetic; 24\/24 call\(s\) sent/m);
-      const doc = JSON.parse(
-        String((await runCli(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.28.2", "--desktop", "--secret", TYPED, "--json"])).stdout),
-      );
+      // the same comparison as a document: every difference has a path, and the exit code follows `ok`
+      const doc = JSON.parse(await readFile(json, "utf8"));
+      expect(doc.updated).toBe(out);
+      expect(doc.calls).toHaveLength(24);
       for (const call of doc.calls) for (const d of call.differences) expect(d.path).toMatch(/^(\$|stdout|stderr|exit_code|--)/);
       expect(r.exitCode).toBe(doc.ok ? 0 : 1);
       const cassette = (await readFile(path.join(out, "cassette.jsonl"), "utf8")).split("\n");

@@ -28,6 +28,7 @@ export const verifyCommand = defineCommand({
         describe: "What the harness typed where the recording holds a redaction placeholder (repeatable; used only where its hash matches)",
       })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" })
+      .option("json-out", { type: "string", describe: "Write that JSON document to FILE as well (what is printed stays text unless --json)" })
       .option("junit", { type: "string", describe: "Write JUnit XML to FILE (one case per recorded call)" }),
   handler: async (args) => {
     const desktop = args.desktop ? await startRecordingDesktop() : undefined;
@@ -56,7 +57,9 @@ async function verify(args: Record<string, unknown>, desktop: boolean): Promise<
   });
   if (args.junit)
     writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract verify", suites: verifySuites(report) }) });
-  const text = args.json ? `${JSON.stringify(report, null, 2)}\n` : renderVerify(report);
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  if (typeof args["json-out"] === "string") writeOutputFile({ file: args["json-out"], flag: "--json-out", text: json });
+  const text = args.json ? json : renderVerify(report);
   // Wait until the pipe has taken it all: stdout is quieted right after (see below).
   await new Promise<void>((resolve, reject) => process.stdout.write(text, (error) => (error ? reject(error) : resolve())));
   return report.ok ? 0 : 1;
