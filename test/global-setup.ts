@@ -9,6 +9,8 @@ import { skippedSummary } from "./helpers/skipped-summary.js";
 declare module "vitest" {
   export interface ProvidedContext {
     systemSkipLog: string;
+    /** A private directory for the whole run, shared by every project and worker (test/helpers/once-per-run.ts). */
+    runDir: string;
   }
 }
 
@@ -17,12 +19,16 @@ declare module "vitest" {
 // source. Tests that skip for want of a Debian package append to one log; teardown prints one line for them.
 export default function setup(project: TestProject): () => void {
   const root = fileURLToPath(new URL("..", import.meta.url));
-  const once = globalThis as { [BUILT]?: true };
+  const once = globalThis as { [BUILT]?: true; [RUN_DIR]?: string };
   if (!once[BUILT]) {
     once[BUILT] = true;
     if (!buildIsFresh(root)) build(root);
     skipPythonShim();
+    const runDir = mkdtempSync(path.join(os.tmpdir(), "cua-test-run-"));
+    once[RUN_DIR] = runDir;
+    process.on("exit", () => rmSync(runDir, { recursive: true, force: true }));
   }
+  project.provide("runDir", once[RUN_DIR]!);
   const dir = mkdtempSync(path.join(os.tmpdir(), "cua-test-skips-"));
   const log = path.join(dir, "skipped.jsonl");
   project.provide("systemSkipLog", log);
@@ -40,6 +46,7 @@ export default function setup(project: TestProject): () => void {
 }
 
 const BUILT = Symbol.for("cua-contract.test.built");
+const RUN_DIR = Symbol.for("cua-contract.test.run-dir");
 
 /**
  * `python3` on PATH may be a version manager's shim (pyenv's is a bash script that runs a dozen more

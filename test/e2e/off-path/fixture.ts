@@ -8,6 +8,7 @@ import { missingDesktopPrograms } from "#src/desktop/programs.js";
 import type { RequestEntry } from "#src/schema/replay-log.js";
 import { replay } from "#src/transports/run-replay.js";
 import { eachLimited } from "#src/util/each-limited.js";
+import { oncePerRun } from "../../helpers/once-per-run.js";
 import { repoRoot, runCli } from "../../helpers/run-cli.js";
 
 export const EXAMPLE = path.join(repoRoot, "examples/fail-closed-python");
@@ -28,24 +29,32 @@ export const FAULTS: readonly Record<string, unknown>[] = [
 ];
 export const ENV = { HARNESS_TIMEOUT_S: "1.5" };
 
-export const work = mkdtempSync(path.join(os.tmpdir(), "off-path-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// The file's own scratch directory, made and removed around each file that uses these (the module
+// is shared by the files a worker runs, so nothing here may outlive one file).
+let work = "";
 const missing = await missingDesktopPrograms({ app: ["gtk3-demo"] });
 export const cassettes: Record<string, string> = {};
 
-/** Records the example over each transport fresh from the real runtime (before the file's tests), or uses its bundled recordings. */
+/**
+ * Records the example over each transport fresh from the real runtime (before the file's tests), or
+ * uses its bundled recordings. A recording is made once per run: the MCP and HTTP files share one.
+ */
 export function useRecordings(transports: string[]): void {
+  beforeAll(() => {
+    work = mkdtempSync(path.join(os.tmpdir(), "off-path-"));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
   beforeAll(async () => {
     for (const transport of transports) {
       cassettes[transport] = path.join(EXAMPLE, "recordings", transport);
       if (missing.length > 0) continue;
       // recorded fresh from the real runtime on a throwaway desktop, with no faults
-      const out = path.join(work, `rec-${transport}`);
-      const rec = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--out", out, "--", "python3", "harness.py", "--transport", transport], {
-        cwd: EXAMPLE,
+      cassettes[transport] = await oncePerRun(`off-path-rec-${transport}`, work, async (out) => {
+        const rec = await runCli(["record", "--driver", "sdk:0.21.0", "--desktop", "--out", out, "--", "python3", "harness.py", "--transport", transport], {
+          cwd: EXAMPLE,
+        });
+        if (rec.exitCode !== 0) throw new Error(`record over ${transport} exited ${rec.exitCode}: ${String(rec.stderr)}`);
       });
-      expect(rec.exitCode, rec.stderr).toBe(0);
-      cassettes[transport] = out;
     }
     if (missing.length > 0) console.warn(`off-path tests replay the bundled recordings: ${missing.join(", ")} not found for a fresh desktop recording`);
   }, 120_000);
