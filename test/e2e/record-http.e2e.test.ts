@@ -9,10 +9,10 @@ import { describe, expect, it } from "vitest";
 import { readCassetteSync, restoreText } from "#src/cassette/index.js";
 import type { HttpEvent } from "#src/schema/cassette.js";
 import { cassetteHandlers } from "#src/transports/http/msw.js";
-import { cliPath, repoRoot, runCli } from "../helpers/run-cli.js";
+import { cliPath, repoRoot } from "../helpers/run-cli.js";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { sdkUnavailable } from "../helpers/sdk-available.js";
-import { startServeHttp } from "../helpers/serve-http.js";
+import { startServeHttp, startServeHttpInProcess } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const TOKEN = "rec-http-token-0123456789abcdefghijklmnopqrstuvwxyz";
@@ -21,6 +21,7 @@ const PNG = path.join(repoRoot, "test/fixtures/frames/dialog-before.png");
 const skip = await sdkUnavailable("0.21.0");
 if (skip) console.warn(`\n!!! ${skip}\n`);
 
+// The upstream (`serve --driver sdk:0.21.0`) is spawned: the record under test runs in this process beside it.
 const startServe = (args: string[]) => startServeHttp({ args, token: TOKEN });
 
 const harnessEnv = (url: string) => ({ CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN, CUA_CONTRACT_MCP_HTTP_URL: url });
@@ -59,7 +60,7 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     let recorded: string;
     {
       await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
-      const r = await runCli([...recordArgs(out, upstream.url), "fetch", PNG], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN } });
+      const r = await runCliInProcess([...recordArgs(out, upstream.url), "fetch", PNG], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN } });
       expect(r.exitCode, String(r.stderr)).toBe(0);
       recorded = String(r.stdout);
     }
@@ -116,7 +117,7 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     expect([summary.events, summary.frames.count, summary.frames.missing]).toEqual([8, 1, []]);
 
     // Replay: the same client, the same bytes, no driver behind it.
-    await using replay = await startServe([out]);
+    await using replay = await startServeHttpInProcess({ args: [out], token: TOKEN });
     const again = await execa(process.execPath, [HARNESS, "fetch", PNG], { env: harnessEnv(replay.url), reject: false });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stdout.trim()).toBe(recorded.trim());
@@ -128,7 +129,7 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     let recorded: string;
     {
       await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
-      const r = await runCli([...recordArgs(out, upstream.url), "sdk"], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN } });
+      const r = await runCliInProcess([...recordArgs(out, upstream.url), "sdk"], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN } });
       expect(r.exitCode, String(r.stderr)).toBe(0);
       recorded = String(r.stdout);
       // The client's GET for an SSE stream is refused by the driver (405): forwarded, not recorded.
@@ -143,7 +144,7 @@ describe.skipIf(skip !== undefined)("record --http-upstream (MCP over HTTP, real
     expect(methods).toEqual(["initialize", "notifications/initialized", "tools/list", "tools/call", "tools/call"]);
     for (const file of filesUnder(out)) expect(readFileSync(file).includes(TOKEN), file).toBe(false);
 
-    await using replay = await startServe([out]);
+    await using replay = await startServeHttpInProcess({ args: [out], token: TOKEN });
     const again = await execa(process.execPath, [HARNESS, "sdk"], { env: harnessEnv(replay.url), reject: false });
     expect(again.exitCode, again.stderr).toBe(0);
     expect(again.stdout.trim()).toBe(recorded.trim());
@@ -190,7 +191,7 @@ console.log(typed.status, process.env.CUA_DRIVER_RS_MCP_HTTP_PORT === new URL(ur
 `,
     );
     await using upstream = await startServe(["--driver", "sdk:0.21.0"]);
-    const r = await runCli(
+    const r = await runCliInProcess(
       ["record", "--driver", "sdk:0.21.0", "--no-probe", "--no-redact", "--out", out, "--http-upstream", upstream.url, "--", process.execPath, script],
       {
         env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: TOKEN },
@@ -266,7 +267,7 @@ describe("record --http-upstream: bad input", () => {
     [["--http-upstream", "http://127.0.0.1:9/mcp", "--http-port", "70000"], "--http-port 70000 is not a port"],
   ])("%j exits 2", async (flags, message) => {
     await using dir = await tmpDir();
-    const r = await runCli(["record", "--driver", "sdk:0.21.0", "--no-probe", "--out", path.join(dir.path, "rec"), ...flags, "--", "true"]);
+    const r = await runCliInProcess(["record", "--driver", "sdk:0.21.0", "--no-probe", "--out", path.join(dir.path, "rec"), ...flags, "--", "true"]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(message);
   });

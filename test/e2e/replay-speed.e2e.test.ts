@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { CASSETTE, HARNESS, type Seen } from "../helpers/replay-cli-harness.js";
 import { cliPath, repoRoot } from "../helpers/run-cli.js";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
-import { startServeHttp } from "../helpers/serve-http.js";
+import { startServeHttpInProcess } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 describe("replay --speed recorded (per-call CLI)", () => {
@@ -75,7 +75,7 @@ describe("serve --speed recorded (MCP over HTTP and stdio)", () => {
     await using dir = await tmpDir();
     const slow = await slowCassette(dir.path);
     const timed = async (extra: string[]) => {
-      await using serve = await startServeHttp({ args: [slow, ...extra], token: TOKEN });
+      await using serve = await startServeHttpInProcess({ args: [slow, ...extra], token: TOKEN });
       const started = performance.now();
       const res = await fetch(serve.url, {
         method: "POST",

@@ -1,18 +1,19 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { execa } from "execa";
 import { setupServer } from "msw/node";
 import { describe, expect, it } from "vitest";
 import { cassetteHandlers } from "#src/transports/http/msw.js";
-import { cliPath, repoRoot } from "../helpers/run-cli.js";
-import { startServeHttp } from "../helpers/serve-http.js";
+import { repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
+import { startServeHttpInProcess } from "../helpers/serve-http.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 
 const CASSETTE = path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk");
 const TOKEN = "t".repeat(40);
 const call = (id: number, name: string, args: object = {}) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
 
-const startServe = (extra: string[] = []) => startServeHttp({ args: [CASSETTE, ...extra], token: TOKEN });
+// in this process: what is tested is what the server answers (serve-signal.e2e.test.ts tests the process)
+const startServe = (extra: string[] = []) => startServeHttpInProcess({ args: [CASSETTE, ...extra], token: TOKEN });
 
 const post = (url: string, body: string, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", body, headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json", ...headers } });
@@ -36,10 +37,7 @@ describe("cua-contract serve --transport http", () => {
   });
 
   it("refuses to start without a valid token (exit 2)", async () => {
-    const r = await execa(process.execPath, [cliPath, "serve", CASSETTE, "--transport", "http", "--port", "0"], {
-      reject: false,
-      env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: "short" },
-    });
+    const r = await runCliInProcess(["serve", CASSETTE, "--transport", "http", "--port", "0"], { env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: "short" } });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("CUA_DRIVER_RS_MCP_HTTP_TOKEN: MCP over HTTP needs a bearer token");
   });

@@ -34,13 +34,21 @@ export async function startServeHttp(options: { args: string[]; token: string })
 
 /**
  * The same server run in this test process (`startCliInProcess`): its URL once it listens, and
- * `stop()`, which ends it as SIGINT would and gives its exit code and output. For tests of what the
- * replay behind it judges; the spawned one above stays for the process itself (signals, stdio).
+ * `stop()` (or leaving an `await using` block), which ends it as SIGINT would and gives its exit code
+ * and output. For tests of what the server answers and the replay behind it judges; the spawned one
+ * above stays for the process itself (signals, stdio) and for a server that must run beside another
+ * in-process command (one at a time in process).
  */
 export async function startServeHttpInProcess(options: { args: string[]; token: string }) {
   const serve = startCliInProcess(["serve", ...options.args, "--transport", "http", "--port", "0"], {
     env: { CUA_DRIVER_RS_MCP_HTTP_TOKEN: options.token },
   });
   const url = (await serve.waitFor(/listening on (http:\/\/\S+)/))[1]!;
-  return { url, stop: serve.stop };
+  return {
+    url,
+    stop: serve.stop,
+    [Symbol.asyncDispose]: async () => {
+      await serve.stop();
+    },
+  };
 }
