@@ -11,5 +11,5 @@ if (missing.length > 0) {
 
 // one desktop per run, one run at a time in this file
 describe.skipIf(missing.length > 0)("record --faults against the real runtime on a throwaway desktop, over mcp", () => {
-  matrix({ cli: ["--driver", "sdk:0.21.0", "--desktop"] }, ["mcp"], { timeoutS: TIMEOUT_S.desktop, combined: true });
+  matrix({ cli: ["--driver", "sdk:0.21.0", "--desktop"] }, ["mcp"], { timeoutS: TIMEOUT_S.desktop, plans: "combined-alternating" });
 });

@@ -7,5 +7,9 @@ import { FAKE, TIMEOUT_S, matrix } from "./record-faults/matrix.js";
 
 // each run mostly waits on the harness's timeouts: the fake driver's runs go side by side
 describe.concurrent("record --faults against the fake driver (test double)", () => {
-  matrix({ inProcess: { driver: FAKE, driverSource: "synthetic" } }, ["cli", "mcp"], { timeoutS: TIMEOUT_S.fake });
+  // every kind alone over MCP stdio; over per-call CLI, where each call starts the driver anew (the
+  // costly transport to record), every kind in the combined plans the desktop runs use, each plan
+  // holding two click faults and a read fault
+  matrix({ inProcess: { driver: FAKE, driverSource: "synthetic" } }, ["mcp"], { timeoutS: TIMEOUT_S.fake, plans: "each" });
+  matrix({ inProcess: { driver: FAKE, driverSource: "synthetic" } }, ["cli"], { timeoutS: TIMEOUT_S.fake, plans: "combined" });
 });

@@ -110,12 +110,16 @@ function combinedPlans(): Aimed[][] {
 }
 
 /**
- * Every kind on the given transports, one kind to a run; or (`combined`) every kind once, several to
- * a run, the transports taking turns (CLI the even plans).
+ * Every kind on each of the given transports: one kind to a run (`each`), several to a run
+ * (`combined`), or several to a run with the transports taking turns, so that each kind runs once
+ * in all (`combined-alternating`: CLI the even plans).
  */
-export function matrix(driver: Driver, modes: readonly ("cli" | "mcp")[], options: { timeoutS: string; combined?: boolean }) {
+export function matrix(driver: Driver, modes: readonly ("cli" | "mcp")[], options: { timeoutS: string; plans: "each" | "combined" | "combined-alternating" }) {
   for (const mode of modes) {
-    const plans = options.combined ? combinedPlans().filter((_, i) => (i % 2 === 0) === (mode === "cli")) : KINDS.map((k) => [{ ...k, nth: 1 }]);
+    const plans =
+      options.plans === "each"
+        ? KINDS.map((k) => [{ ...k, nth: 1 }])
+        : combinedPlans().filter((_, i) => options.plans === "combined" || (i % 2 === 0) === (mode === "cli"));
     for (const rules of plans) {
       const name = rules.map((r) => `${String(r.fault.kind)} on ${r.tool}${r.nth > 1 ? ` #${r.nth}` : ""}`).join(", ");
       it(`${mode}: ${name}`, { timeout: 90_000 }, async () => {
