@@ -20,7 +20,7 @@ export const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0
 export const TIMEOUT_S = { fake: "2.5", desktop: "8" } as const;
 
 /**
- * Every fault kind, on the first click (a mutation) where it can land there, else on a read. Faults
+ * Every fault kind, on a click (a mutation) where it can land there, else on a read. Faults
  * after the effect are forwarded: the real answer recorded and withheld. Faults before the effect
  * never reach the driver: the recorded click is consumed on replay without ending its epoch, so the
  * click sent anew after the recovery meets the real one recorded after it.
