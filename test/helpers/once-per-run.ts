@@ -1,7 +1,8 @@
-// A result made once per `vitest run` and shared by the test files that need it, whichever worker
+// A result made once per vitest process and shared by the test files that need it, whichever worker
 // runs them: the first file to ask makes it into the run's private directory (test/global-setup.ts),
 // the others wait for it. For what is costly to make and the same for every file, such as a fresh
-// recording from the real runtime on a throwaway desktop.
+// recording from the real runtime on a throwaway desktop. A watch session keeps the result (and a
+// failure to make it) until vitest is restarted.
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
