@@ -24,22 +24,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: "unit",
-          include: ["src/**/*.test.ts"],
-          // the unit files share a worker's module cache: each file re-importing zod, the MCP SDK and
-          // sharp cost more CPU than all their tests (the pure core keeps no module state, test/architecture.test.ts)
-          isolate: false,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: "e2e",
-          include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
+          // the unit files (src/) and the end-to-end files (test/, examples/) in one project, so that
+          // they share its workers: each worker loads zod, the MCP SDK, sharp and the engine once
+          // (a project of their own each had twice the workers load them: about 12 % of the CPU a run)
+          name: "suite",
+          include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
           // The docs' shell blocks run in their own pass (`npm run test:docs`, which CI runs after `npm test`).
           exclude: [...configDefaults.exclude, ...OWN_PROCESS, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
-          // the e2e files share a worker's module cache too (about 50 s of CPU a run on two cores):
-          // what they run in process (runCliInProcess, the in-process runtime) keeps no state between files
+          // files share a worker's module cache: what a test changes in the process it puts back
+          // (runCliInProcess, vi.stubEnv), and the pure core keeps no module state (test/architecture.test.ts)
           isolate: false,
         },
       },
