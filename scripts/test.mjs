@@ -1,8 +1,9 @@
 // `npm test`: lint and format check first (half a second, and the commonest failure), then the
 // type-check and the suite side by side — tsc needs one core for a few seconds, and the suite leaves
 // some idle while its tests wait on harnesses and desktops. TypeScript 7 checks on several threads
-// by default; beside the suite one thread costs less CPU (about 4 s against 6) and takes no longer. Either failing fails the run; tsc's
-// output is printed after the suite's, so the two do not interleave. Arguments go to vitest.
+// by default; beside the suite one thread costs less CPU (about 4 s against 6) and takes no longer.
+// Either failing fails the run; tsc's output is printed after the suite's, so the two do not
+// interleave. Arguments go to vitest.
 import { spawn } from "node:child_process";
 
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;

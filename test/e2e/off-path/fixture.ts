@@ -40,11 +40,9 @@ export const cassettes: Record<string, string> = {};
  * uses its bundled recordings. A recording is made once per run: the MCP and HTTP files share one.
  */
 export function useRecordings(transports: string[]): void {
-  beforeAll(() => {
-    work = mkdtempSync(path.join(os.tmpdir(), "off-path-"));
-  });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   beforeAll(async () => {
+    work = mkdtempSync(path.join(os.tmpdir(), "off-path-"));
     for (const transport of transports) {
       cassettes[transport] = path.join(EXAMPLE, "recordings", transport);
       if (missing.length > 0) continue;

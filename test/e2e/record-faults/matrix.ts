@@ -88,10 +88,10 @@ async function recordAndReplay(options: { mode: "cli" | "mcp"; rules: Aimed[]; d
 const TAKEN_AS_ANSWER = new Set(["delay", "empty", "corrupt_image"]);
 
 /**
- * The plans of the real-runtime runs: every kind once, several to a run, so that a run (a desktop and
- * the runtime reading its app's tree, the costly part) carries two click faults and a read fault. The
- * harness clicks once per act, and once more after a click it could not take as an answer, so the
- * second click fault is aimed at the first click of the second act.
+ * Every kind once, several to a run, so that a run (on the real runtime a desktop and the runtime
+ * reading its app's tree; over per-call CLI a driver started per call) carries two click faults and,
+ * in two plans, a read fault. The harness clicks once per act, and once more after a click it could
+ * not take as an answer, so the second click fault is aimed at the first click of the second act.
  */
 function combinedPlans(): Aimed[][] {
   const clicks = KINDS.filter((k) => k.tool === "click");
