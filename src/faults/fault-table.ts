@@ -1,3 +1,4 @@
+import type { OutcomeClass } from "#src/driver/outcome.js";
 import { FaultKindSchema, type Fault, type FaultKind } from "#src/schema/fault-plan.js";
 
 /**
@@ -22,20 +23,25 @@ export interface FaultTraits {
   readonly timesOut: boolean;
   /** Changes the tool result itself, not the transport (built by `applyResultFault`). */
   readonly changesResult: boolean;
+  /**
+   * What the harness can know of the call's effect (`src/driver/outcome.ts`): `not_reached` (it never
+   * reached the driver: safe to send again), `refused`, `unknown` or `done`.
+   */
+  readonly outcome: OutcomeClass;
 }
 
 export const FAULT_TABLE = {
-  hang: { takesEffect: false, unknownOutcome: true, breaksTransport: true, timesOut: true, changesResult: false },
-  delay: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: false },
-  timeout_after_effect: { takesEffect: true, unknownOutcome: true, breaksTransport: true, timesOut: true, changesResult: false },
-  timeout_before_effect: { takesEffect: false, unknownOutcome: true, breaksTransport: true, timesOut: true, changesResult: false },
-  daemon_down: { takesEffect: false, unknownOutcome: false, breaksTransport: true, timesOut: false, changesResult: false },
-  daemon_died_midcall: { takesEffect: false, unknownOutcome: true, breaksTransport: true, timesOut: false, changesResult: false },
-  exit: { takesEffect: false, unknownOutcome: false, breaksTransport: true, timesOut: false, changesResult: false },
-  truncated: { takesEffect: true, unknownOutcome: true, breaksTransport: true, timesOut: false, changesResult: false },
-  corrupt_image: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true },
-  empty: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true },
-  refusal: { takesEffect: false, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true },
+  hang: { takesEffect: false, unknownOutcome: true, breaksTransport: true, timesOut: true, changesResult: false, outcome: "unknown" },
+  delay: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: false, outcome: "done" },
+  timeout_after_effect: { takesEffect: true, unknownOutcome: true, breaksTransport: true, timesOut: true, changesResult: false, outcome: "unknown" },
+  timeout_before_effect: { takesEffect: false, unknownOutcome: true, breaksTransport: true, timesOut: true, changesResult: false, outcome: "unknown" },
+  daemon_down: { takesEffect: false, unknownOutcome: false, breaksTransport: true, timesOut: false, changesResult: false, outcome: "not_reached" },
+  daemon_died_midcall: { takesEffect: false, unknownOutcome: true, breaksTransport: true, timesOut: false, changesResult: false, outcome: "unknown" },
+  exit: { takesEffect: false, unknownOutcome: false, breaksTransport: true, timesOut: false, changesResult: false, outcome: "not_reached" },
+  truncated: { takesEffect: true, unknownOutcome: true, breaksTransport: true, timesOut: false, changesResult: false, outcome: "unknown" },
+  corrupt_image: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "done" },
+  empty: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "done" },
+  refusal: { takesEffect: false, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "refused" },
 } as const satisfies Record<FaultKind, FaultTraits>;
 
 /** Every fault kind, in the schema's order. */
@@ -60,6 +66,11 @@ export const RESULT_FAULTS: ReadonlySet<FaultKind> = kindsWith("changesResult");
 
 export type ResultFaultKind = KindsWith<"changesResult">;
 export type ResultFault = Extract<Fault, { kind: ResultFaultKind }>;
+
+/** The outcome class a fault gives the call it is injected into. */
+export function faultOutcome(kind: FaultKind): OutcomeClass {
+  return FAULT_TABLE[kind].outcome;
+}
 
 export function faultTakesEffect(kind: FaultKind): boolean {
   return FAULT_TABLE[kind].takesEffect;
