@@ -63,6 +63,7 @@ export function judgeLog(options: {
     options: {
       ...(known ? { knownTools: known } : {}),
       ...(o?.max_repeats !== undefined ? { maxRepeats: o.max_repeats } : {}),
+      ...(o?.max_identical !== undefined ? { maxIdentical: o.max_identical } : {}),
       ...(o?.stale_codes ? { staleCodes: o.stale_codes } : {}),
     },
   });

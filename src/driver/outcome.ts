@@ -48,10 +48,10 @@ export const PARTIAL_EFFECT_CODES: readonly string[] = ["type_text_incomplete"];
 
 /** The judging summary of one answer (the replay log's `result`). */
 export interface AnswerSummary {
-  isError?: boolean;
-  refusal_code?: string;
-  effect?: string;
-  exit_code?: number | null;
+  isError?: boolean | undefined;
+  refusal_code?: string | undefined;
+  effect?: string | undefined;
+  exit_code?: number | null | undefined;
 }
 
 /**

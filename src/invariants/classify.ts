@@ -1,6 +1,7 @@
 import { toolsWith } from "#src/driver/catalogue.js";
-import { TIMEOUT_FAULTS, TRANSPORT_FAULTS, UNKNOWN_OUTCOME_FAULTS } from "#src/faults/fault-table.js";
-import type { RequestEntry } from "#src/schema/replay-log.js";
+import { answerOutcome, type OutcomeClass, STALE_REFUSAL_CODES } from "#src/driver/outcome.js";
+import { faultOutcome, TIMEOUT_FAULTS, TRANSPORT_FAULTS } from "#src/faults/fault-table.js";
+import type { ObservationEntry, ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
 
 /** Tools that deliver input to a window (the ActionResult tools, minus window geometry). */
 export const INPUT_TOOLS: ReadonlySet<string> = new Set(toolsWith("input"));
@@ -11,15 +12,41 @@ export const OBSERVATION_TOOLS: ReadonlySet<string> = new Set(toolsWith("observa
 /** Calls that open or close a driver session; they rebuild state rather than act on the screen. */
 export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(toolsWith("session-lifecycle"));
 
-/** Refusal codes that mean the target the harness acted on is out of date. */
-export const STALE_CODES: readonly string[] = ["stale_element_token", "invalid_snapshot_id", "generation_mismatch", "px_frame_mismatch", "browser_ref_stale"];
+/** Refusal codes that mean the target the harness acted on is out of date (the driver model's list). */
+export const STALE_CODES: readonly string[] = STALE_REFUSAL_CODES;
+
+/** Answers the replay builds by the driver's rule of refusing before it acts. */
+const REFUSING_SYNTHESES: ReadonlySet<string> = new Set(["permission_denied", "session_ended", "stale_element_token"]);
+
+/**
+ * The outcome class of a logged request (src/driver/outcome.ts): the fault's class when a fault took
+ * the answer away, else the class of the answer the harness got. A request read but never answered
+ * is `unknown`; an unmatched one got the driver's error shape and nothing was done (`refused`).
+ */
+export function outcomeOf(r: RequestEntry): OutcomeClass {
+  if (r.outcome === "unanswered") return "unknown";
+  if (r.outcome === "unmatched") return "refused";
+  if (r.fault) {
+    const byFault = faultOutcome(r.fault.kind);
+    // a delayed, emptied or image-corrupted answer is still the answer: its own class decides
+    if (byFault !== "done") return byFault;
+  }
+  if (r.synthesized !== undefined && REFUSING_SYNTHESES.has(r.synthesized)) return "refused";
+  return answerOutcome(r.result);
+}
+
+/** The refusal code the harness was served (recorded or injected), when there is one. */
+export function refusalCodeOf(r: RequestEntry): string | undefined {
+  const code = r.result?.refusal_code ?? (r.fault?.kind === "refusal" ? r.fault.params?.code : undefined);
+  return typeof code === "string" ? code : undefined;
+}
 
 export function requestsOf(entries: readonly { type: string }[]): RequestEntry[] {
   return entries.filter((e): e is RequestEntry => e.type === "request");
 }
 
 export function isUnknownOutcome(r: RequestEntry): boolean {
-  return r.fault !== undefined && UNKNOWN_OUTCOME_FAULTS.includes(r.fault.kind);
+  return outcomeOf(r) === "unknown";
 }
 
 export function isTransportFault(r: RequestEntry): boolean {
@@ -43,6 +70,13 @@ export function isMutation(r: RequestEntry): boolean {
   return r.kind === "mutation" && !LIFECYCLE_TOOLS.has(r.tool ?? "");
 }
 
+/** A mutation the driver may have carried out: not refused before it ran, and it reached the driver. */
+export function mayHaveActed(r: RequestEntry): boolean {
+  if (!isMutation(r)) return false;
+  const outcome = outcomeOf(r);
+  return outcome === "done" || outcome === "unknown";
+}
+
 export function isInput(r: RequestEntry): boolean {
   return r.tool !== undefined && INPUT_TOOLS.has(r.tool);
 }
@@ -51,6 +85,33 @@ export function isInput(r: RequestEntry): boolean {
 export function isFreshObservation(r: RequestEntry): boolean {
   if (r.tool === undefined || !OBSERVATION_TOOLS.has(r.tool) || !isAnswered(r)) return false;
   return r.result?.empty !== true && r.fault?.kind !== "empty";
+}
+
+/** A look the harness declared it took by its own means (the replay's `CUA_CONTRACT_OBSERVE` file). */
+export function isDeclaredObservation(e: ReplayLogEntry): e is ObservationEntry {
+  return e.type === "observation";
+}
+
+/**
+ * The log in the order things happened: a declared observation stands before the first request
+ * sent after it (`before`), even when an earlier request's answer was logged later.
+ */
+export function timelineOf(entries: readonly ReplayLogEntry[]): readonly ReplayLogEntry[] {
+  if (!entries.some(isDeclaredObservation)) return entries;
+  const out: ReplayLogEntry[] = [];
+  const waiting: ObservationEntry[] = [];
+  for (const e of entries) {
+    if (isDeclaredObservation(e)) {
+      waiting.push(e);
+      continue;
+    }
+    if (e.type === "request") {
+      while (waiting.length > 0 && (waiting[0] as ObservationEntry).before <= e.n) out.push(waiting.shift() as ObservationEntry);
+    }
+    out.push(e);
+  }
+  out.push(...waiting);
+  return out;
 }
 
 export function isRebuild(r: RequestEntry): boolean {

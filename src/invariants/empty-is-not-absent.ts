@@ -1,7 +1,7 @@
 import type { RequestEntry } from "#src/schema/replay-log.js";
 import { isAnswered, isInput, quote, targetWindow } from "./classify.js";
-import { violation } from "./evidence.js";
-import type { Invariant, Violation } from "./types.js";
+import { causeTracker } from "./evidence.js";
+import type { Invariant } from "./types.js";
 
 function isEmptyWindowList(r: RequestEntry): boolean {
   if (r.tool !== "list_windows") return false;
@@ -25,12 +25,13 @@ export const emptyIsNotAbsent: Invariant = {
   id: "empty-is-not-absent",
   statement: "After an empty or failed list_windows, the harness does not send an input aimed at a window it has not observed since.",
   check(entries) {
-    const out: Violation[] = [];
+    const causes = causeTracker("empty-is-not-absent");
     let empty: RequestEntry | undefined;
     const seen = new Set<number>();
     for (const e of entries) {
       if (e.type !== "request") continue;
       if (isEmptyWindowList(e)) {
+        if (empty) causes.close(String(empty.n));
         empty = e;
         seen.clear();
         continue;
@@ -39,15 +40,13 @@ export const emptyIsNotAbsent: Invariant = {
       for (const w of observedWindows(e)) seen.add(w);
       const w = targetWindow(e);
       if (isInput(e) && w !== undefined && !seen.has(w)) {
-        out.push(
-          violation(
-            "empty-is-not-absent",
-            `${quote(e)} targets window ${w}, which no observation has shown since ${quote(empty)} came back ${isAnswered(empty) ? "empty" : "failed"}`,
-            [empty, e],
-          ),
-        );
+        const cause = empty;
+        causes.offend(String(cause.n), e, () => ({
+          message: `${quote(e)} targets window ${w}, which no observation has shown since ${quote(cause)} came back ${isAnswered(cause) ? "empty" : "failed"}`,
+          requests: [cause, e],
+        }));
       }
     }
-    return out;
+    return causes.violations();
   },
 };

@@ -158,11 +158,20 @@ describe("retry-read-only-only", () => {
     expect(violations("retry-read-only-only", l.entries)).toEqual([]);
   });
   it("flags a mutation retried after a transport error, even across a session rebuild", () => {
-    const l = log().req("type_text", { text: "hi" }, { fault: "daemon_down" }).req("start_session").req("type_text", { text: "hi" });
+    const l = log().req("type_text", { text: "hi" }, { fault: "daemon_died_midcall" }).req("start_session").req("type_text", { text: "hi" });
     const v = violations("retry-read-only-only", l.entries);
     expect(v).toHaveLength(1);
     expect(v[0]?.message).toContain("type_text is not read-only");
-    expect(v[0]?.evidence.faults).toEqual(["daemon_down (rule 0)"]);
+    expect(v[0]?.evidence.faults).toEqual(["daemon_died_midcall (rule 0)"]);
+  });
+  it("passes a mutation re-sent after a call that never reached the driver (daemon_down, exit)", () => {
+    for (const fault of ["daemon_down", "exit"] as const) {
+      const l = log().req("type_text", { text: "hi" }, { fault }).req("start_session").req("type_text", { text: "hi" });
+      expect(violations("retry-read-only-only", l.entries)).toEqual([]);
+      expect(violations("no-replay-after-unknown", l.entries)).toEqual([]);
+      const next = log().req("type_text", { text: "hi" }, { fault }).req("click", click);
+      expect(violations("rebuild-before-mutation", next.entries)).toEqual([]);
+    }
   });
   it("sees a retry across a reconnect (initialize and tools/list on a new stream)", () => {
     const l = log()
@@ -233,19 +242,51 @@ describe("bounded-retries", () => {
     for (let i = 0; i < 6; i++) l.req("get_window_state", look);
     expect(violations("bounded-retries", l.entries)).toEqual([]);
   });
-  it("flags the seventh identical call, once per run", () => {
+  it("passes identical inputs the driver accepted: a list walked with eight presses of Down", () => {
+    const l = log().req("get_window_state", look);
+    for (let i = 0; i < 8; i++) l.req("press_key", { ...look, key: "Down" }, { result: { effect: "delivered" } });
+    expect(violations("bounded-retries", l.entries)).toEqual([]);
+  });
+  it("flags the seventh identical call refused the same way, once per run, counting the later ones", () => {
     const l = log();
-    for (let i = 0; i < 9; i++) l.req("click", click);
+    for (let i = 0; i < 9; i++) l.req("press_key", { key: "Down" }, { result: { isError: true, refusal_code: "background_unavailable" } });
     const v = violations("bounded-retries", l.entries);
     expect(v).toHaveLength(1);
-    expect(v[0]?.evidence.requests).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(v[0]?.evidence.requests).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(v[0]?.message).toMatch(
+      /#6 press_key .* 7th identical press_key call in a row \(from #0\), each refused \(background_unavailable\).*; 2 later requests did the same \(#7, #8\)/,
+    );
+  });
+  it("flags inputs that keep landing as suspected_noop, and a read that keeps failing", () => {
+    const noop = log();
+    for (let i = 0; i < 7; i++) noop.req("click", click, { result: { effect: "suspected_noop" } });
+    expect(violations("bounded-retries", noop.entries)).toHaveLength(1);
+    const failing = log();
+    for (let i = 0; i < 7; i++) failing.req("get_window_state", look, { fault: "hang" });
+    expect(violations("bounded-retries", failing.entries)[0]?.message).toContain("each without an answer (hang)");
+  });
+  it("an answer that shows progress ends the run", () => {
+    const l = log();
+    for (let i = 0; i < 4; i++) l.req("click", click, { result: { effect: "suspected_noop" } });
+    l.req("click", click, { result: { effect: "confirmed" } });
+    for (let i = 0; i < 4; i++) l.req("click", click, { result: { effect: "suspected_noop" } });
+    expect(violations("bounded-retries", l.entries)).toEqual([]);
   });
   it("honours a configured bound and ignores the session label", () => {
+    const refused = { result: { isError: true, refusal_code: "input_busy" } };
     const l = log()
-      .req("click", click)
-      .req("click", { ...click, session: "a" })
-      .req("click", { ...click, session: "b" });
+      .req("click", click, refused)
+      .req("click", { ...click, session: "a" }, refused)
+      .req("click", { ...click, session: "b" }, refused);
     expect(violations("bounded-retries", l.entries, { maxRepeats: 2 })).toHaveLength(1);
+  });
+  it("counts identical requests whatever the answers only under the opt-in maxIdentical policy", () => {
+    const l = log();
+    for (let i = 0; i < 8; i++) l.req("press_key", { key: "Down" }, { result: { effect: "delivered" } });
+    expect(violations("bounded-retries", l.entries)).toEqual([]);
+    const v = violations("bounded-retries", l.entries, { maxIdentical: 6 });
+    expect(v).toHaveLength(1);
+    expect(v[0]?.message).toMatch(/#6 press_key .* 7th identical .* maxIdentical policy allows at most 6, whatever the answers; #7 press_key .* did the same/);
   });
 });
 
@@ -324,8 +365,14 @@ describe("requests without a tool", () => {
     }
     // `status` asks whether the daemon runs: discovery too
     expect(violations("bounded-retries", entries)).toEqual([]);
-    const serve = entries.map((e) => ({ ...e, method: "sessions" }));
-    expect(violations("bounded-retries", serve)).toHaveLength(1);
+    const failed = entries.map((e) => ({ ...e, method: "sessions", result: { exit_code: 1 } }));
+    expect(violations("bounded-retries", failed)).toHaveLength(1);
+    expect(
+      violations(
+        "bounded-retries",
+        failed.map((e) => ({ ...e, method: "status" })),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -351,7 +398,7 @@ describe("rebuild-before-mutation across connections", () => {
 describe("runInvariants", () => {
   it("runs all invariants by default and reports the log as passing", () => {
     const report = runInvariants(log().req("list_windows", {}, { result: windows }).req("click", click).entries);
-    expect(report.results.map((r) => r.id)).toHaveLength(7);
+    expect(report.results.map((r) => r.id)).toHaveLength(9);
     expect(report.passed).toBe(true);
     expect(report.requests).toBe(2);
   });

@@ -2,7 +2,9 @@ import { boundedRetries } from "./bounded-retries.js";
 import { emptyIsNotAbsent } from "./empty-is-not-absent.js";
 import { noInputAfterStale } from "./no-input-after-stale.js";
 import { noReplayAfterUnknown } from "./no-replay-after-unknown.js";
+import { noResendAfterRefusal } from "./no-resend-after-refusal.js";
 import { noUnknownTools } from "./no-unknown-tools.js";
+import { noUseAfterHang } from "./no-use-after-hang.js";
 import { rebuildBeforeMutation } from "./rebuild-before-mutation.js";
 import { retryReadOnlyOnly } from "./retry-read-only-only.js";
 import type { Invariant, InvariantId } from "./types.js";
@@ -20,6 +22,8 @@ const BY_ID: Record<InvariantId, Invariant> = {
   "no-unknown-tools": noUnknownTools,
   "empty-is-not-absent": emptyIsNotAbsent,
   "bounded-retries": boundedRetries,
+  "no-resend-after-refusal": noResendAfterRefusal,
+  "no-use-after-hang": noUseAfterHang,
 };
 
 /** Every bundled invariant, in the order reports list them. */

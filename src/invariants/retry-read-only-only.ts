@@ -1,13 +1,15 @@
 import type { RequestEntry } from "#src/schema/replay-log.js";
 import { requestKey } from "./canonical.js";
-import { LIFECYCLE_TOOLS, isTransportFault, quote, requestsOf } from "./classify.js";
+import { LIFECYCLE_TOOLS, isTransportFault, outcomeOf, quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";
 import type { Invariant, Violation } from "./types.js";
 
 // A lost answer does not prove a mutation failed; only reads are safe to send again automatically.
+// A call that never reached the driver (no daemon, the client exited first) did nothing: sending it
+// again is safe, whatever it is.
 export const retryReadOnlyOnly: Invariant = {
   id: "retry-read-only-only",
-  statement: "Only read-only tools are retried after transport errors.",
+  statement: "Only read-only tools are retried after a transport error that left the outcome unknown (not after one that never reached the driver).",
   check(entries) {
     const out: Violation[] = [];
     let failed: RequestEntry | undefined;
@@ -23,7 +25,7 @@ export const retryReadOnlyOnly: Invariant = {
           ),
         );
       }
-      failed = isTransportFault(r) ? r : undefined;
+      failed = isTransportFault(r) && outcomeOf(r) === "unknown" ? r : undefined;
     }
     return out;
   },

@@ -23,8 +23,13 @@ export interface Violation {
 export interface InvariantOptions {
   /** Tool names the driver offers (from the cassette's probe). Default: cua-driver 0.21.0 on Linux. */
   knownTools?: readonly string[];
-  /** Maximum identical consecutive calls for `bounded-retries` (default 6). */
+  /** Maximum identical consecutive calls whose answers show no progress, for `bounded-retries` (default 6). */
   maxRepeats?: number;
+  /**
+   * Opt-in policy for `bounded-retries`: at most this many identical consecutive calls whatever the
+   * driver answered (a harness's own fuse against a model stuck in a loop). Off by default.
+   */
+  maxIdentical?: number;
   /** Extra refusal codes that mean "the frame or element you acted on is stale". */
   staleCodes?: readonly string[];
 }

@@ -135,6 +135,7 @@ export const GuardIdSchema = z.enum([
   "batch_budget",
   "session_unavailable",
   "bad_action",
+  "refused_unchanged",
 ]);
 export type GuardId = z.infer<typeof GuardIdSchema>;
 

@@ -163,6 +163,25 @@ export const MarkEntrySchema = z
   .strict();
 export type MarkEntry = z.infer<typeof MarkEntrySchema>;
 
+/**
+ * A look at the world the harness took by its own means (its game state, its own screenshot, a
+ * person's check) and declared to the replay: a line appended to the file `CUA_CONTRACT_OBSERVE`
+ * names, or `observe()` in process. The invariants count it as a fresh observation.
+ */
+export const ObservationEntrySchema = z
+  .object({
+    type: z.literal("observation"),
+    t_ms: z.number().nonnegative(),
+    /** `n` of the first request sent after it: it happened before that request and after every earlier one. */
+    before: z.number().int().nonnegative(),
+    /** `declared`: the harness said so (the only source today). */
+    source: z.literal("declared"),
+    /** What the harness said it looked at (the declared line, at most 500 characters). */
+    note: z.string().optional(),
+  })
+  .strict();
+export type ObservationEntry = z.infer<typeof ObservationEntrySchema>;
+
 export const SummaryEntrySchema = z
   .object({
     type: z.literal("summary"),
@@ -179,5 +198,11 @@ export const SummaryEntrySchema = z
   .strict();
 export type SummaryEntry = z.infer<typeof SummaryEntrySchema>;
 
-export const ReplayLogEntrySchema = z.discriminatedUnion("type", [RequestEntrySchema, StreamEntrySchema, MarkEntrySchema, SummaryEntrySchema]);
+export const ReplayLogEntrySchema = z.discriminatedUnion("type", [
+  RequestEntrySchema,
+  StreamEntrySchema,
+  MarkEntrySchema,
+  ObservationEntrySchema,
+  SummaryEntrySchema,
+]);
 export type ReplayLogEntry = z.infer<typeof ReplayLogEntrySchema>;

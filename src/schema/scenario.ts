@@ -16,6 +16,8 @@ export const InvariantIdSchema = z.enum([
   "no-unknown-tools",
   "empty-is-not-absent",
   "bounded-retries",
+  "no-resend-after-refusal",
+  "no-use-after-hang",
 ]);
 
 const ScenarioIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "a scenario id is lower-case kebab-case (letters, digits, -)");
@@ -68,6 +70,8 @@ export const ScenarioSchema = z
     invariant_options: z
       .object({
         max_repeats: z.number().int().positive().optional(),
+        /** Opt-in: at most this many identical requests in a row, whatever the driver answered. */
+        max_identical: z.number().int().positive().optional(),
         stale_codes: z.array(z.string()).optional(),
       })
       .strict()

@@ -32,6 +32,8 @@ export function createStepRunner(options: {
   tools(): readonly ToolInfo[] | undefined;
 }): StepRunner {
   let loop = initialLoopGuardState();
+  /** Actions the driver refused since the last look or carried-out mutation (canonical action → why). */
+  const refused = new Map<string, string>();
 
   function loopKind(action: HarnessAction): "observation" | "wait" | "mutation" {
     if (action.action === "wait") return "wait";
@@ -58,9 +60,21 @@ export function createStepRunner(options: {
     const action = parsed.data;
     const paused = checkLoopGuard(loop);
     if (!paused.ok) return rec.result({ decision: "paused", blockedBy: "loop_guard", note: paused.note });
-    const notReady = await options.ready(rec);
-    const result = notReady ?? (await options.run(rec, action));
     const kind = loopKind(action);
+    const actionKey = canonicalJson(action);
+    const refusedBefore = kind === "mutation" ? refused.get(actionKey) : undefined;
+    // a refusal is the driver's answer to that request in that state: the same request again gets it again
+    const again =
+      refusedBefore !== undefined
+        ? blocked(
+            rec,
+            "refused_unchanged",
+            `The driver refused this exact ${action.action} (${refusedBefore}) and nothing has changed since: sent unchanged it is refused again. Change it (the refusal's recommended route, another target) or look again first. Nothing was sent.`,
+          )
+        : undefined;
+    const notReady = again ? undefined : await options.ready(rec);
+    const result = again ?? notReady ?? (await options.run(rec, action));
+    rememberRefusal(kind, actionKey, result);
     const error =
       result.blockedBy ??
       (result.verdict && result.verdict.outcome !== "confirmed" && result.verdict.outcome !== "unconfirmed"
@@ -72,6 +86,26 @@ export function createStepRunner(options: {
     const nowPaused = checkLoopGuard(loop);
     if (!nowPaused.ok && result.decision !== "blocked") return { ...result, note: `${result.note} ${nowPaused.note}` };
     return result;
+  }
+
+  /** Keeps the refused actions current: a look, a rebuild or a carried-out mutation may change the driver's answer. */
+  function rememberRefusal(kind: "observation" | "wait" | "mutation", key: string, result: StepResult): void {
+    if (result.blockedBy !== undefined) return;
+    if (result.calls.some((c) => c.purpose === "rebuild" || c.purpose === "revive" || c.purpose === "startup")) {
+      refused.clear();
+      return;
+    }
+    if (kind === "observation") {
+      if (!isFailedStep(result)) refused.clear();
+      return;
+    }
+    if (kind !== "mutation" || !result.verdict) return;
+    // the driver's own refusal or error; a stale token or an ended session has guards of its own
+    const said = /^The driver (?:refused \(([^)]+)\)|reported an error)/.exec(result.verdict.note);
+    if (result.verdict.outcome === "refused" && said) {
+      // input_busy means "not now": the same request later is the right move
+      if (said[1] !== "input_busy") refused.set(key, said[1] ?? "an error");
+    } else if (result.verdict.outcome !== "unknown") refused.clear();
   }
 
   async function batch(actions: readonly HarnessAction[]): Promise<BatchResult> {

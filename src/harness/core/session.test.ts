@@ -463,8 +463,31 @@ describe("harness session: loop guard counts what was sent", () => {
     for (let i = 0; i < 3; i++) {
       await s.step({ action: "hotkey", ...target, keys: "ctrl+c" });
       await s.step({ action: "hotkey", ...target, keys: ["ctrl", "c"] });
+      // a look between refusals lets the harness send the refused call again (observations do not break the streak)
+      await s.step(observe);
     }
     expect(s.state.loop.sameAction).toBe(6);
+  });
+});
+
+describe("harness session: a refused call is not sent again unchanged", () => {
+  it("blocks the same refused action until a look, and lets a changed one through", async () => {
+    const { driver, s } = session(base({ hotkey: captured("xvfb-24_hotkey_background_unavailable") }));
+    await s.step(observe);
+    const hotkey: HarnessAction = { action: "hotkey", ...target, keys: "ctrl+c" };
+    expect((await s.step(hotkey)).verdict?.outcome).toBe("refused");
+    const again = await s.step(hotkey);
+    expect(again).toMatchObject({ decision: "blocked", blockedBy: "refused_unchanged", calls: [] });
+    expect(again.note).toMatch(/^The driver refused this exact hotkey \(background_unavailable\) and nothing has changed since/);
+    const sent = driver.tools().length;
+    await s.step(observe);
+    expect((await s.step(hotkey)).calls.map((c) => c.tool)).toEqual(["hotkey"]);
+    expect(
+      driver
+        .tools()
+        .slice(sent)
+        .filter((t) => t === "hotkey"),
+    ).toEqual(["hotkey"]);
   });
 });
 
