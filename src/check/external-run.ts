@@ -1,5 +1,6 @@
 import { execa } from "execa";
 import { createReplayBackend } from "#src/transports/cli/replay-backend.js";
+import { createObservationFile, OBSERVE_ENV } from "#src/replay/observation-file.js";
 import { createReplaySession } from "#src/replay/session.js";
 import { systemClock } from "#src/runtime/clock-system.js";
 import type { ToolInfo } from "#src/driver/port.js";
@@ -36,7 +37,9 @@ export async function runExternalHarness(options: {
   timeoutMs?: number;
 }): Promise<ExternalRun> {
   const { cassette } = options;
+  using observations = createObservationFile();
   const session = createReplaySession({
+    observations,
     cassette: cassette.replay,
     source: cassette.cassette.file,
     faults: options.faults,
@@ -51,7 +54,7 @@ export async function runExternalHarness(options: {
       reject: false,
       all: true,
       timeout: options.timeoutMs ?? EXTERNAL_TIMEOUT_MS,
-      env: { ...server.env, CUA_CONTRACT_SCENARIO: options.scenarioFile },
+      env: { ...server.env, CUA_CONTRACT_SCENARIO: options.scenarioFile, [OBSERVE_ENV]: observations.path },
     });
     return {
       exitCode: run.exitCode ?? null,

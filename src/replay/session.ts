@@ -1,6 +1,6 @@
 import type { Clock } from "#src/driver/port.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
-import type { MarkEntry, ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "#src/schema/replay-log.js";
+import type { MarkEntry, ObservationEntry, ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "#src/schema/replay-log.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { createEngine, type Decision, type Engine } from "./engine/engine.js";
 import type { FrameLookup } from "./engine/frames.js";
@@ -28,7 +28,20 @@ export interface ReplaySessionOptions {
   onEntry?: (entry: ReplayLogEntry) => void;
   /** Called once per unmatched request with a one-line explanation (the CLI prints it loudly). */
   onUnmatched?: (message: string, decision: Decision) => void;
+  /**
+   * Looks the harness declared since the last call (the lines of the `CUA_CONTRACT_OBSERVE` file):
+   * read before every request is numbered, so each stands before the requests sent after it.
+   */
+  observations?: ObservationSource;
 }
+
+/** Where declared observations come from: each call hands over the ones declared since the last. */
+export interface ObservationSource {
+  drain(): readonly string[];
+}
+
+/** The longest note an observation keeps. */
+const OBSERVATION_NOTE_MAX = 500;
 
 /** One replay run shared by every transport of a process (CLI shim, MCP streams, HTTP connections). */
 export interface ReplaySession {
@@ -61,6 +74,8 @@ export interface ReplaySession {
   closeStream(transport: ReplayTransport, stream: number): void;
   /** Put a harness-side marker in the log (e.g. a batch boundary). */
   mark(label: string, data?: Record<string, unknown>): void;
+  /** The harness looked at the world by its own means: counted as a fresh observation (docs/invariants.md). */
+  observe(note?: string): void;
   entries(): ReplayLogEntry[];
   /** Append the summary entry (served, unmatched, faults, unused) to the log and return it. */
   finish(): SummaryEntry;
@@ -87,6 +102,21 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   /** Requests answered with a synthesized answer built outside the engine (logged with `extra.synthesized`). */
   let answeredBySession = 0;
   const redact = requestRedactor(options.cassette.header);
+  const observe = (note?: string) => {
+    const text = note?.trim();
+    const entry: ObservationEntry = {
+      type: "observation",
+      t_ms: t(),
+      before: engine.requests,
+      source: "declared",
+      ...(text ? { note: text.length > OBSERVATION_NOTE_MAX ? `${text.slice(0, OBSERVATION_NOTE_MAX - 1)}…` : text } : {}),
+    };
+    push(entry);
+  };
+  const drainObservations = () => {
+    if (!options.observations) return;
+    for (const line of options.observations.drain()) observe(line);
+  };
   const source = options.source ?? "the cassette";
   const header = options.cassette.header;
   const driverVersion = header?.driver.version ?? "0.21.0";
@@ -110,12 +140,19 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     speed: options.speed ?? "fast",
     speedDelayMs: (decision) => recordedDelayMs(decision, options.speed),
     decide(request) {
+      drainObservations();
       const decision = engine.decide(redact(request));
       if (decision.outcome === "unmatched") options.onUnmatched?.(unmatchedMessage(decision, source), decision);
       return decision;
     },
-    synthesized: (request) => engine.synthesized(request),
-    unanswered: (request) => engine.unanswered(redact(request)),
+    synthesized: (request) => {
+      drainObservations();
+      return engine.synthesized(request);
+    },
+    unanswered: (request) => {
+      drainObservations();
+      return engine.unanswered(redact(request));
+    },
     record(decision, extra) {
       const logged = engine.entry(decision, {
         tMs: extra.tMs,
@@ -140,8 +177,10 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
       const entry: MarkEntry = { type: "mark", t_ms: t(), label, ...(data ? { data } : {}) };
       push(entry);
     },
+    observe,
     entries: () => [...log],
     finish() {
+      drainObservations();
       const counted = engine.summary(t());
       // answers built at the transport (maintenance commands, an unrecorded initialize) count too
       const summary = { ...counted, synthesized: (counted.synthesized ?? 0) + answeredBySession };

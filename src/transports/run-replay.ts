@@ -11,7 +11,8 @@ import { createReplayBackend } from "./cli/replay-backend.js";
 import type { MatchMode } from "#src/replay/engine/matcher.js";
 import { openJsonlLog } from "#src/replay/jsonl-log.js";
 import { loadReplayCassette } from "#src/replay/load.js";
-import { createReplaySession, type ReplaySession } from "#src/replay/session.js";
+import { createObservationFile, OBSERVE_ENV } from "#src/replay/observation-file.js";
+import { createReplaySession, type ObservationSource, type ReplaySession } from "#src/replay/session.js";
 import { systemClock } from "#src/runtime/clock-system.js";
 import type { ReplaySpeed } from "#src/replay/recorded-timing.js";
 import { judgeStaleness } from "#src/cassette/stale.js";
@@ -89,6 +90,8 @@ export function openReplaySession(options: {
   stale?: { maxAgeMs?: number; versions?: string };
   onStale?: (reasons: string[]) => void;
   onNotice?: (message: string) => void;
+  /** Looks the harness declares (`CUA_CONTRACT_OBSERVE`). */
+  observations?: ObservationSource;
 }): { session: ReplaySession; close(): void } {
   const cassette = loadReplayCassette(options.dir);
   if (options.stale && options.onStale) {
@@ -108,6 +111,7 @@ export function openReplaySession(options: {
     ...(options.speed ? { speed: options.speed } : {}),
     ...(log ? { onEntry: (e: ReplayLogEntry) => log.write(e) } : {}),
     ...(options.onNotice ? { onUnmatched: (m: string) => options.onNotice!(m) } : {}),
+    ...(options.observations ? { observations: options.observations } : {}),
   });
   return { session, close: () => log?.close() };
 }
@@ -148,12 +152,14 @@ export async function replay(options: ReplayRunOptions): Promise<ReplayRunSummar
       fix: "Put the harness command after `--`, e.g. `cua-contract replay rec -- python3 harness.py`.",
     });
   }
-  const opened = openReplaySession(options);
+  using observations = createObservationFile();
+  const opened = openReplaySession({ ...options, observations });
   let server: ShimServer | undefined;
   try {
     server = await startShimServer({ backend: createReplayBackend({ session: opened.session }), shim: options.shim ?? "auto" });
     const { env, ...harness } = options.harness ?? {};
-    const outcome = await runHarness({ ...harness, command: options.command, env: { ...(process.env as Record<string, string>), ...env, ...server.env } });
+    const harnessEnv = { ...(process.env as Record<string, string>), ...env, ...server.env, [OBSERVE_ENV]: observations.path };
+    const outcome = await runHarness({ ...harness, command: options.command, env: harnessEnv });
     await server.close();
     server = undefined;
     const summary = summariseRun({

@@ -78,6 +78,8 @@ export interface Engine {
   readonly exchanges: readonly RecordedExchange[];
   readonly tools: readonly ToolInfo[] | undefined;
   readonly epoch: number;
+  /** Requests numbered so far: the `n` the next request gets. */
+  readonly requests: number;
   kindOf(request: ReplayRequest): ToolKind;
   decide(request: ReplayRequest): Decision;
   /** A request answered without a recorded exchange (e.g. `--version` rebuilt from the header). */
@@ -218,6 +220,9 @@ export function createEngine(options: EngineOptions): Engine {
     tools,
     get epoch() {
       return matcher.epoch;
+    },
+    get requests() {
+      return n;
     },
     kindOf,
     decide(request) {
