@@ -43,6 +43,8 @@ export interface Replayer extends Driver {
   summary(): ReplaySummary;
   /** Put a harness-side marker in the log (e.g. a batch boundary). */
   mark(label: string, data?: Record<string, unknown>): void;
+  /** The harness looked at the world by its own means: a fresh observation to the invariants. */
+  observe(note?: string): void;
 }
 
 /**
@@ -102,5 +104,6 @@ export function createReplayer(options: ReplayerOptions): Replayer {
     log: () => session.entries(),
     summary: () => ({ ...engine.summary(session.t()), epoch: engine.epoch }),
     mark: (label, data) => session.mark(label, data),
+    observe: (note) => session.observe(note),
   };
 }

@@ -57,6 +57,8 @@ export async function recordMissingHandle(
       return grown;
     },
     env: async () => ({ ...run.env }),
+    // record-missing judges nothing: a declared look has nothing to count for
+    observe: () => {},
     run: (command, o = {}) =>
       runCaptured({ command, env: { ...run.env, ...o.env }, ...(o.cwd ? { cwd: o.cwd } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }),
     log: () => [],

@@ -9,6 +9,7 @@ import type { MatchMode } from "#src/replay/engine/matcher.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import type { ReplaySpeed } from "#src/replay/recorded-timing.js";
 import { createReplayer, type Replayer } from "#src/replay/replayer.js";
+import { createObservationFile, OBSERVE_ENV, type ObservationFile } from "#src/replay/observation-file.js";
 import { createReplaySession, type ReplaySession } from "#src/replay/session.js";
 import { systemClock } from "#src/runtime/clock-system.js";
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
@@ -53,6 +54,12 @@ export interface CassetteHandle extends AsyncDisposable {
   env(): Promise<Record<string, string>>;
   /** Runs a harness process (argv) with that environment and captures its output. */
   run(command: readonly string[], options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<HarnessRun>;
+  /**
+   * Declare a look the harness took by its own means (replay mode): the invariants count it as a
+   * fresh observation. A harness process declares one by appending a line to the file named by
+   * `CUA_CONTRACT_OBSERVE` in `env()`. Does nothing in record and passthrough modes.
+   */
+  observe(note?: string): void;
   /** The replay log so far (empty in record and passthrough modes: nothing was replayed). */
   log(): ReplayLogEntry[];
   /** Served, unmatched, faults and the recorded calls never used (replay mode). */
@@ -87,8 +94,10 @@ function replayHandle(dir: string, options: UseCassetteOptions): CassetteHandle 
   let replayer: Replayer | undefined;
   let session: ReplaySession | undefined;
   let server: ShimServer | undefined;
+  let observations: ObservationFile | undefined;
   const shim = async () => {
-    session ??= createReplaySession({ cassette, source: cassette.cassette.file, clock: systemClock, ...common });
+    observations ??= createObservationFile();
+    session ??= createReplaySession({ cassette, source: cassette.cassette.file, clock: systemClock, observations, ...common });
     server ??= await startShimServer({ backend: createReplayBackend({ session }) });
     return server;
   };
@@ -98,7 +107,14 @@ function replayHandle(dir: string, options: UseCassetteOptions): CassetteHandle 
     get driver() {
       return (replayer ??= createReplayer({ cassette, ...common, ...(options.clock ? { clock: options.clock } : {}) }));
     },
-    env: async () => ({ ...(process.env as Record<string, string>), ...(await shim()).env }),
+    env: async () => {
+      const started = await shim();
+      return { ...(process.env as Record<string, string>), ...started.env, ...(observations ? { [OBSERVE_ENV]: observations.path } : {}) };
+    },
+    observe(note) {
+      replayer?.observe(note);
+      session?.observe(note);
+    },
     async run(command, o = {}) {
       const env = { ...(await handle.env()), ...o.env };
       return runCaptured({ command, env, ...(o.cwd ? { cwd: o.cwd } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
@@ -119,6 +135,7 @@ function replayHandle(dir: string, options: UseCassetteOptions): CassetteHandle 
     async close() {
       await server?.close();
       server = undefined;
+      observations?.[Symbol.dispose]();
     },
     [Symbol.asyncDispose]: () => handle.close(),
   };
@@ -147,6 +164,8 @@ async function liveHandle(
     mode,
     driver,
     env: async () => ({ ...recording.env }),
+    // the live driver is the world: nothing is judged, so a declared look has nothing to count for
+    observe: () => {},
     run: (command, o = {}) =>
       runCaptured({ command, env: { ...recording.env, ...o.env }, ...(o.cwd ? { cwd: o.cwd } : {}), ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) }),
     log: () => [],

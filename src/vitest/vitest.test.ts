@@ -50,6 +50,19 @@ describe("matchers", () => {
     expect(c).toHaveDecision(3, { outcome: "faulted", fault: "timeout_after_effect" });
   });
 
+  it("a look declared with observe() between the unknown click and the next one counts as fresh", async () => {
+    await using c = await useCassette(CASSETTE, { faults: { rules: [{ match: { tool: "click", nth: 1 }, fault: { kind: "timeout_after_effect" } }] } });
+    await c.driver.call("start_session", { session: "vitest-example" });
+    await c.driver.call("list_windows", {});
+    await c.driver.call("get_window_state", target);
+    const click = { ...target, element_token: "s00000001:18" };
+    expect(await c.driver.call("click", click, { timeoutMs: 1000 })).toMatchObject({ kind: "timeout" });
+    c.observe("the test read the app's own state");
+    await c.driver.call("click", click);
+    expect(c).toPassInvariants(["no-replay-after-unknown"]);
+    expect(c.log().find((e) => e.type === "observation")).toMatchObject({ before: 4, source: "declared", note: "the test read the app's own state" });
+  });
+
   it("toHaveServedAll shows an unmatched request with the nearest recorded one, and the unused mutations", async () => {
     await using c = await useCassette(CASSETTE);
     await c.driver.call("start_session", { session: "vitest-example" });

@@ -41,6 +41,10 @@ class ReplayResult:
     def passed(self):
         return self.exit_code == 0
 
+    def observations(self):
+        """The looks the harness declared (replay-log `observation` entries), in log order."""
+        return [e for e in self.log if e.get("type") == "observation"]
+
     def requests(self, tool=None):
         """The replay log's request entries, optionally only those of one tool."""
         return [e for e in self.log if e.get("type") == "request" and (tool is None or e.get("tool") == tool)]
@@ -69,6 +73,22 @@ class ReplayResult:
         if not any(v.id == invariant for v in self.violations):
             raise AssertionError(f"expected invariant {invariant} to be violated; got {[v.id for v in self.violations] or 'none'}\n" + self.failure_text())
         return self
+
+
+def observe(note="", env=None):
+    """Declare a look the harness took by its own means (its game state, its own screenshot).
+
+    Under `cua-contract replay` the invariants count it as a fresh observation; it appends one
+    line to the file `CUA_CONTRACT_OBSERVE` names. Outside a replay (no such variable) it does
+    nothing, so a harness can call it unconditionally. Returns whether it was declared.
+    """
+    path = (os.environ if env is None else env).get("CUA_CONTRACT_OBSERVE")
+    if not path:
+        return False
+    line = " ".join(str(note).split())
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line + "\n")
+    return True
 
 
 def resolve_mode(explicit=None, env=None):

@@ -13,7 +13,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from cua_contract_pytest import ReplayResult, build_record_argv, build_record_missing_argv, build_replay_argv, find_cli, record_missing, replay, resolve_mode  # noqa: E402
+from cua_contract_pytest import ReplayResult, build_record_argv, build_record_missing_argv, build_replay_argv, find_cli, observe, record_missing, replay, resolve_mode  # noqa: E402
 from cua_contract_pytest.runner import CuaContractError  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
@@ -69,6 +69,31 @@ class ReplayAgainstTheCli(unittest.TestCase):
         self.assertEqual(result.assert_passed(), result)
         with self.assertRaisesRegex(AssertionError, r"unused recorded mutations: #3 click, #4 press_key"):
             result.assert_passed(allow_unused=False)
+
+    def test_observe_declares_a_look_the_invariants_count(self):
+        # the recording clicks, then presses escape; the first press hangs, the harness reads its own
+        # state (declared with observe), then presses again: no blind re-send
+        press = json.dumps({"pid": 24132, "window_id": 4194311, "key": "escape"})
+        click = json.dumps({"pid": 24132, "window_id": 4194311, "element_token": "s00000004:15"})
+        harness = textwrap.dedent(f"""
+            import subprocess, sys
+            sys.path.insert(0, {os.path.dirname(HERE)!r})
+            from cua_contract_pytest import observe
+            subprocess.run(["cua-driver", "call", "click", {click!r}], stdin=subprocess.DEVNULL)
+            try:
+                subprocess.run(["cua-driver", "call", "press_key", {press!r}], stdin=subprocess.DEVNULL, timeout=1)
+            except subprocess.TimeoutExpired:
+                pass
+            assert observe("read the board through the game's own API")
+            subprocess.run(["cua-driver", "call", "press_key", {press!r}], stdin=subprocess.DEVNULL, capture_output=True)
+        """)
+        plan = {"rules": [{"match": {"tool": "press_key", "nth": 1}, "fault": {"kind": "hang"}}]}
+        result = replay(CASSETTE, [sys.executable, "-c", harness], faults=plan)
+        self.assertEqual([o["note"] for o in result.observations()], ["read the board through the game's own API"])
+        self.assertEqual(result.observations()[0]["before"], 2)
+        self.assertEqual(result.violations, [], result.failure_text())
+        # outside a replay it declares nothing
+        self.assertFalse(observe("x", env={}))
 
     def test_a_fault_plan_dict_and_an_unmatched_request(self):
         plan = {"rules": [{"match": {"tool": "get_screen_size"}, "fault": {"kind": "exit", "code": 1, "stderr": "boom\n"}}]}
