@@ -18,6 +18,13 @@ function noProgress(r: RequestEntry): string | undefined {
   return `${outcome} ${refusalCodeOf(r) ?? r.fault?.kind ?? (r.result?.exit_code !== undefined ? `exit ${r.result.exit_code}` : "")}`.trim();
 }
 
+/** 1st, 2nd, 3rd, 4th, …, 11th, 12th, 13th, 21st. */
+function ordinal(n: number): string {
+  const teen = n % 100 >= 11 && n % 100 <= 13;
+  const suffix = teen ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
+  return `${n}${suffix}`;
+}
+
 function describeStall(sig: string): string {
   const [outcome, ...rest] = sig.split(" ");
   const why = rest.length > 0 ? ` (${rest.join(" ")})` : "";
@@ -53,7 +60,7 @@ export const boundedRetries: Invariant = {
       if (stalled.length > max) {
         const first = stalled[0] as RequestEntry;
         causes.offend(`stall ${first.n}`, r, () => ({
-          message: `${quote(r)} is the ${max + 1}th identical ${r.tool ?? r.method} call in a row (from #${first.n}), ${describeStall(sig ?? "")}; at most ${max} are allowed without progress`,
+          message: `${quote(r)} is the ${ordinal(max + 1)} identical ${r.tool ?? r.method} call in a row (from #${first.n}), ${describeStall(sig ?? "")}; at most ${max} are allowed without progress`,
           requests: stalled,
         }));
       }
@@ -68,7 +75,7 @@ export const boundedRetries: Invariant = {
         const first = identical[0] as RequestEntry;
         const limit = options.maxIdentical;
         causes.offend(`identical ${first.n}`, r, () => ({
-          message: `${quote(r)} is the ${limit + 1}th identical ${r.tool ?? r.method} call in a row (from #${first.n}); the maxIdentical policy allows at most ${limit}, whatever the answers`,
+          message: `${quote(r)} is the ${ordinal(limit + 1)} identical ${r.tool ?? r.method} call in a row (from #${first.n}); the maxIdentical policy allows at most ${limit}, whatever the answers`,
           requests: identical,
         }));
       }

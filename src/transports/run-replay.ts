@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { UserError } from "#src/errors.js";
 import { parseFaultPlan } from "#src/faults/parse-plan.js";
 import { runInvariants } from "#src/invariants/run.js";
+import type { InvariantOptions } from "#src/invariants/types.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { harnessExitCode, runHarness, type HarnessRunOptions } from "#src/shim-server/run-harness.js";
@@ -28,6 +29,8 @@ export interface ReplayRunOptions {
   failOnUnused?: boolean;
   /** Invariant ids to check; `[]` checks none; absent checks all. */
   invariants?: string[];
+  /** Limits the invariants apply (`maxRepeats`, `maxIdentical`, `staleCodes`). */
+  invariantOptions?: InvariantOptions;
   shim?: ShimKind | "auto";
   speed?: ReplaySpeed;
   /** Warn (onStale) when the cassette is older than this or its driver is outside this range. */
@@ -117,16 +120,23 @@ export function openReplaySession(options: {
 }
 
 /** The end-of-run figures, the invariant verdicts and the exit code (issue: harness code, else 1 on any failure). */
-export function summariseRun(options: { session: ReplaySession; harnessExitCode: number; failOnUnused?: boolean; invariants?: string[] }): ReplayRunSummary {
+export function summariseRun(options: {
+  session: ReplaySession;
+  harnessExitCode: number;
+  failOnUnused?: boolean;
+  invariants?: string[];
+  invariantOptions?: InvariantOptions;
+}): ReplayRunSummary {
   const { session } = options;
   const summary = session.finish();
   const entries = session.entries();
   const violations: ReplayViolation[] =
     options.invariants && options.invariants.length === 0
       ? []
-      : runInvariants(entries, options.invariants ? { only: options.invariants } : {}).results.flatMap((r) =>
-          r.violations.map((v) => ({ id: v.invariant, message: v.message, events: v.evidence.requests })),
-        );
+      : runInvariants(entries, {
+          ...(options.invariants ? { only: options.invariants } : {}),
+          ...(options.invariantOptions ? { options: options.invariantOptions } : {}),
+        }).results.flatMap((r) => r.violations.map((v) => ({ id: v.invariant, message: v.message, events: v.evidence.requests })));
   const unusedMutations = summary.unused.filter((u) => u.kind === "mutation");
   const failed = summary.unmatched > 0 || violations.length > 0 || (options.failOnUnused === true && unusedMutations.length > 0);
   return {
@@ -167,6 +177,7 @@ export async function replay(options: ReplayRunOptions): Promise<ReplayRunSummar
       harnessExitCode: harnessExitCode(outcome),
       ...(options.failOnUnused !== undefined ? { failOnUnused: options.failOnUnused } : {}),
       ...(options.invariants ? { invariants: options.invariants } : {}),
+      ...(options.invariantOptions ? { invariantOptions: options.invariantOptions } : {}),
     });
     return outcome.output ? { ...summary, harnessOutput: outcome.output } : summary;
   } finally {

@@ -27,6 +27,14 @@ export const replayCommand = defineCommand({
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
       .option("fail-on-unused", { type: "boolean", default: false, describe: "Exit 1 when a recorded mutation was never requested" })
       .option("invariants", { type: "string", array: true, describe: "Invariant ids to check, comma-separated (default: all; --no-invariants for none)" })
+      .option("max-repeats", {
+        type: "number",
+        describe: "bounded-retries: identical calls in a row allowed while every answer shows no progress (default 6)",
+      })
+      .option("max-identical", {
+        type: "number",
+        describe: "bounded-retries, opt-in policy: identical calls in a row allowed whatever the driver answered (default: off)",
+      })
       .option("json", {
         type: "boolean",
         default: false,
@@ -81,6 +89,10 @@ export const replayCommand = defineCommand({
     const invariants = (args.invariants as unknown[] | undefined)
       ?.flatMap((s) => (s === false || s === "false" ? ["none"] : String(s).split(",")))
       .filter(Boolean);
+    const limits = {
+      ...(args["max-repeats"] !== undefined ? { maxRepeats: positiveCount(args["max-repeats"], "--max-repeats") } : {}),
+      ...(args["max-identical"] !== undefined ? { maxIdentical: positiveCount(args["max-identical"], "--max-identical") } : {}),
+    };
     const stale = await stalenessLimits(args);
     const dir = String(args.dir);
     const summary = await replay({
@@ -101,6 +113,7 @@ export const replayCommand = defineCommand({
       ...(args.log !== undefined ? { logFile: String(args.log) } : {}),
       failOnUnused: Boolean(args["fail-on-unused"]),
       ...(invariants ? { invariants: invariants.includes("none") ? [] : invariants } : {}),
+      ...(Object.keys(limits).length > 0 ? { invariantOptions: limits } : {}),
       onNotice: (message) => process.stderr.write(`cua-contract replay: UNMATCHED: ${message}\n`),
       harness: { output: harnessOutput() },
     });
@@ -146,4 +159,17 @@ function humanSummary(s: ReplayRunSummary): string {
   for (const v of s.violations) lines.push(`  violation ${v.id}: ${v.message}`);
   lines.push(`  exit ${s.exitCode}${s.harnessExitCode !== 0 ? ` (the harness exited ${s.harnessExitCode})` : ""}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** A whole number of calls, at least 1; anything else is a usage error naming the flag. */
+function positiveCount(value: unknown, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new UserError(`${flag} must be a whole number of calls, at least 1 (got ${String(value)})`, {
+      code: "USAGE",
+      field: flag,
+      fix: `Pass e.g. ${flag} 6.`,
+    });
+  }
+  return n;
 }
