@@ -137,18 +137,31 @@ describe("no-resend-after-refusal", () => {
 });
 
 describe("no-use-after-hang", () => {
-  it("flags reads and mutations sent on an MCP stream after a call on it hung, once for the cause", () => {
+  it("flags reads and mutations kept on an MCP stream after a call on it hung and a later one went unanswered too, once for the cause", () => {
     const entries: ReplayLogEntry[] = [
       { type: "stream", event: "open", t_ms: 0, transport: "mcp", stream: 0 },
       req(0, "click", { fault: hang }),
       req(1, "get_window_state", { outcome: "unanswered" }),
       req(2, "list_windows", { outcome: "unanswered" }),
+      req(3, "get_window_state", { outcome: "unanswered" }),
     ];
     const v = judged("no-use-after-hang", entries);
     expect(v).toHaveLength(1);
     expect(v[0]?.message).toMatch(
-      /#1 get_window_state .* sent on MCP stream 0 after #0 click .* got no answer there \(hang\).*; #2 list_windows .* did the same/,
+      /#2 list_windows .* sent on MCP stream 0 after #0 click .* got no answer there \(hang\) and #1 get_window_state .* got none either.*; #3 get_window_state .* did the same/,
     );
+    expect(v[0]?.evidence.requests).toEqual([0, 1, 2, 3]);
+  });
+  it("passes one request that finds the stream stuck, then a new process (the fail-closed example)", () => {
+    const entries: ReplayLogEntry[] = [
+      { type: "stream", event: "open", t_ms: 0, transport: "mcp", stream: 0 },
+      req(0, "click", { fault: hang }),
+      req(1, "get_window_state", { outcome: "unanswered" }),
+      { type: "stream", event: "close", t_ms: 1, transport: "mcp", stream: 0 },
+      { type: "stream", event: "open", t_ms: 2, transport: "mcp", stream: 1 },
+      req(2, "get_window_state", { stream: 1 }),
+    ];
+    expect(judged("no-use-after-hang", entries)).toEqual([]);
   });
   it("passes a harness that starts a new process after the hang", () => {
     const entries: ReplayLogEntry[] = [

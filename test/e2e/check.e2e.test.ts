@@ -1,3 +1,4 @@
+import { INVARIANT_IDS } from "#src/invariants/registry.js";
 import { readFileSync, writeFileSync, mkdirSync, cpSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,7 +28,7 @@ describe("cua-contract check", () => {
     expect(result.passed).toBe(result.scenarios.length);
     for (const s of result.scenarios) {
       expect(s.failures).toEqual([]);
-      expect(s.invariants.map((i) => i.id)).toHaveLength(7);
+      expect(s.invariants.map((i) => i.id)).toHaveLength(INVARIANT_IDS.length);
       expect(["synthetic", "sdk"]).toContain(s.source);
     }
     expect(result.scenarios.filter((s) => s.source === "sdk").map((s) => s.id)).toContain("stale-element-token");
