@@ -1,4 +1,4 @@
-import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import { closeSync, fstatSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ObservationSource } from "./session.js";
@@ -24,9 +24,21 @@ export interface ObservationFile extends ObservationSource {
  */
 export function createObservationFile(): ObservationFile {
   const dir = mkdtempSync(path.join(os.tmpdir(), "cua-contract-observe-"));
-  const file = path.join(dir, "observations");
+  return observationReader({ file: path.join(dir, "observations"), remove: dir });
+}
+
+/**
+ * A file the user names (`serve --observe FILE`, for harnesses the replay does not start): created
+ * 0600 when missing, read from its current end (lines already there are not this run's), kept.
+ */
+export function openObservationFile(file: string): ObservationFile {
+  return observationReader({ file });
+}
+
+function observationReader(options: { file: string; remove?: string }): ObservationFile {
+  const file = options.file;
   const fd = openSync(file, "a+", 0o600);
-  let offset = 0;
+  let offset = fstatSync(fd).size;
   let partial = "";
   let closed = false;
   const buffer = Buffer.alloc(READ_CHUNK);
@@ -49,7 +61,7 @@ export function createObservationFile(): ObservationFile {
       if (closed) return;
       closed = true;
       closeSync(fd);
-      rmSync(dir, { recursive: true, force: true });
+      if (options.remove) rmSync(options.remove, { recursive: true, force: true });
     },
   };
 }

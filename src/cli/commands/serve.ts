@@ -1,3 +1,4 @@
+import { openObservationFile, type ObservationFile } from "#src/replay/observation-file.js";
 import { UserError } from "#src/errors.js";
 import { createReplayBackend, replayMcpSession } from "#src/transports/cli/replay-backend.js";
 import { runInvariants } from "#src/invariants/run.js";
@@ -31,6 +32,10 @@ export const serveCommand = defineCommand({
       })
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable)" })
       .option("log", { type: "string", describe: "Write the replay log (JSONL) here" })
+      .option("observe", {
+        type: "string",
+        describe: "Read the looks harnesses declare from this file (one line each; give it to them as CUA_CONTRACT_OBSERVE)",
+      })
       .option("speed", {
         type: "string",
         choices: ["fast", "recorded"] as const,
@@ -50,7 +55,9 @@ export const serveCommand = defineCommand({
     // Settings are checked before the session opens, so bad input prints no replay summary.
     const http = transport === "http" ? httpSettings(args.port) : undefined;
     const notices = (message: string) => process.stderr.write(`cua-contract serve: UNMATCHED: ${message}\n`);
+    using observations = args.observe !== undefined ? openObservationFileFor(String(args.observe)) : undefined;
     const opened = openReplaySession({
+      ...(observations ? { observations } : {}),
       dir: String(args.dir),
       ...(args.faults !== undefined ? { faultsFile: String(args.faults) } : {}),
       ...(args.seed !== undefined ? { seed: Number(args.seed) } : {}),
@@ -86,4 +93,18 @@ async function serveHttp(session: ReplaySession, { port, token }: { port: number
   await untilSignal();
   await server.close();
   return 0;
+}
+
+/** `--observe FILE`, or exit 2 naming it when it cannot be opened for reading and appending. */
+function openObservationFileFor(file: string): ObservationFile {
+  try {
+    return openObservationFile(file);
+  } catch (error) {
+    throw new UserError(`cannot open the observation file (${(error as NodeJS.ErrnoException).code ?? "error"})`, {
+      code: "USAGE",
+      field: "--observe",
+      file,
+      fix: "Pass a path in a folder you can write to; the file is created 0600 when missing.",
+    });
+  }
 }
