@@ -13,7 +13,7 @@ const TRANSIENT_REFUSALS: ReadonlySet<string> = new Set(["input_busy"]);
 export const noResendAfterRefusal: Invariant = {
   id: "no-resend-after-refusal",
   statement:
-    "A mutation the driver refused is not sent again unchanged unless something that could change the answer came in between: a fresh or declared observation, a mutation the driver carried out, or a session rebuild (input_busy, which means not now, is exempt).",
+    "A mutation the driver refused with a code is not sent again unchanged unless something that could change the answer came in between: a fresh or declared observation, a mutation the driver carried out, or a session rebuild (input_busy, which means not now, is exempt).",
   check(entries) {
     const causes = causeTracker("no-resend-after-refusal");
     /** Refused mutations since the last change, by call identity. */
@@ -37,14 +37,16 @@ export const noResendAfterRefusal: Invariant = {
       const first = refused.get(key);
       if (first) {
         causes.offend(key, e, () => ({
-          message: `${quote(e)} re-sends ${quote(first)} unchanged after the driver refused it (${refusalCodeOf(first) ?? "error"}), with no new observation, carried-out mutation or rebuild in between`,
+          message: `${quote(e)} re-sends ${quote(first)} unchanged after the driver refused it (${refusalCodeOf(first)}), with no new observation, carried-out mutation or rebuild in between`,
           requests: [first, e],
         }));
         continue;
       }
       const outcome = outcomeOf(e);
       const code = refusalCodeOf(e);
-      if (outcome === "refused" && !(code !== undefined && TRANSIENT_REFUSALS.has(code)) && e.outcome !== "unmatched") refused.set(key, e);
+      // a refusal with a code is the driver saying what is wrong with this request; an error without
+      // one (a permission gate, a missing argument) is what a test suite provokes on purpose
+      if (outcome === "refused" && code !== undefined && !TRANSIENT_REFUSALS.has(code)) refused.set(key, e);
       else if (outcome === "done") reset();
     }
     return causes.violations();

@@ -133,6 +133,13 @@ describe("no-resend-after-refusal", () => {
     expect(judged("no-resend-after-refusal", looked)).toEqual([]);
     const busy: ReplayLogEntry[] = [req(0, "click", { result: { isError: true, refusal_code: "input_busy" } }), req(1, "click")];
     expect(judged("no-resend-after-refusal", busy)).toEqual([]);
+    // an error without a code (a permission gate a test suite provokes twice on purpose) is not read
+    const gate: ReplayLogEntry[] = [
+      req(0, "screenshot", { transport: "cli", result: { exit_code: 1 } }),
+      req(1, "screenshot", { transport: "cli", result: { exit_code: 1 } }),
+    ];
+    for (const e of gate) if (e.type === "request") delete e.stream;
+    expect(judged("no-resend-after-refusal", gate)).toEqual([]);
   });
 });
 

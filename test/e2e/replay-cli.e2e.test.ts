@@ -76,15 +76,16 @@ describe("cua-contract replay (per-call CLI)", () => {
     expect(ignored.summary).toMatchObject({ unmatched: 0, exitCode: 0 });
   });
 
-  it("refuses a tool the driver does not list as the driver does (permission denied, exit 1); no-unknown-tools and the unchanged re-send fail the run", async () => {
+  it("refuses a tool the driver does not list as the driver does (permission denied, exit 1) and no-unknown-tools fails the run", async () => {
     const { result, seen, summary } = await replayPython({ steps: [{ argv: ["call", "frobnicate", "{}"] }, { argv: ["frobnicate", "{}"] }] });
     for (const s of seen) {
       expect(s).toMatchObject({ exit: 1, stdout: "", stderr: "Permission denied: tool 'frobnicate' has no reviewed risk classification\n" });
     }
     expect(result.stderr).not.toContain("UNMATCHED");
     expect(summary).toMatchObject({ unmatched: 0, exitCode: 1 });
-    // the second call is the first again (the CLI's `call` is implied): refused, then re-sent unchanged
-    expect((summary.violations as { id: string }[]).map((v) => v.id)).toEqual(["no-unknown-tools", "no-resend-after-refusal"]);
+    // the second call is the first again (the CLI's `call` is implied); an error without a refusal
+    // code is what a test suite provokes on purpose: no-resend-after-refusal reads coded refusals only
+    expect((summary.violations as { id: string }[]).map((v) => v.id)).toEqual(["no-unknown-tools"]);
     expect(result.exitCode).toBe(1);
   });
 

@@ -100,11 +100,11 @@ export function createStepRunner(options: {
       return;
     }
     if (kind !== "mutation" || !result.verdict) return;
-    // the driver's own refusal or error; a stale token or an ended session has guards of its own
-    const said = /^The driver (?:refused \(([^)]+)\)|reported an error)/.exec(result.verdict.note);
-    if (result.verdict.outcome === "refused" && said) {
+    // the driver's own refusal with its code; a stale token or an ended session has guards of its own
+    const code = /^The driver refused \(([^)]+)\)/.exec(result.verdict.note)?.[1];
+    if (result.verdict.outcome === "refused") {
       // input_busy means "not now": the same request later is the right move
-      if (said[1] !== "input_busy") refused.set(key, said[1] ?? "an error");
+      if (code !== undefined && code !== "input_busy") refused.set(key, code);
     } else if (result.verdict.outcome !== "unknown") refused.clear();
   }
 
