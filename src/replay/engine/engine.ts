@@ -19,6 +19,8 @@ import { recordedOutcome } from "./tool-result.js";
 import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
 import { windowCandidates } from "./window-candidates.js";
 import { createReplayMemo, type ReplayMemo } from "./memo.js";
+import { summarise } from "./answer-summary.js";
+import { TOKEN_RETIRING_CODES } from "#src/driver/outcome.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
@@ -297,7 +299,7 @@ export function createEngine(options: EngineOptions): Engine {
       // what was served is what the driver's state now reflects (snapshots issued, tokens refused)
       if (extra.served !== undefined && d.outcome !== "unmatched") {
         tokens.served(d.request, extra.served);
-        if (served?.refusal_code !== undefined && STALE_REFUSALS.has(served.refusal_code)) tokens.refused(d.request);
+        if (served?.refusal_code !== undefined && TOKEN_RETIRING_CODES.includes(served.refusal_code)) tokens.refused(d.request);
       }
       const synthesized = d.synthetic ? { synthesized: d.synthetic.kind, basis: syntheticBasis(d.synthetic) } : d.offPath;
       if (served && extra.exitCode !== undefined) served.exit_code = extra.exitCode;
@@ -348,9 +350,6 @@ export function createEngine(options: EngineOptions): Engine {
   };
 }
 
-/** Refusal codes after which the driver will not honour the refused token again. */
-const STALE_REFUSALS: ReadonlySet<string> = new Set(["stale_element_token", "invalid_snapshot_id", "generation_mismatch"]);
-
 function syntheticBasis(s: SyntheticAnswer): SynthesisBasis {
   const detail =
     s.kind === "permission_denied"
@@ -376,28 +375,4 @@ export function summariseResult(raw: string, memo?: ReplayMemo): NonNullable<Req
       )
     : summarise(raw);
   return { ...out, ...(out.window_ids ? { window_ids: [...out.window_ids] } : {}) };
-}
-
-function summarise(raw: string): NonNullable<RequestEntry["result"]> {
-  const out: NonNullable<RequestEntry["result"]> = {};
-  let value: { isError?: boolean; structuredContent?: Record<string, unknown> };
-  try {
-    value = JSON.parse(raw) as typeof value;
-  } catch {
-    return out;
-  }
-  if (value.isError) out.isError = true;
-  const s = value.structuredContent;
-  if (s && typeof s === "object") {
-    const refusal = s.refusal as { code?: unknown } | undefined;
-    const code = typeof refusal?.code === "string" ? refusal.code : typeof s.code === "string" ? s.code : undefined;
-    if (code) out.refusal_code = code;
-    if (typeof s.effect === "string") out.effect = s.effect;
-    if (Array.isArray(s.windows)) {
-      out.empty = s.windows.length === 0;
-      out.window_ids = s.windows.map((w) => (w as { window_id?: number }).window_id).filter((id): id is number => typeof id === "number");
-    }
-    if (typeof s.window_id === "number") out.window_ids = [s.window_id];
-  }
-  return out;
 }
