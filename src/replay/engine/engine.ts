@@ -20,6 +20,7 @@ import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./p
 import { windowCandidates } from "./window-candidates.js";
 import { createReplayMemo, type ReplayMemo } from "./memo.js";
 import { summarise } from "./answer-summary.js";
+import { freshLook, freshSnapshotId, recordedForm, recordedSnapshotId } from "./fresh-look.js";
 import { TOKEN_RETIRING_CODES } from "#src/driver/outcome.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
@@ -117,6 +118,8 @@ export function createEngine(options: EngineOptions): Engine {
   /** Recorded mutations tried in this replay that a fault kept from taking effect (seq → why). */
   const noEffect = new Map<number, string>();
   const tokens = createTokenState();
+  /** Snapshot ids of looks this replay built → the recorded snapshot each was built from. */
+  const builtFrom = new Map<string, string>();
 
   /**
    * The element a recorded token names: in the last recorded get_window_state answer that lists it
@@ -142,7 +145,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** The same request, or the same action aimed at the same element through a token from a newer look. */
   const equivalent = (request: ReplayRequest, x: RecordedExchange): "same" | string | undefined => {
-    if (matchKey(request, keys) === matchKey(x.request, keys)) return "same";
+    if (matchKey(recordedForm(request, builtFrom), keys) === matchKey(x.request, keys)) return "same";
     if (!sameButToken(request, x, keys)) return undefined;
     const mine = (request.args as { element_token?: unknown }).element_token;
     const theirs = (x.request.args as { element_token?: unknown } | undefined)?.element_token;
@@ -185,7 +188,31 @@ export function createEngine(options: EngineOptions): Engine {
       }
       return chosen;
     }
-    return staleToken(request, chosen) ?? chosen;
+    return staleToken(request, chosen) ?? freshRead(request, chosen);
+  };
+
+  /**
+   * A look the replay served already, asked for again: the driver makes a new snapshot on every read,
+   * so it is served with a new snapshot id and new element tokens (the recorded elements), and a
+   * later request naming them is matched as if it named the recorded ones.
+   */
+  const freshRead = (request: ReplayRequest, chosen: Chosen): Chosen => {
+    if (request.tool !== "get_window_state" || chosen.exchange.kind !== "read" || chosen.exchange.virtual) return chosen;
+    const recorded = recordedSnapshotId(chosen.exchange);
+    if (recorded === undefined || !tokens.wasServed(recorded)) return chosen;
+    const fresh = freshSnapshotId(builtFrom.size + 1);
+    builtFrom.set(fresh, recorded);
+    const x = chosen.exchange;
+    return {
+      ...chosen,
+      exchange: freshLook(x, recorded, fresh),
+      synthesized: "fresh_look",
+      basis: {
+        source: "cassette",
+        seq: x.seq,
+        detail: `the recorded look #${x.seq} (snapshot ${recorded}), served already in this replay, with snapshot id ${fresh}: the driver makes a new snapshot on every read, so its id and element tokens are new; its elements are the recorded ones, and a token ${fresh}:i names what ${recorded}:i named`,
+      },
+    };
   };
 
   /** start_session / end_session built for this label and state, from a recorded answer or the reference. */
@@ -233,7 +260,9 @@ export function createEngine(options: EngineOptions): Engine {
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "permission_denied" } };
       }
       const label = kind === "other" || request.tool === undefined ? undefined : sessionLabel(request.args);
-      const result0 = label !== undefined && ended.has(label) && request.tool !== "start_session" ? matcher.match(request, kind) : undefined;
+      // a token of a look the replay built is matched as the recorded look's token it stands for
+      const asRecorded = recordedForm(request, builtFrom);
+      const result0 = label !== undefined && ended.has(label) && request.tool !== "start_session" ? matcher.match(asRecorded, kind) : undefined;
       if (label !== undefined && result0 && !("exchange" in result0 && recordsSessionEnded(result0.exchange))) {
         // the driver refuses any call on an ended session before the tool runs: nothing to match
         served++;
@@ -241,7 +270,7 @@ export function createEngine(options: EngineOptions): Engine {
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
       }
       const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
-      const result = result0 ?? matcher.match(request, kind);
+      const result = result0 ?? matcher.match(asRecorded, kind);
       // strict-order pins every request to the recorded order: nothing is answered off the path
       const strict = options.match === "strict-order";
       const chosen =
