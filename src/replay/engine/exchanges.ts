@@ -51,6 +51,8 @@ export interface RecordedExchange {
   refused?: true;
   /** Per-call CLI: the call's place in the order the recording's calls started (`start_seq`), when recorded. */
   startSeq?: number;
+  /** Per-call CLI: when the call started (`t_ms`). */
+  startMs?: number;
 }
 
 export function parseJsonRpc(line: string): JsonRpcMessage | undefined {
@@ -321,6 +323,7 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: rea
     ...(event.fault ? { fault: event.fault } : {}),
     ...(answered === "refused" ? { refused: true as const } : {}),
     ...(event.start_seq !== undefined ? { startSeq: event.start_seq } : {}),
+    startMs: event.t_ms,
   };
 }
 

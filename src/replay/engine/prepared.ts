@@ -23,6 +23,11 @@ export interface PreparedCassette {
   readonly tools: readonly ToolInfo[] | undefined;
   /** Names the driver would authorize: its tool list plus names it classifies without listing, and any tool the cassette answered. */
   readonly classified: ReadonlySet<string>;
+  /**
+   * What the replay of this recording cannot do faithfully and says so (e.g. overlapping CLI calls
+   * in a cassette that does not record the order they started in); the replay front prints them.
+   */
+  readonly notes: readonly string[];
   /** Exchanges by match key for these key options (built on first use, then shared). */
   keyIndex(keys: KeyOptions): ReadonlyMap<string, readonly RecordedExchange[]>;
   /**
@@ -59,6 +64,7 @@ export function prepareCassette(options: PrepareOptions): PreparedCassette {
  * recorded tools/list, else the 0.21 list; every kind is set from the list used.
  */
 export function preparedFrom(exchanges: RecordedExchange[], given: readonly ToolInfo[] | undefined): PreparedCassette {
+  const notes = inStartOrder(exchanges);
   const tools = given ?? recordedTools(exchanges);
   for (const x of exchanges) x.kind = kindOf(x.request, tools);
   assignEpochs(exchanges);
@@ -70,6 +76,7 @@ export function preparedFrom(exchanges: RecordedExchange[], given: readonly Tool
     exchanges,
     tools,
     classified,
+    notes,
     keyIndex(keys) {
       const id = JSON.stringify(keys);
       let index = indexes.get(id);
@@ -91,4 +98,38 @@ export function preparedFrom(exchanges: RecordedExchange[], given: readonly Tool
       return preparedFrom(copies, other);
     },
   };
+}
+
+/**
+ * Per-call CLI events are written when a call finishes, so calls that overlapped stand in the order
+ * they finished; a harness sends them in the order they started. The CLI exchanges are put back in
+ * the order they started (`start_seq`), in the places CLI exchanges hold (the other transports'
+ * exchanges stay where they are). A cassette without `start_seq` keeps the order they finished in,
+ * and the note says so when its calls overlapped (one written later started earlier, by `t_ms`).
+ */
+function inStartOrder(exchanges: RecordedExchange[]): string[] {
+  const places: number[] = [];
+  exchanges.forEach((x, i) => {
+    if (x.transport === "cli") places.push(i);
+  });
+  const cli = places.map((i) => exchanges[i]!);
+  if (cli.length < 2) return [];
+  if (cli.every((x) => x.startSeq !== undefined)) {
+    const started = [...cli].sort((a, b) => a.startSeq! - b.startSeq!);
+    places.forEach((place, k) => {
+      exchanges[place] = started[k]!;
+    });
+    return [];
+  }
+  let latest = Number.NEGATIVE_INFINITY;
+  let overlapped = 0;
+  for (const x of cli) {
+    const t = x.startMs ?? latest;
+    if (t < latest) overlapped++;
+    latest = Math.max(latest, t);
+  }
+  if (overlapped === 0) return [];
+  return [
+    `${overlapped} per-call CLI call(s) started before a call written ahead of them (the calls overlapped); the cassette does not record the order they started in (start_seq), so they are matched in the order they finished, which can give a call the answer of one that started after it. Re-record with this cua-contract to keep the start order.`,
+  ];
 }
