@@ -102,6 +102,7 @@ export const replayCommand = defineCommand({
       failOnUnused: Boolean(args["fail-on-unused"]),
       ...(invariants ? { invariants: invariants.includes("none") ? [] : invariants } : {}),
       onNotice: (message) => process.stderr.write(`cua-contract replay: UNMATCHED: ${message}\n`),
+      onNote: (message) => process.stderr.write(`cua-contract replay: note: ${message}\n`),
       harness: { output: harnessOutput() },
     });
     if (typeof args["json-out"] === "string")
