@@ -120,6 +120,8 @@ export function createEngine(options: EngineOptions): Engine {
   const tokens = createTokenState();
   /** Snapshot ids of looks this replay built → the recorded snapshot each was built from. */
   const builtFrom = new Map<string, string>();
+  /** Recorded `get_window_state` answers (seq) this replay has served: served again, each is a fresh look. */
+  const servedLooks = new Set<number>();
 
   /**
    * The element a recorded token names: in the last recorded get_window_state answer that lists it
@@ -192,14 +194,16 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   /**
-   * A look the replay served already, asked for again: the driver makes a new snapshot on every read,
-   * so it is served with a new snapshot id and new element tokens (the recorded elements), and a
-   * later request naming them is matched as if it named the recorded ones.
+   * A recorded look the replay served already, asked for again (a read the recording did not hold:
+   * one more than it recorded in this state, or one answered from an earlier state): the driver makes
+   * a new snapshot on every read, so it is served with a new snapshot id and new element tokens (the
+   * recorded elements), and a later request naming them is matched as if it named the recorded ones.
    */
   const freshRead = (request: ReplayRequest, chosen: Chosen): Chosen => {
     if (request.tool !== "get_window_state" || chosen.exchange.kind !== "read" || chosen.exchange.virtual) return chosen;
+    if (!servedLooks.has(chosen.exchange.seq)) return chosen;
     const recorded = recordedSnapshotId(chosen.exchange);
-    if (recorded === undefined || !tokens.wasServed(recorded)) return chosen;
+    if (recorded === undefined) return chosen;
     const fresh = freshSnapshotId(builtFrom.size + 1);
     builtFrom.set(fresh, recorded);
     const x = chosen.exchange;
@@ -328,6 +332,7 @@ export function createEngine(options: EngineOptions): Engine {
       // what was served is what the driver's state now reflects (snapshots issued, tokens refused)
       if (extra.served !== undefined && d.outcome !== "unmatched") {
         tokens.served(d.request, extra.served);
+        if (d.exchange && !d.exchange.virtual && d.request.tool === "get_window_state") servedLooks.add(d.exchange.seq);
         if (served?.refusal_code !== undefined && TOKEN_RETIRING_CODES.includes(served.refusal_code)) tokens.refused(d.request);
       }
       const synthesized = d.synthetic ? { synthesized: d.synthetic.kind, basis: syntheticBasis(d.synthetic) } : d.offPath;

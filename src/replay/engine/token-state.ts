@@ -6,7 +6,8 @@ import type { ReplayRequest } from "./request.js";
  * an MCP process in direct mode owns its runtime, so a new `cua-driver mcp` stream starts with no
  * snapshot; the per-call CLI, HTTP and in-process calls share one runtime. A stale refusal (recorded,
  * or injected by a fault) retires its snapshot for good: the driver never honours a token of a look it
- * refused as stale, and every later read gives a new look. Only tokens of snapshots this replay served
+ * refused as stale, and every later read gives a new look (unless the recording itself shows a look
+ * with that id again). Only tokens of snapshots this replay served
  * are judged: a token the harness did not learn here is left to the recording.
  */
 export interface TokenState {
@@ -21,8 +22,6 @@ export interface TokenState {
   staleReason(request: ReplayRequest): string | undefined;
   /** The element a token names in a snapshot this replay served: `[index] role "label"`. */
   servedElement(token: string): ElementIdentity | undefined;
-  /** Whether this replay has served a look with this snapshot id (in any runtime). */
-  wasServed(snapshot: string): boolean;
 }
 
 /** What makes two elements of two snapshots the same element: its index, role and label. */
@@ -92,10 +91,11 @@ export function createTokenState(): TokenState {
       let runtimes = servedIn.get(s.snapshot_id);
       if (!runtimes) servedIn.set(s.snapshot_id, (runtimes = new Set()));
       runtimes.add(runtime);
+      // a recorded look that carries a retired id again (a driver that reuses ids) is the recording's truth
+      retired.delete(s.snapshot_id);
       for (const [token, element] of elementsOf(s)) elements.set(token, element);
     },
     servedElement: (token) => elements.get(token),
-    wasServed: (snapshot) => servedIn.has(snapshot),
     refused(request) {
       const named = snapshotOf(request);
       if (named) retired.set(named.snapshot, named.window);
