@@ -4,8 +4,9 @@ import type { ReplayRequest } from "./request.js";
 /**
  * A new look at a window built from a recorded one. The driver makes a new snapshot on every
  * `get_window_state` (a new `snapshot_id`, and element tokens `<snapshot_id>:<index>` of it), so a
- * read served from a look this replay has served already gets new ids: the recorded bytes with the
- * snapshot id replaced everywhere (the id, every token), the elements and their order unchanged.
+ * recorded answer this replay has served already, served again, gets new ids: the recorded bytes with
+ * the snapshot id replaced everywhere (the id, every token), the elements and their order unchanged
+ * (docs/decisions/0186).
  */
 
 /**

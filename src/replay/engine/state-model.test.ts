@@ -223,6 +223,39 @@ describe("a read the recording did not hold", () => {
   });
 });
 
+describe("a recording whose driver gave two reads the same snapshot id", () => {
+  // a driver double that does not make a new snapshot per read: the recording is the truth
+  const SAME_ID = mcpCassette([
+    ["get_window_state", WINDOW, look("s00000001")],
+    [
+      "click",
+      { ...WINDOW, element_token: "s00000001:1" },
+      '{"content":[{"text":"stale","type":"text"}],"isError":true,"structuredContent":{"refusal":{"code":"stale_element_token","message":"stale"}}}',
+    ],
+    ["get_window_state", WINDOW, look("s00000001")],
+    ["click", { ...WINDOW, element_token: "s00000001:1" }, ACTION],
+  ]);
+
+  it("replays both reads as recorded, and the click the recording made after the second one is accepted", () => {
+    const engine = createEngine({ events: SAME_ID });
+    serve(engine, call("get_window_state", WINDOW));
+    expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000001:1" })).entry).toMatchObject({
+      matched_seq: 2,
+      result: { refusal_code: "stale_element_token" },
+      epoch_after: 0,
+    });
+    const again = serve(engine, call("get_window_state", WINDOW));
+    expect(again.entry).toMatchObject({ matched_seq: 4 });
+    expect(again.entry.synthesized).toBeUndefined();
+    expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000001:1" })).entry).toMatchObject({
+      outcome: "replayed",
+      matched_seq: 6,
+      epoch_after: 1,
+    });
+    expect(engine.summary(0)).toMatchObject({ unmatched: 0, synthesized: 0, unused: [] });
+  });
+});
+
 describe("overlapping per-call CLI calls", () => {
   // `serve` in the background, then `serve` again: the second one finished (and was written) first
   const ALREADY = "Error: a daemon is already running on /tmp/cua.sock\n";
