@@ -102,32 +102,28 @@ export function preparedFrom(exchanges: RecordedExchange[], given: readonly Tool
 
 /**
  * Per-call CLI events are written when a call finishes, so calls that overlapped stand in the order
- * they finished; a harness sends them in the order they started. The CLI exchanges are put back in
- * the order they started (`start_seq`), in the places CLI exchanges hold (the other transports'
- * exchanges stay where they are). A cassette without `start_seq` keeps the order they finished in,
- * and the note says so when its calls overlapped (one written later started earlier, by `t_ms`).
+ * they finished; a harness sends them in the order they started. The CLI exchanges that carry their
+ * start order (`start_seq`) are put back in it, in the places they hold (the other transports'
+ * exchanges, and CLI events without it, such as calls added later by `replay --record-missing`, stay
+ * where they are). A cassette without `start_seq` keeps the order they finished in, and the note
+ * says so when its calls overlapped (one written later started earlier, by `t_ms`).
  */
 function inStartOrder(exchanges: RecordedExchange[]): string[] {
   const places: number[] = [];
-  exchanges.forEach((x, i) => {
-    if (x.transport === "cli") places.push(i);
-  });
-  const cli = places.map((i) => exchanges[i]!);
-  if (cli.length < 2) return [];
-  if (cli.every((x) => x.startSeq !== undefined)) {
-    const started = [...cli].sort((a, b) => a.startSeq! - b.startSeq!);
-    places.forEach((place, k) => {
-      exchanges[place] = started[k]!;
-    });
-    return [];
-  }
   let latest = Number.NEGATIVE_INFINITY;
   let overlapped = 0;
-  for (const x of cli) {
-    const t = x.startMs ?? latest;
-    if (t < latest) overlapped++;
-    latest = Math.max(latest, t);
-  }
+  exchanges.forEach((x, i) => {
+    if (x.transport !== "cli") return;
+    if (x.startSeq !== undefined) places.push(i);
+    else if (x.startMs !== undefined) {
+      if (x.startMs < latest) overlapped++;
+      latest = Math.max(latest, x.startMs);
+    }
+  });
+  const started = places.map((i) => exchanges[i]!).sort((a, b) => a.startSeq! - b.startSeq!);
+  places.forEach((place, k) => {
+    exchanges[place] = started[k]!;
+  });
   if (overlapped === 0) return [];
   return [
     `${overlapped} per-call CLI call(s) started before a call written ahead of them (the calls overlapped); the cassette does not record the order they started in (start_seq), so they are matched in the order they finished, which can give a call the answer of one that started after it. Re-record with this cua-contract to keep the start order.`,

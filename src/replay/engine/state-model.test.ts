@@ -271,6 +271,17 @@ describe("overlapping per-call CLI calls", () => {
     expect(prepareCassette({ events: overlapping(true) }).notes).toEqual([]);
   });
 
+  it("a call without start_seq (added later by record-missing) stays in its place; the others are put in start order around it", () => {
+    const events = [
+      cli(0, ["call", "get_screen_size", "{}"], { stdout: "{}\n", t: 10, start: 1 }),
+      cli(1, ["call", "get_config", "{}"], { stdout: "{}\n", t: 10 }),
+      cli(2, ["call", "list_windows", "{}"], { stdout: '{\n  "windows": []\n}\n', t: 0, start: 0 }),
+    ];
+    const { exchanges, notes } = prepareCassette({ events });
+    expect(exchanges.map((x) => x.seq)).toEqual([2, 1, 0]);
+    expect(notes).toEqual([]);
+  });
+
   it("keep the order they finished in when it does not, and the preparation says so", () => {
     const engine = createEngine({ events: overlapping(false) });
     expect(engine.decide(cliRequest({ argv: ["serve"] })).exchange?.seq).toBe(0);
