@@ -145,6 +145,24 @@ describe("a refused mutation leaves the epoch alone", () => {
     expect(serve(engine, cliRequest({ argv: ["call", "list_windows", "{}"] })).entry).toMatchObject({ matched_seq: 3, epoch_before: 0 });
   });
 
+  it("over MCP, an unknown tool answered with an error result or a JSON-RPC error changes nothing either", () => {
+    const events = mcpCassette([
+      ["list_windows", {}, '{"content":[{"text":"Found 0 windows","type":"text"}],"structuredContent":{"windows":[]}}'],
+      ["no_such_tool_xyz", {}, '{"content":[{"text":"Unknown tool: no_such_tool_xyz","type":"text"}],"isError":true}'],
+      ["other_unknown_tool", {}, "null"],
+      ["list_windows", {}, '{"content":[{"text":"Found 0 windows","type":"text"}],"structuredContent":{"windows":[]}}'],
+    ]);
+    // the third call's answer is a JSON-RPC error, not a result
+    const line = events[5]!.kind === "mcp" ? events[5]! : undefined;
+    if (line) line.line = '{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Unknown tool: other_unknown_tool"}}';
+    expect(prepareCassette({ events }).exchanges.map((x) => [x.kind, x.epoch])).toEqual([
+      ["read", 0],
+      ["mutation", 0],
+      ["mutation", 0],
+      ["read", 0],
+    ]);
+  });
+
   it("a timeout or a death of the daemon mid-call is no refusal: the call may have taken effect, so its epoch ends", () => {
     const events = [
       cli(0, ["call", "click", '{"pid":7,"window_id":70,"x":1,"y":1}'], {
