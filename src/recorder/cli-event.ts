@@ -19,6 +19,22 @@ export interface RecordedCliCall {
   /** Files the driver wrote, by flag (`--screenshot-out-file`): their bytes and the path given. */
   files?: Record<string, { bytes: Buffer; path: string }>;
   origin?: "harness" | "recorder";
+  /** The call's place in the order this recording's per-call calls started (`startCliCall`). */
+  start_seq?: number;
+}
+
+/** Per recording (its sink): how many per-call CLI calls have started. */
+const startedCalls = new WeakMap<object, number>();
+
+/**
+ * Number a per-call CLI call as it starts (0, 1, … per recording). Its event is written when it
+ * finishes, so calls that overlap are written in the order they finished; the event's `start_seq`
+ * keeps the order they started in, which is the order the replay matches them in.
+ */
+export function startCliCall(recording: object): number {
+  const n = startedCalls.get(recording) ?? 0;
+  startedCalls.set(recording, n + 1);
+  return n;
 }
 
 /**
@@ -51,6 +67,7 @@ export function buildCliEvent(options: {
     stderr: field("stderr", call.stderr),
     exit_code: call.exitCode,
     origin: call.origin ?? "harness",
+    ...(call.start_seq !== undefined ? { start_seq: call.start_seq } : {}),
   };
   if (call.stdin.length > 0) event.stdin = field("stdin", call.stdin);
   if (call.signal) event.signal = call.signal;

@@ -5,7 +5,7 @@ import { answerCli } from "#src/replay/engine/answer-cli.js";
 import type { RecordedExchange } from "#src/replay/engine/exchanges.js";
 import type { ReplayRequest } from "#src/replay/engine/request.js";
 import { systemClock } from "#src/runtime/clock-system.js";
-import { buildCliEvent } from "./cli-event.js";
+import { buildCliEvent, startCliCall } from "./cli-event.js";
 import type { CliAnswer as DriverAnswer } from "./cli-recording.js";
 import { outFilesOf, readIfWritten } from "./cli-out-files.js";
 import { recordedFault, type RecordFaults } from "./record-faults.js";
@@ -29,6 +29,7 @@ export async function recordFaultedCliCall(
   const { request, replayRequest, fault, clock } = options;
   const mark = recordedFault(fault);
   const started = clock();
+  const startSeq = startCliCall(options.sink);
   const append = (call: { response: CliResponse; files?: Record<string, { bytes: Buffer; path: string }> }) =>
     options.sink.append({
       ...buildCliEvent({
@@ -43,6 +44,7 @@ export async function recordFaultedCliCall(
           duration_ms: clock() - started,
           files: call.files ?? {},
           origin: "harness",
+          start_seq: startSeq,
         },
         redactor: options.redactor,
         putFrame: options.sink.putFrame,

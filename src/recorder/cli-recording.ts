@@ -1,5 +1,5 @@
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
-import { buildCliEvent } from "./cli-event.js";
+import { buildCliEvent, startCliCall } from "./cli-event.js";
 import type { RecordingParts } from "./recording-parts.js";
 import type { RecordFaults } from "./record-faults.js";
 import { recordFaultedCliCall } from "./cli-faults.js";
@@ -32,6 +32,7 @@ export async function recordCliCall(
     if (fault) return recordFaultedCliCall({ ...options, faults: options.faults, replayRequest, fault });
   }
   const started = clock();
+  const startSeq = startCliCall(options.sink);
   const outFiles = outFilesOf(request.argv, request.cwd);
   const { response, recorded } = await options.answer(request);
   if (!recorded) return response;
@@ -54,6 +55,7 @@ export async function recordCliCall(
         duration_ms: duration,
         files,
         origin: options.origin ?? "harness",
+        start_seq: startSeq,
       },
       redactor: options.redactor,
       putFrame: options.sink.putFrame,

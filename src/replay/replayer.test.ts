@@ -53,7 +53,7 @@ describe("createReplayer over an MCP cassette", () => {
     // the re-snapshot recorded after the click is served in epoch 1
     const after = asResult(await r.call("get_window_state", { pid: PID, window_id: WID, include_screenshot: false, max_elements: 5 }));
     expect(after.structuredContent?.snapshot_id).toBe("s00000005");
-    // the same click again is the second recorded click: a stale token refusal
+    // the same click again is the second recorded click: a stale token refusal, which leaves the epoch alone
     const again = asResult(await r.call("click", TOKEN));
     expect(again.isError).toBe(true);
     expect(again.structuredContent).toMatchObject({ refusal: { code: "stale_element_token" } });
@@ -67,9 +67,10 @@ describe("createReplayer over an MCP cassette", () => {
       ["get_window_state", "read", 0, 0, "replayed"],
       ["click", "mutation", 0, 1, "replayed"],
       ["get_window_state", "read", 1, 1, "replayed"],
-      ["click", "mutation", 1, 2, "replayed"],
-      ["list_windows", "read", 2, 2, "replayed"],
-      ["list_windows", "read", 2, 2, "replayed"],
+      // the driver refused it (stale token): it did nothing, so the state stays the one after the first click
+      ["click", "mutation", 1, 1, "replayed"],
+      ["list_windows", "read", 1, 1, "replayed"],
+      ["list_windows", "read", 1, 1, "replayed"],
     ]);
     expect(log[5]).toMatchObject({ fallback_epoch: 0, matched_seq: 6 });
     expect(log[1]).not.toHaveProperty("fallback_epoch");

@@ -114,6 +114,12 @@ export const CliEventSchema = z
     frames: z.array(FrameSpliceSchema).optional(),
     /** A fault injected into this call while recording; stdout/stderr/exit are the driver's when forwarded, else what the harness got. */
     fault: RecordedFaultSchema.optional(),
+    /**
+     * The call's place in the order the recording's per-call calls started (0, 1, …). Events are
+     * written when a call finishes, so calls that overlapped appear in the order they finished; the
+     * replay matches them in this order. Absent in cassettes recorded before it was kept.
+     */
+    start_seq: z.number().int().nonnegative().optional(),
   })
   .strict();
 export type CliEvent = z.infer<typeof CliEventSchema>;

@@ -38,6 +38,8 @@ export interface ReplayRunOptions {
   onStale?: (reasons: string[]) => void;
   /** Loud one-line notices (unmatched requests); the CLI sends them to stderr. */
   onNotice?: (message: string) => void;
+  /** What the replay of this cassette cannot do faithfully (e.g. overlapping CLI calls without their start order). */
+  onNote?: (message: string) => void;
   /** The harness's working directory and where its output goes (default: this process's, inherited). */
   harness?: HarnessRunOptions & {
     /** Variables added to this process's environment for the harness. */
@@ -93,10 +95,12 @@ export function openReplaySession(options: {
   stale?: { maxAgeMs?: number; versions?: string };
   onStale?: (reasons: string[]) => void;
   onNotice?: (message: string) => void;
+  onNote?: (message: string) => void;
   /** Looks the harness declares (`CUA_CONTRACT_OBSERVE`). */
   observations?: ObservationSource;
 }): { session: ReplaySession; close(): void } {
   const cassette = loadReplayCassette(options.dir);
+  for (const note of cassette.prepared.notes) options.onNote?.(note);
   if (options.stale && options.onStale) {
     const judged = judgeStaleness({ header: cassette.cassette.header, now: Date.now(), ...options.stale });
     if (judged.stale) options.onStale(judged.reasons);

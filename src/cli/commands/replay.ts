@@ -115,6 +115,7 @@ export const replayCommand = defineCommand({
       ...(invariants ? { invariants: invariants.includes("none") ? [] : invariants } : {}),
       ...(Object.keys(limits).length > 0 ? { invariantOptions: limits } : {}),
       onNotice: (message) => process.stderr.write(`cua-contract replay: UNMATCHED: ${message}\n`),
+      onNote: (message) => process.stderr.write(`cua-contract replay: note: ${message}\n`),
       harness: { output: harnessOutput() },
     });
     if (typeof args["json-out"] === "string")

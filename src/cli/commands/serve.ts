@@ -66,6 +66,7 @@ export const serveCommand = defineCommand({
       ...(args.log !== undefined ? { logFile: String(args.log) } : {}),
       speed: args.speed,
       onNotice: notices,
+      onNote: (message) => process.stderr.write(`cua-contract serve: note: ${message}\n`),
     });
     let code = 0;
     try {

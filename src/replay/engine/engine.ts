@@ -19,6 +19,9 @@ import { recordedOutcome } from "./tool-result.js";
 import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
 import { windowCandidates } from "./window-candidates.js";
 import { createReplayMemo, type ReplayMemo } from "./memo.js";
+import { summarise } from "./answer-summary.js";
+import { freshLook, freshSnapshotId, recordedForm, recordedSnapshotId } from "./fresh-look.js";
+import { TOKEN_RETIRING_CODES } from "#src/driver/outcome.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
@@ -117,6 +120,10 @@ export function createEngine(options: EngineOptions): Engine {
   /** Recorded mutations tried in this replay that a fault kept from taking effect (seq → why). */
   const noEffect = new Map<number, string>();
   const tokens = createTokenState();
+  /** Snapshot ids of looks this replay built → the recorded snapshot each was built from. */
+  const builtFrom = new Map<string, string>();
+  /** Recorded `get_window_state` answers (seq) this replay has served: served again, each is a fresh look. */
+  const servedLooks = new Set<number>();
 
   /**
    * The element a recorded token names: in the last recorded get_window_state answer that lists it
@@ -142,7 +149,7 @@ export function createEngine(options: EngineOptions): Engine {
 
   /** The same request, or the same action aimed at the same element through a token from a newer look. */
   const equivalent = (request: ReplayRequest, x: RecordedExchange): "same" | string | undefined => {
-    if (matchKey(request, keys) === matchKey(x.request, keys)) return "same";
+    if (matchKey(recordedForm(request, builtFrom), keys) === matchKey(x.request, keys)) return "same";
     if (!sameButToken(request, x, keys)) return undefined;
     const mine = (request.args as { element_token?: unknown }).element_token;
     const theirs = (x.request.args as { element_token?: unknown } | undefined)?.element_token;
@@ -185,7 +192,33 @@ export function createEngine(options: EngineOptions): Engine {
       }
       return chosen;
     }
-    return staleToken(request, chosen) ?? chosen;
+    return staleToken(request, chosen) ?? freshRead(request, chosen);
+  };
+
+  /**
+   * A recorded look the replay served already, asked for again (a read the recording did not hold:
+   * one more than it recorded in this state, or one answered from an earlier state): the driver makes
+   * a new snapshot on every read, so it is served with a new snapshot id and new element tokens (the
+   * recorded elements), and a later request naming them is matched as if it named the recorded ones.
+   */
+  const freshRead = (request: ReplayRequest, chosen: Chosen): Chosen => {
+    if (request.tool !== "get_window_state" || chosen.exchange.kind !== "read" || chosen.exchange.virtual) return chosen;
+    if (!servedLooks.has(chosen.exchange.seq)) return chosen;
+    const recorded = recordedSnapshotId(chosen.exchange);
+    if (recorded === undefined) return chosen;
+    const fresh = freshSnapshotId(builtFrom.size + 1);
+    builtFrom.set(fresh, recorded);
+    const x = chosen.exchange;
+    return {
+      ...chosen,
+      exchange: freshLook(x, recorded, fresh),
+      synthesized: "fresh_look",
+      basis: {
+        source: "cassette",
+        seq: x.seq,
+        detail: `the recorded look #${x.seq} (snapshot ${recorded}), served already in this replay, with snapshot id ${fresh}: the driver makes a new snapshot on every read, so its id and element tokens are new; its elements are the recorded ones, and a token ${fresh}:i names what ${recorded}:i named`,
+      },
+    };
   };
 
   /** start_session / end_session built for this label and state, from a recorded answer or the reference. */
@@ -236,7 +269,9 @@ export function createEngine(options: EngineOptions): Engine {
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "permission_denied" } };
       }
       const label = kind === "other" || request.tool === undefined ? undefined : sessionLabel(request.args);
-      const result0 = label !== undefined && ended.has(label) && request.tool !== "start_session" ? matcher.match(request, kind) : undefined;
+      // a token of a look the replay built is matched as the recorded look's token it stands for
+      const asRecorded = recordedForm(request, builtFrom);
+      const result0 = label !== undefined && ended.has(label) && request.tool !== "start_session" ? matcher.match(asRecorded, kind) : undefined;
       if (label !== undefined && result0 && !("exchange" in result0 && recordsSessionEnded(result0.exchange))) {
         // the driver refuses any call on an ended session before the tool runs: nothing to match
         served++;
@@ -244,7 +279,7 @@ export function createEngine(options: EngineOptions): Engine {
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
       }
       const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
-      const result = result0 ?? matcher.match(request, kind);
+      const result = result0 ?? matcher.match(asRecorded, kind);
       // strict-order pins every request to the recorded order: nothing is answered off the path
       const strict = options.match === "strict-order";
       const chosen =
@@ -302,7 +337,8 @@ export function createEngine(options: EngineOptions): Engine {
       // what was served is what the driver's state now reflects (snapshots issued, tokens refused)
       if (extra.served !== undefined && d.outcome !== "unmatched") {
         tokens.served(d.request, extra.served);
-        if (served?.refusal_code !== undefined && STALE_REFUSALS.has(served.refusal_code)) tokens.refused(d.request);
+        if (d.exchange && !d.exchange.virtual && d.request.tool === "get_window_state") servedLooks.add(d.exchange.seq);
+        if (served?.refusal_code !== undefined && TOKEN_RETIRING_CODES.includes(served.refusal_code)) tokens.refused(d.request);
       }
       const synthesized = d.synthetic ? { synthesized: d.synthetic.kind, basis: syntheticBasis(d.synthetic) } : d.offPath;
       if (served && extra.exitCode !== undefined) served.exit_code = extra.exitCode;
@@ -353,9 +389,6 @@ export function createEngine(options: EngineOptions): Engine {
   };
 }
 
-/** Refusal codes after which the driver will not honour the refused token again. */
-const STALE_REFUSALS: ReadonlySet<string> = new Set(["stale_element_token", "invalid_snapshot_id", "generation_mismatch"]);
-
 function syntheticBasis(s: SyntheticAnswer): SynthesisBasis {
   const detail =
     s.kind === "permission_denied"
@@ -381,28 +414,4 @@ export function summariseResult(raw: string, memo?: ReplayMemo): NonNullable<Req
       )
     : summarise(raw);
   return { ...out, ...(out.window_ids ? { window_ids: [...out.window_ids] } : {}) };
-}
-
-function summarise(raw: string): NonNullable<RequestEntry["result"]> {
-  const out: NonNullable<RequestEntry["result"]> = {};
-  let value: { isError?: boolean; structuredContent?: Record<string, unknown> };
-  try {
-    value = JSON.parse(raw) as typeof value;
-  } catch {
-    return out;
-  }
-  if (value.isError) out.isError = true;
-  const s = value.structuredContent;
-  if (s && typeof s === "object") {
-    const refusal = s.refusal as { code?: unknown } | undefined;
-    const code = typeof refusal?.code === "string" ? refusal.code : typeof s.code === "string" ? s.code : undefined;
-    if (code) out.refusal_code = code;
-    if (typeof s.effect === "string") out.effect = s.effect;
-    if (Array.isArray(s.windows)) {
-      out.empty = s.windows.length === 0;
-      out.window_ids = s.windows.map((w) => (w as { window_id?: number }).window_id).filter((id): id is number => typeof id === "number");
-    }
-    if (typeof s.window_id === "number") out.window_ids = [s.window_id];
-  }
-  return out;
 }

@@ -10,6 +10,7 @@ import { createCompactor, type Compactor } from "#src/util/compact-json.js";
 import { restoreField, type FrameLookup } from "./frames.js";
 import { objectSpans } from "#src/wire/json/spans.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
+import { recordedAnswerClass } from "./answer-summary.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
 
 /** One recorded request and the driver's answer to it, on whichever transport it was recorded. */
@@ -43,6 +44,15 @@ export interface RecordedExchange {
   fault?: RecordedFault;
   /** The memo shared by the exchanges of one preparation (what is worked out from answers, kept once). */
   memo?: ReplayMemo;
+  /**
+   * The recorded answer says the driver did not act (outcome class `refused`: a refusal envelope, a
+   * tool it does not classify, a failed exit that is no timeout): the desktop did not change.
+   */
+  refused?: true;
+  /** Per-call CLI: the call's place in the order the recording's calls started (`start_seq`), when recorded. */
+  startSeq?: number;
+  /** Per-call CLI: when the call started (`t_ms`). */
+  startMs?: number;
 }
 
 export function parseJsonRpc(line: string): JsonRpcMessage | undefined {
@@ -151,6 +161,7 @@ export function createExchangeBuilder(options: {
           if (open) {
             const stream = (event as McpLineEvent).stream;
             open.exchange.rpc = lazy ? new StoredRpc(lazy, event.seq, mcpLine, { stream }) : { response: line, stream };
+            if (open.exchange.request.method === "call" && recordedAnswerClass({ type: "rpc", response: line }) === "refused") open.exchange.refused = true;
             open.exchange.durationMs = Math.max(0, event.t_ms - open.t);
             pending.delete(key);
           }
@@ -290,6 +301,16 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: rea
     ...(event.files ? { files: lazy ? (lazy.compact.compactValue(event.files) as NonNullable<CliEvent["files"]>) : event.files } : {}),
   };
   const cli = lazy ? new StoredCli(lazy, event.seq, meta) : { ...cliOutput(event, frame), ...meta };
+  const answered =
+    request.method === "call"
+      ? recordedAnswerClass({
+          type: "cli",
+          tool: request.tool,
+          stdout: typeof event.stdout === "string" ? event.stdout : undefined,
+          stderr: text(event.stderr),
+          exitCode: event.exit_code,
+        })
+      : "done";
   return {
     seq: event.seq,
     transport: "cli",
@@ -300,6 +321,9 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: rea
     durationMs: event.duration_ms,
     cli,
     ...(event.fault ? { fault: event.fault } : {}),
+    ...(answered === "refused" ? { refused: true as const } : {}),
+    ...(event.start_seq !== undefined ? { startSeq: event.start_seq } : {}),
+    startMs: event.t_ms,
   };
 }
 
@@ -321,6 +345,8 @@ function httpExchange(
   if (!message || message.method === undefined || message.idRaw === undefined) return undefined;
   const built = mcpRequest({ message, transport: "http" });
   const request = lazy ? compactRequest(built, lazy.compact) : built;
+  const answer = text(event.response.body);
+  const refused = request.method === "call" && recordedAnswerClass({ type: "rpc", response: answer }) === "refused";
   const meta = {
     status: event.response.status,
     ...(event.response.content_type !== undefined ? { contentType: event.response.content_type } : {}),
@@ -334,15 +360,17 @@ function httpExchange(
     origin: event.origin === "recorder" ? "recorder" : "harness",
     durationMs: event.duration_ms,
     rpc: lazy ? new StoredRpc(lazy, event.seq, httpBody, meta) : { response: httpResponse(event, frame), ...meta },
+    ...(refused ? { refused: true as const } : {}),
   };
 }
 
 /**
- * Whether a recorded exchange changed the desktop: a harness mutation the driver saw, other than a
- * session start or end (they change which session a call runs in, never what is on screen).
+ * Whether a recorded exchange changed the desktop: a harness mutation the driver saw and did not
+ * refuse, other than a session start or end (they change which session a call runs in, never what
+ * is on screen). The replay moves its epoch by the same rule (docs/matching.md, "Epochs").
  */
 export function endsEpoch(x: RecordedExchange): boolean {
-  return x.kind === "mutation" && x.origin === "harness" && x.fault?.forwarded !== false && !isLifecycleTool(x.request.tool);
+  return x.kind === "mutation" && x.origin === "harness" && x.fault?.forwarded !== false && x.refused !== true && !isLifecycleTool(x.request.tool);
 }
 
 /**

@@ -88,23 +88,28 @@ function serve(engine: ReturnType<typeof createEngine>, request: ReplayRequest) 
   const d = engine.decide(request);
   const served = d.exchange ? answerCli({ decision: d }) : undefined;
   const raw = served?.type === "output" ? served.served : undefined;
-  return { d, entry: engine.entry(d, { tMs: 0, ...(raw !== undefined ? { served: raw } : {}) }) };
+  return { d, served, entry: engine.entry(d, { tMs: 0, ...(raw !== undefined ? { served: raw } : {}) }) };
 }
+
+/** The snapshot id of a look served on the CLI. */
+const snapshotServed = (served: ReturnType<typeof answerCli> | undefined): string | undefined =>
+  served?.type === "output" && typeof served.stdout === "string" ? /"snapshot_id": "(s[0-9a-f]{8})"/.exec(served.stdout)?.[1] : undefined;
 
 describe("a mutation that did not take effect, then the next one", () => {
   it("is skipped over: the next recorded mutation answers, aimed through the fresher look at the same element, and says so", () => {
     const engine = createEngine({ events: FLOW, faults: at("type_text", 1, "timeout_before_effect") });
     serve(engine, call("get_window_state", WINDOW));
     expect(serve(engine, call("type_text", { ...WINDOW, text: "hi" })).d.outcome).toBe("faulted");
-    // the re-read is the state before typing: the first look again
+    // the re-read is the state before typing: the first look again, as a new snapshot
     const reread = serve(engine, call("get_window_state", WINDOW));
     expect(reread.d.exchange!.seq).toBe(0);
-    const click = serve(engine, call("click", { ...WINDOW, element_token: "s00000001:1" }));
+    const fresh = snapshotServed(reread.served);
+    const click = serve(engine, call("click", { ...WINDOW, element_token: `${fresh}:1` }));
     expect(click.entry).toMatchObject({ outcome: "replayed", synthesized: "skipped_ahead", matched_seq: 6, epoch_before: 0, epoch_after: 2 });
     expect(click.entry.basis).toMatchObject({ source: "cassette", seq: 6 });
-    expect(click.entry.basis?.detail).toContain('s00000001:1 names [1] table cell "Button Boxes"');
+    expect(click.entry.basis?.detail).toContain(`${fresh}:1 names [1] table cell "Button Boxes"`);
     expect(click.entry.basis?.detail).toContain("#2 type_text did not take effect (timeout_before_effect at request #1)");
-    expect(engine.summary(0)).toMatchObject({ unmatched: 0, synthesized: 1, unused: [{ seq: 2, tool: "type_text" }] });
+    expect(engine.summary(0)).toMatchObject({ unmatched: 0, synthesized: 2, unused: [{ seq: 2, tool: "type_text" }] });
   });
 
   it("is not skipped over when nothing kept the earlier mutation from taking effect: unmatched, with the fix that would help", () => {
@@ -137,15 +142,16 @@ describe("stale element tokens", () => {
     expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000002:1" })).entry).toMatchObject({ outcome: "replayed", matched_seq: 6 });
   });
 
-  it("after an injected stale refusal, every token of that look is refused until the window is looked at again", () => {
+  it("after an injected stale refusal, every token of that look is refused, also after the window is looked at again", () => {
     const engine = createEngine({ events: FLOW, faults: at("click", 1, "refusal", { code: "stale_element_token" }) });
     for (const r of [call("get_window_state", WINDOW), call("type_text", { ...WINDOW, text: "hi" }), call("get_window_state", WINDOW)]) serve(engine, r);
     expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000002:1" })).entry).toMatchObject({ outcome: "faulted" });
     const retarget = serve(engine, call("click", { ...WINDOW, element_token: "s00000002:0" }));
     expect(retarget.entry).toMatchObject({ synthesized: "stale_element_token", outcome: "replayed" });
     expect(retarget.entry.basis?.detail).toMatch(/refused as stale earlier in this replay/);
-    serve(engine, call("get_window_state", WINDOW));
-    expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000002:1" })).entry).toMatchObject({ outcome: "replayed", matched_seq: 6 });
+    const fresh = snapshotServed(serve(engine, call("get_window_state", WINDOW)).served);
+    expect(serve(engine, call("click", { ...WINDOW, element_token: "s00000002:1" })).entry).toMatchObject({ synthesized: "stale_element_token" });
+    expect(serve(engine, call("click", { ...WINDOW, element_token: `${fresh}:1` })).entry).toMatchObject({ outcome: "replayed", matched_seq: 6 });
   });
 
   it("a token served on one `cua-driver mcp` stream is stale on the next (tokens are scoped per runtime)", () => {

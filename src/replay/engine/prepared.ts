@@ -23,6 +23,11 @@ export interface PreparedCassette {
   readonly tools: readonly ToolInfo[] | undefined;
   /** Names the driver would authorize: its tool list plus names it classifies without listing, and any tool the cassette answered. */
   readonly classified: ReadonlySet<string>;
+  /**
+   * What the replay of this recording cannot do faithfully and says so (e.g. overlapping CLI calls
+   * in a cassette that does not record the order they started in); the replay front prints them.
+   */
+  readonly notes: readonly string[];
   /** Exchanges by match key for these key options (built on first use, then shared). */
   keyIndex(keys: KeyOptions): ReadonlyMap<string, readonly RecordedExchange[]>;
   /**
@@ -59,6 +64,7 @@ export function prepareCassette(options: PrepareOptions): PreparedCassette {
  * recorded tools/list, else the 0.21 list; every kind is set from the list used.
  */
 export function preparedFrom(exchanges: RecordedExchange[], given: readonly ToolInfo[] | undefined): PreparedCassette {
+  const notes = inStartOrder(exchanges);
   const tools = given ?? recordedTools(exchanges);
   for (const x of exchanges) x.kind = kindOf(x.request, tools);
   assignEpochs(exchanges);
@@ -70,6 +76,7 @@ export function preparedFrom(exchanges: RecordedExchange[], given: readonly Tool
     exchanges,
     tools,
     classified,
+    notes,
     keyIndex(keys) {
       const id = JSON.stringify(keys);
       let index = indexes.get(id);
@@ -91,4 +98,34 @@ export function preparedFrom(exchanges: RecordedExchange[], given: readonly Tool
       return preparedFrom(copies, other);
     },
   };
+}
+
+/**
+ * Per-call CLI events are written when a call finishes, so calls that overlapped stand in the order
+ * they finished; a harness sends them in the order they started. The CLI exchanges that carry their
+ * start order (`start_seq`) are put back in it, in the places they hold (the other transports'
+ * exchanges, and CLI events without it, such as calls added later by `replay --record-missing`, stay
+ * where they are). A cassette without `start_seq` keeps the order they finished in, and the note
+ * says so when its calls overlapped (one written later started earlier, by `t_ms`).
+ */
+function inStartOrder(exchanges: RecordedExchange[]): string[] {
+  const places: number[] = [];
+  let latest = Number.NEGATIVE_INFINITY;
+  let overlapped = 0;
+  exchanges.forEach((x, i) => {
+    if (x.transport !== "cli") return;
+    if (x.startSeq !== undefined) places.push(i);
+    else if (x.startMs !== undefined) {
+      if (x.startMs < latest) overlapped++;
+      latest = Math.max(latest, x.startMs);
+    }
+  });
+  const started = places.map((i) => exchanges[i]!).sort((a, b) => a.startSeq! - b.startSeq!);
+  places.forEach((place, k) => {
+    exchanges[place] = started[k]!;
+  });
+  if (overlapped === 0) return [];
+  return [
+    `${overlapped} per-call CLI call(s) started before a call written ahead of them (the calls overlapped); the cassette does not record the order they started in (start_seq), so they are matched in the order they finished, which can give a call the answer of one that started after it. Re-record with this cua-contract to keep the start order.`,
+  ];
 }

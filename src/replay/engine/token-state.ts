@@ -4,14 +4,19 @@ import type { ReplayRequest } from "./request.js";
  * Which element tokens the driver still honours, as the replay has served snapshots. The driver keeps
  * only the newest snapshot per (pid, window_id), and tokens are scoped per runtime (CONTRACT.md §3.5):
  * an MCP process in direct mode owns its runtime, so a new `cua-driver mcp` stream starts with no
- * snapshot; the per-call CLI, HTTP and in-process calls share one runtime. A stale refusal injected
- * by a fault makes its snapshot stale until that window is observed again. Only tokens of snapshots
- * this replay served are judged: a token the harness did not learn here is left to the recording.
+ * snapshot; the per-call CLI, HTTP and in-process calls share one runtime. A stale refusal (recorded,
+ * or injected by a fault) retires its snapshot for good: the driver never honours a token of a look it
+ * refused as stale, and every later read gives a new look (unless the recording itself shows a look
+ * with that id again). Only tokens of snapshots this replay served
+ * are judged: a token the harness did not learn here is left to the recording.
  */
 export interface TokenState {
   /** Note a served result: a `get_window_state` answer makes its snapshot the window's newest in that runtime. */
   served(request: ReplayRequest, raw: string): void;
-  /** Note a stale refusal served for a token-bearing request (injected or recorded). */
+  /**
+   * Note a refusal that retires the look a token-bearing request named (injected or recorded; the
+   * codes are `TOKEN_RETIRING_CODES`): the driver never honours a token of that look again.
+   */
   refused(request: ReplayRequest): void;
   /** Why the driver would refuse this request's element token now, or undefined when it would honour it. */
   staleReason(request: ReplayRequest): string | undefined;
@@ -68,8 +73,8 @@ export function createTokenState(): TokenState {
   const newest = new Map<string, Map<string, string>>();
   /** snapshot → runtimes it was served in. */
   const servedIn = new Map<string, Set<string>>();
-  /** window → snapshot refused as stale, until the window is observed again. */
-  const refusedStale = new Map<string, string>();
+  /** snapshot → window, for every snapshot refused as stale (retired for good). */
+  const retired = new Map<string, string>();
   /** token → element, for every snapshot served. */
   const elements = new Map<string, ElementIdentity>();
 
@@ -86,20 +91,21 @@ export function createTokenState(): TokenState {
       let runtimes = servedIn.get(s.snapshot_id);
       if (!runtimes) servedIn.set(s.snapshot_id, (runtimes = new Set()));
       runtimes.add(runtime);
-      refusedStale.delete(window);
+      // a recorded look that carries a retired id again (a driver that reuses ids) is the recording's truth
+      retired.delete(s.snapshot_id);
       for (const [token, element] of elementsOf(s)) elements.set(token, element);
     },
     servedElement: (token) => elements.get(token),
     refused(request) {
       const named = snapshotOf(request);
-      if (named) refusedStale.set(named.window, named.snapshot);
+      if (named) retired.set(named.snapshot, named.window);
     },
     staleReason(request) {
       const named = snapshotOf(request);
       if (!named) return undefined;
       const { snapshot, window } = named;
-      if (refusedStale.get(window) === snapshot) {
-        return `snapshot ${snapshot} of window ${window} was refused as stale earlier in this replay and the window has not been observed since`;
+      if (retired.has(snapshot)) {
+        return `snapshot ${snapshot} of window ${retired.get(snapshot)} was refused as stale earlier in this replay, and the driver never honours a token of a look it refused`;
       }
       const runtimes = servedIn.get(snapshot);
       if (!runtimes) return undefined;

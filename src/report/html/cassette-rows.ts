@@ -1,6 +1,6 @@
 import type { Reply, ToolResult } from "#src/driver/port.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
-import type { RecordedExchange } from "#src/replay/engine/exchanges.js";
+import { endsEpoch, type RecordedExchange } from "#src/replay/engine/exchanges.js";
 import { recordedOutcome, type RecordedOutcome } from "#src/replay/engine/tool-result.js";
 import { takeFrameMarkers } from "./frame-markers.js";
 import { recordingOfEvents, type ReportRecording } from "./recording.js";
@@ -162,7 +162,8 @@ export function cassetteRows(
       ...(x.kind === "mutation" ? { verdict: verdictOf(view.reply, x.request.tool) } : {}),
       outcome: "recorded",
       epochBefore: x.epoch,
-      epochAfter: x.kind === "mutation" && x.origin === "harness" ? x.epoch + 1 : x.epoch,
+      // the epoch the replay is in after it: a refused call, a session start or end, a call kept from the driver end none
+      epochAfter: endsEpoch(x) ? x.epoch + 1 : x.epoch,
       shots: shotsOf(view, options.cassetteDir),
     };
   });
