@@ -29,7 +29,9 @@ export interface Upstream {
   repo: string;
   commit: string;
   licence: string;
-  files: { path: string; upstream_path: string; sha256: string }[];
+  /** Each file: where it is in the kit and in the repository, its sha256, and the blob id the repository's tree gives it at `commit`. */
+  files: { path: string; upstream_path: string; sha256: string; git_blob: string }[];
+  stubs?: { path: string; stands_for: string; why: string }[];
 }
 
 export interface Live {
@@ -128,6 +130,12 @@ export function sha256(file: string): string {
   return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
+/** The id git gives these bytes as a blob (`git hash-object`): comparable with the upstream tree's entry. */
+export function gitBlobId(file: string): string {
+  const bytes = readFileSync(file);
+  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+}
+
 /** What the kit's patterns match in the lines of `text` (the first pattern that matches a line), in order. */
 export function outcomeLines(spec: KitSpec, text: string): string[] {
   const patterns = spec.outcome.map((p) => new RegExp(p));
@@ -199,6 +207,8 @@ export function kitSuite(name: string, options: { concurrency?: number; timeoutM
     it("keeps the upstream files byte for byte", () => {
       for (const file of kit.upstream.files) {
         expect(sha256(path.join(kit.dir, file.path)), file.path).toBe(file.sha256);
+        // the blob id is the repository's own, from its tree at the commit (`git ls-tree COMMIT -- PATH`)
+        expect(gitBlobId(path.join(kit.dir, file.path)), file.path).toBe(file.git_blob);
       }
       expect(kit.upstream.commit).toMatch(/^[0-9a-f]{40}$/);
     });
