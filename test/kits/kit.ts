@@ -21,6 +21,8 @@ export interface KitSpec {
   cwd: string;
   /** Variables set for the program (the same live and in replay). */
   env: Record<string, string>;
+  /** Request fields the replay's matching ignores (`replay --ignore`): values the program makes up anew each run. */
+  ignore?: string[];
   /** Regular expressions whose matches in the output make the program's outcome (compared live vs replay). */
   outcome: string[];
 }
@@ -167,6 +169,7 @@ export async function replayKit(kit: Kit, work: string, label: string, row?: Pic
     dir: path.join(kit.dir, "recording"),
     command: kit.spec.command,
     ...(faultsFile ? { faultsFile } : {}),
+    ...(kit.spec.ignore ? { ignore: kit.spec.ignore } : {}),
     logFile: path.join(work, `${label}.log.jsonl`),
     onNotice: (m) => notices.push(m),
     harness: { cwd: path.join(kit.dir, kit.spec.cwd), env: kit.spec.env, output: "pipe" },
