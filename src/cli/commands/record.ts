@@ -70,7 +70,17 @@ export const recordCommand = defineCommand({
         fix: "Drop --driver-source, or name the executable with --driver PATH.",
       });
     }
-    const patterns = (args.redact ?? []).map(String);
+    // yargs reads `--no-redact` as the negation of `--redact` (redact: false among the patterns), not as its own flag
+    const given = [args.redact ?? []].flat() as unknown[];
+    const noRedact = Boolean(args["no-redact"]) || given.includes(false);
+    const patterns = given.filter((p): p is string => typeof p === "string");
+    if (noRedact && patterns.length > 0) {
+      throw new UserError("--no-redact and --redact cannot be used together", {
+        code: "USAGE",
+        field: "--no-redact",
+        fix: "Drop --no-redact to redact (with your patterns too), or drop the --redact patterns to store everything as it is.",
+      });
+    }
     if (args.seed !== undefined && !Number.isInteger(args.seed)) {
       throw new UserError(`--seed must be an integer (got ${String(args.seed)})`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
     }
@@ -82,7 +92,7 @@ export const recordCommand = defineCommand({
       desktop: Boolean(args.desktop),
       append: Boolean(args.append),
       force: Boolean(args.force),
-      redact: !args["no-redact"],
+      redact: !noRedact,
       redactPatterns: patterns,
       probe: args.probe !== false,
       ...(faults ? { faults } : {}),
