@@ -123,8 +123,10 @@ export function openAtomicFile(options: OpenAtomicFileOptions): AtomicFile {
         fsyncSync(fd);
         closeSync(fd);
         open = false;
+        killPoint("before-rename", file);
         renameSync(temp, file);
       });
+      killPoint("after-rename", file);
       done = true;
       syncDir(path.dirname(file));
     },
@@ -134,6 +136,18 @@ export function openAtomicFile(options: OpenAtomicFileOptions): AtomicFile {
       drop();
     },
   };
+}
+
+/**
+ * `CUA_CONTRACT_KILL_AT=before-rename|after-rename` makes a writer kill itself (SIGKILL) at that
+ * point of its commit: how the crash tests hit the worst moment every time (docs/cassettes.md).
+ * `CUA_CONTRACT_KILL_AT_FILE=NAME` narrows it to commits of a file of that name.
+ */
+function killPoint(point: "before-rename" | "after-rename", file: string): void {
+  if (process.env.CUA_CONTRACT_KILL_AT !== point) return;
+  const only = process.env.CUA_CONTRACT_KILL_AT_FILE;
+  if (only && path.basename(file) !== only) return;
+  process.kill(process.pid, "SIGKILL");
 }
 
 /** Writes a whole file the atomic way (temp beside, checked writes, fsync, rename, fsync folder). */

@@ -4,6 +4,8 @@ import { mergeCassettes } from "#src/cassette/merge.js";
 import { pruneCassette } from "#src/cassette/prune.js";
 import { readReplayLogs } from "#src/cassette/read-replay-logs.js";
 import { readCassetteSync } from "#src/cassette/reader.js";
+import { lockCassette } from "#src/cassette/safe-files.js";
+import path from "node:path";
 import { judgeStaleness, parseMaxAge } from "#src/cassette/stale.js";
 import { readContract } from "#src/probe/read-contract.js";
 import { rangeProblem } from "#src/util/versions.js";
@@ -85,6 +87,8 @@ export const cassetteCommand = defineCommand({
       const results = [];
       for (const dir of dirs) {
         readCassetteSync(dir, { frames: "skip" });
+        // signatures are written under the cassette's lock, like every other write to it
+        using _lock = lockCassette(path.resolve(dir));
         const ticker = process.stderr.isTTY === true ? undefined : progressTicker({ every: 100, write: (line) => process.stderr.write(line) });
         const r = await signFrames({
           dir,
