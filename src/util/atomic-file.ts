@@ -244,8 +244,13 @@ export function isAlive(pid: number): boolean {
 
 /** A failed write as a UserError naming the file, what happened and the fix (exit 2). */
 export function writeFailure(options: { file: string; error: unknown; field?: string }): UserError {
-  const described = describeSystemError(options.error);
   const code = (options.error as { code?: unknown } | undefined)?.code;
+  // a failed write names no path of its own: the problem is described for the file being written
+  const described = describeSystemError(
+    options.error instanceof Error && typeof (options.error as { path?: unknown }).path !== "string"
+      ? Object.assign(new Error(options.error.message), { code, path: options.file, syscall: (options.error as { syscall?: unknown }).syscall })
+      : options.error,
+  );
   const problem = described
     ? `cannot write ${options.file}: ${described.problem}`
     : `cannot write ${options.file}: ${options.error instanceof Error ? options.error.message : String(options.error)}`;
