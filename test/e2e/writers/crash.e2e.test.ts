@@ -182,7 +182,7 @@ function appendArgs(dir: string, answered: string, calls: number): string[] {
   return ["record", "--out", dir, "--append", "--driver", DRIVER, "--driver-source", "synthetic", "--", "sh", "-c", script];
 }
 const answeredCalls = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").filter(Boolean).length : 0);
-const isHarnessCall = (e: { origin?: string; kind: string }) => e.origin !== "recorder" && e.kind === "cli";
+const isHarnessCall = (e: { origin?: string | undefined; kind: string }) => e.origin !== "recorder" && e.kind === "cli";
 const harnessCalls = (dir: string) => readCassetteSync(dir, { frames: "skip" }).events.filter(isHarnessCall).length;
 
 describe("record --append killed", () => {
