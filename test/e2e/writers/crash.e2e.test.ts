@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCassetteSync } from "#src/cassette/reader.js";
 import { pruneCassette } from "#src/cassette/prune.js";
 import { mergeCassettes } from "#src/cassette/merge.js";
-import { openCassetteWriter } from "#src/cassette/writer.js";
+import { openCassetteWriter, type CassetteEventInput } from "#src/cassette/writer.js";
 import { readReplayLogs } from "#src/cassette/read-replay-logs.js";
 import { cliPath, repoRoot } from "../../helpers/run-cli.js";
 import { runCliInProcess } from "../../helpers/run-cli-in-process.js";
@@ -317,7 +317,7 @@ describe("a full disk", () => {
     cpSync(SOURCE, dir, { recursive: true });
     const filler = fill(mnt, 64 << 10);
     const writer = openCassetteWriter({ dir, header: readCassetteSync(dir).header, append: true });
-    const event = { kind: "cli", argv: ["call", "get_screen_size"], stdout: "y".repeat(3000), stderr: "", exit_code: 0, t_ms: 1, duration_ms: 1 } as const;
+    const event: CassetteEventInput = { kind: "cli", argv: ["call", "get_screen_size"], stdout: "y".repeat(3000), stderr: "", exit_code: 0, t_ms: 1, duration_ms: 1 };
     let written = 0;
     let failure: unknown;
     for (let i = 0; i < 200 && !failure; i++) {
