@@ -317,7 +317,15 @@ describe("a full disk", () => {
     cpSync(SOURCE, dir, { recursive: true });
     const filler = fill(mnt, 64 << 10);
     const writer = openCassetteWriter({ dir, header: readCassetteSync(dir).header, append: true });
-    const event: CassetteEventInput = { kind: "cli", argv: ["call", "get_screen_size"], stdout: "y".repeat(3000), stderr: "", exit_code: 0, t_ms: 1, duration_ms: 1 };
+    const event: CassetteEventInput = {
+      kind: "cli",
+      argv: ["call", "get_screen_size"],
+      stdout: "y".repeat(3000),
+      stderr: "",
+      exit_code: 0,
+      t_ms: 1,
+      duration_ms: 1,
+    };
     let written = 0;
     let failure: unknown;
     for (let i = 0; i < 200 && !failure; i++) {

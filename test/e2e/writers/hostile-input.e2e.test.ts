@@ -279,3 +279,26 @@ describe("hostile inputs to the cassette writers and readers", () => {
     expect(existsSync(`${history}.lock`)).toBe(false);
   });
 });
+
+describe("verify --update over a cassette", () => {
+  it("refused after --force keeps DIR's cassette (was deleted); DIR that is the source is refused before anything", { timeout: 60_000 }, async () => {
+    const existing = fresh();
+    const before = readFileSync(path.join(existing, "cassette.jsonl"));
+    const upd = await runCliInProcess(["verify", "recordings/gtk3-demo-cli", "--driver", "sdk:0.21.0", "--update", existing, "--force"], {
+      env: { DISPLAY: "" },
+    });
+    expect(upd.exitCode).toBe(2);
+    expect(upd.stderr).toContain("--update needs every call sent");
+    expect(readFileSync(path.join(existing, "cassette.jsonl")).equals(before)).toBe(true);
+    expect(readdirSync(existing).filter((f) => f.endsWith(".cua-tmp") || f.endsWith(".lock"))).toEqual([]);
+
+    const source = fresh();
+    const link = file("link");
+    symlinkSync(source, link);
+    const sourceBytes = readFileSync(path.join(source, "cassette.jsonl"));
+    const self = await runCliInProcess(["verify", source, "--driver", "sdk:0.21.0", "--update", link, "--force"], { env: { DISPLAY: "" } });
+    expect(self.exitCode).toBe(2);
+    expect(self.stderr).toMatch(/--update .*link-\d+ is the cassette being verified\. Write the updated cassette to another directory/);
+    expect(readFileSync(path.join(source, "cassette.jsonl")).equals(sourceBytes)).toBe(true);
+  });
+});
