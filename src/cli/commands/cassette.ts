@@ -1,4 +1,5 @@
 import { defineCommand } from "#src/cli/command.js";
+import { WRITE_SAFETY } from "#src/cli/write-safety.js";
 import { UserError } from "#src/errors.js";
 import { mergeCassettes } from "#src/cassette/merge.js";
 import { pruneCassette } from "#src/cassette/prune.js";
@@ -19,6 +20,7 @@ export const cassetteCommand = defineCommand({
   describe: "Tidy cassettes: prune what no replay used, merge two, list the stale ones, sign their frames (docs/cassettes.md)",
   builder: (y) =>
     y
+      .epilogue(WRITE_SAFETY.cassette)
       .usage(
         "$0 cassette prune DIR --log LOG… [--out DIR] [--dry-run]\n$0 cassette merge A B --out C\n$0 cassette stale DIR… [--max-age 30d] [--contract FILE | --driver-versions RANGE]\n$0 cassette sign DIR… [--force]",
       )

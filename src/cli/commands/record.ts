@@ -1,4 +1,5 @@
 import { harnessOutput } from "#src/cli/run-context.js";
+import { WRITE_SAFETY } from "#src/cli/write-safety.js";
 import { record } from "#src/recorder/record-session.js";
 import { readFaultPlan } from "#src/transports/run-replay.js";
 import { UserError } from "#src/errors.js";
@@ -11,6 +12,7 @@ export const recordCommand = defineCommand({
   builder: (y) =>
     y
       .parserConfiguration({ "populate--": true })
+      .epilogue(WRITE_SAFETY.record)
       .positional("stray", { type: "string", array: true, hidden: true, describe: "(the harness command goes after --)" })
       .usage(
         "$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] [--no-probe] [--faults PLAN [--seed N]] [--http-upstream URL [--http-port N]] -- CMD [ARGS…]",
