@@ -9,7 +9,7 @@ import { toolCallSpans } from "./call-events.js";
 import { copyKeptLines, slimEvent, type KeptLine } from "./copy-lines.js";
 import { frameRefsOf } from "./event-frames.js";
 import { copyFrame } from "./frame-signature.js";
-import { schemaValidators } from "./reader.js";
+import { fastValidators } from "./fast-validators.js";
 import { checkRegularFile, copyFileAtomic, lockCassette } from "./safe-files.js";
 import { scanCassette } from "./scan.js";
 import { removeUnkeptFrames } from "./writer.js";
@@ -63,7 +63,7 @@ function pruneLocked(options: {
   const slim: CassetteEvent[] = [];
   const scan = scanCassette({
     dir: options.dir,
-    validators: schemaValidators,
+    validators: fastValidators,
     frames: "verify",
     onEvent: (event, place) => {
       kept.push({ offset: place.offset, bytes: place.bytes, seq: event.seq, refs: frameRefsOf(event).map((r) => String(r.ref)) });

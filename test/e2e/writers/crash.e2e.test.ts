@@ -14,6 +14,7 @@ import { pruneCassette } from "#src/cassette/prune.js";
 import { mergeCassettes } from "#src/cassette/merge.js";
 import { openCassetteWriter, type CassetteEventInput } from "#src/cassette/writer.js";
 import { readReplayLogs } from "#src/cassette/read-replay-logs.js";
+import { writeGrownCassette } from "#src/recorder/record-missing/write-grown.js";
 import { cliPath, repoRoot } from "../../helpers/run-cli.js";
 import { runCliInProcess } from "../../helpers/run-cli-in-process.js";
 import { tmpDir } from "../../helpers/tmp-dir.js";
@@ -343,6 +344,35 @@ describe("a full disk", () => {
     const cassette = readCassetteSync(dir);
     expect(cassette.warnings).toEqual([]);
     expect(cassette.events.length).toBe(8 + written + 1);
+  });
+
+  it("record-missing's grown cassette on a full disk: exit 2 naming it, the old one as it was (was: renamed over it short, exit 0)", () => {
+    if (!mounted) return;
+    const dir = path.join(mnt, `g${copies++}`);
+    cpSync(base, dir, { recursive: true });
+    const old = bytesOf(dir)!;
+    const cassette = readCassetteSync(dir, { frames: "skip" });
+    const added = {
+      ...cassette.events[1]!,
+      seq: EVENTS,
+      added: { by: "record-missing" as const, at: "2026-05-01T00:00:00.000Z", source: "synthetic" as const },
+    };
+    const plan = { order: [...cassette.events.map((_, i) => ({ old: i })), { added }], added: [added], dropped: [] };
+    const filler = fill(mnt, 1 << 20);
+    try {
+      expect(() =>
+        writeGrownCassette({
+          cassette,
+          plan,
+          frames: [],
+          addition: { by: "record-missing", at: "2026-05-01T00:00:00.000Z", driver: { version: "0.21.0", platform: "linux-x64", source: "synthetic" } },
+        }),
+      ).toThrow(/cannot write .*cassette\.jsonl: no space left on the device/);
+    } finally {
+      rmSync(filler);
+    }
+    expect(bytesOf(dir)!.equals(old)).toBe(true);
+    expect(leftovers(dir)).toEqual([]);
   });
 
   it("record-missing refuses a read-only cassette folder before it runs the harness", { timeout: 60_000 }, async () => {

@@ -88,6 +88,23 @@ const rows: Row[] = [
     says: [/probe\.json: probe\.json is a symbolic link out of the cassette/, /cp --remove-destination/],
   },
   {
+    name: "a frame signature that is a link (was copied as its target's bytes)",
+    setup: () => {
+      const d = fresh();
+      const outside = file("secret");
+      writeFileSync(outside, "not a signature: a file from elsewhere\n");
+      const sig = FRAME.replace(/\.png$/, ".sig.json");
+      symlinkSync(outside, path.join(d, sig));
+      const out = file("out");
+      return {
+        args: ["cassette", "prune", d, "--log", usedLog(file("log"), [1, 6]), "--out", out],
+        check: () => expect(readdirSync(path.join(out, "frames"))).toEqual([path.basename(FRAME)]),
+      };
+    },
+    exit: 0,
+    says: [/kept 3 of 8 events and 1 of 1 frames/],
+  },
+  {
     name: "duplicate seq (two writers at once, before the lock)",
     setup: () => {
       const d = fresh();
