@@ -65,6 +65,26 @@ const rows: Row[] = [
     says: [/is a device, not a regular file/],
   },
   {
+    name: "probe.json that is a FIFO, read by diff (was: a hang)",
+    setup: () => {
+      const d = fresh();
+      mkfifo(path.join(d, "probe.json"));
+      return { args: ["diff", d, "recordings/gtk3-demo-cli"] };
+    },
+    exit: 2,
+    says: [/probe\.json: probe\.json is a FIFO \(named pipe\), not a regular file/],
+  },
+  {
+    name: "a fault plan that is a FIFO (was: a hang)",
+    setup: () => {
+      const plan = file("plan.json");
+      mkfifo(plan);
+      return { args: ["replay", fresh(), "--faults", plan, "--", "true"] };
+    },
+    exit: 2,
+    says: [/plan\.json-\d+: the fault plan is a FIFO \(named pipe\), not a regular file/],
+  },
+  {
     name: "cassette.jsonl that is a FIFO",
     setup: () => {
       const d = fresh();
