@@ -92,7 +92,7 @@ export function checkRegularFile(
         : st.isSocket()
           ? "a socket"
           : "not a regular file";
-  throw new UserError(`${o.what} is ${kind}, not a regular file`, { code, file, fix: o.fix });
+  throw new UserError(`${o.what} is ${kind}, not a ${st.isDirectory() ? "" : "regular "}file`, { code, file, fix: o.fix });
 }
 
 /**

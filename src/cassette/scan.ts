@@ -8,7 +8,8 @@ import { frameRefsOf } from "./event-frames.js";
 import { parseFrameRef, sha256Hex } from "./frame-ref.js";
 import { readLines } from "./line-reader.js";
 import { recogniseFile } from "./recognise-file.js";
-import { checkRegularFile, readRegularFile } from "./safe-files.js";
+import { checkRegularFile, LOCK_FILE, readRegularFile } from "./safe-files.js";
+import { liveLockHolder } from "#src/util/file-lock.js";
 
 /** Turns a line's JSON into a header or event, or throws a UserError naming file, line and field. */
 export interface CassetteValidators {
@@ -115,6 +116,10 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
   }
   if (header === undefined) header = parseHeader(file, undefined, validators);
   checkDates(file, header);
+  const writer = liveLockHolder(path.join(dir, LOCK_FILE));
+  if (writer) {
+    warnings.push(`${dir} is being written by process ${writer.pid} (\`${writer.command}\`, since ${writer.since}): this is what it had written so far`);
+  }
   if (torn) {
     warnings.push(
       `${file}:${torn.line}: torn last line (${torn.chars} characters, not valid JSON) ignored; the recording was probably killed while writing it`,

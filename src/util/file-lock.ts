@@ -1,4 +1,4 @@
-import { closeSync, constants, fsyncSync, linkSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { closeSync, constants, fsyncSync, linkSync, lstatSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { UserError } from "#src/errors.js";
@@ -80,6 +80,17 @@ export function acquireLock(options: AcquireLockOptions): HeldLock {
   }
 }
 
+/**
+ * The live holder of a lock file other than this process, if any: what a reader tells its user when
+ * it reads a cassette a writer is busy with. A lock of a dead process, or none, is undefined.
+ */
+export function liveLockHolder(file: string): LockHolder | undefined {
+  const current = readHolder(file);
+  const holder = current?.holder;
+  if (!holder || holder.pid === process.pid || isStale(holder)) return undefined;
+  return holder;
+}
+
 function handle(file: string): HeldLock {
   let released = false;
   const release = () => {
@@ -120,6 +131,7 @@ function tryCreate(file: string, text: string): boolean {
 function readHolder(file: string): { text: string; holder: LockHolder | undefined } | undefined {
   let text: string;
   try {
+    if (!lstatSync(file).isFile()) return undefined; // never open a FIFO or a device planted as a lock
     text = readFileSync(file, "utf8");
   } catch {
     return undefined;

@@ -3,6 +3,7 @@
 // message each gets now. Runs the CLI in process: a hang fails the test by its timeout.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendHistory } from "#src/probe/gate/append-history.js";
@@ -40,7 +41,7 @@ const rows: Row[] = [
       return { args: ["inspect", d] };
     },
     exit: 2,
-    says: [/probe\.json: probe\.json is a directory, not a regular file/, /delete it/],
+    says: [/probe\.json: probe\.json is a directory, not a file/, /delete it/],
   },
   {
     name: "a frame that is a FIFO (never opened: no hang)",
@@ -123,6 +124,20 @@ const rows: Row[] = [
     },
     exit: 0,
     says: [/kept 3 of 8 events and 1 of 1 frames/],
+  },
+  {
+    name: "a cassette another process is writing: inspect says so",
+    setup: () => {
+      const d = fresh();
+      // pid 1 is always running
+      writeFileSync(
+        path.join(d, ".cua-contract.lock"),
+        JSON.stringify({ pid: 1, command: "cua-contract record --out d", since: "2026-05-01T00:00:00.000Z", host: hostname() }),
+      );
+      return { args: ["inspect", d] };
+    },
+    exit: 0,
+    says: [/is being written by process 1 \(`cua-contract record --out d`, since 2026-05-01T00:00:00\.000Z\): this is what it had written so far/],
   },
   {
     name: "duplicate seq (two writers at once, before the lock)",
