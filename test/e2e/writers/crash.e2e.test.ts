@@ -2,7 +2,7 @@
 // safely"). Each writer is killed at random and at its commit point (CUA_CONTRACT_KILL_AT), pairs of
 // writers run at once on one cassette, and a small tmpfs fills mid-write; after each, the cassette
 // is the old one or the complete new one, `inspect` agrees, and no answered call is lost.
-// `npm test` runs a few trials of each; CUA_CONTRACT_CRASH_TRIALS=20 runs the full count (about a
+// `npm test` runs 2 trials of each; CUA_CONTRACT_CRASH_TRIALS=20 runs the full count (about a
 // minute of CPU). The full-disk and read-only trials need root (to mount a tmpfs); without it they
 // are skipped with a note.
 import { execFileSync, spawn } from "node:child_process";
@@ -20,7 +20,7 @@ import { runCliInProcess } from "../../helpers/run-cli-in-process.js";
 import { tmpDir } from "../../helpers/tmp-dir.js";
 import { FRAME, SOURCE, usedLog } from "./fixture.js";
 
-const TRIALS = Number(process.env.CUA_CONTRACT_CRASH_TRIALS ?? 3);
+const TRIALS = Number(process.env.CUA_CONTRACT_CRASH_TRIALS ?? 2);
 const DRIVER = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
 const EVENTS = 4000;
 
