@@ -182,7 +182,7 @@ function lockedError(o: { file: string; what: string; holder: LockHolder | undef
   const who = o.holder
     ? `process ${o.holder.pid} (\`${o.holder.command}\`, since ${o.holder.since}${o.holder.host !== os.hostname() ? ` on ${o.holder.host}` : ""})`
     : "another process";
-  return new UserError(`${o.what} is locked by ${who}; waited ${Math.round(o.waitMs / 1000)} s`, {
+  return new UserError(`${o.what} is locked by ${who}; waited ${o.waitMs >= 10_000 ? Math.round(o.waitMs / 1000) : (o.waitMs / 1000).toFixed(1)} s`, {
     code: "LOCKED",
     file: o.file,
     fix: "Wait for that command to finish and run this one again (CUA_CONTRACT_LOCK_WAIT_MS sets how long to wait). If that process is gone for good, delete the lock file.",

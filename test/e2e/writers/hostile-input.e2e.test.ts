@@ -332,6 +332,30 @@ describe("hostile inputs to the cassette writers and readers", () => {
   });
 });
 
+describe("a locked cassette", () => {
+  it("record-missing waits for the lock, then exits 2 naming the holder, before it runs the harness", { timeout: 30_000 }, async () => {
+    const d = fresh();
+    writeFileSync(
+      path.join(d, ".cua-contract.lock"),
+      JSON.stringify({ pid: 1, command: "cua-contract record --out d --append", since: "2026-05-01T00:00:00.000Z", host: hostname() }),
+    );
+    const marker = file("ran");
+    const driver = path.join(process.cwd(), "test/fixtures/drivers/cua-driver-0.21.0");
+    const r = await runCliInProcess(
+      ["replay", d, "--record-missing", "--driver", driver, "--driver-source", "synthetic", "--", "sh", "-c", `touch ${marker}`],
+      {
+        env: { CUA_CONTRACT_LOCK_WAIT_MS: "300" },
+      },
+    );
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(
+      /\.cua-contract\.lock: the cassette .* is locked by process 1 \(`cua-contract record --out d --append`, since 2026-05-01T00:00:00\.000Z\); waited 0\.3 s\. Wait for that command to finish/,
+    );
+    expect(existsSync(marker)).toBe(false);
+    expect(linesOf(d)).toHaveLength(9);
+  });
+});
+
 describe("verify --update over a cassette", () => {
   it("refused after --force keeps DIR's cassette (was deleted); DIR that is the source is refused before anything", { timeout: 60_000 }, async () => {
     const existing = fresh();
