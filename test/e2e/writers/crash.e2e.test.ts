@@ -15,6 +15,7 @@ import { mergeCassettes } from "#src/cassette/merge.js";
 import { openCassetteWriter, type CassetteEventInput } from "#src/cassette/writer.js";
 import { readReplayLogs } from "#src/cassette/read-replay-logs.js";
 import { writeGrownCassette } from "#src/recorder/record-missing/write-grown.js";
+import { writeOutputFile } from "#src/report/write-output.js";
 import { cliPath, repoRoot } from "../../helpers/run-cli.js";
 import { runCliInProcess } from "../../helpers/run-cli-in-process.js";
 import { tmpDir } from "../../helpers/tmp-dir.js";
@@ -395,6 +396,20 @@ describe("a full disk", () => {
     }
     expect(bytesOf(dir)!.equals(old)).toBe(true);
     expect(leftovers(dir)).toEqual([]);
+  });
+
+  it("a report (--out, --junit, --json-out) on a full disk: exit 2 naming it; the earlier one stays whole", () => {
+    if (!mounted) return;
+    const file = path.join(mnt, `report${copies++}.html`);
+    writeOutputFile({ file, flag: "--out", text: "<p>earlier</p>\n" });
+    const filler = fill(mnt, 8 << 10);
+    try {
+      expect(() => writeOutputFile({ file, flag: "--out", text: "x".repeat(1 << 20) })).toThrow(/cannot write .*report\d+\.html: no space left on the device/);
+    } finally {
+      rmSync(filler);
+    }
+    expect(readFileSync(file, "utf8")).toBe("<p>earlier</p>\n");
+    expect(readdirSync(mnt).filter((n) => n.endsWith(".cua-tmp"))).toEqual([]);
   });
 
   it("record-missing refuses a read-only cassette folder before it runs the harness", { timeout: 60_000 }, async () => {
