@@ -13,6 +13,8 @@ export type UserErrorCode =
   | "BAD_TRAJECTORY"
   | "BAD_INPUT"
   | "OUTPUT_EXISTS"
+  | "CANNOT_WRITE"
+  | "LOCKED"
   | "DRIVER_NOT_FOUND"
   | "DRIVER_UNAVAILABLE";
 
@@ -73,6 +75,8 @@ const SYSTEM_PROBLEMS: Record<string, { problem: string; fix: string }> = {
   EPERM: { problem: "operation not permitted", fix: "Choose a path you may read or write, or fix its permissions." },
   EROFS: { problem: "read-only file system", fix: "Choose a writable path." },
   ENOSPC: { problem: "no space left on the device", fix: "Free some space or choose another disk." },
+  EDQUOT: { problem: "disk quota exceeded", fix: "Free some space or choose another disk." },
+  ELOOP: { problem: "too many symbolic links (or a symbolic link where a file was expected)", fix: "Replace the link by the file itself." },
 };
 
 /** What a file-system failure means for the user: its path, the problem and the fix; undefined for other errors. */

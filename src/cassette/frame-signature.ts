@@ -1,9 +1,12 @@
-import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import path from "node:path";
 import type { FrameRef } from "#src/schema/bytes.js";
 import { FrameSignatureSchema } from "#src/schema/frame-signature.js";
 import { FRAMES_DIR } from "./cassette.js";
+import { makePrivateDir, writeFileAtomic } from "#src/util/atomic-file.js";
 import { parseFrameRef } from "./frame-ref.js";
+import { copyFileAtomic, readRegularFile } from "./safe-files.js";
+import { existingFrameIsGood } from "./frame-store.js";
 
 /** A frame's signature as stored: the grid of grey levels and the frame's own size. */
 export interface StoredSignature {
@@ -31,7 +34,10 @@ export function readFrameSignature(options: { dir: string; ref: string; method: 
   if (!file) return undefined;
   let text: string;
   try {
-    text = readFileSync(path.join(options.dir, file), "utf8");
+    // a cache: a signature that is a link or not a regular file is ignored (and recomputed)
+    const at = path.join(options.dir, file);
+    if (!lstatSync(at).isFile()) return undefined;
+    text = readRegularFile(at, { what: file, fix: "" }).toString("utf8");
   } catch {
     return undefined;
   }
@@ -65,10 +71,7 @@ export function writeFrameSignature(options: { dir: string; ref: FrameRef; metho
     rows: s.rows,
     grey: Buffer.from(s.grey).toString("base64"),
   });
-  const target = path.join(options.dir, file);
-  const tmp = `${target}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(doc)}\n`, { mode: 0o600 });
-  renameSync(tmp, target);
+  writeFileAtomic({ file: path.join(options.dir, file), data: `${JSON.stringify(doc)}\n` });
 }
 
 /** The frames stored in a cassette directory (files named as frame refs), in name order. */
@@ -81,11 +84,37 @@ export function storedFrameRefs(dir: string): FrameRef[] {
     .sort();
 }
 
-/** Copies a frame from one cassette directory to another, with its stored signature when it has one. */
+/**
+ * Copies a frame from one cassette directory to another (atomically; a frame already there with
+ * the right content is kept), with its stored signature when it has one that is a regular file of
+ * the source cassette (a signature that is a link is not copied: it is a cache, recomputed).
+ */
 export function copyFrame(options: { from: string; to: string; ref: string }): void {
-  copyFileSync(path.join(options.from, options.ref), path.join(options.to, options.ref));
+  const target = path.join(options.to, options.ref);
+  if (!existingFrameIsGood(target, options.ref)) {
+    makePrivateDir(path.join(options.to, FRAMES_DIR));
+    copyFileAtomic(path.join(options.from, options.ref), target, {
+      what: `frame ${options.ref}`,
+      fix: `Copy ${options.ref} back into ${path.join(options.from, FRAMES_DIR)}, or re-record the cassette.`,
+    });
+  }
   const sig = signatureFileOf(options.ref);
-  if (sig && existsSync(path.join(options.from, sig))) copyFileSync(path.join(options.from, sig), path.join(options.to, sig));
+  if (!sig) return;
+  const from = path.join(options.from, sig);
+  let regular = false;
+  try {
+    regular = lstatSync(from).isFile();
+  } catch {
+    // no signature: nothing to copy
+  }
+  if (regular) copyFileAtomic(from, path.join(options.to, sig), { what: sig, fix: "", inside: options.from });
+}
+
+const FRAME_FILE = /^[0-9a-f]{64}(?:\.png|\.jpg|\.sig\.json)$/;
+
+/** Whether a name in frames/ is a frame's or a frame signature's (the only files a writer ever removes there). */
+export function isFrameFileName(name: string): boolean {
+  return FRAME_FILE.test(name);
 }
 
 /** The files of frames/ that belong to these frames: the frames and their signatures. */

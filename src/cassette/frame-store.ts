@@ -1,31 +1,63 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, constants, fchmodSync, fsyncSync, lstatSync, openSync, readFileSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "#src/errors.js";
 import type { FrameRef } from "#src/schema/bytes.js";
 import { FRAMES_DIR } from "./cassette.js";
+import { checkRegularFile, readRegularFile } from "./safe-files.js";
+import { makePrivateDir, PRIVATE_FILE_MODE, tempNameFor, writeAll, writeFailure } from "#src/util/atomic-file.js";
 import { frameRefFor, parseFrameRef, sha256Hex, type FrameExt } from "./frame-ref.js";
 
 /**
- * Writes a frame once (content-addressed); a temp file + rename means a crash never leaves half a
- * frame. `sync: false` leaves the flush to the disk for later (`syncFiles` at close): a killed
- * process loses nothing the kernel already has, so a recording pays no fsync per call.
+ * Writes a frame once (content-addressed): the bytes go to a temp file beside it with checked writes,
+ * are read back and hashed, and only then get the frame's name, so a frame under its name always
+ * has the content its name says. A frame already stored under that name is reused only when its
+ * content is right (a damaged one is written again). `sync: false` leaves the flush to the disk for
+ * later (`syncFiles` at close): a killed process loses nothing the kernel already has.
  */
 export function writeFrame(options: { dir: string; bytes: Uint8Array; ext: FrameExt; sync?: boolean; onWritten?: (file: string) => void }): FrameRef {
   const ref = frameRefFor(options.bytes, options.ext);
   const target = path.join(options.dir, ref);
-  if (existsSync(target)) return ref;
-  mkdirSync(path.join(options.dir, FRAMES_DIR), { recursive: true, mode: 0o700 });
-  const tmp = `${target}.${process.pid}.tmp`;
-  const fd = openSync(tmp, "w");
+  if (existingFrameIsGood(target, ref)) return ref;
+  const framesDir = path.join(options.dir, FRAMES_DIR);
+  makePrivateDir(framesDir);
+  const tmp = tempNameFor(target);
   try {
-    writeSync(fd, options.bytes);
-    if (options.sync !== false) fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, PRIVATE_FILE_MODE);
+    try {
+      fchmodSync(fd, PRIVATE_FILE_MODE);
+      writeAll(fd, options.bytes);
+      if (options.sync !== false) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    const written = sha256Hex(readFileSync(tmp));
+    if (written !== parseFrameRef(ref)!.sha256) throw new Error(`the bytes read back hash to ${written.slice(0, 12)}…, not to the frame's name`);
+    renameSync(tmp, target);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw writeFailure({ file: target, error });
   }
-  renameSync(tmp, target);
+  verified.add(target);
   options.onWritten?.(target);
   return ref;
+}
+
+// Frames this process has checked (or written): a recording that stores one image many times hashes it once.
+const verified = new Set<string>();
+
+/** Whether a frame is stored under its name with the right content (a regular file whose bytes hash to the name). */
+export function existingFrameIsGood(file: string, ref: string): boolean {
+  if (verified.has(file)) return true;
+  const parsed = parseFrameRef(ref);
+  if (!parsed) return false;
+  try {
+    if (!lstatSync(file).isFile()) return false;
+    if (sha256Hex(readFileSync(file)) !== parsed.sha256) return false;
+  } catch {
+    return false;
+  }
+  verified.add(file);
+  return true;
 }
 
 /** Flushes files (and their folders) to the disk once, e.g. the frames a recording wrote, when it closes. */
@@ -58,6 +90,8 @@ export function syncFiles(files: Iterable<string>): void {
   }
 }
 
+const FRAME_FIX = "A frame must be a regular file (or a link to one) holding the image: restore it from the original recording, or re-record the cassette.";
+
 /** Reads a frame and checks that its bytes hash to the name; throws a UserError naming the fix otherwise. */
 export function loadFrame(options: { dir: string; ref: string; where?: string }): Buffer {
   const parsed = parseFrameRef(options.ref);
@@ -71,9 +105,11 @@ export function loadFrame(options: { dir: string; ref: string; where?: string })
   }
   const file = path.join(options.dir, options.ref);
   let bytes: Buffer;
+  checkRegularFile(file, { what: `frame ${options.ref}`, fix: FRAME_FIX, code: "BAD_FRAME" });
   try {
-    bytes = readFileSync(file);
-  } catch {
+    bytes = readRegularFile(file, { what: `frame ${options.ref}`, fix: FRAME_FIX, code: "BAD_FRAME" });
+  } catch (error) {
+    if (error instanceof UserError) throw error;
     throw new UserError(`frame ${options.ref} is missing`, {
       code: "BAD_FRAME",
       file: where,

@@ -1,11 +1,15 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "#src/errors.js";
-import { CassetteHeaderSchema, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
-import { CASSETTE_FILE, FRAMES_DIR, PROBE_FILE, type Cassette } from "./cassette.js";
+import { CassetteHeaderSchema, MAX_SEQ, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
+import { makePrivateDir, openAtomicFile } from "#src/util/atomic-file.js";
+import { CASSETTE_FILE, PROBE_FILE } from "./cassette.js";
+import { copyKeptLines, type KeptLine } from "./copy-lines.js";
 import { frameRefsOf } from "./event-frames.js";
 import { copyFrame } from "./frame-signature.js";
-import { readCassetteSync } from "./reader.js";
+import { copyProbe, refuseExistingOutput } from "./prune.js";
+import { fastValidators } from "./fast-validators.js";
+import { lockCassette } from "./safe-files.js";
+import { scanCassette, type EventPlace } from "./scan.js";
 
 export interface MergeResult {
   out: string;
@@ -18,48 +22,126 @@ export interface MergeResult {
  * Appends cassette B after cassette A into OUT: B's events follow A's in order, with seq, t_ms
  * and MCP stream numbers moved past A's, so replay sees one session that does A's calls, then
  * B's (epochs: A's, then B's). Frames are the union (content-addressed, stored once). Refused
- * when the two were recorded from different drivers or with different redaction.
+ * when the two were recorded from different drivers or with different redaction. OUT is written
+ * under its lock: frames and probe.json first, then cassette.jsonl through a temp file renamed in
+ * place, so OUT holds no cassette until it holds the whole one. Neither input is held in memory.
  */
 export function mergeCassettes(options: { a: string; b: string; out: string }): MergeResult {
-  const a = readCassetteSync(options.a);
-  const b = readCassetteSync(options.b);
-  checkCompatible(a, b);
-  const warnings: string[] = [];
-  const seqShift = a.events.reduce((m, e) => Math.max(m, e.seq + 1), 0);
-  const tShift = a.events.reduce((m, e) => Math.max(m, e.t_ms + ("duration_ms" in e ? e.duration_ms : 0)), 0) + 1;
-  const streamShift = a.events.reduce((m, e) => ("stream" in e ? Math.max(m, e.stream + 1) : m), 0);
-  const shifted = b.events.map(
-    (e) => ({ ...e, seq: e.seq + seqShift, t_ms: e.t_ms + tShift, ...("stream" in e ? { stream: e.stream + streamShift } : {}) }) as CassetteEvent,
-  );
-  const header = mergedHeader(a, b, warnings);
-
-  const cassetteFile = path.join(options.out, CASSETTE_FILE);
-  if (existsSync(cassetteFile)) {
-    throw new UserError("the output directory already holds a cassette", {
-      code: "OUTPUT_EXISTS",
-      file: cassetteFile,
-      field: "--out",
-      fix: "Choose an empty --out directory.",
-    });
-  }
-  mkdirSync(options.out, { recursive: true, mode: 0o700 });
-  const frames = new Map<string, string>();
-  for (const [c, events] of [
-    [a, a.events],
-    [b, b.events],
-  ] as const)
-    for (const e of events) for (const r of frameRefsOf(e)) frames.set(String(r.ref), c.dir);
-  if (frames.size > 0) mkdirSync(path.join(options.out, FRAMES_DIR), { recursive: true, mode: 0o700 });
-  for (const [ref, dir] of frames) copyFrame({ from: dir, to: options.out, ref });
-  const probeFrom = [a, b].find((c) => c.probe !== undefined);
-  if (probeFrom) copyFileSync(path.join(probeFrom.dir, PROBE_FILE), path.join(options.out, PROBE_FILE));
-  const aLines = readFileSync(a.file, "utf8").split("\n");
-  const lines = [JSON.stringify(header), ...a.events.map((_, i) => aLines[a.lines[i]! - 1]!), ...shifted.map((e) => JSON.stringify(e))];
-  writeFileSync(cassetteFile, `${lines.join("\n")}\n`, { mode: 0o600 });
-  return { out: path.resolve(options.out), events: a.events.length + b.events.length, frames: frames.size, warnings };
+  const out = path.resolve(options.out);
+  refuseExistingOutput(out, "Choose an empty --out directory.");
+  return mergeChecked({ ...options, out });
 }
 
-function checkCompatible(a: Cassette, b: Cassette): void {
+interface Side {
+  dir: string;
+  file: string;
+  header: CassetteHeader;
+  events: number;
+  frames: Set<string>;
+  probeSha256?: string;
+  hasProbe: boolean;
+}
+
+function scanSide(dir: string, onEvent: (e: CassetteEvent, place: EventPlace) => void = () => {}): Side {
+  const frames = new Set<string>();
+  const scan = scanCassette({
+    dir,
+    validators: fastValidators,
+    frames: "verify",
+    onEvent: (e, place) => {
+      for (const r of frameRefsOf(e)) frames.add(String(r.ref));
+      onEvent(e, place);
+    },
+  });
+  return {
+    dir: scan.dir,
+    file: scan.file,
+    header: scan.header,
+    events: scan.events,
+    frames,
+    hasProbe: scan.probe !== undefined,
+    ...(scan.probe ? { probeSha256: scan.probe.sha256 } : {}),
+  };
+}
+
+function mergeChecked(options: { a: string; b: string; out: string }): MergeResult {
+  let seqShift = 0;
+  let tShift = 0;
+  let streamShift = 0;
+  const aLines: KeptLine[] = [];
+  const a = scanSide(options.a, (e, place) => {
+    aLines.push(place);
+    seqShift = Math.max(seqShift, e.seq + 1);
+    tShift = Math.max(tShift, e.t_ms + ("duration_ms" in e ? e.duration_ms : 0));
+    if ("stream" in e) streamShift = Math.max(streamShift, e.stream + 1);
+  });
+  tShift += 1;
+  const b = scanSide(options.b);
+  checkCompatible(a, b);
+  const warnings: string[] = [];
+  const header = mergedHeader(a, b, warnings);
+  makePrivateDir(options.out, "--out");
+  const lock = lockCassette(options.out);
+  try {
+    refuseExistingOutput(options.out, "Choose an empty --out directory.");
+    return writeMerged({ options, a, b, aLines, header, warnings, shift: { seq: seqShift, t: tShift, stream: streamShift } });
+  } finally {
+    lock.release();
+  }
+}
+
+function writeMerged(o: {
+  options: { out: string };
+  a: Side;
+  b: Side;
+  aLines: KeptLine[];
+  header: CassetteHeader;
+  warnings: string[];
+  shift: { seq: number; t: number; stream: number };
+}): MergeResult {
+  const { options, a, b, aLines, header, warnings } = o;
+  const seqShift = o.shift.seq;
+  const tShift = o.shift.t;
+  const streamShift = o.shift.stream;
+  const frames = new Map<string, string>();
+  for (const ref of a.frames) frames.set(ref, a.dir);
+  for (const ref of b.frames) if (!frames.has(ref)) frames.set(ref, b.dir);
+  for (const [ref, dir] of [...frames].sort()) copyFrame({ from: dir, to: options.out, ref });
+  const probeFrom = [a, b].find((c) => c.hasProbe);
+  if (probeFrom) copyProbe(probeFrom.dir, options.out);
+  const cassetteFile = path.join(options.out, CASSETTE_FILE);
+  const out = openAtomicFile({ file: cassetteFile, field: "--out" });
+  try {
+    out.write(`${JSON.stringify(header)}\n`);
+    copyKeptLines({ from: a.file, header: false, lines: aLines, out });
+    scanCassette({
+      dir: b.dir,
+      validators: fastValidators,
+      frames: "skip",
+      probe: "skip",
+      onEvent: (e, place) => {
+        const shifted = { ...e, seq: e.seq + seqShift, t_ms: e.t_ms + tShift, ...("stream" in e ? { stream: e.stream + streamShift } : {}) };
+        // B's events were validated by the scan above; moving them changes only numbers, and only seq has a bound to pass
+        if (shifted.seq > MAX_SEQ) {
+          throw new UserError(`event seq ${e.seq} cannot be moved past A's events (seq ${shifted.seq} would be over 2^48)`, {
+            code: "BAD_INPUT",
+            file: b.file,
+            line: place.line,
+            fix: "Merge cassettes whose seq numbers add up to less than 2^48 (renumber them, or re-record).",
+          });
+        }
+        out.write(`${JSON.stringify(shifted)}\n`);
+      },
+    });
+    out.commit();
+  } catch (error) {
+    out.abort();
+    throw error;
+  }
+  return { out: options.out, events: a.events + b.events, frames: frames.size, warnings };
+}
+
+function checkCompatible(a: Side, b: Side): void {
   const fail = (what: string, fix: string) => {
     throw new UserError(`cannot merge ${b.file} into ${a.file}: ${what}`, { code: "BAD_INPUT", file: b.file, fix });
   };
@@ -72,9 +154,16 @@ function checkCompatible(a: Cassette, b: Cassette): void {
   const rb = b.header.redaction?.enabled ?? true;
   if (ra !== rb)
     fail(`redaction ${rb ? "on" : "off"} ≠ ${ra ? "on" : "off"}`, "Record both with the same redaction settings, so a secret has one placeholder.");
+  const pa = [...new Set(a.header.redaction?.patterns ?? [])].sort();
+  const pb = [...new Set(b.header.redaction?.patterns ?? [])].sort();
+  if (JSON.stringify(pa) !== JSON.stringify(pb))
+    fail(
+      `its --redact patterns ${JSON.stringify(pb)} ≠ ${JSON.stringify(pa)}, so text one redacted is in clear in the other`,
+      "Record both with the same --redact patterns (the merged cassette would claim patterns half its events were not redacted with).",
+    );
 }
 
-function mergedHeader(a: Cassette, b: Cassette, warnings: string[]): CassetteHeader {
+function mergedHeader(a: Side, b: Side, warnings: string[]): CassetteHeader {
   const transport: CassetteTransport = a.header.transport === b.header.transport ? a.header.transport : "mixed";
   const older = Date.parse(b.header.recorded_at) < Date.parse(a.header.recorded_at) ? b.header.recorded_at : a.header.recorded_at;
   if (a.header.driver.source !== b.header.driver.source)
@@ -90,7 +179,7 @@ function mergedHeader(a: Cassette, b: Cassette, warnings: string[]): CassetteHea
     notes: [
       ...(a.header.notes ?? []),
       ...(b.header.notes ?? []),
-      `merged: ${b.events.length} events from a cassette recorded ${b.header.recorded_at} appended after ${a.events.length} recorded ${a.header.recorded_at}`,
+      `merged: ${b.events} events from a cassette recorded ${b.header.recorded_at} appended after ${a.events} recorded ${a.header.recorded_at}`,
     ],
   });
 }

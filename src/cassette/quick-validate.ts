@@ -61,10 +61,35 @@ function typeMatches(type: unknown, v: unknown): boolean {
 
 const patterns = new Map<string, RegExp>();
 
+const keywords = new WeakMap<Schema, [string, unknown][]>();
+
+/** A schema's keywords without its annotations, worked out once per schema object. */
+function keywordsOf(schema: Schema): [string, unknown][] {
+  let k = keywords.get(schema);
+  if (!k) {
+    k = Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key));
+    keywords.set(schema, k);
+  }
+  return k;
+}
+
+const constProperties = new WeakMap<Schema, [string, unknown][]>();
+
+/** Whether `v` has a property that `schema.properties` pins with a `const` to another value (so `v` fails that schema). */
+function constMismatch(schema: Schema, v: unknown): boolean {
+  if (!isObject(v)) return false;
+  let pinned = constProperties.get(schema);
+  if (!pinned) {
+    const props = isObject(schema.properties) ? (schema.properties as Record<string, unknown>) : {};
+    pinned = Object.entries(props).flatMap(([k, p]) => (isObject(p) && "const" in p ? [[k, p.const] as [string, unknown]] : []));
+    constProperties.set(schema, pinned);
+  }
+  return pinned.some(([k, c]) => Object.hasOwn(v, k) && v[k] !== undefined && v[k] !== c);
+}
+
 /** Whether `v` satisfies `schema`; throws NeedsSchemaCheck when the schema says something this checker does not know. */
 export function matches(schema: Schema, v: unknown): boolean {
-  for (const [key, value] of Object.entries(schema)) {
-    if (ANNOTATIONS.has(key)) continue;
+  for (const [key, value] of keywordsOf(schema)) {
     switch (key) {
       case "type":
         if (!typeMatches(value, v)) return false;
@@ -94,7 +119,8 @@ export function matches(schema: Schema, v: unknown): boolean {
         if (!(value as Schema[]).some((s) => matches(s, v))) return false;
         break;
       case "oneOf":
-        if ((value as Schema[]).filter((s) => matches(s, v)).length !== 1) return false;
+        // a branch whose `const` property (an event's `kind`) differs cannot match: it is not walked
+        if ((value as Schema[]).filter((s) => !constMismatch(s, v) && matches(s, v)).length !== 1) return false;
         break;
       case "required":
         if (isObject(v) && !(value as string[]).every((k) => Object.hasOwn(v, k))) return false;

@@ -1,14 +1,19 @@
-import { readFileSync } from "node:fs";
 import { UserError } from "#src/errors.js";
+import { checkRegularFile, readRegularFile } from "./safe-files.js";
 import { ReplayLogEntrySchema, type ReplayLogEntry } from "#src/schema/replay-log.js";
 
 /** Reads replay logs (`replay --log`, JSONL); a bad line names file:line. */
 export function readReplayLogs(files: readonly string[]): { file: string; entries: ReplayLogEntry[] }[] {
   return files.map((file) => {
     let text: string;
+    const fix = "Pass a log written by `cua-contract replay DIR --log FILE -- CMD`.";
+    if (checkRegularFile(file, { what: "the replay log", fix, code: "BAD_INPUT" }) === "absent") {
+      throw new UserError("the replay log is missing", { code: "USAGE", file, field: "--log", fix });
+    }
     try {
-      text = readFileSync(file, "utf8");
-    } catch {
+      text = readRegularFile(file, { what: "the replay log", fix, code: "BAD_INPUT" }).toString("utf8");
+    } catch (error) {
+      if (error instanceof UserError) throw error;
       throw new UserError("cannot read the replay log", {
         code: "USAGE",
         file,
@@ -37,6 +42,14 @@ export function readReplayLogs(files: readonly string[]): { file: string; entrie
       }
       entries.push(parsed.data);
     });
+    if (!entries.some((e) => e.type === "request" || e.type === "summary")) {
+      throw new UserError("the replay log is empty (no request, no summary): it cannot say which calls were used", {
+        code: "BAD_INPUT",
+        file,
+        field: "--log",
+        fix: "Pass a log written by `cua-contract replay DIR --log FILE -- CMD` of a run that made calls.",
+      });
+    }
     return { file, entries };
   });
 }

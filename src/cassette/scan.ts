@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "#src/errors.js";
 import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
@@ -8,6 +8,8 @@ import { frameRefsOf } from "./event-frames.js";
 import { parseFrameRef, sha256Hex } from "./frame-ref.js";
 import { readLines } from "./line-reader.js";
 import { recogniseFile } from "./recognise-file.js";
+import { checkRegularFile, LOCK_FILE, readRegularFile } from "./safe-files.js";
+import { liveLockHolder } from "#src/util/file-lock.js";
 
 /** Turns a line's JSON into a header or event, or throws a UserError naming file, line and field. */
 export interface CassetteValidators {
@@ -70,10 +72,13 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
     }
     throw new UserError(`no cassette directory at ${dir}`, { code: "BAD_CASSETTE", file: dir, fix: DIR_FIX });
   }
+  checkRegularFile(file, { what: "cassette.jsonl", fix: DIR_FIX, inside: dir });
   let header: CassetteHeader | undefined;
   const warnings: string[] = [];
   const refs = new Set<string>();
   let events = 0;
+  const seqs = new Map<number, number>();
+  let lastRecorded = -1;
   // A line that is not JSON is an error unless nothing follows it (a crash tore the last line).
   let torn: { line: number; chars: number } | undefined;
   for (const l of readLines({ file, what: "cassette.jsonl", fix: DIR_FIX })) {
@@ -104,10 +109,17 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
       });
     }
     const event = validators.event(json, file, l.line);
+    checkSeq({ event, line: l.line, file, seqs, lastRecorded });
+    if (!event.added) lastRecorded = event.seq;
     events++;
     options.onEvent(event, { line: l.line, offset: l.offset, bytes: l.bytes });
   }
   if (header === undefined) header = parseHeader(file, undefined, validators);
+  checkDates(file, header);
+  const writer = liveLockHolder(path.join(dir, LOCK_FILE));
+  if (writer) {
+    warnings.push(`${dir} is being written by process ${writer.pid} (\`${writer.command}\`, since ${writer.since}): this is what it had written so far`);
+  }
   if (torn) {
     warnings.push(
       `${file}:${torn.line}: torn last line (${torn.chars} characters, not valid JSON) ignored; the recording was probably killed while writing it`,
@@ -116,6 +128,56 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
   const probe = options.probe === "skip" ? undefined : readProbe(dir);
   const frameStats = collectFrameStats({ dir, refs, mode: options.frames, file });
   return { dir, file, header, warnings, frameStats, events, ...(probe ? { probe } : {}) };
+}
+
+/**
+ * `seq` names an event: no two may share one. Recorded events keep file order (each seq larger than
+ * the recorded one before it); an event `replay --record-missing` added sits where its call happened
+ * with a seq past the largest, so only recorded events are held to the order.
+ */
+function checkSeq(o: { event: CassetteEvent; line: number; file: string; seqs: Map<number, number>; lastRecorded: number }): void {
+  const { event, line, file } = o;
+  const earlier = o.seqs.get(event.seq);
+  if (earlier !== undefined) {
+    throw new UserError(`seq ${event.seq} is used twice (lines ${earlier} and ${line}); seq must name one event`, {
+      code: "BAD_CASSETTE",
+      file,
+      line,
+      field: "seq",
+      fix: "Two writers wrote this cassette at once, or it was edited by hand: keep one of the two lines, or re-record.",
+    });
+  }
+  o.seqs.set(event.seq, line);
+  if (!event.added && event.seq < o.lastRecorded) {
+    throw new UserError(`seq ${event.seq} comes after seq ${o.lastRecorded}; recorded events are numbered in file order`, {
+      code: "BAD_CASSETTE",
+      file,
+      line,
+      field: "seq",
+      fix: "Put the lines back in seq order (or renumber them), or re-record the cassette.",
+    });
+  }
+}
+
+/** A day of clock skew between machines is allowed; a cassette recorded later than that is a wrong date. */
+const FUTURE_SLACK_MS = 24 * 3600 * 1000;
+
+function checkDates(file: string, header: CassetteHeader): void {
+  const dates: [string, string][] = [
+    ["recorded_at", header.recorded_at],
+    ...(header.additions ?? []).map((a, i): [string, string] => [`additions.${i}.at`, a.at]),
+  ];
+  for (const [field, value] of dates) {
+    if (Date.parse(value) > Date.now() + FUTURE_SLACK_MS) {
+      throw new UserError(`${field} ${value} is in the future; the cassette's age cannot be judged`, {
+        code: "BAD_CASSETTE",
+        file,
+        line: 1,
+        field,
+        fix: "Correct the date to when the cassette was recorded (ISO 8601, e.g. 2026-05-01T12:00:00.000Z), or re-record it.",
+      });
+    }
+  }
 }
 
 function tornInMiddle(file: string, line: number): UserError {
@@ -162,8 +224,9 @@ function parseHeader(file: string, line: string | undefined, validators: Cassett
 
 function readProbe(dir: string): { json: unknown; sha256: string } | undefined {
   const file = path.join(dir, PROBE_FILE);
-  if (!existsSync(file)) return undefined;
-  const bytes = readFileSync(file);
+  const fix = "probe.json must be a regular file of the cassette: delete it, or take the probe again with `cua-contract probe`.";
+  if (checkRegularFile(file, { what: "probe.json", fix, inside: dir }) === "absent") return undefined;
+  const bytes = readRegularFile(file, { what: "probe.json", fix });
   try {
     return { json: JSON.parse(bytes.toString("utf8")), sha256: sha256Hex(bytes) };
   } catch {
@@ -180,10 +243,16 @@ function collectFrameStats(options: { dir: string; refs: ReadonlySet<string>; mo
   if (options.mode === "skip") return stats;
   for (const ref of [...options.refs].sort()) {
     const framePath = path.join(options.dir, ref);
+    const fix = "A frame must be a regular file (or a link to one) holding the image: restore it from the original recording, or re-record the cassette.";
+    if (checkRegularFile(framePath, { what: `frame ${ref}`, fix, code: "BAD_FRAME" }) === "absent") {
+      stats.missing.push(ref);
+      continue;
+    }
     let bytes: Buffer;
     try {
-      bytes = readFileSync(framePath);
-    } catch {
+      bytes = readRegularFile(framePath, { what: `frame ${ref}`, fix, code: "BAD_FRAME" });
+    } catch (error) {
+      if (error instanceof UserError) throw error;
       stats.missing.push(ref);
       continue;
     }

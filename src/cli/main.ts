@@ -20,7 +20,25 @@ export function main(argv: string[], options: MainOptions = {}): Promise<number>
   return withMainOptions(options, () => run(argv));
 }
 
-async function run(argv: string[]): Promise<number> {
+/** Flags whose value may look like an option (`--max-age -1d`): joined as `--flag=value`, so the value reaches the flag's own check. */
+const VALUE_FLAGS = new Set(["--max-age"]);
+
+function joinDashValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    if (VALUE_FLAGS.has(a) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}
+
+async function run(given: string[]): Promise<number> {
+  const argv = joinDashValues(given);
   const first = argv[0] ?? "";
   const entry = commands.find((c) => commandName(c) === first);
   const width = Math.min(110, process.stdout.columns ?? 100);

@@ -1,5 +1,6 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { writeFileAtomic } from "#src/util/atomic-file.js";
 import { INVARIANT_IDS } from "#src/invariants/registry.js";
 import type { ScenarioInput, StepExpectation } from "#src/schema/scenario.js";
 import type { LoadedBase } from "./bases.js";
@@ -42,7 +43,7 @@ export async function saveFailure(options: { dir: string; failure: CampaignFailu
     expect: { steps: expect.filter((e) => e.step <= keep), invariants: "all", exit_code: 0 },
     origin: `${options.reproduce} (base ${base.name})`,
   };
-  writeFileSync(file, `${JSON.stringify(scenario, null, 2)}\n`);
+  writeFileAtomic({ file, data: `${JSON.stringify(scenario, null, 2)}\n`, mode: 0o644, umask: true, field: "--save" });
   return file;
 }
 

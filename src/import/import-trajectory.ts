@@ -135,8 +135,15 @@ function writeImported(o: {
   frames: Iterable<{ bytes: Uint8Array; ext: FrameExt }>;
   events: readonly CassetteEventInput[];
 }): string {
-  using writer = openCassetteWriter({ dir: o.out, header: o.header, force: o.force });
-  for (const frame of o.frames) writer.putFrame(frame.bytes, frame.ext);
-  for (const event of o.events) writer.append(event);
+  const writer = openCassetteWriter({ dir: o.out, header: o.header, force: o.force });
+  try {
+    for (const frame of o.frames) writer.putFrame(frame.bytes, frame.ext);
+    for (const event of o.events) writer.append(event);
+  } catch (error) {
+    // a failed import leaves the cassette it would have replaced as it was
+    writer.abort();
+    throw error;
+  }
+  writer.close();
   return writer.dir;
 }

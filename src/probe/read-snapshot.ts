@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import { checkRegularFile } from "#src/cassette/safe-files.js";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import { parseWith, readJsonDocument } from "#src/util/read-json.js";
 import { UserError } from "#src/errors.js";
@@ -25,5 +26,11 @@ export async function snapshotFile(location: string): Promise<string> {
       fix: "Record it again with probing on, or pass a snapshot written by `cua-contract probe --save FILE`.",
     });
   }
+  checkRegularFile(file, {
+    what: "probe.json",
+    fix: "probe.json must be a regular file of the cassette: delete it, or take the probe again with `cua-contract probe`.",
+    inside: location,
+    code: "BAD_INPUT",
+  });
   return file;
 }

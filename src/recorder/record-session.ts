@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { CASSETTE_FILE } from "#src/cassette/cassette.js";
-import { writeProbeFile } from "#src/cassette/probe-file.js";
 import { createRedactor } from "#src/cassette/redact.js";
 import { UserError } from "#src/errors.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteHeader } from "#src/schema/cassette.js";
@@ -131,9 +130,8 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
   const http = checkHttpRecording(options);
   const sdk = await sdkRecordingDriver(options.driver);
   const driver = sdk ? (sdk.info.location ?? "sdk") : findDriver({ ...(options.driver !== undefined ? { driver: options.driver } : {}) });
-  const redaction = { enabled: options.redact ?? true, ...(patterns.length ? { patterns } : {}) };
+  let redaction = { enabled: options.redact ?? true, ...(patterns.length ? { patterns } : {}) };
   const clock = startClock();
-  const redactor = createRedactor(redaction);
   const recordedAt = new Date().toISOString();
   const env = { ...process.env, ...options.harness?.env } as Record<string, string>;
   const driverInfo: CassetteHeader["driver"] = sdk?.info ?? {
@@ -154,6 +152,29 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
   // Appending keeps the cassette's header, so its probe.json stays the one taken with it.
   const probe = (options.probe ?? true) && !(options.append && existsSync(path.join(options.out, CASSETTE_FILE)));
   const opened = createRecordingSink({ dir: options.out, header: headerDraft, append: options.append ?? false, force: options.force ?? false });
+  if (opened.existing) {
+    // Appending: the cassette's own redaction holds for the new events too (docs/cassettes.md, "Redaction").
+    const was = opened.existing.redaction ?? { enabled: true };
+    if (was.enabled !== redaction.enabled) {
+      opened.close();
+      throw new UserError(
+        `the cassette was recorded with redaction ${was.enabled ? "on" : "off"}; --append cannot add events with it ${redaction.enabled ? "on" : "off"}`,
+        {
+          code: "USAGE",
+          file: path.join(options.out, CASSETTE_FILE),
+          field: "--no-redact",
+          fix: was.enabled
+            ? "Drop --no-redact, or record into another --out directory."
+            : "Pass --no-redact as the recording did, or record into another --out directory.",
+        },
+      );
+    }
+    const had = was.patterns ?? [];
+    const all = [...new Set([...had, ...patterns])];
+    redaction = { enabled: was.enabled, ...(all.length ? { patterns: all } : {}) };
+    opened.addPatterns(patterns.filter((p) => !had.includes(p)));
+  }
+  const redactor = createRedactor(redaction);
   const kept = options.faults ? keepingEvents(opened) : undefined;
   const sink = kept?.sink ?? opened;
   const parts = { sink, redactor, clock };
@@ -162,7 +183,7 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
     : probe
       ? await probeAndIdentify({ ...parts, driver, env })
       : { identity: await captureIdentity({ ...parts, driver, env }), snapshot: undefined };
-  if (snapshot) driverInfo.probe_sha256 = writeProbeFile({ dir: options.out, snapshot });
+  if (snapshot) driverInfo.probe_sha256 = opened.putProbe(snapshot);
   const tools = snapshot?.tools_list?.tools as ToolInfo[] | undefined;
   const faults =
     options.faults && kept

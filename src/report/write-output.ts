@@ -1,10 +1,13 @@
-import { mkdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { describeSystemError, UserError } from "#src/errors.js";
+import { describeSystemError, isUserError, UserError } from "#src/errors.js";
+import { writeFileAtomic } from "#src/util/atomic-file.js";
 
 /**
  * Writes one output file a flag named (`--junit`, `--save`, `--out`): creates its folder, and turns
  * a path that is a directory or cannot be written into a UserError naming the flag and the path.
+ * The file is replaced atomically (docs/cassettes.md, "Writing safely"); a new one gets the
+ * umask's mode (a report is shared like any other output), an existing one keeps its own.
  */
 export function writeOutputFile(options: { file: string; flag: string; text: string | Uint8Array }): string {
   const file = path.resolve(options.file);
@@ -17,8 +20,10 @@ export function writeOutputFile(options: { file: string; flag: string; text: str
   }
   try {
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, options.text);
+    // beside, checked, renamed: a crash or a full disk leaves the earlier file, never half of one
+    writeFileAtomic({ file, data: options.text, mode: 0o644, field: options.flag, umask: true });
   } catch (error) {
+    if (isUserError(error)) throw error;
     const described = describeSystemError(error);
     if (!described) throw error;
     throw new UserError(`cannot write ${options.file}: ${described.path} ${described.problem}`, {

@@ -4,7 +4,17 @@ import { z } from "zod";
  * Bytes as stored in a cassette: a plain string when the bytes are valid UTF-8 (stored exactly,
  * never re-serialized), else `{ encoding: "base64", data }`.
  */
-export const Base64BytesSchema = z.object({ encoding: z.literal("base64"), data: z.string() }).strict();
+export const Base64BytesSchema = z
+  .object({
+    encoding: z.literal("base64"),
+    data: z
+      .string()
+      .regex(
+        /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/,
+        "data is not valid base64 (A–Z a–z 0–9 + /, padded with = to a multiple of 4)",
+      ),
+  })
+  .strict();
 export const StoredBytesSchema = z.union([z.string(), Base64BytesSchema]);
 export type StoredBytes = z.infer<typeof StoredBytesSchema>;
 

@@ -13,10 +13,18 @@ export const CassetteTransportSchema = z.enum(["cli", "mcp", "http", "mixed"]);
 export type CassetteTransport = z.infer<typeof CassetteTransportSchema>;
 
 /** One run of `replay --record-missing` that added events: when, from which live driver, how many, and what it left out. */
+/** An ISO 8601 date-time as the recorder writes it (`2026-05-01T12:00:00.000Z`); anything else is refused. */
+export const IsoDateTimeSchema = z
+  .string()
+  .regex(
+    /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/,
+    "not an ISO 8601 date-time (e.g. 2026-05-01T12:00:00.000Z)",
+  );
+
 export const CassetteAdditionSchema = z
   .object({
     by: z.literal("record-missing"),
-    at: z.string(),
+    at: IsoDateTimeSchema,
     driver: z.object({ version: z.string().nullable(), platform: z.string(), source: DriverSourceSchema, location: z.string().optional() }).strict(),
     /** Events added. */
     events: z.number().int().nonnegative(),
@@ -49,7 +57,7 @@ export const CassetteHeaderSchema = z
         location: z.string().optional(),
       })
       .passthrough(),
-    recorded_at: z.string(),
+    recorded_at: IsoDateTimeSchema,
     recorder: z.object({ name: z.string(), version: z.string() }).passthrough(),
     redaction: z
       .object({ enabled: z.boolean(), patterns: z.array(z.string()).optional() })
@@ -83,15 +91,18 @@ export const RecordedFaultSchema = z
   .strict();
 export type RecordedFault = z.infer<typeof RecordedFaultSchema>;
 
+/** The largest `seq` a cassette may hold: far past any recording, and room for merges and additions to count on. */
+export const MAX_SEQ = 2 ** 48;
+
 const EventBase = {
-  seq: z.number().int().nonnegative(),
+  seq: z.number().int().nonnegative().max(MAX_SEQ, `seq must be at most 2^48 (${MAX_SEQ})`),
   /** Milliseconds since the recording started. */
   t_ms: z.number().nonnegative(),
   /** Who caused the event: the harness under test, or the recorder itself (identity capture). */
   origin: z.enum(["harness", "recorder"]).optional(),
   /** Added after the recording by `replay --record-missing` (the header's `additions` says more): when, and the live driver's provenance. */
   added: z
-    .object({ by: z.literal("record-missing"), at: z.string(), source: DriverSourceSchema })
+    .object({ by: z.literal("record-missing"), at: IsoDateTimeSchema, source: DriverSourceSchema })
     .strict()
     .optional(),
 };

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { checkRegularFile } from "#src/cassette/safe-files.js";
 import { UserError } from "#src/errors.js";
 import { parseFaultPlan } from "#src/faults/parse-plan.js";
 import { runInvariants } from "#src/invariants/run.js";
@@ -75,6 +76,9 @@ export interface ReplayRunSummary {
 /** Reads and validates a fault plan file (exit 2 with the field named when it is wrong). */
 export function readFaultPlan(file: string): FaultPlan {
   let text: Uint8Array;
+  const fix = "Pass the path of a JSON fault plan (docs/faults.md).";
+  // a FIFO or a device would block or never end: refused before it is opened
+  checkRegularFile(file, { what: "the fault plan", fix, code: "BAD_INPUT" });
   try {
     text = readFileSync(file);
   } catch {

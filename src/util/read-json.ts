@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { z } from "zod";
 import { UserError, type UserErrorCode } from "#src/errors.js";
 import { jsonErrorLine, jsonPathLine } from "./json-error-line.js";
@@ -11,6 +11,12 @@ export async function readJsonFile(options: { file: string; code: UserErrorCode;
 /** readJsonFile, keeping the text so a validation problem can name its line (parseWith's `text`). */
 export async function readJsonDocument(options: { file: string; code: UserErrorCode; what: string; fix: string }): Promise<{ value: unknown; text: string }> {
   let text: string;
+  // a FIFO or a device would block or never end: refused before it is opened
+  const info = await stat(options.file).catch(() => undefined);
+  if (info && !info.isFile() && !info.isDirectory()) {
+    const kind = info.isFIFO() ? "a FIFO (named pipe)" : info.isCharacterDevice() || info.isBlockDevice() ? "a device" : "not a regular file";
+    throw new UserError(`${options.what} is ${kind}, not a JSON file`, { code: options.code, file: options.file, fix: options.fix });
+  }
   try {
     text = await readFile(options.file, "utf8");
   } catch (error) {

@@ -1,16 +1,9 @@
-import { rmSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import path from "node:path";
-import {
-  CASSETTE_FILE,
-  FRAMES_DIR,
-  PROBE_FILE,
-  createRedactor,
-  openCassetteWriter,
-  sha256Hex,
-  writeProbeFile,
-  type Cassette,
-  type CassetteWriter,
-} from "#src/cassette/index.js";
+import { UserError } from "#src/errors.js";
+import { PROBE_FILE, createRedactor, openCassetteWriter, type Cassette, type CassetteWriter } from "#src/cassette/index.js";
+import { probeFileBytes } from "#src/cassette/probe-file.js";
+import { writeFileAtomic } from "#src/util/atomic-file.js";
 import { buildCliEvent } from "#src/recorder/cli-event.js";
 import { openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
 import { startClock } from "#src/recorder/recording-parts.js";
@@ -20,6 +13,17 @@ import type { SdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { version as recorderVersion } from "#src/version.js";
 import type { CliStepResult } from "./verify-cli-step.js";
 import type { LiveMcpStream } from "./verify-mcp-stream.js";
+
+function sameDir(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  return real(a) === real(b);
+}
 
 /** `verify --update`: the candidate's answers written as a new cassette (redacted, images in frames, probe.json beside it). */
 export interface UpdateWriter {
@@ -33,7 +37,15 @@ export interface UpdateWriter {
 
 export async function openUpdate(options: { dir: string; force: boolean; recorded: Cassette; backend: SdkBackend; version: string }): Promise<UpdateWriter> {
   const { recorded, backend } = options;
+  if (sameDir(options.dir, recorded.dir)) {
+    throw new UserError(`--update ${options.dir} is the cassette being verified`, {
+      code: "USAGE",
+      field: "--update",
+      fix: "Write the updated cassette to another directory (--update NEW_DIR), check it, then move it in place.",
+    });
+  }
   const snapshot = (await sdkSnapshot(options.version)).snapshot;
+  const probe = probeFileBytes(snapshot);
   const { probe_sha256: _p, manifest_sha256: _m, version_output: _v, ...driver } = recorded.header.driver;
   const header: CassetteHeader = {
     ...recorded.header,
@@ -43,19 +55,27 @@ export async function openUpdate(options: { dir: string; force: boolean; recorde
       source: "sdk",
       platform: `${process.platform}-${process.arch}`,
       location: `sdk:@trycua/cua-driver@${options.version}`,
-      probe_sha256: sha256Hex(Buffer.from(`${JSON.stringify(snapshot, null, 2)}\n`)),
+      probe_sha256: probe.sha256,
     },
     recorded_at: new Date().toISOString(),
     recorder: { name: "cua-contract", version: recorderVersion },
-    redaction: { enabled: true },
+    // the recording's --redact patterns hold for the candidate's answers too
+    redaction: { enabled: true, ...(recorded.header.redaction?.patterns?.length ? { patterns: recorded.header.redaction.patterns } : {}) },
     notes: [
       ...(recorded.header.notes ?? []),
       `re-recorded by \`cua-contract verify --update\` from ${path.relative(process.cwd(), recorded.dir) || "."}: the recorded requests, the candidate's answers`,
     ],
   };
-  let writer: CassetteWriter | undefined = openCassetteWriter({ dir: options.dir, header, force: options.force });
+  let probeWritten = false;
+  const putProbe = () => {
+    writeFileAtomic({ file: path.join(dir, PROBE_FILE), data: probe.bytes });
+    probeWritten = true;
+  };
+  // Over an existing cassette (--force) the new one is written beside it and renamed in place by
+  // finish(); a refused or failed update leaves the old one as it was (docs/cassettes.md).
+  let writer: CassetteWriter | undefined = openCassetteWriter({ dir: options.dir, header, force: options.force, beforeCommit: putProbe });
   const dir = writer.dir;
-  const redactor = createRedactor({ enabled: true });
+  const redactor = createRedactor(header.redaction ?? { enabled: true });
   const clock = startClock();
   let done = false;
   return {
@@ -96,17 +116,19 @@ export async function openUpdate(options: { dir: string; force: boolean; recorde
     },
     finish() {
       if (!writer) return dir;
-      writer.close();
+      const w = writer;
       writer = undefined;
       done = true;
-      writeProbeFile({ dir, snapshot });
+      w.close();
+      // a new cassette (nothing replaced) gets its probe.json after it; a replaced one got it just before the rename
+      if (!probeWritten) putProbe();
       return dir;
     },
     abandon() {
       if (done || !writer) return;
-      writer.close();
+      const w = writer;
       writer = undefined;
-      for (const name of [CASSETTE_FILE, FRAMES_DIR, PROBE_FILE]) rmSync(path.join(dir, name), { recursive: true, force: true });
+      w.abort();
     },
   };
 }

@@ -1,9 +1,12 @@
 import { defineCommand } from "#src/cli/command.js";
+import { WRITE_SAFETY } from "#src/cli/write-safety.js";
 import { UserError } from "#src/errors.js";
 import { mergeCassettes } from "#src/cassette/merge.js";
 import { pruneCassette } from "#src/cassette/prune.js";
 import { readReplayLogs } from "#src/cassette/read-replay-logs.js";
 import { readCassetteSync } from "#src/cassette/reader.js";
+import { lockCassette } from "#src/cassette/safe-files.js";
+import path from "node:path";
 import { judgeStaleness, parseMaxAge } from "#src/cassette/stale.js";
 import { readContract } from "#src/probe/read-contract.js";
 import { rangeProblem } from "#src/util/versions.js";
@@ -17,6 +20,7 @@ export const cassetteCommand = defineCommand({
   describe: "Tidy cassettes: prune what no replay used, merge two, list the stale ones, sign their frames (docs/cassettes.md)",
   builder: (y) =>
     y
+      .epilogue(WRITE_SAFETY.cassette)
       .usage(
         "$0 cassette prune DIR --log LOG… [--out DIR] [--dry-run]\n$0 cassette merge A B --out C\n$0 cassette stale DIR… [--max-age 30d] [--contract FILE | --driver-versions RANGE]\n$0 cassette sign DIR… [--force]",
       )
@@ -85,6 +89,8 @@ export const cassetteCommand = defineCommand({
       const results = [];
       for (const dir of dirs) {
         readCassetteSync(dir, { frames: "skip" });
+        // signatures are written under the cassette's lock, like every other write to it
+        using _lock = lockCassette(path.resolve(dir));
         const ticker = process.stderr.isTTY === true ? undefined : progressTicker({ every: 100, write: (line) => process.stderr.write(line) });
         const r = await signFrames({
           dir,

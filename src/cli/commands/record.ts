@@ -1,4 +1,5 @@
 import { harnessOutput } from "#src/cli/run-context.js";
+import { WRITE_SAFETY } from "#src/cli/write-safety.js";
 import { record } from "#src/recorder/record-session.js";
 import { readFaultPlan } from "#src/transports/run-replay.js";
 import { UserError } from "#src/errors.js";
@@ -11,6 +12,7 @@ export const recordCommand = defineCommand({
   builder: (y) =>
     y
       .parserConfiguration({ "populate--": true })
+      .epilogue(WRITE_SAFETY.record)
       .positional("stray", { type: "string", array: true, hidden: true, describe: "(the harness command goes after --)" })
       .usage(
         "$0 record --out DIR [--driver PATH|sdk[:VERSION]] [--desktop] [--append|--force] [--redact REGEX]… [--no-redact] [--no-probe] [--faults PLAN [--seed N]] [--http-upstream URL [--http-port N]] -- CMD [ARGS…]",
@@ -70,7 +72,17 @@ export const recordCommand = defineCommand({
         fix: "Drop --driver-source, or name the executable with --driver PATH.",
       });
     }
-    const patterns = (args.redact ?? []).map(String);
+    // yargs reads `--no-redact` as the negation of `--redact` (redact: false among the patterns), not as its own flag
+    const given = [args.redact ?? []].flat() as unknown[];
+    const noRedact = Boolean(args["no-redact"]) || given.includes(false);
+    const patterns = given.filter((p): p is string => typeof p === "string");
+    if (noRedact && patterns.length > 0) {
+      throw new UserError("--no-redact and --redact cannot be used together", {
+        code: "USAGE",
+        field: "--no-redact",
+        fix: "Drop --no-redact to redact (with your patterns too), or drop the --redact patterns to store everything as it is.",
+      });
+    }
     if (args.seed !== undefined && !Number.isInteger(args.seed)) {
       throw new UserError(`--seed must be an integer (got ${String(args.seed)})`, { code: "USAGE", field: "--seed", fix: "Pass e.g. --seed 42." });
     }
@@ -82,7 +94,7 @@ export const recordCommand = defineCommand({
       desktop: Boolean(args.desktop),
       append: Boolean(args.append),
       force: Boolean(args.force),
-      redact: !args["no-redact"],
+      redact: !noRedact,
       redactPatterns: patterns,
       probe: args.probe !== false,
       ...(faults ? { faults } : {}),

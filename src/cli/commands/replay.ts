@@ -1,4 +1,5 @@
 import { harnessOutput } from "#src/cli/run-context.js";
+import { WRITE_SAFETY } from "#src/cli/write-safety.js";
 import { UserError } from "#src/errors.js";
 import { replay, type ReplayRunSummary } from "#src/transports/run-replay.js";
 import { defineCommand } from "#src/cli/command.js";
@@ -15,6 +16,7 @@ export const replayCommand = defineCommand({
   describe: "Run a harness against a cassette: a cua-driver shim on PATH answers every call from the recording",
   builder: (y) =>
     y
+      .epilogue(WRITE_SAFETY.replay)
       .parserConfiguration({ "populate--": true })
       .usage(
         "$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] [--json-out FILE] [--junit FILE] [--speed fast|recorded] [--max-age 30d] [--record-missing --driver sdk[:V] [--desktop] [--allow-in-ci]] -- CMD [ARGS…]",

@@ -1,4 +1,5 @@
 import { closeSync, openSync } from "node:fs";
+import { WRITE_SAFETY } from "#src/cli/write-safety.js";
 import { defineCommand } from "#src/cli/command.js";
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
 import { renderJunit } from "#src/util/junit.js";
@@ -11,6 +12,7 @@ export const verifyCommand = defineCommand({
   describe: "Send a recording's flow to the live candidate, in order, and diff every answer against the recorded one",
   builder: (y) =>
     y
+      .epilogue(WRITE_SAFETY.verify)
       .positional("dir", { type: "string", demandOption: true, describe: "Cassette directory whose flow is sent" })
       .option("driver", { type: "string", default: "sdk", describe: "The candidate: sdk[:VERSION], the published runtime @trycua/cua-driver in process" })
       .option("desktop", {

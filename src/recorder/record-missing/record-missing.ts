@@ -1,4 +1,8 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
 import { createRedactor } from "#src/cassette/redact.js";
+import { lockCassette } from "#src/cassette/safe-files.js";
+import type { HeldLock } from "#src/util/file-lock.js";
 import { writeFrame } from "#src/cassette/frame-store.js";
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
 import { UserError } from "#src/errors.js";
@@ -70,6 +74,18 @@ export interface OpenRecordMissing {
 /** Opens the cassette, the live driver and the shim; nothing is written until `finish`. */
 export async function openRecordMissing(options: RecordMissingOptions): Promise<OpenRecordMissing> {
   refuseInCi({ env: options.env ?? process.env, allowInCi: options.allowInCi === true });
+  // The cassette's lock is held from here to the grown file's rename: the folder must be writable
+  // now, not after the harness ran, and no other writer changes the cassette under this run.
+  const lock = existsSync(options.dir) && statSync(options.dir).isDirectory() ? lockCassette(path.resolve(options.dir)) : undefined;
+  try {
+    return await openLocked(options, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function openLocked(options: RecordMissingOptions, lock: HeldLock | undefined): Promise<OpenRecordMissing> {
   const cassette = loadReplayCassette(options.dir);
   const header = cassette.cassette.header;
   if (header.faults) {
@@ -82,14 +98,19 @@ export async function openRecordMissing(options: RecordMissingOptions): Promise<
   const live =
     typeof options.driver === "string" ? await openLiveDriver(options.driver, options.driverSource ? { source: options.driverSource } : {}) : options.driver;
   try {
-    return await openWith({ options, cassette, live });
+    return await openWith({ options, cassette, live, release: () => lock?.release() });
   } catch (error) {
     if (typeof options.driver === "string") await live.close();
     throw error;
   }
 }
 
-async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType<typeof loadReplayCassette>; live: LiveDriver }): Promise<OpenRecordMissing> {
+async function openWith(o: {
+  options: RecordMissingOptions;
+  cassette: ReturnType<typeof loadReplayCassette>;
+  live: LiveDriver;
+  release: () => void;
+}): Promise<OpenRecordMissing> {
   const { options, cassette, live } = o;
   const header = cassette.cassette.header;
   const recordedVersion = header.driver.version;
@@ -163,43 +184,51 @@ async function openWith(o: { options: RecordMissingOptions; cassette: ReturnType
     env,
     cli: (request) => cli.cli(request),
     mcp: (init, io) => backend.mcp(init, io),
-    abort: stop,
+    abort: () => stop().finally(o.release),
     finish: () =>
       (finished ??= (async () => {
-        await stop();
-        const plan = growth.plan();
-        const written =
-          plan.added.length > 0
-            ? writeGrownCassette({
-                cassette: cassette.cassette,
-                plan,
-                frames,
-                addition: {
-                  by: "record-missing",
-                  at,
-                  driver: {
-                    version: live.info.version,
-                    platform: live.info.platform,
-                    source: live.info.source,
-                    ...(live.info.location ? { location: live.info.location } : {}),
-                  },
-                },
-              })
-            : { file: cassette.cassette.file };
-        if (plan.added.length > 0) await signFrames({ dir: cassette.cassette.dir });
-        const entries = table.entries();
-        const count = (kind: IdKind) => entries.filter((e) => e.kind === kind).length;
-        const divergence = core.divergence;
-        return {
-          file: written.file,
-          ...core.counts,
-          ...(divergence ? { divergence: { ...divergence, dropped: plan.dropped.length, ...(written.backup ? { backup: written.backup } : {}) } } : {}),
-          ids: { pid: count("pid"), window: count("window"), snapshot: count("snapshot"), fresh: entries.filter((e) => e.fresh).length },
-          driver: { version: live.info.version, source: live.info.source, ...(live.info.location ? { location: live.info.location } : {}) },
-          notes: [...new Set([...core.notes, ...table.notes])],
-        };
+        try {
+          return await finishRun();
+        } finally {
+          o.release();
+        }
       })()),
   };
+
+  async function finishRun(): Promise<RecordMissingSummary> {
+    await stop();
+    const plan = growth.plan();
+    const written =
+      plan.added.length > 0
+        ? writeGrownCassette({
+            cassette: cassette.cassette,
+            plan,
+            frames,
+            addition: {
+              by: "record-missing",
+              at,
+              driver: {
+                version: live.info.version,
+                platform: live.info.platform,
+                source: live.info.source,
+                ...(live.info.location ? { location: live.info.location } : {}),
+              },
+            },
+          })
+        : { file: cassette.cassette.file };
+    if (plan.added.length > 0) await signFrames({ dir: cassette.cassette.dir });
+    const entries = table.entries();
+    const count = (kind: IdKind) => entries.filter((e) => e.kind === kind).length;
+    const divergence = core.divergence;
+    return {
+      file: written.file,
+      ...core.counts,
+      ...(divergence ? { divergence: { ...divergence, dropped: plan.dropped.length, ...(written.backup ? { backup: written.backup } : {}) } } : {}),
+      ids: { pid: count("pid"), window: count("window"), snapshot: count("snapshot"), fresh: entries.filter((e) => e.fresh).length },
+      driver: { version: live.info.version, source: live.info.source, ...(live.info.location ? { location: live.info.location } : {}) },
+      notes: [...new Set([...core.notes, ...table.notes])],
+    };
+  }
 }
 
 /**

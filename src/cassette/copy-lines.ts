@@ -1,0 +1,101 @@
+import { closeSync, constants, openSync, readSync } from "node:fs";
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { AtomicFile } from "#src/util/atomic-file.js";
+import { fromStoredBytes } from "./stored-bytes.js";
+
+/** A line of cassette.jsonl to copy: its byte offset and length (without its newline), as a scan gives them. */
+export interface KeptLine {
+  offset: number;
+  bytes: number;
+}
+
+const CHUNK = 1 << 20;
+
+/**
+ * Copies lines of a cassette file byte for byte (no decoding: invalid UTF-8 stays what it was),
+ * each followed by a newline, in chunks: lines next to each other in the file are copied as one
+ * range. `header: true` copies line 1 first.
+ */
+export function copyKeptLines(o: { from: string; header: boolean; lines: readonly KeptLine[]; out: Pick<AtomicFile, "write"> }): void {
+  const fd = openSync(o.from, constants.O_RDONLY | constants.O_NONBLOCK);
+  const chunk = Buffer.allocUnsafe(CHUNK);
+  const copy = (start: number, end: number) => {
+    let at = start;
+    while (at < end) {
+      const n = readSync(fd, chunk, 0, Math.min(CHUNK, end - at), at);
+      if (n === 0) throw new Error(`${o.from} is shorter than when it was read (changed by another program meanwhile?)`);
+      o.out.write(chunk.subarray(0, n));
+      at += n;
+    }
+  };
+  try {
+    if (o.header) copy(0, headerEnd(fd, chunk) + 1);
+    let start = -1;
+    let end = -1;
+    for (const line of o.lines) {
+      if (line.offset === end) {
+        end = line.offset + line.bytes + 1;
+        continue;
+      }
+      if (start >= 0) copy(start, end);
+      start = line.offset;
+      end = line.offset + line.bytes + 1;
+    }
+    if (start >= 0) {
+      // the last line may lack its newline only if it was the file's last (a scan drops a torn one)
+      copy(start, end - 1);
+      o.out.write(NEWLINE);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const NEWLINE = Buffer.from("\n");
+
+function headerEnd(fd: number, chunk: Buffer): number {
+  let at = 0;
+  for (;;) {
+    const n = readSync(fd, chunk, 0, CHUNK, at);
+    if (n === 0) throw new Error("cassette.jsonl has no newline after its header");
+    const nl = chunk.subarray(0, n).indexOf(0x0a);
+    if (nl >= 0) return at + nl;
+    at += n;
+  }
+}
+
+/**
+ * The little of an event that tells whether it is a tool call (`toolCallSpans`): kind, seq, argv,
+ * an HTTP body's method, an MCP line's id and method. A prune of a large cassette keeps these in
+ * memory, not the answers.
+ */
+export function slimEvent(e: CassetteEvent): CassetteEvent {
+  if (e.kind === "cli") return { kind: "cli", seq: e.seq, t_ms: 0, argv: e.argv, stdout: "", stderr: "", exit_code: 0, duration_ms: 0 } as CassetteEvent;
+  if (e.kind === "http") {
+    const method = rpcField(e.request.body, "method");
+    return { ...e, request: { ...e.request, body: JSON.stringify({ method }) }, response: { ...e.response, body: "" } } as CassetteEvent;
+  }
+  if (e.kind === "mcp") {
+    const text = fromStoredBytes(e.line).toString("utf8");
+    let id: unknown;
+    let method: unknown;
+    try {
+      const m = JSON.parse(text) as { id?: unknown; method?: unknown };
+      id = m?.id;
+      method = m?.method;
+    } catch {
+      return { ...e, line: "" } as CassetteEvent;
+    }
+    return { ...e, line: JSON.stringify({ id, method }) } as CassetteEvent;
+  }
+  return e;
+}
+
+function rpcField(body: Parameters<typeof fromStoredBytes>[0] | undefined, field: string): unknown {
+  if (body === undefined) return undefined;
+  try {
+    return (JSON.parse(fromStoredBytes(body).toString("utf8")) as Record<string, unknown>)?.[field];
+  } catch {
+    return undefined;
+  }
+}
