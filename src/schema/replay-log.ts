@@ -51,7 +51,8 @@ export type ServedResult = z.infer<typeof ServedResultSchema>;
  * `resent_mutation` (a mutation sent again after it was answered: its recorded answer again, nothing
  * consumed), `skipped_ahead` (a later recorded mutation, after ones that did not take effect or were
  * not sent after a fault), `same_element` (the expected mutation aimed at the same element through a
- * token from a newer look).
+ * token from a newer look), `unchanged_screen` (a read after a `no_effect` fault: the look recorded
+ * before the mutation that changed nothing).
  */
 export const SynthesizedKindSchema = z.enum([
   "session_ended",
@@ -69,6 +70,7 @@ export const SynthesizedKindSchema = z.enum([
   "resent_mutation",
   "skipped_ahead",
   "same_element",
+  "unchanged_screen",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
 

@@ -71,11 +71,23 @@ function faultArbs(codes: readonly string[]): { [K in FaultKind]: fc.Arbitrary<E
     corrupt_image: fc.constant({ kind: "corrupt_image" }),
     refusal: fc.constantFrom(...codes).map((code) => ({ kind: "refusal", code })),
     delay: fc.integer({ min: 1, max: 3000 }).map((ms) => ({ kind: "delay", ms })),
+    // the field faults (docs/faults.md): drawn when the fuzzer samples them (FIELD_FAULT_KINDS), never shifting the draws above
+    stall: fc.integer({ min: 1000, max: 62_000 }).map((ms) => ({ kind: "stall", ms })),
+    freeze: fc.constant({ kind: "freeze" }),
+    no_effect: fc.constant({ kind: "no_effect" }),
+    oversized: fc.constantFrom({ kind: "oversized", bytes: 1_048_576 }, { kind: "oversized", bytes: 65_536 }),
+    session_expired: fc.constantFrom({ kind: "session_expired" }, { kind: "session_expired", after_ms: 300_000 }),
   };
 }
 
-export function faultArb(codes: readonly string[] = FUZZ_REFUSAL_CODES): fc.Arbitrary<Fault> {
-  return fc.oneof(...Object.values(faultArbs(codes)));
+/** The kinds drawn from the field reports (docs/faults.md, "Field faults"): sampled only when asked for. */
+export const FIELD_FAULT_KINDS: readonly FaultKind[] = ["stall", "freeze", "no_effect", "oversized", "session_expired"];
+
+/** One fault of any kind; `field: true` adds the field kinds to the draw (a given seed then draws other faults). */
+export function faultArb(codes: readonly string[] = FUZZ_REFUSAL_CODES, options: { field?: boolean } = {}): fc.Arbitrary<Fault> {
+  const arbs = faultArbs(codes);
+  const kinds = (Object.keys(arbs) as FaultKind[]).filter((kind) => options.field === true || !FIELD_FAULT_KINDS.includes(kind));
+  return fc.oneof(...kinds.map((kind) => arbs[kind] as fc.Arbitrary<Fault>));
 }
 
 /**

@@ -19,6 +19,7 @@ import { recordedOutcome } from "./tool-result.js";
 import { prepareCassette, type PrepareOptions, type PreparedCassette } from "./prepared.js";
 import { windowCandidates } from "./window-candidates.js";
 import { createReplayMemo, type ReplayMemo } from "./memo.js";
+import { createUnchangedScreen } from "./unchanged-screen.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
@@ -81,7 +82,8 @@ export interface Engine {
   /** Requests numbered so far: the `n` the next request gets. */
   readonly requests: number;
   kindOf(request: ReplayRequest): ToolKind;
-  decide(request: ReplayRequest): Decision;
+  /** `at`: when the request arrived (ms since the replay started), for faults that read time (docs/faults.md). */
+  decide(request: ReplayRequest, at?: number): Decision;
   /** A request answered without a recorded exchange (e.g. `--version` rebuilt from the header). */
   synthesized(request: ReplayRequest): Decision;
   /** A request read but never answered (an MCP stream stuck on an earlier call): logged, nothing matched. */
@@ -117,6 +119,7 @@ export function createEngine(options: EngineOptions): Engine {
   /** Recorded mutations tried in this replay that a fault kept from taking effect (seq → why). */
   const noEffect = new Map<number, string>();
   const tokens = createTokenState();
+  const unchanged = createUnchangedScreen();
 
   /**
    * The element a recorded token names: in the last recorded get_window_state answer that lists it
@@ -225,7 +228,7 @@ export function createEngine(options: EngineOptions): Engine {
       return n;
     },
     kindOf,
-    decide(request) {
+    decide(request, at) {
       const kind = kindOf(request);
       const epochBefore = matcher.epoch;
       const base = { n: n++, request, kind, epochBefore };
@@ -243,7 +246,10 @@ export function createEngine(options: EngineOptions): Engine {
         synthesizedCount++;
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
       }
-      const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
+      const fault =
+        kind === "other"
+          ? undefined
+          : selector.next({ tool: request.tool ?? "", kind, transport: request.transport, stream: request.stream, tMs: at, label: sessionLabel(request.args) });
       const result = result0 ?? matcher.match(request, kind);
       // strict-order pins every request to the recorded order: nothing is answered off the path
       const strict = options.match === "strict-order";
@@ -274,6 +280,11 @@ export function createEngine(options: EngineOptions): Engine {
         faults++;
         firstFault ??= `request #${base.n} (${request.tool ?? request.method}, ${fault.fault.kind})`;
       } else served++;
+      // ---- no_effect: the reads after it repeat the look before it, logged as synthesized (unchanged-screen.ts)
+      if (fault?.fault.kind === "no_effect" && kind === "mutation") unchanged.noted({ n: base.n, tool: request.tool ?? "", epoch: matcher.epoch });
+      const unchangedBasis = kind === "read" && !chosen.synthesized ? unchanged.basisFor({ epoch: matcher.epoch, exchange }) : undefined;
+      if (unchangedBasis) Object.assign(chosen, { synthesized: "unchanged_screen", basis: unchangedBasis });
+      // ----
       if (chosen.synthesized) synthesizedCount++;
       const listsWindows = fault?.fault.kind === "refusal" && listsCandidates(fault.fault.code);
       const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};
