@@ -50,8 +50,9 @@ export function growImageBase64(data: string, extra: number): string {
 
 /** A raw tool result grown past `bytes` characters (its image first, else its first text block). */
 export function oversizeResult(raw: string, bytes: number): string {
-  if (raw.length > bytes) return raw;
-  const extra = bytes + 1 - raw.length;
+  // the grown value itself passes `bytes`, so every rendering (one JSON-RPC line, the CLI's pretty
+  // stdout, where the image or the text is one line of its own) has a line longer than that
+  const past = (value: string) => bytes + 1 - value.length;
   let out = raw;
   const content = rawMember(out, "content");
   const items = content ? arrayItems(content) : [];
@@ -60,24 +61,21 @@ export function oversizeResult(raw: string, bytes: number): string {
   if (image >= 0) {
     const item = items[image]!;
     const data = JSON.parse(rawMember(item, "data")!) as string;
-    items[image] = setSortedMember(item, "data", JSON.stringify(growImageBase64(data, extra)));
+    items[image] = setSortedMember(item, "data", JSON.stringify(growImageBase64(data, past(data))));
     out = setSortedMember(out, "content", `[${items.join(",")}]`);
   } else if (structured?.startsWith("{") && objectSpans(structured).has("screenshot_png_b64")) {
     const data = JSON.parse(rawMember(structured, "screenshot_png_b64")!) as string;
-    out = setSortedMember(out, "structuredContent", setSortedMember(structured, "screenshot_png_b64", JSON.stringify(growImageBase64(data, extra))));
+    out = setSortedMember(out, "structuredContent", setSortedMember(structured, "screenshot_png_b64", JSON.stringify(growImageBase64(data, past(data)))));
   }
-  if (out.length > bytes) return out;
+  if (out !== raw) return out;
   const text = items.findIndex((item) => rawMember(item, "type") === '"text"' && rawMember(item, "text") !== undefined);
-  const more = bytes + 1 - out.length;
   if (text >= 0) {
-    const current = rawMember(out, "content")!;
-    const now = arrayItems(current);
-    const item = now[text]!;
+    const item = items[text]!;
     const value = JSON.parse(rawMember(item, "text")!) as string;
-    now[text] = setSortedMember(item, "text", JSON.stringify(value + " ".repeat(more)));
-    return setSortedMember(out, "content", `[${now.join(",")}]`);
+    items[text] = setSortedMember(item, "text", JSON.stringify(value + " ".repeat(Math.max(0, past(value)))));
+    return setSortedMember(out, "content", `[${items.join(",")}]`);
   }
   // nothing to grow: a text block of the size asked for, as a tree dump would be
-  const block = JSON.stringify({ text: " ".repeat(more + 24), type: "text" });
+  const block = JSON.stringify({ text: " ".repeat(bytes + 1), type: "text" });
   return setSortedMember(out, "content", `[${[...items, block].join(",")}]`);
 }
