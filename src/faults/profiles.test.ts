@@ -10,7 +10,11 @@ import { createFaultSelector } from "./select.js";
 const CALLS = Array.from({ length: 400 }, (_, i) => {
   const tools = ["get_window_state", "click", "type_text", "get_desktop_state", "double_click", "list_windows"] as const;
   const tool = tools[i % tools.length]!;
-  return { tool, kind: tool.startsWith("get_") || tool === "list_windows" ? ("read" as const) : ("mutation" as const), tMs: i * 1000 + (i >= 200 ? 600_000 : 0) };
+  return {
+    tool,
+    kind: tool.startsWith("get_") || tool === "list_windows" ? ("read" as const) : ("mutation" as const),
+    tMs: i * 1000 + (i >= 200 ? 600_000 : 0),
+  };
 });
 
 function run(name: string, seed: number): string[] {

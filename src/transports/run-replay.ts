@@ -78,7 +78,11 @@ export function readFaultPlan(file: string): FaultPlan {
     const name = file.slice(PROFILE_PREFIX.length);
     const profile = faultProfile(name);
     if (!profile) {
-      throw new UserError(`unknown fault profile "${name}"`, { code: "BAD_FAULT_PLAN", field: "--faults", fix: `Valid profiles: ${profileNames()} (docs/faults.md).` });
+      throw new UserError(`unknown fault profile "${name}"`, {
+        code: "BAD_FAULT_PLAN",
+        field: "--faults",
+        fix: `Valid profiles: ${profileNames()} (docs/faults.md).`,
+      });
     }
     return profile.plan;
   }

@@ -21,7 +21,10 @@ export const replayCommand = defineCommand({
         "$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] [--json-out FILE] [--junit FILE] [--speed fast|recorded] [--max-age 30d] [--record-missing --driver sdk[:V] [--desktop] [--allow-in-ci]] -- CMD [ARGS…]",
       )
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
-      .option("faults", { type: "string", describe: `Fault plan (JSON, docs/faults.md), or profile:NAME, a named profile of field failures: ${profileNames()}` })
+      .option("faults", {
+        type: "string",
+        describe: `Fault plan (JSON, docs/faults.md), or profile:NAME, a named profile of field failures: ${profileNames()}`,
+      })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules (default: the plan's seed, else 0)" })
       .option("match", { type: "string", choices: MATCH_MODES, default: "per-key" as const, describe: "How requests are matched to recorded ones" })
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable), e.g. x or target.pid" })
