@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { FAULT_PROFILES } from "#src/faults/profiles.js";
 import type { Fault, FaultKind, FaultRule } from "#src/schema/fault-plan.js";
 
 /** Refusal codes the fuzzer injects: the ones a harness must treat specially, and plain ones. */
@@ -111,11 +112,11 @@ function aimedFaultArb(target: FaultTarget): fc.Arbitrary<Fault> {
  * and an nth call, or the nth mutation or read, which the flow may or may not reach. Timing is
  * the order of calls: the replayer runs on a virtual clock.
  */
-export function faultRuleArb(options: { tools: readonly string[]; targets?: readonly FaultTarget[] }): fc.Arbitrary<FaultRule> {
+export function faultRuleArb(options: { tools: readonly string[]; targets?: readonly FaultTarget[]; field?: boolean }): fc.Arbitrary<FaultRule> {
   const nth = fc.integer({ min: 1, max: 3 });
   const byTool = options.tools.length > 0 ? [fc.record({ tool: fc.constantFrom(...options.tools), nth })] : [];
   const byKind = fc.record({ kind: fc.constantFrom<"mutation" | "read">("mutation", "read"), nth });
-  const loose = fc.record({ match: fc.oneof(...byTool, byKind), fault: faultArb() });
+  const loose = fc.record({ match: fc.oneof(...byTool, byKind), fault: faultArb(FUZZ_REFUSAL_CODES, { field: options.field === true }) });
   const targets = options.targets ?? [];
   if (targets.length === 0) return loose;
   const mutations = targets.filter((t) => t.mutation);
@@ -129,6 +130,18 @@ export function faultRuleArb(options: { tools: readonly string[]; targets?: read
   );
 }
 
-export function faultRulesArb(options: { tools: readonly string[]; targets?: readonly FaultTarget[]; maxRules?: number }): fc.Arbitrary<FaultRule[]> {
-  return fc.array(faultRuleArb(options), { minLength: 0, maxLength: options.maxRules ?? 3 });
+export function faultRulesArb(options: {
+  tools: readonly string[];
+  targets?: readonly FaultTarget[];
+  maxRules?: number;
+  /** Also draw the field kinds, and whole named profiles (docs/faults.md, "Profiles"). */
+  field?: boolean;
+}): fc.Arbitrary<FaultRule[]> {
+  const rules = fc.array(faultRuleArb(options), { minLength: 0, maxLength: options.maxRules ?? 3 });
+  if (options.field !== true) return rules;
+  // a profile's rules as they are (its rates from the field), sometimes with generated ones after them
+  const profile = fc
+    .record({ profile: fc.constantFrom(...FAULT_PROFILES), extra: fc.array(faultRuleArb(options), { maxLength: 1 }) })
+    .map(({ profile: p, extra }) => [...p.plan.rules, ...extra]);
+  return fc.oneof({ weight: 2, arbitrary: rules }, { weight: 1, arbitrary: profile });
 }
