@@ -2,7 +2,7 @@ import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "#src/schema/replay-log.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { isReadOnlyTool } from "#src/driver/catalogue.js";
-import { faultTakesEffect } from "#src/faults/fault-table.js";
+import { FAULT_TABLE, faultTakesEffect } from "#src/faults/fault-table.js";
 import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "#src/faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "#src/faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
@@ -282,7 +282,9 @@ export function createEngine(options: EngineOptions): Engine {
       } else served++;
       // ---- no_effect: the reads after it repeat the look before it, logged as synthesized (unchanged-screen.ts)
       if (fault?.fault.kind === "no_effect" && kind === "mutation") unchanged.noted({ n: base.n, tool: request.tool ?? "", epoch: matcher.epoch });
-      const unchangedBasis = kind === "read" && !chosen.synthesized ? unchanged.basisFor({ epoch: matcher.epoch, exchange }) : undefined;
+      // only an answer served as recorded (on time or late) repeats the look; a refusal or a rewritten result does not
+      const asRecorded = !fault || (!FAULT_TABLE[fault.fault.kind].changesResult && !FAULT_TABLE[fault.fault.kind].breaksTransport);
+      const unchangedBasis = kind === "read" && asRecorded && !chosen.synthesized ? unchanged.basisFor({ epoch: matcher.epoch, exchange }) : undefined;
       if (unchangedBasis) Object.assign(chosen, { synthesized: "unchanged_screen", basis: unchangedBasis });
       // ----
       if (chosen.synthesized) synthesizedCount++;
