@@ -38,6 +38,11 @@ const SAMPLE: { [K in FaultKind]: Extract<Fault, { kind: K }> } = {
   corrupt_image: { kind: "corrupt_image" },
   empty: { kind: "empty" },
   refusal: { kind: "refusal", code: "stale_element_token" },
+  stall: { kind: "stall", ms: 62_000 },
+  freeze: { kind: "freeze" },
+  no_effect: { kind: "no_effect" },
+  oversized: { kind: "oversized", bytes: 1_048_576 },
+  session_expired: { kind: "session_expired" },
 };
 
 // @ts-expect-error a per-kind Record that leaves out a kind (refusal) does not type-check
@@ -84,17 +89,26 @@ describe("the fault table", () => {
     expect(Object.keys(FAULT_TABLE)).toEqual(variants);
     expect(Object.keys(SAMPLE)).toEqual(variants);
     expect(AppliedFaultSchema.shape.kind.options).toEqual(variants);
-    expect(FaultKindSchema.options).toHaveLength(11);
+    expect(FaultKindSchema.options).toHaveLength(16);
     for (const kind of FAULT_KINDS) expect(FaultSchema.parse(SAMPLE[kind])).toEqual(SAMPLE[kind]);
   });
 
   it("the derived lists are the table's columns", () => {
     const column = (trait: keyof (typeof FAULT_TABLE)["hang"]) => FAULT_KINDS.filter((kind) => FAULT_TABLE[kind][trait]);
-    expect([...EFFECT_FAULTS]).toEqual(["delay", "timeout_after_effect", "truncated", "corrupt_image", "empty"]);
-    expect(UNKNOWN_OUTCOME_FAULTS).toEqual(["hang", "timeout_after_effect", "timeout_before_effect", "daemon_died_midcall", "truncated"]);
-    expect([...TRANSPORT_FAULTS]).toEqual(["hang", "timeout_after_effect", "timeout_before_effect", "daemon_down", "daemon_died_midcall", "exit", "truncated"]);
+    expect([...EFFECT_FAULTS]).toEqual(["delay", "timeout_after_effect", "truncated", "corrupt_image", "empty", "stall", "oversized"]);
+    expect(UNKNOWN_OUTCOME_FAULTS).toEqual(["hang", "timeout_after_effect", "timeout_before_effect", "daemon_died_midcall", "truncated", "freeze"]);
+    expect([...TRANSPORT_FAULTS]).toEqual([
+      "hang",
+      "timeout_after_effect",
+      "timeout_before_effect",
+      "daemon_down",
+      "daemon_died_midcall",
+      "exit",
+      "truncated",
+      "freeze",
+    ]);
     expect([...TIMEOUT_FAULTS]).toEqual(column("timesOut"));
-    expect([...RESULT_FAULTS]).toEqual(["corrupt_image", "empty", "refusal"]);
+    expect([...RESULT_FAULTS]).toEqual(["corrupt_image", "empty", "refusal", "oversized", "session_expired"]);
     expect(FAULT_KINDS.filter((kind) => isResultFault(SAMPLE[kind]))).toEqual([...RESULT_FAULTS]);
   });
 
@@ -127,6 +141,8 @@ function serve(transport: Transport, call: { tool: string; args: Record<string, 
   const session = createReplaySession({
     cassette,
     clock: createVirtualClock(),
+    // a named session (session_expired over the CLI) is served the recorded answers of the implicit one
+    ignore: ["session"],
     ...(fault ? { faults: { rules: [{ match: { tool: call.tool }, fault }] } } : {}),
   });
   const request =
@@ -152,9 +168,21 @@ describe("every fault kind renders on every transport", () => {
     it(`${transport}: each kind is served as itself, never as the normal answer`, () => {
       const normalRead = JSON.stringify(serve(transport, READ).answer);
       const behaviour = new Map<FaultKind, string>();
+      const normalMutation = JSON.stringify(serve(transport, MUTATION).answer);
       for (const kind of FAULT_KINDS) {
-        const read = serve(transport, READ, SAMPLE[kind]);
-        const mutation = serve(transport, MUTATION, SAMPLE[kind]);
+        // per-call CLI runs each call in a fresh implicit session: only a named one can expire
+        const named = kind === "session_expired" && transport === "cli";
+        const read = serve(transport, named ? { ...READ, args: { ...READ.args, session: "agent-1" } } : READ, SAMPLE[kind]);
+        const mutation = serve(transport, named ? { ...MUTATION, args: { ...MUTATION.args, session: "agent-1" } } : MUTATION, SAMPLE[kind]);
+        if (kind === "no_effect") {
+          // a mutation's fault: a read is not matched; the mutation is answered exactly as delivered, and the epoch stays
+          expect(read.entry.outcome).toBe("replayed");
+          expect(mutation.entry.fault?.kind).toBe("no_effect");
+          expect(JSON.stringify(mutation.answer)).toBe(normalMutation);
+          expect(mutation.moved).toBe(false);
+          behaviour.set(kind, JSON.stringify([read.answer, mutation.answer, mutation.moved]));
+          continue;
+        }
         expect(read.entry.outcome, kind).toBe("faulted");
         expect(read.entry.fault?.kind, kind).toBe(kind);
         expect(JSON.stringify(read.answer), `${kind} on a read`).not.toBe(normalRead);
@@ -169,7 +197,8 @@ describe("every fault kind renders on every transport", () => {
           .filter((b) => behaviour.get(a) === behaviour.get(b))
           .map((b) => `${a} = ${b}`),
       );
-      const expected = ["hang = timeout_before_effect"]; // "like hang", and the epoch stays
+      // "like hang", and the epoch stays; a freeze's first call is a hang (what differs is every call after it)
+      const expected = ["hang = timeout_before_effect", "hang = freeze", "timeout_before_effect = freeze"];
       // HTTP: a daemon death (direct mode) and a driver exit both close the connection without a response
       if (transport === "http") expected.push("daemon_died_midcall = exit");
       expect(alike).toEqual(expected);

@@ -42,6 +42,12 @@ export const FAULT_TABLE = {
   corrupt_image: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "done" },
   empty: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "done" },
   refusal: { takesEffect: false, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "refused" },
+  stall: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: false, outcome: "done" },
+  freeze: { takesEffect: false, unknownOutcome: true, breaksTransport: true, timesOut: true, changesResult: false, outcome: "unknown" },
+  // answered as delivered (the harness is told done), yet the screen does not change: the epoch stays
+  no_effect: { takesEffect: false, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: false, outcome: "done" },
+  oversized: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "done" },
+  session_expired: { takesEffect: false, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "refused" },
 } as const satisfies Record<FaultKind, FaultTraits>;
 
 /** Every fault kind, in the schema's order. */

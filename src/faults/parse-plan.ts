@@ -93,6 +93,7 @@ export function validateFaultPlan(options: { data: unknown; file: string; text?:
       fail([...at, "fault", ...issue.path], issue.message, `Parameters for "${String(fault!.kind)}" are listed in docs/faults.md.`);
     }
     if (one.data?.kind === "delay") checkDelay(one.data, [...at, "fault"], fail);
+    if (one.data?.kind === "refusal" && one.data.delay) checkDelay({ kind: "delay", ...one.data.delay }, [...at, "fault", "delay"], fail);
   });
   const parsed = FaultPlanSchema.safeParse(plan);
   if (!parsed.success) {

@@ -1,6 +1,7 @@
 import { assertNever } from "#src/util/assert-never.js";
 import { corruptResultImages } from "./corrupt-image.js";
 import { emptyResult } from "./empty.js";
+import { oversizeResult } from "./oversized.js";
 import type { ResultFault } from "./fault-table.js";
 import { refusalResult, type WindowCandidate } from "./refusal.js";
 
@@ -32,6 +33,11 @@ export function applyResultFault(options: {
       return emptyResult({ tool, ...(recorded !== undefined ? { recorded } : {}) });
     case "corrupt_image":
       return recorded === undefined ? '{"content":[]}' : corruptResultImages(recorded).raw;
+    case "oversized":
+      return oversizeResult(recorded ?? '{"content":[]}', fault.bytes);
+    case "session_expired":
+      // the driver ended the session on its own (idle): the refusal an ended session gets
+      return refusalResult({ code: "session_ended", tool, args });
     default:
       return assertNever(fault, "result fault");
   }

@@ -2,6 +2,7 @@ import type { Fault, FaultPlan } from "#src/schema/fault-plan.js";
 import type { ToolKind } from "#src/schema/replay-log.js";
 import { createPrng } from "./prng.js";
 import { drawDelay, isDrawnDelay } from "./delay.js";
+import { createStickyFaults, type StickyRequest } from "./sticky.js";
 
 export interface SelectedFault {
   /** Index of the rule in the plan. */
@@ -10,8 +11,12 @@ export interface SelectedFault {
 }
 
 export interface FaultSelector {
-  /** Decide the fault (if any) for the next tool call. Call once per request, in order. */
-  next(request: { tool: string; kind: ToolKind }): SelectedFault | undefined;
+  /**
+   * Decide the fault (if any) for the next tool call. Call once per request, in order. The
+   * transport, stream, time and session label let the faults that last (stall, freeze,
+   * session_expired) end when the harness rebuilds (src/faults/sticky.ts).
+   */
+  next(request: { tool: string; kind: ToolKind } & Omit<StickyRequest, "tool">): SelectedFault | undefined;
 }
 
 /** `*` any run of characters, `?` one character; everything else literal. */
@@ -36,8 +41,10 @@ export function createFaultSelector(options: { plan?: FaultPlan; seed?: number }
   const delays = createPrng((seed ^ 0x5bd1e995) >>> 0);
   const counts = rules.map(() => 0);
   const patterns = rules.map((r) => (r.match.tool ? globToRegExp(r.match.tool) : undefined));
+  const sticky = createStickyFaults();
   return {
-    next({ tool, kind }) {
+    next(request) {
+      const { tool, kind } = request;
       let chosen: SelectedFault | undefined;
       rules.forEach((rule, i) => {
         const m = rule.match;
@@ -53,9 +60,21 @@ export function createFaultSelector(options: { plan?: FaultPlan; seed?: number }
           const draw = random();
           if (draw >= m.probability) fires = false;
         }
-        if (fires && !chosen) chosen = { rule: i, fault: isDrawnDelay(rule.fault) ? { kind: "delay", ms: drawDelay(rule.fault, delays) } : rule.fault };
+        // no_effect is a mutation's fault: answered as delivered, it changed nothing (a read has nothing to change)
+        if (rule.fault.kind === "no_effect" && kind !== "mutation") fires = false;
+        if (fires && !chosen) chosen = { rule: i, fault: drawn(rule.fault, delays) };
       });
-      return chosen;
+      return sticky.apply(request, chosen);
     },
   };
+}
+
+/** The fault as served: a drawn delay (alone, or a late refusal's) replaced by the ms drawn for this request. */
+function drawn(fault: Fault, delays: () => number): Fault {
+  if (isDrawnDelay(fault)) return { kind: "delay", ms: drawDelay(fault, delays) };
+  if (fault.kind === "refusal" && fault.delay !== undefined) {
+    const ms = drawDelay({ kind: "delay", ...fault.delay }, delays);
+    return { ...fault, delay: { ms } };
+  }
+  return fault;
 }

@@ -54,6 +54,8 @@ export interface CampaignOptions {
   onProgress?: (done: number, total: number, violations: number) => void;
   /** Runs a case another way (an external harness); replaces `parts` and `differential`. */
   runCase?: (fcase: FuzzCase) => Promise<{ violations: FuzzViolation[] }>;
+  /** Also draw the field fault kinds and the named profiles (docs/faults.md); a seed then draws other cases. */
+  fieldFaults?: boolean;
   /** Milliseconds, for each run's duration (default: performance.now). */
   now?: () => number;
 }
@@ -63,7 +65,7 @@ export interface CampaignOptions {
  * run numbers and any run can be replayed alone. Failing runs are shrunk by fast-check.
  */
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
-  const arb = fuzzCaseArb(options.bases);
+  const arb = fuzzCaseArb(options.bases, options.fieldFaults ? { fieldFaults: true } : {});
   const ks = options.path !== undefined ? [0] : shardRuns(options.runs, options.shard);
   const maxShrunk = options.maxShrunk ?? 3;
   const failures: CampaignFailure[] = [];

@@ -398,7 +398,7 @@ describe("rebuild-before-mutation across connections", () => {
 describe("runInvariants", () => {
   it("runs all invariants by default and reports the log as passing", () => {
     const report = runInvariants(log().req("list_windows", {}, { result: windows }).req("click", click).entries);
-    expect(report.results.map((r) => r.id)).toHaveLength(9);
+    expect(report.results.map((r) => r.id)).toHaveLength(11);
     expect(report.passed).toBe(true);
     expect(report.requests).toBe(2);
   });

@@ -1,4 +1,6 @@
 import { boundedRetries } from "./bounded-retries.js";
+import { boundedWaitsAfterStall } from "./bounded-waits-after-stall.js";
+import { noDoneOnUnchanged } from "./no-done-on-unchanged.js";
 import { emptyIsNotAbsent } from "./empty-is-not-absent.js";
 import { noInputAfterStale } from "./no-input-after-stale.js";
 import { noReplayAfterUnknown } from "./no-replay-after-unknown.js";
@@ -24,6 +26,8 @@ const BY_ID: Record<InvariantId, Invariant> = {
   "bounded-retries": boundedRetries,
   "no-resend-after-refusal": noResendAfterRefusal,
   "no-use-after-hang": noUseAfterHang,
+  "no-done-on-unchanged": noDoneOnUnchanged,
+  "bounded-waits-after-stall": boundedWaitsAfterStall,
 };
 
 /** Every bundled invariant, in the order reports list them. */

@@ -1,4 +1,5 @@
 import type { ToolInfo } from "#src/driver/port.js";
+import { UserError } from "#src/errors.js";
 import { classifiedNames, isReadOnlyTool, KNOWN_TOOLS_0_21 } from "#src/driver/catalogue.js";
 import { faultTakesEffect } from "#src/faults/fault-table.js";
 import { listsCandidates, pidOf, type WindowCandidate } from "#src/faults/refusal.js";
@@ -43,6 +44,16 @@ export function createRecordFaults(options: {
   tools?: readonly ToolInfo[];
   events: () => readonly CassetteEvent[];
 }): RecordFaults {
+  options.plan.rules.forEach((rule, i) => {
+    // a call answered "delivered" that did nothing: recording it would send the call (and the driver would act) or answer it unsent
+    if (rule.fault.kind === "no_effect") {
+      throw new UserError("a no_effect fault cannot be recorded", {
+        code: "BAD_FAULT_PLAN",
+        field: `rules[${i}].fault.kind`,
+        fix: "Inject no_effect on replay (`cua-contract replay DIR --faults PLAN`), where the recorded answer stands for the call; record without it.",
+      });
+    }
+  });
   const selector = createFaultSelector({ plan: options.plan, ...(options.seed !== undefined ? { seed: options.seed } : {}) });
   const listed = options.tools ? options.tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
   const classified = classifiedNames(listed);

@@ -141,7 +141,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
     speedDelayMs: (decision) => recordedDelayMs(decision, options.speed),
     decide(request) {
       drainObservations();
-      const decision = engine.decide(redact(request));
+      const decision = engine.decide(redact(request), t());
       if (decision.outcome === "unmatched") options.onUnmatched?.(unmatchedMessage(decision, source), decision);
       return decision;
     },

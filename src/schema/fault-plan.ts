@@ -22,23 +22,25 @@ export type FaultMatch = z.infer<typeof FaultMatchSchema>;
 
 const ms = z.number().int().nonnegative();
 
+/** A delay's parameters (the `delay` kind's, and a late refusal's `delay`). */
+const DelayParamsShape = {
+  /** The delay; with a distribution, its centre (uniform) or median (lognormal). */
+  ms,
+  /** `fixed` (default; `uniform` when jitter_ms is given): drawn per request from the plan's seed. */
+  distribution: z.enum(["fixed", "uniform", "lognormal"]).optional(),
+  /** uniform: the delay is drawn from [ms − jitter_ms, ms + jitter_ms] (never below 0). */
+  jitter_ms: ms.optional(),
+  /** lognormal: the spread, σ of the log of the delay (default 0.5: a quarter of draws exceed 1.4 × ms). */
+  sigma: z.number().positive().max(4).optional(),
+  /** Cap on a drawn delay. */
+  max_ms: ms.optional(),
+};
+export const DelayParamsSchema = z.object(DelayParamsShape).strict();
+export type DelayParams = z.infer<typeof DelayParamsSchema>;
+
 export const FaultSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("hang") }).strict(),
-  z
-    .object({
-      kind: z.literal("delay"),
-      /** The delay; with a distribution, its centre (uniform) or median (lognormal). */
-      ms,
-      /** `fixed` (default; `uniform` when jitter_ms is given): drawn per request from the plan's seed. */
-      distribution: z.enum(["fixed", "uniform", "lognormal"]).optional(),
-      /** uniform: the delay is drawn from [ms − jitter_ms, ms + jitter_ms] (never below 0). */
-      jitter_ms: ms.optional(),
-      /** lognormal: the spread, σ of the log of the delay (default 0.5: a quarter of draws exceed 1.4 × ms). */
-      sigma: z.number().positive().max(4).optional(),
-      /** Cap on a drawn delay. */
-      max_ms: ms.optional(),
-    })
-    .strict(),
+  z.object({ kind: z.literal("delay"), ...DelayParamsShape }).strict(),
   z.object({ kind: z.literal("timeout_after_effect") }).strict(),
   z.object({ kind: z.literal("timeout_before_effect") }).strict(),
   z.object({ kind: z.literal("daemon_down"), socket: z.string().optional() }).strict(),
@@ -65,8 +67,24 @@ export const FaultSchema = z.discriminatedUnion("kind", [
       kind: z.literal("refusal"),
       code: z.string().min(1),
       message: z.string().optional(),
+      /** The refusal arrives late: a delay drawn as the `delay` kind draws it (e.g. 13–26 s). */
+      delay: DelayParamsSchema.optional(),
     })
     .strict(),
+  /** From the matched call on, every answer is late by `ms`, until the harness rebuilds (docs/faults.md). */
+  z.object({ kind: z.literal("stall"), ms: z.number().int().positive() }).strict(),
+  /** From the matched call on, nothing is answered until the harness rebuilds (a new process, or start_session). */
+  z.object({ kind: z.literal("freeze") }).strict(),
+  /** A mutation answered as delivered that changed nothing: later reads show the screen as it was. */
+  z.object({ kind: z.literal("no_effect") }).strict(),
+  /** The answer grown past `bytes` on one line (a larger image, as a high-resolution screen gives). */
+  z.object({ kind: z.literal("oversized"), bytes: z.number().int().positive() }).strict(),
+  /**
+   * The driver ends the session: calls are refused `session_ended` while health and session-status
+   * reads stay healthy, until start_session. `after_ms`: only once the harness has sent no
+   * session call for that long (the driver's idle timeout).
+   */
+  z.object({ kind: z.literal("session_expired"), after_ms: ms.optional() }).strict(),
 ]);
 export type Fault = z.infer<typeof FaultSchema>;
 

@@ -52,7 +52,9 @@ export type ServedResult = z.infer<typeof ServedResultSchema>;
  * consumed), `skipped_ahead` (a later recorded mutation, after ones that did not take effect or were
  * not sent after a fault), `same_element` (the expected mutation aimed at the same element through a
  * token from a newer look), `fresh_look` (a look the replay served already, read again: the recorded
- * look with a new snapshot id and new element tokens, as the driver makes a new snapshot on every read).
+ * look with a new snapshot id and new element tokens, as the driver makes a new snapshot on every read),
+ * `unchanged_screen` (a read after a `no_effect` fault: the look recorded before the mutation that
+ * changed nothing).
  */
 export const SynthesizedKindSchema = z.enum([
   "session_ended",
@@ -71,6 +73,7 @@ export const SynthesizedKindSchema = z.enum([
   "skipped_ahead",
   "same_element",
   "fresh_look",
+  "unchanged_screen",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
 

@@ -18,6 +18,8 @@ export const InvariantIdSchema = z.enum([
   "bounded-retries",
   "no-resend-after-refusal",
   "no-use-after-hang",
+  "no-done-on-unchanged",
+  "bounded-waits-after-stall",
 ]);
 
 const ScenarioIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "a scenario id is lower-case kebab-case (letters, digits, -)");

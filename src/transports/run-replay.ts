@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { checkRegularFile } from "#src/cassette/safe-files.js";
 import { UserError } from "#src/errors.js";
 import { parseFaultPlan } from "#src/faults/parse-plan.js";
+import { faultProfile, PROFILE_PREFIX, profileNames } from "#src/faults/profiles.js";
 import { runInvariants } from "#src/invariants/run.js";
 import type { InvariantOptions } from "#src/invariants/types.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
@@ -75,6 +76,19 @@ export interface ReplayRunSummary {
 
 /** Reads and validates a fault plan file (exit 2 with the field named when it is wrong). */
 export function readFaultPlan(file: string): FaultPlan {
+  if (file.startsWith(PROFILE_PREFIX)) {
+    // a named profile (docs/faults.md, "Profiles"): a built-in plan, seeded by --seed
+    const name = file.slice(PROFILE_PREFIX.length);
+    const profile = faultProfile(name);
+    if (!profile) {
+      throw new UserError(`unknown fault profile "${name}"`, {
+        code: "BAD_FAULT_PLAN",
+        field: "--faults",
+        fix: `Valid profiles: ${profileNames()} (docs/faults.md).`,
+      });
+    }
+    return profile.plan;
+  }
   let text: Uint8Array;
   const fix = "Pass the path of a JSON fault plan (docs/faults.md).";
   // a FIFO or a device would block or never end: refused before it is opened

@@ -47,6 +47,11 @@ export const fuzzCommand = defineCommand({
       .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per run (per mutant with --mutants)" })
       .option("progress-every", { type: "string", default: "50", describe: "On a non-TTY, print a progress line every N runs (and at least every 10 s)" })
       .option("save", { type: "string", describe: "Write each shrunk failure as a scenario file in this folder" })
+      .option("field-faults", {
+        type: "boolean",
+        default: false,
+        describe: "Also draw the field fault kinds (stall, freeze, no_effect, oversized, session_expired) and the named profiles (docs/faults.md)",
+      })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {
     const runs = Number(args.runs);
@@ -141,6 +146,7 @@ export const fuzzCommand = defineCommand({
       ...(external !== undefined ? { runCase: externalCaseRunner({ command: external, bases, dir: scratch.path }) } : {}),
       runs,
       seed,
+      ...(args["field-faults"] ? { fieldFaults: true } : {}),
       ...(mutant ? { parts: mutant.parts } : {}),
       ...(shard ? { shard } : {}),
       ...(typeof args.path === "string" ? { path: args.path } : {}),
@@ -151,7 +157,16 @@ export const fuzzCommand = defineCommand({
     });
     const invocation = toolInvocation();
     const reproduce = (f: CampaignFailure) =>
-      reproduceCommand({ seed: f.seed, path: f.path, harness, cassettes, invocation, env, ...(external !== undefined ? { cmd: external } : {}) });
+      reproduceCommand({
+        seed: f.seed,
+        path: f.path,
+        harness,
+        cassettes,
+        invocation,
+        env,
+        ...(args["field-faults"] ? { fieldFaults: true } : {}),
+        ...(external !== undefined ? { cmd: external } : {}),
+      });
     if (typeof args.junit === "string")
       writeOutputFile({
         file: args.junit,

@@ -2,6 +2,7 @@ import { harnessOutput } from "#src/cli/run-context.js";
 import { WRITE_SAFETY } from "#src/cli/write-safety.js";
 import { UserError } from "#src/errors.js";
 import { replay, type ReplayRunSummary } from "#src/transports/run-replay.js";
+import { profileNames } from "#src/faults/profiles.js";
 import { defineCommand } from "#src/cli/command.js";
 import { replayJunitSuites } from "#src/replay/junit.js";
 import { renderJunit } from "#src/util/junit.js";
@@ -22,7 +23,10 @@ export const replayCommand = defineCommand({
         "$0 replay DIR [--faults PLAN.json] [--seed N] [--match per-key|strict-order] [--ignore PATH…] [--log FILE] [--fail-on-unused] [--json] [--json-out FILE] [--junit FILE] [--speed fast|recorded] [--max-age 30d] [--record-missing --driver sdk[:V] [--desktop] [--allow-in-ci]] -- CMD [ARGS…]",
       )
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
-      .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
+      .option("faults", {
+        type: "string",
+        describe: `Fault plan (JSON, docs/faults.md), or profile:NAME, a named profile of field failures: ${profileNames()}`,
+      })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules (default: the plan's seed, else 0)" })
       .option("match", { type: "string", choices: MATCH_MODES, default: "per-key" as const, describe: "How requests are matched to recorded ones" })
       .option("ignore", { type: "string", array: true, describe: "Argument JSON path ignored when matching (repeatable), e.g. x or target.pid" })

@@ -5,6 +5,7 @@ import { runInvariants } from "#src/invariants/run.js";
 import { openReplaySession } from "#src/transports/run-replay.js";
 import type { ReplaySession } from "#src/replay/session.js";
 import { startMcpHttpServer } from "#src/transports/http/server.js";
+import { profileNames } from "#src/faults/profiles.js";
 import { defineCommand } from "#src/cli/command.js";
 import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";
 
@@ -22,7 +23,10 @@ export const serveCommand = defineCommand({
       .option("driver", { type: "string", describe: "Instead of a cassette, answer live from the published runtime: sdk or sdk:VERSION (any transport)" })
       .option("transport", { type: "string", choices: TRANSPORTS, demandOption: true, describe: "How harnesses reach the stand-in" })
       .option("port", { type: "number", describe: "HTTP port (default: CUA_DRIVER_RS_MCP_HTTP_PORT; 0 picks a free one)" })
-      .option("faults", { type: "string", describe: "Fault plan (JSON, docs/faults.md)" })
+      .option("faults", {
+        type: "string",
+        describe: `Fault plan (JSON, docs/faults.md), or profile:NAME, a named profile of field failures: ${profileNames()}`,
+      })
       .option("seed", { type: "number", describe: "Seed for the fault plan's random rules" })
       .option("match", {
         type: "string",

@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { FAULT_PROFILES } from "#src/faults/profiles.js";
 import type { Fault, FaultKind, FaultRule } from "#src/schema/fault-plan.js";
 
 /** Refusal codes the fuzzer injects: the ones a harness must treat specially, and plain ones. */
@@ -71,11 +72,23 @@ function faultArbs(codes: readonly string[]): { [K in FaultKind]: fc.Arbitrary<E
     corrupt_image: fc.constant({ kind: "corrupt_image" }),
     refusal: fc.constantFrom(...codes).map((code) => ({ kind: "refusal", code })),
     delay: fc.integer({ min: 1, max: 3000 }).map((ms) => ({ kind: "delay", ms })),
+    // the field faults (docs/faults.md): drawn when the fuzzer samples them (FIELD_FAULT_KINDS), never shifting the draws above
+    stall: fc.integer({ min: 1000, max: 62_000 }).map((ms) => ({ kind: "stall", ms })),
+    freeze: fc.constant({ kind: "freeze" }),
+    no_effect: fc.constant({ kind: "no_effect" }),
+    oversized: fc.constantFrom({ kind: "oversized", bytes: 1_048_576 }, { kind: "oversized", bytes: 65_536 }),
+    session_expired: fc.constantFrom({ kind: "session_expired" }, { kind: "session_expired", after_ms: 300_000 }),
   };
 }
 
-export function faultArb(codes: readonly string[] = FUZZ_REFUSAL_CODES): fc.Arbitrary<Fault> {
-  return fc.oneof(...Object.values(faultArbs(codes)));
+/** The kinds drawn from the field reports (docs/faults.md, "Field faults"): sampled only when asked for. */
+export const FIELD_FAULT_KINDS: readonly FaultKind[] = ["stall", "freeze", "no_effect", "oversized", "session_expired"];
+
+/** One fault of any kind; `field: true` adds the field kinds to the draw (a given seed then draws other faults). */
+export function faultArb(codes: readonly string[] = FUZZ_REFUSAL_CODES, options: { field?: boolean } = {}): fc.Arbitrary<Fault> {
+  const arbs = faultArbs(codes);
+  const kinds = (Object.keys(arbs) as FaultKind[]).filter((kind) => options.field === true || !FIELD_FAULT_KINDS.includes(kind));
+  return fc.oneof(...kinds.map((kind) => arbs[kind] as fc.Arbitrary<Fault>));
 }
 
 /**
@@ -99,11 +112,11 @@ function aimedFaultArb(target: FaultTarget): fc.Arbitrary<Fault> {
  * and an nth call, or the nth mutation or read, which the flow may or may not reach. Timing is
  * the order of calls: the replayer runs on a virtual clock.
  */
-export function faultRuleArb(options: { tools: readonly string[]; targets?: readonly FaultTarget[] }): fc.Arbitrary<FaultRule> {
+export function faultRuleArb(options: { tools: readonly string[]; targets?: readonly FaultTarget[]; field?: boolean }): fc.Arbitrary<FaultRule> {
   const nth = fc.integer({ min: 1, max: 3 });
   const byTool = options.tools.length > 0 ? [fc.record({ tool: fc.constantFrom(...options.tools), nth })] : [];
   const byKind = fc.record({ kind: fc.constantFrom<"mutation" | "read">("mutation", "read"), nth });
-  const loose = fc.record({ match: fc.oneof(...byTool, byKind), fault: faultArb() });
+  const loose = fc.record({ match: fc.oneof(...byTool, byKind), fault: faultArb(FUZZ_REFUSAL_CODES, { field: options.field === true }) });
   const targets = options.targets ?? [];
   if (targets.length === 0) return loose;
   const mutations = targets.filter((t) => t.mutation);
@@ -117,6 +130,18 @@ export function faultRuleArb(options: { tools: readonly string[]; targets?: read
   );
 }
 
-export function faultRulesArb(options: { tools: readonly string[]; targets?: readonly FaultTarget[]; maxRules?: number }): fc.Arbitrary<FaultRule[]> {
-  return fc.array(faultRuleArb(options), { minLength: 0, maxLength: options.maxRules ?? 3 });
+export function faultRulesArb(options: {
+  tools: readonly string[];
+  targets?: readonly FaultTarget[];
+  maxRules?: number;
+  /** Also draw the field kinds, and whole named profiles (docs/faults.md, "Profiles"). */
+  field?: boolean;
+}): fc.Arbitrary<FaultRule[]> {
+  const rules = fc.array(faultRuleArb(options), { minLength: 0, maxLength: options.maxRules ?? 3 });
+  if (options.field !== true) return rules;
+  // a profile's rules as they are (its rates from the field), sometimes with generated ones after them
+  const profile = fc
+    .record({ profile: fc.constantFrom(...FAULT_PROFILES), extra: fc.array(faultRuleArb(options), { maxLength: 1 }) })
+    .map(({ profile: p, extra }) => [...p.plan.rules, ...extra]);
+  return fc.oneof({ weight: 2, arbitrary: rules }, { weight: 1, arbitrary: profile });
 }

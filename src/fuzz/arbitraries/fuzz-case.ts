@@ -48,14 +48,14 @@ function probeAction(probe: Probe, window: FuzzBase["window"]): HarnessAction {
  * Cases over the given bases: generated fault rules (with or without the base's own), one
  * mutation step repeated (loops), and guard probes inserted (respelled blocked combos, destructive text).
  */
-export function fuzzCaseArb(bases: readonly FuzzBase[]): fc.Arbitrary<FuzzCase> {
+export function fuzzCaseArb(bases: readonly FuzzBase[], options: { fieldFaults?: boolean } = {}): fc.Arbitrary<FuzzCase> {
   return fc.nat({ max: bases.length - 1 }).chain((index) => {
     const base = bases[index]!;
     const mutationSteps = base.steps.flatMap((s, i) => (MUTATING.has(s.action) ? [i] : []));
     return fc
       .record({
         keepBaseRules: fc.boolean(),
-        rules: faultRulesArb({ tools: base.tools, ...(base.targets ? { targets: base.targets } : {}) }),
+        rules: faultRulesArb({ tools: base.tools, ...(base.targets ? { targets: base.targets } : {}), ...(options.fieldFaults ? { field: true } : {}) }),
         repeat:
           mutationSteps.length > 0
             ? fc.option(fc.record({ step: fc.constantFrom(...mutationSteps), times: fc.integer({ min: 1, max: 7 }) }), { nil: undefined })

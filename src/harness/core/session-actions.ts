@@ -39,12 +39,13 @@ export function createSessionActions(options: {
       store.noteList(list);
       await store.settlePendingClick({ list });
     }
+    let clickChanged: boolean | undefined;
     let window: WindowState | undefined;
     if (target.pid !== undefined && target.window_id !== undefined) {
       const args: Record<string, unknown> = { pid: target.pid, window_id: target.window_id };
       if (target.query !== undefined) args.query = target.query;
       window = parseWindowState(await policy.read(rec, "get_window_state", args, "observe"));
-      await store.noteWindow(window);
+      clickChanged = await store.noteWindow(window);
     }
     const base = list ?? store.lastList;
     const frame = store.newFrame(layoutOf(base?.windows ?? []), base?.status === "complete", window);
@@ -61,6 +62,14 @@ export function createSessionActions(options: {
       return rec.result({
         decision: "verify_fresh_state",
         note: "The observation is partial: a missing window or element is not proof that it is gone.",
+        observation,
+      });
+    }
+    if (clickChanged === false) {
+      // the click was answered as delivered, yet the window reads exactly as before it (docs/faults.md, no_effect)
+      return rec.result({
+        decision: "escalate",
+        note: `Observed (${frame.id}): the last click changed nothing visible, though the driver answered it as delivered. Do not build on it: try another route (foreground delivery, the desktop target, a key), or report the step as not done.`,
         observation,
       });
     }

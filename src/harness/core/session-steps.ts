@@ -91,10 +91,8 @@ export function createStepRunner(options: {
   /** Keeps the refused actions current: a look, a rebuild or a carried-out mutation may change the driver's answer. */
   function rememberRefusal(kind: "observation" | "wait" | "mutation", key: string, result: StepResult): void {
     if (result.blockedBy !== undefined) return;
-    if (result.calls.some((c) => c.purpose === "rebuild" || c.purpose === "revive" || c.purpose === "startup")) {
-      refused.clear();
-      return;
-    }
+    // a rebuild comes before the step's own call: it clears what was refused before, and the step's own refusal still counts
+    if (result.calls.some((c) => c.purpose === "rebuild" || c.purpose === "revive" || c.purpose === "startup")) refused.clear();
     if (kind === "observation") {
       if (!isFailedStep(result)) refused.clear();
       return;

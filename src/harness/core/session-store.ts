@@ -27,9 +27,11 @@ export interface SessionStore {
   frame(id: string): Frame | undefined;
   newFrame(layout: Layout, complete: boolean, window?: WindowState): Frame;
   noteList(list: WindowList): void;
-  noteWindow(state: WindowState): Promise<void>;
+  /** Notes a window read; `false` when it settled a pending click as changing nothing visible. */
+  noteWindow(state: WindowState): Promise<boolean | undefined>;
   /** An observation after a click that was not confirmed: did the screen visibly change? */
-  settlePendingClick(change: { window?: WindowState; list?: WindowList }): Promise<void>;
+  /** Whether the pending click visibly changed the screen (undefined: this read cannot tell, or no click is pending). */
+  settlePendingClick(change: { window?: WindowState; list?: WindowList }): Promise<boolean | undefined>;
   /** A click was sent and answered; unless confirmed, the next look at its window settles it. */
   noteClick(click: { target: string; confirmed: boolean; window?: number | undefined }): void;
   isObserved(window: number): boolean;
@@ -52,17 +54,18 @@ export function createSessionStore(options: { windowList: WindowListPolicy; comp
   const snapshots = new Map<string, WindowState>();
   const windowStates = new Map<number, WindowState>();
 
-  async function settlePendingClick(change: { window?: WindowState; list?: WindowList }): Promise<void> {
-    if (!pendingClick) return;
+  async function settlePendingClick(change: { window?: WindowState; list?: WindowList }): Promise<boolean | undefined> {
+    if (!pendingClick) return undefined;
     let changed: boolean | undefined;
     if (change.window && pendingClick.before && change.window.window_id === pendingClick.window) {
       changed = await windowChanged(pendingClick.before, change.window, options.compareFrames);
     } else if (change.list?.status === "complete" && pendingClick.layout && layoutDifference(pendingClick.layout, layoutOf(change.list.windows))) {
       changed = true;
     }
-    if (changed === undefined) return;
+    if (changed === undefined) return undefined;
     staleClick = recordObservation(staleClick, changed);
     pendingClick = undefined;
+    return changed;
   }
 
   return {
@@ -95,11 +98,14 @@ export function createSessionStore(options: { windowList: WindowListPolicy; comp
       observed = options.windowList.windowsAfter(list, observed);
     },
     async noteWindow(state) {
-      if (state.failed || state.window_id === undefined) return;
+      if (state.failed || state.window_id === undefined) return undefined;
+      // settled against the read before this one, then this one becomes the latest
+      const before = pendingClick;
+      const changed = before ? await settlePendingClick({ window: state }) : undefined;
       observed.add(state.window_id);
       windowStates.set(state.window_id, state);
       if (state.snapshot_id) snapshots.set(state.snapshot_id, state);
-      await settlePendingClick({ window: state });
+      return changed;
     },
     settlePendingClick,
     noteClick({ target, confirmed, window }) {

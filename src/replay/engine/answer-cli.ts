@@ -9,6 +9,7 @@ import { renderCall, withImageBlock } from "#src/wire/cli/render-call.js";
 import { objectSpans, rawMember, setSortedMember } from "#src/wire/json/spans.js";
 import { cliRuleFailure } from "./synthetic-answer.js";
 import { recordedOutcome } from "./tool-result.js";
+import { sessionEndedGuardText, sessionLabel } from "./session-lifecycle.js";
 
 export interface CliOutputAnswer {
   stdout: StoredBytes;
@@ -47,13 +48,23 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
     case "hang":
     case "timeout_after_effect":
     case "timeout_before_effect":
+    case "freeze":
       return {
         type: "hang",
         afterMs: CLI_DAEMON_DEADLINE_MS,
         then: failure(daemonRequestFailed(sock, DAEMON_TIMED_OUT)),
       };
     case "delay":
+    case "stall":
       return { type: "output", delayMs: f.ms, ...normal() };
+    case "no_effect":
+      // answered as delivered: the recorded answer, byte for byte (the epoch stays)
+      return { type: "output", delayMs: 0, ...normal() };
+    case "session_expired": {
+      // the daemon's guard for an ended session, as for one end_session ended (stderr, exit 1)
+      const label = sessionLabel(request.args) ?? "default";
+      return { type: "output", delayMs: 0, ...failure(`${sessionEndedGuardText(label, request.tool ?? "")}\n`) };
+    }
     case "daemon_down": {
       const s = f.socket ?? sock;
       return { type: "output", delayMs: 0, ...failure(daemonNotRunning(s)) };
@@ -73,6 +84,7 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
       return { type: "output", delayMs: 0, ...out, stdout, files: out.files.map((file) => ({ ...file, base64: corruptBase64(file.base64) })) };
     }
     case "empty":
+    case "oversized":
     case "refusal": {
       const outcome = recordedOutcome(exchange);
       const raw = applyResultFault({
@@ -83,7 +95,7 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
         ...(decision.candidates ? { candidates: decision.candidates } : {}),
       });
       const rendered = renderCall({ raw, ...(request.outFile !== undefined ? { outFile: request.outFile } : {}) });
-      return { type: "output", delayMs: 0, ...rendered, served: raw };
+      return { type: "output", delayMs: f.kind === "refusal" ? (f.delay?.ms ?? 0) : 0, ...rendered, served: raw };
     }
     default:
       return assertNever(f, "fault kind");

@@ -63,9 +63,13 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
     case "hang":
     case "timeout_after_effect":
     case "timeout_before_effect":
+    case "freeze":
       return { type: "hang", afterMs: CLI_DAEMON_DEADLINE_MS };
     case "delay":
+    case "stall":
       return { type: "reply", delayMs: f.ms, ...fromOutcome(tool, outcome) };
+    case "no_effect":
+      return { type: "reply", delayMs: 0, ...fromOutcome(tool, outcome) };
     case "daemon_down":
       return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "Cua Driver daemon is not running" } };
     case "daemon_died_midcall":
@@ -76,6 +80,8 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
       return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "the driver's answer ended mid-JSON" } };
     case "corrupt_image":
     case "empty":
+    case "oversized":
+    case "session_expired":
     case "refusal": {
       const raw = applyResultFault({
         fault: f,
@@ -84,7 +90,7 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
         ...(outcome.type === "result" ? { recorded: outcome.raw } : {}),
         ...(decision.candidates ? { candidates: decision.candidates } : {}),
       });
-      return { type: "reply", delayMs: 0, reply: toolResultFromRaw(raw), served: raw };
+      return { type: "reply", delayMs: f.kind === "refusal" ? (f.delay?.ms ?? 0) : 0, reply: toolResultFromRaw(raw), served: raw };
     }
     default:
       return assertNever(f, "fault kind");

@@ -2,7 +2,7 @@ import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolKind } from "#src/schema/replay-log.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { isReadOnlyTool } from "#src/driver/catalogue.js";
-import { faultTakesEffect } from "#src/faults/fault-table.js";
+import { FAULT_TABLE, faultOutcome, faultTakesEffect } from "#src/faults/fault-table.js";
 import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "#src/faults/refusal.js";
 import { createFaultSelector, type SelectedFault } from "#src/faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
@@ -22,6 +22,7 @@ import { createReplayMemo, type ReplayMemo } from "./memo.js";
 import { summarise } from "./answer-summary.js";
 import { freshLook, freshSnapshotId, recordedForm, recordedSnapshotId } from "./fresh-look.js";
 import { TOKEN_RETIRING_CODES } from "#src/driver/outcome.js";
+import { createUnchangedScreen } from "./unchanged-screen.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
@@ -84,7 +85,8 @@ export interface Engine {
   /** Requests numbered so far: the `n` the next request gets. */
   readonly requests: number;
   kindOf(request: ReplayRequest): ToolKind;
-  decide(request: ReplayRequest): Decision;
+  /** `at`: when the request arrived (ms since the replay started), for faults that read time (docs/faults.md). */
+  decide(request: ReplayRequest, at?: number): Decision;
   /** A request answered without a recorded exchange (e.g. `--version` rebuilt from the header). */
   synthesized(request: ReplayRequest): Decision;
   /** A request read but never answered (an MCP stream stuck on an earlier call): logged, nothing matched. */
@@ -124,6 +126,9 @@ export function createEngine(options: EngineOptions): Engine {
   const builtFrom = new Map<string, string>();
   /** Recorded `get_window_state` answers (seq) this replay has served: served again, each is a fresh look. */
   const servedLooks = new Set<number>();
+  const unchanged = createUnchangedScreen();
+  /** The request being decided has a fault that withholds the recorded answer (its class is not `done`). */
+  let answerWithheld = false;
 
   /**
    * The element a recorded token names: in the last recorded get_window_state answer that lists it
@@ -202,6 +207,8 @@ export function createEngine(options: EngineOptions): Engine {
    * recorded elements), and a later request naming them is matched as if it named the recorded ones.
    */
   const freshRead = (request: ReplayRequest, chosen: Chosen): Chosen => {
+    // a fault that keeps the look from the harness (a refusal, no answer) serves no snapshot
+    if (answerWithheld) return chosen;
     if (request.tool !== "get_window_state" || chosen.exchange.kind !== "read" || chosen.exchange.virtual) return chosen;
     if (!servedLooks.has(chosen.exchange.seq)) return chosen;
     const recorded = recordedSnapshotId(chosen.exchange);
@@ -258,7 +265,7 @@ export function createEngine(options: EngineOptions): Engine {
       return n;
     },
     kindOf,
-    decide(request) {
+    decide(request, at) {
       const kind = kindOf(request);
       const epochBefore = matcher.epoch;
       const base = { n: n++, request, kind, epochBefore };
@@ -278,7 +285,11 @@ export function createEngine(options: EngineOptions): Engine {
         synthesizedCount++;
         return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
       }
-      const fault = kind === "other" ? undefined : selector.next({ tool: request.tool ?? "", kind });
+      const fault =
+        kind === "other"
+          ? undefined
+          : selector.next({ tool: request.tool ?? "", kind, transport: request.transport, stream: request.stream, tMs: at, label: sessionLabel(request.args) });
+      answerWithheld = fault !== undefined && faultOutcome(fault.fault.kind) !== "done";
       const result = result0 ?? matcher.match(asRecorded, kind);
       // strict-order pins every request to the recorded order: nothing is answered off the path
       const strict = options.match === "strict-order";
@@ -309,6 +320,20 @@ export function createEngine(options: EngineOptions): Engine {
         faults++;
         firstFault ??= `request #${base.n} (${request.tool ?? request.method}, ${fault.fault.kind})`;
       } else served++;
+      // ---- no_effect: the reads after it repeat the look before it, logged as synthesized (unchanged-screen.ts)
+      if (fault?.fault.kind === "no_effect" && kind === "mutation") unchanged.noted({ n: base.n, tool: request.tool ?? "", epoch: matcher.epoch });
+      // only an answer served as recorded (on time or late) repeats the look; a refusal or a rewritten result does not
+      const servedAsRecorded = !fault || (!FAULT_TABLE[fault.fault.kind].changesResult && !FAULT_TABLE[fault.fault.kind].breaksTransport);
+      // a look served again still gets a new snapshot id (fresh_look): the screen is the unchanged one all the same
+      const unchangedBasis =
+        kind === "read" && servedAsRecorded && (!chosen.synthesized || chosen.synthesized === "fresh_look")
+          ? unchanged.basisFor({ epoch: matcher.epoch, exchange })
+          : undefined;
+      if (unchangedBasis) {
+        const fresh = chosen.synthesized === "fresh_look" && chosen.basis?.detail ? `; served again, so as a fresh look: ${chosen.basis.detail}` : "";
+        Object.assign(chosen, { synthesized: "unchanged_screen", basis: { ...unchangedBasis, detail: `${unchangedBasis.detail}${fresh}` } });
+      }
+      // ----
       if (chosen.synthesized) synthesizedCount++;
       const listsWindows = fault?.fault.kind === "refusal" && listsCandidates(fault.fault.code);
       const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};

@@ -59,9 +59,13 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
     case "hang":
     case "timeout_after_effect":
     case "timeout_before_effect":
+    case "freeze":
       return { type: "hang" };
     case "delay":
+    case "stall":
       return { type: "line", delayMs: f.ms, ...normal() };
+    case "no_effect":
+      return { type: "line", delayMs: 0, ...normal() };
     case "daemon_down":
       return {
         type: "line",
@@ -79,6 +83,8 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
       return { type: "line", delayMs: 0, line: truncateText(normal().line, f.keep) };
     case "corrupt_image":
     case "empty":
+    case "oversized":
+    case "session_expired":
     case "refusal": {
       const raw = applyResultFault({
         fault: f,
@@ -87,7 +93,7 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
         ...(outcome.type === "result" ? { recorded: outcome.raw } : {}),
         ...(decision.candidates ? { candidates: decision.candidates } : {}),
       });
-      return { type: "line", delayMs: 0, line: resultLine(idRaw, raw), served: raw };
+      return { type: "line", delayMs: f.kind === "refusal" ? (f.delay?.ms ?? 0) : 0, line: resultLine(idRaw, raw), served: raw };
     }
     default:
       return assertNever(f, "fault kind");
