@@ -4,6 +4,7 @@ import { commandName, type CliCommand } from "./command.js";
 import { commands } from "./commands/index.js";
 import { renderTopHelp } from "./top-help.js";
 import { quickArgs } from "./quick-args.js";
+import { prepareSdkFlag } from "./sdk-flag.js";
 import { type MainOptions, withMainOptions } from "./run-context.js";
 import { version } from "#src/version.js";
 import { USAGE_STRINGS, UsageFailure, checkNumbers, commandMessage, describedBuilder, usageMessage } from "./usage.js";
@@ -38,9 +39,10 @@ async function run(argv: string[]): Promise<number> {
       return await runYargs(argv, await Promise.all(commands.map((c) => c.load())), width);
     }
     const command = await entry.load();
-    const quick = quickArgs(command, argv.slice(1), SCRIPT);
+    const args = await prepareSdkFlag(argv, { write: (text) => process.stderr.write(text), isTTY: Boolean(process.stderr.isTTY) });
+    const quick = quickArgs(command, args.slice(1), SCRIPT);
     if (quick) return (await command.handler(quick)) ?? 0;
-    return await runYargs(argv, [command], width);
+    return await runYargs(args, [command], width);
   } catch (error) {
     return reportFailure(argv, error);
   }
