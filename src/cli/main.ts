@@ -4,7 +4,6 @@ import { commandName, type CliCommand } from "./command.js";
 import { commands } from "./commands/index.js";
 import { renderTopHelp } from "./top-help.js";
 import { quickArgs } from "./quick-args.js";
-import { prepareSdkFlag } from "./sdk-flag.js";
 import { type MainOptions, withMainOptions } from "./run-context.js";
 import { version } from "#src/version.js";
 import { USAGE_STRINGS, UsageFailure, checkNumbers, commandMessage, describedBuilder, usageMessage } from "./usage.js";
@@ -39,7 +38,11 @@ async function run(argv: string[]): Promise<number> {
       return await runYargs(argv, await Promise.all(commands.map((c) => c.load())), width);
     }
     const command = await entry.load();
-    const args = await prepareSdkFlag(argv, { write: (text) => process.stderr.write(text), isTTY: Boolean(process.stderr.isTTY) });
+    // `--driver sdk[:V]` / `--sdk V`: the runtime is chosen (and fetched) first; the module loads only then
+    const own = argv.indexOf("--") === -1 ? argv : argv.slice(0, argv.indexOf("--"));
+    const args = own.some((a) => a === "--sdk" || a.startsWith("--sdk=") || /^(--driver=)?sdk(:|$)/.test(a))
+      ? await (await import("./sdk-flag.js")).prepareSdkFlag(argv, { write: (text) => process.stderr.write(text), isTTY: Boolean(process.stderr.isTTY) })
+      : argv;
     const quick = quickArgs(command, args.slice(1), SCRIPT);
     if (quick) return (await command.handler(quick)) ?? 0;
     return await runYargs(args, [command], width);
