@@ -117,3 +117,16 @@ describe("chooseSdk: what a bare --driver sdk means in the user's project", () =
     expect(["0.20.0", "1.0.0", "0.28.3-beta.1", "latest"].map(sdkVersionFits)).toEqual([false, false, false, false]);
   });
 });
+
+describe("locateSdk without a version", () => {
+  it("is the project's own runtime when it fits, with no registry and no cache", async () => {
+    await using project = await tmpDir();
+    const pkg = await projectWith(project.path, "0.28.2");
+    const env = { ...process.env, npm_config_registry: "http://127.0.0.1:9/" };
+    expect(await locateSdk(undefined, { cwd: project.path, cacheRoot: path.join(project.path, "none"), env })).toMatchObject({
+      version: "0.28.2",
+      source: "project",
+      packageDir: pkg,
+    });
+  });
+});

@@ -55,7 +55,7 @@ export interface SdkLocation {
 
 const loaded = new Map<string, Promise<SdkModule>>();
 
-/** The `@trycua/cua-driver` module at `version` (default: the pinned one), installing it on first use. */
+/** The `@trycua/cua-driver` module at `version` (default: the project's own when it fits, else the pinned one), installing it on first use. */
 export async function loadSdk(version?: string, options: LoadSdkOptions = {}): Promise<SdkModule> {
   const location = await locateSdk(version, options);
   const key = location.entry;
@@ -70,9 +70,9 @@ export async function loadSdk(version?: string, options: LoadSdkOptions = {}): P
 
 const EXACT = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
-/** Where the runtime at `version` lives, installing it into the private cache when needed. */
+/** Where the runtime at `version` (default as for `loadSdk`) lives, installing it into the private cache when needed. */
 export async function locateSdk(version?: string, options: LoadSdkOptions = {}): Promise<SdkLocation> {
-  const wanted = version ?? DEFAULT_SDK_VERSION;
+  const wanted = version ?? (options.skipProjectCopy ? DEFAULT_SDK_VERSION : (await chooseSdk({ cwd: options.cwd })).version);
   if (!EXACT.test(wanted)) {
     throw new UserError(`"${wanted}" is not a version of ${SDK_PACKAGE}`, {
       code: "USAGE",
