@@ -91,12 +91,14 @@ def find_cli(env=None, here=None):
     bin_js = os.path.normpath(os.path.join(here, "..", "..", "..", "bin", "cua-contract.js"))
     if os.path.isfile(bin_js):
         return [shutil.which("node", path=env.get("PATH")) or "node", bin_js]
-    # installed with pip: the project's own npm package, from the working directory up
+    # installed with pip: the project's own npm package (or a clone of cua-contract), from the working directory up
     directory = os.path.abspath(os.getcwd())
     while True:
         installed = os.path.join(directory, "node_modules", "cua-contract", "bin", "cua-contract.js")
         if os.path.isfile(installed):
             return [shutil.which("node", path=env.get("PATH")) or "node", installed]
+        if _is_cua_contract_clone(directory):
+            return [shutil.which("node", path=env.get("PATH")) or "node", os.path.join(directory, "bin", "cua-contract.js")]
         parent = os.path.dirname(directory)
         if parent == directory:
             break
@@ -105,6 +107,15 @@ def find_cli(env=None, here=None):
     if on_path:
         return [on_path]
     return ["npx", "cua-contract"]
+
+
+def _is_cua_contract_clone(directory):
+    try:
+        with open(os.path.join(directory, "package.json"), encoding="utf-8") as f:
+            name = json.load(f).get("name")
+    except (OSError, ValueError, AttributeError):
+        return False
+    return name == "cua-contract" and os.path.isfile(os.path.join(directory, "bin", "cua-contract.js"))
 
 
 def build_replay_argv(cli, cassette, command, faults_file=None, seed=None, invariants=None, fail_on_unused=False, json_out=None, log=None, junit=None, speed=None):

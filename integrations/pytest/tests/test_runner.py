@@ -34,9 +34,17 @@ class ModeAndCli(unittest.TestCase):
         self.assertEqual(find_cli({"CUA_CONTRACT_BIN": "npx --yes cua-contract"}), ["npx", "--yes", "cua-contract"])
         cli = find_cli({"PATH": os.environ["PATH"]})
         self.assertEqual(cli[1], os.path.join(ROOT, "bin", "cua-contract.js"))
-        # outside a checkout, with nothing on PATH: npx
+        # outside a checkout and a project, with nothing on PATH: npx
         with tempfile.TemporaryDirectory() as empty:
-            self.assertEqual(find_cli({"PATH": empty}, here=os.path.join(empty, "a", "b", "c")), ["npx", "cua-contract"])
+            before = os.getcwd()
+            os.chdir(empty)
+            try:
+                self.assertEqual(find_cli({"PATH": empty}, here=os.path.join(empty, "a", "b", "c")), ["npx", "cua-contract"])
+                # a pip-installed plugin run in a clone of cua-contract uses the clone's bin
+                os.chdir(ROOT)
+                self.assertEqual(find_cli({"PATH": empty}, here=os.path.join(empty, "a", "b", "c"))[1:], [os.path.join(ROOT, "bin", "cua-contract.js")])
+            finally:
+                os.chdir(before)
 
     def test_cli_of_the_project_in_the_working_directory_when_installed_with_pip(self):
         with tempfile.TemporaryDirectory() as project:
