@@ -51,11 +51,13 @@ describe.skipIf(!enabled)("the README's user section, in a project that installe
     expect(offline.ms!).toBeLessThan(10_000);
     expect(ran("record --driver sdk --desktop").stderr).toContain("@trycua/cua-driver 0.28.2, your project's copy");
     expect(ran("replay rec --").exit).toBe(0);
-    expect(ran("npx vitest run examples/vitest").stdout).toMatch(/Tests\s+\d+ passed/);
+    // vitest colours its summary
+    const plain = (text: string | undefined) => (text ?? "").replace(/\x1b\[[0-9;]*m/g, "");
+    expect(plain(ran("npx vitest run examples/vitest").stdout)).toMatch(/Tests\s+\d+ passed/);
     expect(ran("--module node16").exit).toBe(0);
     expect(ran("--moduleResolution bundler").exit).toBe(0);
     expect(ran("pip install").exit).toBe(0);
-    expect(ran("pytest -q examples/pytest").stdout).toMatch(/\d+ passed/);
+    expect(plain(ran("pytest -q examples/pytest").stdout)).toMatch(/\d+ passed/);
   });
 });
 
