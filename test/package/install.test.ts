@@ -1,6 +1,6 @@
 // The package as a new user meets it: the README's "Use it in your project" section, run as written
 // in a fresh clone — which packs the checkout, installs the tarball into a new project in a
-// temporary folder (with that project's own @trycua/cua-driver 0.28.2, vitest and TypeScript), and
+// sibling folder (with that project's own @trycua/cua-driver 0.28.2, vitest and TypeScript), and
 // runs every command there: check, record with --driver sdk headless (the warning) and on a
 // desktop, inspect, replay, probe (the project's runtime; a download; no registry: exit 3 within
 // 10 s), gate, the TypeScript example under node16 and bundler resolution, the vitest example, the
