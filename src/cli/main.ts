@@ -56,9 +56,14 @@ async function run(given: string[]): Promise<number> {
       return await runYargs(argv, await Promise.all(commands.map((c) => c.load())), width);
     }
     const command = await entry.load();
-    const quick = quickArgs(command, argv.slice(1), SCRIPT);
+    // `--driver sdk[:V]` / `--sdk V`: the runtime is chosen (and fetched) first; the module loads only then
+    const own = argv.indexOf("--") === -1 ? argv : argv.slice(0, argv.indexOf("--"));
+    const args = own.some((a) => a === "--sdk" || a.startsWith("--sdk=") || /^(--driver=)?sdk(:|$)/.test(a))
+      ? await (await import("./sdk-flag.js")).prepareSdkFlag(argv, { write: (text) => process.stderr.write(text), isTTY: Boolean(process.stderr.isTTY) })
+      : argv;
+    const quick = quickArgs(command, args.slice(1), SCRIPT);
     if (quick) return (await command.handler(quick)) ?? 0;
-    return await runYargs(argv, [command], width);
+    return await runYargs(args, [command], width);
   } catch (error) {
     return reportFailure(argv, error);
   }

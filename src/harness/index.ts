@@ -2,6 +2,18 @@
 import { createHarnessSession as createCoreSession, type HarnessSession, type HarnessSessionOptions } from "./core/session.js";
 import { perceptualCompareFrames } from "./screen/compare-frames.js";
 
+export {
+  isTransportFailure,
+  type CallOptions,
+  type ContentBlock,
+  type Driver,
+  type Reply,
+  type ToolAnnotations,
+  type ToolInfo,
+  type ToolResult,
+  type TransportFailure,
+  type TransportFailureKind,
+} from "#src/driver/port.js";
 export { classifyActionResult, mostSevereVerdict, type ClassifyContext, type Verdict, type VerdictDecision, type VerdictOutcome } from "./core/verdict.js";
 export { readReplyFields, refusalCode, isSessionEnded, type ReplyFields } from "./core/reply-fields.js";
 export { PASS, type GuardResult } from "./core/guard-result.js";

@@ -1,20 +1,32 @@
 /**
- * Loads the real cua-driver runtime (`@trycua/cua-driver`) at a given version: the copy the
- * project depends on when the version matches, otherwise a private per-version install under
- * the user's cache directory, made once with `npm install --ignore-scripts` (the native library
- * ships as an optional per-platform package, so no install script is needed).
+ * Loads the real cua-driver runtime (`@trycua/cua-driver`) at a given version: a copy the user's
+ * project has (the working directory's node_modules first, then the one beside cua-contract) when
+ * its version matches, otherwise a private per-version install under the user's cache directory,
+ * made once with `npm install --ignore-scripts` (the native library ships as an optional
+ * per-platform package, so no install script is needed). Before downloading it says what it will
+ * fetch, from where and into where, reports progress, and gives up within seconds when the
+ * registry cannot be reached (exit 3).
  */
 import { execa } from "execa";
-import { chmod, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, readFile, readdir, realpath, rename, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { UserError } from "#src/errors.js";
 import type { SdkModule } from "./sdk-types.js";
+import { npmFailure, npmRegistry, publishedRuntime, publishedSdkVersions, SDK_PACKAGE, type NpmEnv } from "./registry.js";
 
-export const SDK_PACKAGE = "@trycua/cua-driver";
-/** The version the project pins as a devDependency; used when no version is asked for. */
+export { publishedSdkVersions, SDK_PACKAGE };
+/** The version cua-contract is built and tested against; used when no version is asked for and the project has none that fits. */
 export const DEFAULT_SDK_VERSION = "0.21.0";
+/** The runtime versions `--driver sdk` takes from the user's project without being asked: from 0.21.0, below 1.0.0. */
+export const SDK_VERSION_RANGE = { from: "0.21.0", below: "1.0.0" } as const;
+
+/** What loading the runtime reports to a person waiting for it (the CLI prints these on stderr). */
+export type SdkNotice =
+  | { kind: "download"; version: string; packages: string[]; downloadBytes?: number | undefined; registry: string; into: string }
+  | { kind: "progress"; version: string; bytesOnDisk: number; downloadBytes?: number | undefined; elapsedMs: number }
+  | { kind: "installed"; version: string; into: string; elapsedMs: number };
 
 export interface LoadSdkOptions {
   /** Root of the private cache (default `$XDG_CACHE_HOME/cua-contract/sdk` or `~/.cache/…`). */
@@ -23,11 +35,17 @@ export interface LoadSdkOptions {
   env?: Record<string, string | undefined>;
   /** Ignore the project's own copy even when its version matches. */
   skipProjectCopy?: boolean;
+  /** Where the user's project is (default: the working directory). */
+  cwd?: string;
+  /** The flag that asked for the version, named in errors about it (default `--driver`). */
+  flag?: string;
+  /** Told before a download, during it (about once a second) and after it. */
+  onNotice?: (notice: SdkNotice) => void;
 }
 
 export interface SdkLocation {
   version: string;
-  /** `project`: the copy in this project's node_modules; `cache`: a private install. */
+  /** `project`: a copy in the user's (or cua-contract's own) node_modules; `cache`: a private install. */
   source: "project" | "cache";
   /** The package directory (holds its package.json). */
   packageDir: string;
@@ -37,7 +55,7 @@ export interface SdkLocation {
 
 const loaded = new Map<string, Promise<SdkModule>>();
 
-/** The `@trycua/cua-driver` module at `version` (default: the pinned one), installing it on first use. */
+/** The `@trycua/cua-driver` module at `version` (default: the project's own when it fits, else the pinned one), installing it on first use. */
 export async function loadSdk(version?: string, options: LoadSdkOptions = {}): Promise<SdkModule> {
   const location = await locateSdk(version, options);
   const key = location.entry;
@@ -50,24 +68,26 @@ export async function loadSdk(version?: string, options: LoadSdkOptions = {}): P
   return module;
 }
 
-/** Where the runtime at `version` lives, installing it into the private cache when needed. */
+const EXACT = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
+
+/** Where the runtime at `version` (default as for `loadSdk`) lives, installing it into the private cache when needed. */
 export async function locateSdk(version?: string, options: LoadSdkOptions = {}): Promise<SdkLocation> {
-  const wanted = version ?? DEFAULT_SDK_VERSION;
-  if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test(wanted)) {
+  const wanted = version ?? (options.skipProjectCopy ? DEFAULT_SDK_VERSION : (await chooseSdk({ cwd: options.cwd })).version);
+  if (!EXACT.test(wanted)) {
     throw new UserError(`"${wanted}" is not a version of ${SDK_PACKAGE}`, {
       code: "USAGE",
-      field: "--driver",
+      field: options.flag ?? "--driver",
       fix: "Write an exact version, e.g. --driver sdk:0.21.0.",
     });
   }
   if (!options.skipProjectCopy) {
-    const project = await projectCopy();
-    if (project && project.version === wanted) return project;
+    const project = (await projectCopies(options.cwd)).find((c) => c.version === wanted);
+    if (project) return project;
   }
   const dir = path.join(options.cacheRoot ?? defaultCacheRoot(), wanted);
   const cached = await readInstalled(path.join(dir, "node_modules", SDK_PACKAGE));
   if (cached && cached.version === wanted) return { ...cached, source: "cache" };
-  await installIntoCache({ version: wanted, dir, env: options.env });
+  await installIntoCache({ version: wanted, dir, env: options.env, onNotice: options.onNotice, flag: options.flag ?? "--driver" });
   const installed = await readInstalled(path.join(dir, "node_modules", SDK_PACKAGE));
   if (!installed || installed.version !== wanted) {
     throw new UserError(`installing ${SDK_PACKAGE}@${wanted} into ${dir} left no usable package`, {
@@ -78,21 +98,47 @@ export async function locateSdk(version?: string, options: LoadSdkOptions = {}):
   return { ...installed, source: "cache" };
 }
 
-/** The published versions of the runtime, newest last (`npm view … versions --json`). */
-export async function publishedSdkVersions(options: { env?: Record<string, string | undefined> | undefined } = {}): Promise<string[]> {
-  const result = await execa("npm", ["view", SDK_PACKAGE, "versions", "--json"], {
-    reject: false,
-    ...(options.env ? { env: options.env } : {}),
-    timeout: 60_000,
-  });
-  if (result.exitCode !== 0) {
-    throw new UserError(`cannot reach the npm registry to look up ${SDK_PACKAGE} (${firstNpmError(result.stderr)})`, {
-      code: "DRIVER_UNAVAILABLE",
-      fix: "Check the network or npm_config_registry, or use the version the project already has (--driver sdk).",
-    });
+export interface SdkChoice {
+  /** The exact version `--driver sdk` stands for here. */
+  version: string;
+  /** The project's copy that will be used, when one fits. */
+  location?: SdkLocation;
+  /** One sentence saying which runtime and why. */
+  note: string;
+}
+
+/**
+ * What a bare `--driver sdk` means in the user's project: the runtime the project itself resolves
+ * when its version is in SDK_VERSION_RANGE, else DEFAULT_SDK_VERSION (from the cache, or
+ * downloaded once). No network.
+ */
+export async function chooseSdk(options: { cwd?: string | undefined } = {}): Promise<SdkChoice> {
+  const [copy] = await projectCopies(options.cwd);
+  if (copy && sdkVersionFits(copy.version)) {
+    return { version: copy.version, location: copy, note: `${SDK_PACKAGE} ${copy.version}, your project's copy (${shortPath(copy.packageDir, options.cwd)})` };
   }
-  const parsed: unknown = JSON.parse(result.stdout);
-  return Array.isArray(parsed) ? parsed.map(String) : [String(parsed)];
+  const range = `${SDK_VERSION_RANGE.from} up to, not including, ${SDK_VERSION_RANGE.below}`;
+  const note = copy
+    ? `your project's ${SDK_PACKAGE} is ${copy.version}, outside the versions --driver sdk picks on its own (${range}); using ${DEFAULT_SDK_VERSION} (--driver sdk:${copy.version} uses yours)`
+    : `${SDK_PACKAGE} ${DEFAULT_SDK_VERSION}: your project has no copy of its own (npm install --save-dev ${SDK_PACKAGE} adds one)`;
+  return { version: DEFAULT_SDK_VERSION, note };
+}
+
+/** Is `version` one `--driver sdk` takes from the project without being asked? */
+export function sdkVersionFits(version: string): boolean {
+  return (
+    EXACT.test(version) &&
+    !version.includes("-") &&
+    compareVersions(version, SDK_VERSION_RANGE.from) >= 0 &&
+    compareVersions(version, SDK_VERSION_RANGE.below) < 0
+  );
+}
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(/[.-]/).slice(0, 3).map(Number);
+  const pb = b.split(/[.-]/).slice(0, 3).map(Number);
+  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
 }
 
 export function defaultCacheRoot(): string {
@@ -100,21 +146,32 @@ export function defaultCacheRoot(): string {
   return path.join(base, "cua-contract", "sdk");
 }
 
-async function installIntoCache(options: { version: string; dir: string; env: LoadSdkOptions["env"] }): Promise<void> {
-  const versions = await publishedSdkVersions({ env: options.env });
-  if (!versions.includes(options.version)) {
+async function installIntoCache(options: { version: string; dir: string; env: NpmEnv; onNotice: LoadSdkOptions["onNotice"]; flag: string }): Promise<void> {
+  const notice = options.onNotice ?? (() => {});
+  const published = await publishedRuntime(options.version, { env: options.env });
+  if (!published) {
+    const versions = await publishedSdkVersions({ env: options.env });
     throw new UserError(`${SDK_PACKAGE} has no version ${options.version}`, {
       code: "USAGE",
-      field: "--driver",
+      field: options.flag,
       fix: `Published versions: ${versions.join(", ")}.`,
     });
   }
+  const registry = await npmRegistry(options.env);
+  const packages = [`${SDK_PACKAGE}@${options.version}`, ...(published.nativePackage ? [`${published.nativePackage}@${options.version}`] : [])];
+  notice({ kind: "download", version: options.version, packages, downloadBytes: published.downloadBytes, registry, into: options.dir });
   const parent = path.dirname(options.dir);
   await mkdir(parent, { recursive: true, mode: 0o700 });
   await chmod(parent, 0o700);
   // Install beside the final directory, then rename: concurrent first uses never see half an install.
   const staging = `${options.dir}.staging-${process.pid}-${Date.now()}`;
   await mkdir(staging, { mode: 0o700 });
+  const started = performance.now();
+  const ticker = setInterval(() => {
+    void diskUsage(staging).then((bytesOnDisk) =>
+      notice({ kind: "progress", version: options.version, bytesOnDisk, downloadBytes: published.downloadBytes, elapsedMs: performance.now() - started }),
+    );
+  }, 1_000);
   try {
     const result = await execa(
       "npm",
@@ -122,29 +179,81 @@ async function installIntoCache(options: { version: string; dir: string; env: Lo
       { reject: false, ...(options.env ? { env: options.env } : {}), timeout: 300_000 },
     );
     if (result.exitCode !== 0) {
-      throw new UserError(`npm could not install ${SDK_PACKAGE}@${options.version} (${firstNpmError(result.stderr)})`, {
+      const { reason } = npmFailure(undefined, result.stderr);
+      throw new UserError(`npm could not install ${SDK_PACKAGE}@${options.version} from ${registry} (${result.timedOut ? "no end within 300 s" : reason})`, {
         code: "DRIVER_UNAVAILABLE",
-        fix: "Check the network or npm_config_registry and try again.",
+        fix: `Check the network or npm_config_registry and try again, or install it into your project (npm install --save-dev ${SDK_PACKAGE}@${options.version}).`,
       });
     }
     await rename(staging, options.dir).catch(async (error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
     });
+    notice({ kind: "installed", version: options.version, into: options.dir, elapsedMs: performance.now() - started });
   } finally {
+    clearInterval(ticker);
     await rm(staging, { recursive: true, force: true });
   }
 }
 
-async function projectCopy(): Promise<SdkLocation | undefined> {
-  let entryUrl: string;
+/** Bytes of the files under `dir` (0 when it is gone). */
+async function diskUsage(dir: string): Promise<number> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const sizes = await Promise.all(
+    entries
+      .filter((e) => e.isFile())
+      .map((e) =>
+        stat(path.join(e.parentPath, e.name)).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+  );
+  return sizes.reduce((a, b) => a + b, 0);
+}
+
+function shortPath(dir: string, cwd: string | undefined): string {
+  const relative = path.relative(cwd ?? process.cwd(), dir);
+  return relative && !relative.startsWith("..") ? relative : dir;
+}
+
+/**
+ * The copies of the runtime the user's project resolves: the nearest node_modules from `cwd`
+ * up, then the one resolved from cua-contract's own location (the same one when cua-contract is
+ * installed in that project). Duplicates removed.
+ */
+async function projectCopies(cwd: string | undefined): Promise<SdkLocation[]> {
+  const dirs: string[] = [];
+  for (let dir = path.resolve(cwd ?? process.cwd()); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "node_modules", SDK_PACKAGE);
+    if (
+      await stat(path.join(candidate, "package.json")).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      dirs.push(candidate);
+      break;
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  const own = ownCopyDir();
+  if (own) dirs.push(own);
+  const copies: SdkLocation[] = [];
+  for (const dir of dirs) {
+    const real = await realpath(dir).catch(() => dir);
+    if (copies.some((c) => c.packageDir === real)) continue;
+    const found = await readInstalled(real);
+    if (found) copies.push({ ...found, source: "project" });
+  }
+  return copies;
+}
+
+function ownCopyDir(): string | undefined {
   try {
-    entryUrl = import.meta.resolve(SDK_PACKAGE);
+    return path.resolve(path.dirname(fileURLToPath(import.meta.resolve(SDK_PACKAGE))), "..");
   } catch {
     return undefined;
   }
-  const packageDir = path.resolve(path.dirname(fileURLToPath(entryUrl)), "..");
-  const found = await readInstalled(packageDir);
-  return found ? { ...found, source: "project" } : undefined;
 }
 
 async function readInstalled(packageDir: string): Promise<Omit<SdkLocation, "source"> | undefined> {
@@ -174,9 +283,4 @@ async function importSdk(location: SdkLocation): Promise<SdkModule> {
       cause: error,
     });
   }
-}
-
-function firstNpmError(stderr: string): string {
-  const line = stderr.split("\n").find((l) => /npm (error|ERR!)/.test(l) && !/A complete log|^npm error\s*$/.test(l));
-  return (line ?? stderr.split("\n")[0] ?? "npm failed").replace(/^npm (error|ERR!)\s*/, "").trim();
 }

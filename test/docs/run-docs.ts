@@ -87,7 +87,7 @@ export async function runDocs(options: { root: string; clone: string; mode: Docs
   return { outcomes, failures: outcomes.flatMap(judge), skippedSlow };
 }
 
-async function runFile(options: { file: string; blocks: DocBlock[]; clone: string; timeoutMs: number }): Promise<CommandOutcome[]> {
+export async function runFile(options: { file: string; blocks: DocBlock[]; clone: string; timeoutMs: number }): Promise<CommandOutcome[]> {
   const out = mkdtempSync(path.join(os.tmpdir(), "cua-docs-out-"));
   const commands = options.blocks.flatMap((b) => b.commands);
   const script = ["set +e", `cd ${JSON.stringify(options.clone)}`];

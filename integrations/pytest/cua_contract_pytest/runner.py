@@ -102,7 +102,7 @@ def resolve_mode(explicit=None, env=None):
 
 
 def find_cli(env=None, here=None):
-    """The cua-contract command: CUA_CONTRACT_BIN, else this checkout's or package's bin, else PATH, else npx."""
+    """The cua-contract command: CUA_CONTRACT_BIN, else this checkout's or package's bin, else the working directory's project's, else PATH, else npx."""
     env = os.environ if env is None else env
     if env.get("CUA_CONTRACT_BIN"):
         return shlex.split(env["CUA_CONTRACT_BIN"])
@@ -111,10 +111,31 @@ def find_cli(env=None, here=None):
     bin_js = os.path.normpath(os.path.join(here, "..", "..", "..", "bin", "cua-contract.js"))
     if os.path.isfile(bin_js):
         return [shutil.which("node", path=env.get("PATH")) or "node", bin_js]
+    # installed with pip: the project's own npm package (or a clone of cua-contract), from the working directory up
+    directory = os.path.abspath(os.getcwd())
+    while True:
+        installed = os.path.join(directory, "node_modules", "cua-contract", "bin", "cua-contract.js")
+        if os.path.isfile(installed):
+            return [shutil.which("node", path=env.get("PATH")) or "node", installed]
+        if _is_cua_contract_clone(directory):
+            return [shutil.which("node", path=env.get("PATH")) or "node", os.path.join(directory, "bin", "cua-contract.js")]
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            break
+        directory = parent
     on_path = shutil.which("cua-contract", path=env.get("PATH"))
     if on_path:
         return [on_path]
     return ["npx", "cua-contract"]
+
+
+def _is_cua_contract_clone(directory):
+    try:
+        with open(os.path.join(directory, "package.json"), encoding="utf-8") as f:
+            name = json.load(f).get("name")
+    except (OSError, ValueError, AttributeError):
+        return False
+    return name == "cua-contract" and os.path.isfile(os.path.join(directory, "bin", "cua-contract.js"))
 
 
 def build_replay_argv(cli, cassette, command, faults_file=None, seed=None, invariants=None, fail_on_unused=False, json_out=None, log=None, junit=None, speed=None):

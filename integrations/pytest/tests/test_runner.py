@@ -34,9 +34,31 @@ class ModeAndCli(unittest.TestCase):
         self.assertEqual(find_cli({"CUA_CONTRACT_BIN": "npx --yes cua-contract"}), ["npx", "--yes", "cua-contract"])
         cli = find_cli({"PATH": os.environ["PATH"]})
         self.assertEqual(cli[1], os.path.join(ROOT, "bin", "cua-contract.js"))
-        # outside a checkout, with nothing on PATH: npx
+        # outside a checkout and a project, with nothing on PATH: npx
         with tempfile.TemporaryDirectory() as empty:
-            self.assertEqual(find_cli({"PATH": empty}, here=os.path.join(empty, "a", "b", "c")), ["npx", "cua-contract"])
+            before = os.getcwd()
+            os.chdir(empty)
+            try:
+                self.assertEqual(find_cli({"PATH": empty}, here=os.path.join(empty, "a", "b", "c")), ["npx", "cua-contract"])
+                # a pip-installed plugin run in a clone of cua-contract uses the clone's bin
+                os.chdir(ROOT)
+                self.assertEqual(find_cli({"PATH": empty}, here=os.path.join(empty, "a", "b", "c"))[1:], [os.path.join(ROOT, "bin", "cua-contract.js")])
+            finally:
+                os.chdir(before)
+
+    def test_cli_of_the_project_in_the_working_directory_when_installed_with_pip(self):
+        with tempfile.TemporaryDirectory() as project:
+            bin_js = os.path.join(project, "node_modules", "cua-contract", "bin", "cua-contract.js")
+            os.makedirs(os.path.dirname(bin_js))
+            open(bin_js, "w").close()
+            os.makedirs(os.path.join(project, "tests"))
+            before = os.getcwd()
+            os.chdir(os.path.join(project, "tests"))
+            try:
+                cli = find_cli({"PATH": os.environ["PATH"]}, here=os.path.join(project, "venv", "site-packages", "cua_contract_pytest"))
+            finally:
+                os.chdir(before)
+            self.assertEqual(cli[1], os.path.realpath(bin_js) if cli[1] != bin_js else bin_js)
 
     def test_argv(self):
         argv = build_replay_argv(["cc"], "rec", ["python3", "h.py"], faults_file="p.json", seed=3, invariants=[], fail_on_unused=True, json_out="s.json", log="l.jsonl")

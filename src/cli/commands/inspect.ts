@@ -4,6 +4,7 @@ import path from "node:path";
 import { CASSETTE_FILE, PROBE_FILE } from "#src/cassette/cassette.js";
 import { scanCassette, type CassetteValidators } from "#src/cassette/scan.js";
 import { NeedsSchemaCheck, quickValidators } from "#src/cassette/quick-validate.js";
+import { answerHealth } from "#src/cassette/answer-health.js";
 
 const PROBE_PROBLEMS: Partial<Record<CassetteSummary["probe"]["status"], string>> = {
   mismatched:
@@ -44,12 +45,21 @@ export const inspectCommand = defineCommand({
 // Streams the cassette: memory holds one event at a time, whatever the cassette's size.
 function summarize(dir: string, validators: CassetteValidators): CassetteSummary {
   const counter = countEvents();
-  const scan = scanCassette({ dir, validators, frames: "report", onEvent: (e) => counter.add(e) });
+  const health = answerHealth();
+  const scan = scanCassette({
+    dir,
+    validators,
+    frames: "report",
+    onEvent: (e) => {
+      counter.add(e);
+      health.add(e);
+    },
+  });
   return counter.summary({
     dir: scan.dir,
     header: scan.header,
     frameStats: scan.frameStats,
-    warnings: scan.warnings,
+    warnings: [...scan.warnings, ...health.warnings()],
     ...(scan.probe ? { probeSha256: scan.probe.sha256 } : {}),
   });
 }

@@ -1,6 +1,7 @@
 import { harnessOutput } from "#src/cli/run-context.js";
 import { WRITE_SAFETY } from "#src/cli/write-safety.js";
 import { record } from "#src/recorder/record-session.js";
+import { cassetteAnswerWarnings } from "#src/cassette/answer-health-file.js";
 import { readFaultPlan } from "#src/transports/run-replay.js";
 import { UserError } from "#src/errors.js";
 import { defineCommand } from "#src/cli/command.js";
@@ -104,7 +105,8 @@ export const recordCommand = defineCommand({
       ...(args["http-port"] !== undefined ? { httpPort: args["http-port"] as number } : {}),
       harness: { output: harnessOutput() },
     });
-    for (const w of result.warnings) process.stderr.write(`cua-contract record: warning: ${w}\n`);
+    const answers = await cassetteAnswerWarnings(result.cassetteDir).catch(() => []);
+    for (const w of [...result.warnings, ...answers]) process.stderr.write(`cua-contract record: warning: ${w}\n`);
     if (process.stderr.isTTY)
       process.stderr.write(`cua-contract record: cassette written to ${result.cassetteDir} (check it with \`cua-contract inspect ${result.cassetteDir}\`)\n`);
     return result.exitCode;

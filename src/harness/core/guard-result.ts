@@ -1,4 +1,4 @@
 /** What a guard returns: a value, never a throw. `note` is the model-facing sentence. */
-export type GuardResult = { ok: true } | { ok: false; code: string; note: string };
+export type GuardResult = { ok: true; code?: undefined; note?: undefined } | { ok: false; code: string; note: string };
 
 export const PASS: GuardResult = { ok: true };

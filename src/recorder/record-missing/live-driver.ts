@@ -5,7 +5,7 @@ import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "#src/shi
 import { spawnLiveMcp } from "./live-mcp.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { sdkDriverInfo } from "#src/recorder/sdk/sdk-recorder.js";
-import { sdkDriverVersion } from "#src/recorder/sdk/recording-driver.js";
+import { resolvedSdkVersion } from "#src/recorder/sdk/recording-driver.js";
 
 /** The live driver record-missing forwards to: per-call CLI invocations in, the driver's bytes out. */
 export interface LiveDriver {
@@ -19,7 +19,7 @@ export interface LiveDriver {
 
 /** `sdk[:VERSION]`: the published runtime in process; otherwise a cua-driver executable (`source`: a real binary, or a test double). */
 export async function openLiveDriver(driver: string, options: { source?: "binary" | "synthetic" } = {}): Promise<LiveDriver> {
-  const version = sdkDriverVersion(driver);
+  const version = await resolvedSdkVersion(driver);
   if (version !== undefined) {
     const sdk = await createSdkBackend({ version });
     return {

@@ -8,7 +8,7 @@ import { probeSdk } from "#src/probe/run-sdk.js";
 import type { CassetteHeader } from "#src/schema/cassette.js";
 import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import type { ShimBackend } from "#src/shim-server/backend.js";
-import { DEFAULT_SDK_VERSION } from "#src/runtime/load.js";
+import { chooseSdk, DEFAULT_SDK_VERSION } from "#src/runtime/load.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { captureSdkIdentity, createSdkRecorderBackend, sdkDriverInfo } from "./sdk-recorder.js";
 
@@ -28,9 +28,16 @@ export function sdkDriverVersion(driver: string | undefined): string | undefined
   return match ? (match[1] ?? DEFAULT_SDK_VERSION) : undefined;
 }
 
+/** The version `sdk[:VERSION]` stands for here: a bare `sdk` is the project's own runtime when its version fits, else the pinned one. */
+export async function resolvedSdkVersion(driver: string | undefined): Promise<string | undefined> {
+  const match = driver === undefined ? null : /^sdk(?::(.+))?$/.exec(driver);
+  if (!match) return undefined;
+  return match[1] ?? (await chooseSdk()).version;
+}
+
 /** Loads the runtime for `--driver sdk[:VERSION]`; undefined when `driver` is not of that form. */
 export async function sdkRecordingDriver(driver: string | undefined): Promise<SdkRecordingDriver | undefined> {
-  const version = sdkDriverVersion(driver);
+  const version = await resolvedSdkVersion(driver);
   if (version === undefined) return undefined;
   const sdk = await createSdkBackend({ version });
   const info = sdkDriverInfo(sdk);

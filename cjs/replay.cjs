@@ -1,0 +1,2 @@
+"use strict";
+require("./esm-only.cjs")("cua-contract/replay");

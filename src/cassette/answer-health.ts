@@ -1,0 +1,152 @@
+/**
+ * A recording that looks fine but is not: the harness's tool calls all answered the same error
+ * (`$DISPLAY variable not set`, a daemon that is not running) or came back empty (no windows), and
+ * were stored as ordinary calls. `record` and `inspect` print these as warnings naming the likely
+ * cause; they never change an exit code. One event at a time, so a long cassette is not held.
+ */
+import type { CassetteEvent } from "#src/schema/cassette.js";
+import { fromStoredBytes } from "./stored-bytes.js";
+import { parseDriverArgv } from "#src/wire/cli/argv.js";
+
+type Answer = { tool: string; kind: "ok" } | { tool: string; kind: "empty" } | { tool: string; kind: "failed"; message: string };
+
+const CAUSES: { pattern: RegExp; cause: string }[] = [
+  {
+    pattern: /\$DISPLAY variable not set|no usable display|WAYLAND_DISPLAY is set|cannot open display|can't open display/i,
+    cause:
+      "no display: the harness ran without an X server or Wayland compositor. Record with --desktop (a throwaway Xvfb desktop) or from a running desktop session",
+  },
+  {
+    pattern: /daemon is not running|is not running on|daemon request on .* failed|ECONNREFUSED/i,
+    cause: "the driver is not running: start it (cua-driver serve) before recording, or record with --driver sdk, which runs the runtime in process",
+  },
+];
+const EMPTY_CAUSE = "no display or no application open: on a headless machine record with --desktop, which starts a desktop with gtk3-demo open";
+
+/** Collects the harness's answers; `warnings()` says what is wrong with them, if anything. */
+export function answerHealth(): { add(event: CassetteEvent): void; warnings(): string[] } {
+  const answers: Answer[] = [];
+  const mcpTools = new Map<string, string>();
+  return {
+    add(e) {
+      if (e.origin === "recorder") return;
+      if (e.kind === "cli") {
+        const parsed = parseDriverArgv(e.argv);
+        if (parsed.subcommand !== "call" || !parsed.tool) return;
+        const stdout = fromStoredBytes(e.stdout).toString("utf8");
+        const stderr = fromStoredBytes(e.stderr).toString("utf8");
+        answers.push(judgeText(parsed.tool, stdout, stderr, e.exit_code !== 0 || Boolean(e.signal)));
+      } else if (e.kind === "mcp") {
+        const msg = parseJson(fromStoredBytes(e.line).toString("utf8")) as
+          | { id?: unknown; method?: unknown; params?: { name?: unknown }; result?: unknown; error?: { message?: unknown } }
+          | undefined;
+        if (!msg || msg.id === undefined) return;
+        const key = `${e.stream}:${JSON.stringify(msg.id)}`;
+        if (e.dir === "c2s") {
+          if (msg.method === "tools/call" && typeof msg.params?.name === "string") mcpTools.set(key, msg.params.name);
+          return;
+        }
+        const tool = mcpTools.get(key);
+        if (!tool) return;
+        mcpTools.delete(key);
+        answers.push(msg.error ? { tool, kind: "failed", message: firstLine(String(msg.error.message ?? "JSON-RPC error")) } : judgeResult(tool, msg.result));
+      } else if (e.kind === "http") {
+        const request = parseJson(fromStoredBytes(e.request.body).toString("utf8")) as { method?: unknown; params?: { name?: unknown } } | undefined;
+        if (request?.method !== "tools/call" || typeof request.params?.name !== "string") return;
+        const body = fromStoredBytes(e.response.body).toString("utf8");
+        const data = body.split("\n").find((l) => l.startsWith("data:"));
+        const response = parseJson(data ? data.slice(5) : body) as { result?: unknown; error?: { message?: unknown } } | undefined;
+        const tool = request.params.name;
+        answers.push(
+          e.response.status >= 400 || response?.error
+            ? { tool, kind: "failed", message: firstLine(String(response?.error?.message ?? `HTTP ${e.response.status}`)) }
+            : judgeResult(tool, response?.result),
+        );
+      }
+    },
+    warnings: () => warningsFor(answers),
+  };
+}
+
+/** The warnings for a run's answers, in order: all calls first, then each tool. */
+export function warningsFor(answers: readonly Answer[]): string[] {
+  if (answers.length === 0) return [];
+  const messages = answers.flatMap((a) => (a.kind === "failed" ? [a.message] : []));
+  const known = CAUSES.find((c) => messages.some((m) => c.pattern.test(m)));
+  const out: string[] = [];
+  if (answers.every((a) => a.kind !== "ok")) {
+    const counts = new Map<string, number>();
+    for (const a of answers) counts.set(describe(a), (counts.get(describe(a)) ?? 0) + 1);
+    const what = [...counts]
+      .slice(0, 3)
+      .map(([d, n]) => (answers.length === 1 ? d : `${d} (${n})`))
+      .join("; ");
+    const none =
+      answers.length === 1 ? "the harness's one tool call got no usable answer" : `none of the harness's ${answers.length} tool calls got a usable answer`;
+    out.push(
+      `${none}: ${what}. Likely cause: ${known?.cause ?? (messages.length === 0 ? EMPTY_CAUSE : "the answer above")}. The cassette keeps these answers as recorded; re-record once the cause is fixed.`,
+    );
+    return out;
+  }
+  const tools = [...new Set(answers.map((a) => a.tool))];
+  for (const tool of tools) {
+    const mine = answers.filter((a) => a.tool === tool);
+    if (mine.some((a) => a.kind === "ok")) continue;
+    const distinct = [...new Set(mine.map(describe))];
+    if (distinct.length !== 1) continue;
+    const cause = CAUSES.find((c) => mine.some((a) => a.kind === "failed" && c.pattern.test(a.message)));
+    // one failed call of a tool among good ones is a harness's ordinary error path, unless its cause is known
+    if (mine.length < 2 && !cause) continue;
+    const emptyCause = mine[0]!.kind === "empty" ? (known?.cause ?? EMPTY_CAUSE) : undefined;
+    out.push(
+      `${mine.length === 1 ? `the one ${tool} call` : `all ${mine.length} ${tool} calls`} ${distinct[0]!.slice(tool.length + 1)}. Likely cause: ${cause?.cause ?? emptyCause ?? "the answer above"}.`,
+    );
+  }
+  return out;
+}
+
+function describe(a: Answer): string {
+  if (a.kind === "failed") return `${a.tool} answered "${a.message}"`;
+  return `${a.tool} came back empty`;
+}
+
+function judgeText(tool: string, stdout: string, stderr: string, failed: boolean): Answer {
+  const text = stdout.trim() || stderr.trim();
+  if (failed || CAUSES.some((c) => c.pattern.test(text))) return { tool, kind: "failed", message: firstLine(text || "no output") };
+  const value = parseJson(stdout);
+  if (text === "" || (value !== undefined && isEmpty(value))) return { tool, kind: "empty" };
+  return { tool, kind: "ok" };
+}
+
+function judgeResult(tool: string, result: unknown): Answer {
+  const r = (result ?? {}) as { isError?: unknown; content?: { type?: unknown; text?: unknown }[]; structuredContent?: unknown };
+  const text = (r.content ?? [])
+    .filter((c) => c.type === "text" && typeof c.text === "string")
+    .map((c) => c.text as string)
+    .join("\n");
+  if (r.isError === true || CAUSES.some((c) => c.pattern.test(text))) return { tool, kind: "failed", message: firstLine(text || "isError") };
+  if (r.structuredContent !== undefined ? isEmpty(r.structuredContent) : (r.content ?? []).length === 0) return { tool, kind: "empty" };
+  return { tool, kind: "ok" };
+}
+
+/** A list answer with nothing in it: an object whose arrays are all empty (at least one), or an empty array. */
+function isEmpty(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (value === null || typeof value !== "object") return false;
+  const arrays = Object.values(value).filter(Array.isArray);
+  return arrays.length > 0 && arrays.every((a) => a.length === 0);
+}
+
+function firstLine(text: string): string {
+  const line = text.split("\n").find((l) => l.trim() !== "") ?? "";
+  const trimmed = line.trim();
+  return trimmed.length > 100 ? `${trimmed.slice(0, 99)}…` : trimmed;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
