@@ -16,8 +16,12 @@ interface Packed {
   files: { path: string; size: number }[];
 }
 
-/** Under msw's 6.05 MB (unpacked), the heaviest of the dependencies. */
-const BUDGET = { unpackedBytes: 6_000_000, tarballBytes: 1_400_000, files: 1_000 };
+/**
+ * Under msw's 6.05 MB (unpacked), the heaviest of the dependencies. The file count guards against a
+ * whole folder slipping in (tests, maps, fixtures): about two files (.js, .d.ts) a source module, the
+ * docs and the scenarios make some 1 020 today.
+ */
+const BUDGET = { unpackedBytes: 6_000_000, tarballBytes: 1_400_000, files: 1_150 };
 
 let packed: Packed;
 let shipped: Set<string>;

@@ -94,12 +94,16 @@ function spawnCli(args: string[], o: { killAfterMs?: number; env?: Record<string
   });
 }
 
-/** `inspect` in process: exit 0 and no warning (no torn line), the number of events it reads. */
+/**
+ * `inspect` in process: exit 0 and no warning about the file (no torn line, no bad seq), the number
+ * of events it reads. What the driver answered is not in question here: the answer-health warnings
+ * (every call of a tool failing the same way) describe the recorded calls, not the write.
+ */
 async function inspectEvents(dir: string): Promise<number> {
   const r = await runCliInProcess(["inspect", dir, "--json"]);
   expect(r.exitCode, r.stderr).toBe(0);
   const doc = JSON.parse(r.stdout) as { warnings: string[]; events: { total?: number } | number };
-  expect(doc.warnings).toEqual([]);
+  expect(doc.warnings.filter((w) => !/Likely cause:/.test(w))).toEqual([]);
   return readCassetteSync(dir, { frames: "skip" }).events.length;
 }
 
