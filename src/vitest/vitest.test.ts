@@ -9,7 +9,7 @@ import { repoRoot } from "../../test/helpers/run-cli.js";
 import { isUserError } from "#src/errors.js";
 import { toHaveDecision, toHaveServedAll, toPassInvariants } from "./matchers.js";
 import { resolveMode } from "./mode.js";
-import { useCassette } from "./use-cassette.js";
+import { type CassetteHandle, useCassette } from "./use-cassette.js";
 import "./index.js";
 
 const CASSETTE = path.join(repoRoot, "examples/vitest/cassettes/button-boxes");
@@ -32,14 +32,21 @@ describe("cassette mode", () => {
   });
 });
 
+const clickOnBoxes = { ...target, element_token: "s00000001:18" };
+
+/** Starts the session, looks, and clicks Button Boxes into the plan's timeout_after_effect; the click's arguments. */
+async function clickTimedOut(c: CassetteHandle): Promise<typeof clickOnBoxes> {
+  await c.driver.call("start_session", { session: "vitest-example" });
+  await c.driver.call("list_windows", {});
+  await c.driver.call("get_window_state", target);
+  expect(await c.driver.call("click", clickOnBoxes, { timeoutMs: 1000 })).toMatchObject({ kind: "timeout" });
+  return clickOnBoxes;
+}
+
 describe("matchers", () => {
   it("toPassInvariants fails on a harness that re-sends a click whose outcome was unknown, naming the invariant and requests", async () => {
     await using c = await useCassette(CASSETTE, { faults: { rules: [{ match: { tool: "click", nth: 1 }, fault: { kind: "timeout_after_effect" } }] } });
-    await c.driver.call("start_session", { session: "vitest-example" });
-    await c.driver.call("list_windows", {});
-    await c.driver.call("get_window_state", target);
-    const click = { ...target, element_token: "s00000001:18" };
-    expect(await c.driver.call("click", click, { timeoutMs: 1000 })).toMatchObject({ kind: "timeout" });
+    const click = await clickTimedOut(c);
     await c.driver.call("click", click); // the bug: sent again, blind
     const result = toPassInvariants(c);
     expect(result.pass).toBe(false);
@@ -52,11 +59,7 @@ describe("matchers", () => {
 
   it("a look declared with observe() between the unknown click and the next one counts as fresh", async () => {
     await using c = await useCassette(CASSETTE, { faults: { rules: [{ match: { tool: "click", nth: 1 }, fault: { kind: "timeout_after_effect" } }] } });
-    await c.driver.call("start_session", { session: "vitest-example" });
-    await c.driver.call("list_windows", {});
-    await c.driver.call("get_window_state", target);
-    const click = { ...target, element_token: "s00000001:18" };
-    expect(await c.driver.call("click", click, { timeoutMs: 1000 })).toMatchObject({ kind: "timeout" });
+    const click = await clickTimedOut(c);
     c.observe("the test read the app's own state");
     await c.driver.call("click", click);
     expect(c).toPassInvariants(["no-replay-after-unknown"]);

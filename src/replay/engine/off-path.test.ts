@@ -4,23 +4,8 @@ import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { answerCli } from "./answer-cli.js";
 import { createEngine } from "./engine.js";
 import type { ReplayRequest } from "./request.js";
+import { ACTION, look, WINDOW } from "../../../test/helpers/hand-built-looks.js";
 
-const WINDOW = { pid: 7, window_id: 70 };
-const look = (snapshot: string) =>
-  JSON.stringify({
-    content: [{ text: "tree", type: "text" }],
-    structuredContent: {
-      elements: [
-        { element_index: 0, element_token: `${snapshot}:0`, label: "Search", role: "text" },
-        { element_index: 1, element_token: `${snapshot}:1`, label: "Button Boxes", role: "table cell" },
-      ],
-      pid: 7,
-      snapshot_id: snapshot,
-      window_id: 70,
-    },
-  });
-const ACTION =
-  '{"content":[{"text":"ok","type":"text"}],"structuredContent":{"delivery":{"mode":"background"},"effect":"unverifiable","route":"accessibility"}}';
 const SESSION = (label: string, revived: boolean) =>
   JSON.stringify({
     content: [{ text: `✅ Session '${label}' is active.`, type: "text" }],

@@ -5,26 +5,11 @@ import { answerCli } from "./answer-cli.js";
 import { createEngine } from "./engine.js";
 import { prepareCassette } from "./prepared.js";
 import { cliRequest, type ReplayRequest } from "./request.js";
+import { ACTION, look, WINDOW } from "../../../test/helpers/hand-built-looks.js";
 
 // The replay's model of the driver's state where a refusal, a re-read or overlapping CLI calls take
 // the harness past what the recording shows (docs/matching.md). Every cassette here is hand-built.
 
-const WINDOW = { pid: 7, window_id: 70 };
-const look = (snapshot: string) =>
-  JSON.stringify({
-    content: [{ text: "tree", type: "text" }],
-    structuredContent: {
-      elements: [
-        { element_index: 0, element_token: `${snapshot}:0`, label: "Search", role: "text" },
-        { element_index: 1, element_token: `${snapshot}:1`, label: "Button Boxes", role: "table cell" },
-      ],
-      pid: 7,
-      snapshot_id: snapshot,
-      window_id: 70,
-    },
-  });
-const ACTION =
-  '{"content":[{"text":"ok","type":"text"}],"structuredContent":{"delivery":{"mode":"background"},"effect":"unverifiable","route":"accessibility"}}';
 const REFUSED =
   '{"content":[{"text":"refused","type":"text"}],"isError":true,"structuredContent":{"refusal":{"code":"key_combo_blocked","message":"blocked"}}}';
 
