@@ -60,13 +60,29 @@ export function offPathMutation(options: {
    * mutations it never sends (it looks again instead), so they too may be skipped.
    */
   afterFault: boolean;
+  /**
+   * The request and the key options: only recorded mutations that differ from it at most in the
+   * element token can be equivalent, and they are found through an index instead of one by one.
+   */
+  like?: { request: ReplayRequest; keys: KeyOptions };
 }): OffPathAnswer | undefined {
   const { matcher, equivalent, noEffect, afterFault } = options;
   const why = (x: RecordedExchange) => noEffect.get(x.seq) ?? "was not sent in this replay";
   const { mutations, position } = matcher;
-  for (let j = position; j < mutations.length; j++) {
+  // the places (ascending) of the mutations that may be equivalent; every other one is not
+  const places = options.like ? (sameButTokenPlaces(mutations, options.like.keys).get(tokenlessKey(options.like.request, options.like.keys)) ?? []) : undefined;
+  // a pointer into the places, moved along with j
+  let next = places === undefined ? 0 : firstAtOrAbove(places, position);
+  const mayBe = (j: number) => {
+    if (places === undefined) return true;
+    while (next < places.length && places[next]! < j) next++;
+    return places[next] === j;
+  };
+  // forward: the mutations a recorded one may be reached over (tried without effect, or declined after a fault)
+  const last = places === undefined ? mutations.length - 1 : (places.at(-1) ?? -1);
+  for (let j = position; j <= last && j < mutations.length; j++) {
     const x = mutations[j]!;
-    const same = matcher.isConsumed(x) ? undefined : equivalent(x);
+    const same = matcher.isConsumed(x) || !mayBe(j) ? undefined : equivalent(x);
     if (same !== undefined) {
       const aimed = same === "same" ? "" : `; ${same}`;
       if (j === position) {
@@ -92,7 +108,10 @@ export function offPathMutation(options: {
     }
     if (!noEffect.has(x.seq) && !(afterFault && !matcher.isConsumed(x))) break;
   }
-  for (let j = Math.min(position, mutations.length) - 1; j >= 0; j--) {
+  // backward: a mutation answered already, sent again
+  const before = Math.min(position, mutations.length);
+  const back = places === undefined ? Array.from({ length: before }, (_, i) => before - 1 - i) : placesBefore(places, before);
+  for (const j of back) {
     const x = mutations[j]!;
     const same = matcher.isConsumed(x) ? equivalent(x) : undefined;
     if (same !== undefined) {
@@ -109,6 +128,54 @@ export function offPathMutation(options: {
     }
   }
   return undefined;
+}
+
+/** The places below `before`, from the highest down. */
+function* placesBefore(places: readonly number[], before: number): Generator<number> {
+  for (let i = firstAtOrAbove(places, before) - 1; i >= 0; i--) yield places[i]!;
+}
+
+/** The index of the first place at or above `j` (binary search). */
+function firstAtOrAbove(places: readonly number[], j: number): number {
+  let lo = 0;
+  let hi = places.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (places[mid]! < j) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const WITHOUT_TOKEN = new WeakMap<KeyOptions, KeyOptions>();
+
+function withoutToken(keys: KeyOptions): KeyOptions {
+  let k = WITHOUT_TOKEN.get(keys);
+  if (!k) WITHOUT_TOKEN.set(keys, (k = { ignore: [...keys.ignore, ["element_token"]] }));
+  return k;
+}
+
+const tokenlessKey = (request: ReplayRequest, keys: KeyOptions) => matchKey(request, withoutToken(keys));
+
+const placeIndexes = new WeakMap<readonly RecordedExchange[], Map<string, Map<string, number[]>>>();
+
+/** The recorded mutations' places by their match key without the element token (built once per mutation list and key options). */
+function sameButTokenPlaces(mutations: readonly RecordedExchange[], keys: KeyOptions): Map<string, number[]> {
+  let byKeys = placeIndexes.get(mutations);
+  if (!byKeys) placeIndexes.set(mutations, (byKeys = new Map()));
+  const id = JSON.stringify(keys);
+  let index = byKeys.get(id);
+  if (!index) {
+    index = new Map();
+    mutations.forEach((x, j) => {
+      const k = tokenlessKey(x.request, keys);
+      const list = index!.get(k);
+      if (list) list.push(j);
+      else index!.set(k, [j]);
+    });
+    byKeys.set(id, index);
+  }
+  return index;
 }
 
 /** Whether two match keys differ only in the element token (the rest of the request is the same). */
