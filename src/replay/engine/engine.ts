@@ -163,7 +163,7 @@ export function createEngine(options: EngineOptions): Engine {
         noEffect,
         afterFault: firstFault !== undefined,
         equivalent: (x) => equivalent(request, x),
-        like: { request, keys },
+        like: { request, keys, index: prepared.keyIndex(keys) },
       });
       if (off) {
         const chosen: Chosen = { exchange: off.exchange, consumes: off.exchange, commit: off.commit, synthesized: off.synthesized, basis: off.basis };

@@ -1,6 +1,7 @@
 import type { ReplayTransport, ToolKind } from "#src/schema/replay-log.js";
 import { endsEpoch, type RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
+import { buildKeyIndex, derivedFrom, type KeyIndex } from "./derived.js";
 import { nearestRecorded, type Miss } from "./nearest.js";
 import type { ReplayRequest } from "./request.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
@@ -74,12 +75,12 @@ export function createMatcher(options: {
   mode: MatchMode;
   keys: KeyOptions;
   /** Exchanges by match key (shared between engines over one prepared cassette); built here when absent. */
-  index?: ReadonlyMap<string, readonly RecordedExchange[]>;
+  index?: KeyIndex;
 }): Matcher {
   const { exchanges, mode, keys } = options;
-  const byKey = options.index ?? indexByKey(exchanges, keys);
+  const byKey: KeyIndex = options.index ?? buildKeyIndex(exchanges, keys);
   // what never changes during a replay is worked out once per preparation and shared (docs/decisions/0200)
-  const { mutations, ordered, mutationIndex } = recordedOrder(exchanges);
+  const { mutations, ordered, mutationIndex } = derivedFrom(byKey, "order", () => recordedOrder(exchanges));
   const shared = sharedIndexes(byKey, keys);
   const consumed = new Set<number>();
   const answeredOutOfOrder = new Set<number>();
@@ -193,18 +194,11 @@ interface RecordedOrder {
   mutationIndex: ReadonlyMap<number, number>;
 }
 
-const orders = new WeakMap<readonly RecordedExchange[], RecordedOrder & { length: number }>();
-
 function recordedOrder(exchanges: readonly RecordedExchange[]): RecordedOrder {
-  let order = orders.get(exchanges);
-  if (!order || order.length !== exchanges.length) {
-    // session starts and ends are answered at any epoch and never end one (docs/decisions/0014)
-    const mutations = exchanges.filter((x) => x.kind === "mutation" && x.origin === "harness" && !isLifecycleTool(x.request.tool));
-    const ordered = exchanges.filter((x) => x.kind !== "other" && x.origin === "harness");
-    order = { mutations, ordered, mutationIndex: new Map(mutations.map((x, i) => [x.seq, i])), length: exchanges.length };
-    orders.set(exchanges, order);
-  }
-  return order;
+  // session starts and ends are answered at any epoch and never end one (docs/decisions/0014)
+  const mutations = exchanges.filter((x) => x.kind === "mutation" && x.origin === "harness" && !isLifecycleTool(x.request.tool));
+  const ordered = exchanges.filter((x) => x.kind !== "other" && x.origin === "harness");
+  return { mutations, ordered, mutationIndex: new Map(mutations.map((x, i) => [x.seq, i])) };
 }
 
 /** Recorded exchanges of one match key by epoch, and those epochs in ascending order. */
@@ -225,11 +219,11 @@ interface SharedIndexes {
   preferred(id: string, list: readonly RecordedExchange[], request: ReplayRequest): RecordedExchange[];
 }
 
-const sharedByIndex = new WeakMap<ReadonlyMap<string, readonly RecordedExchange[]>, SharedIndexes>();
+function sharedIndexes(byKey: KeyIndex, keyOptions: KeyOptions): SharedIndexes {
+  return derivedFrom(byKey, "matcher", () => buildShared(byKey, keyOptions));
+}
 
-function sharedIndexes(byKey: ReadonlyMap<string, readonly RecordedExchange[]>, keyOptions: KeyOptions): SharedIndexes {
-  const known = sharedByIndex.get(byKey);
-  if (known) return known;
+function buildShared(byKey: KeyIndex, keyOptions: KeyOptions): SharedIndexes {
   const reads = new Map<string, ByEpoch>();
   const calls = new Map<string, ByEpoch>();
   const preferredLists = new Map<string, RecordedExchange[]>();
@@ -268,7 +262,6 @@ function sharedIndexes(byKey: ReadonlyMap<string, readonly RecordedExchange[]>, 
       return chosen;
     },
   };
-  sharedByIndex.set(byKey, made);
   return made;
 }
 
@@ -298,15 +291,4 @@ function lifecycleEpoch(epochs: readonly number[], epoch: number): number | unde
   if (epochs[i] === epoch) return epoch;
   if (i > 0) return epochs[i - 1];
   return epochs[i];
-}
-
-function indexByKey(exchanges: readonly RecordedExchange[], keys: KeyOptions): Map<string, RecordedExchange[]> {
-  const byKey = new Map<string, RecordedExchange[]>();
-  for (const x of exchanges) {
-    const k = matchKey(x.request, keys);
-    const list = byKey.get(k) ?? [];
-    list.push(x);
-    byKey.set(k, list);
-  }
-  return byKey;
 }

@@ -1,6 +1,7 @@
 import type { RecordedExchange } from "./exchanges.js";
 import { jsonDifferences } from "./json-path.js";
 import { matchArgs, matchKey, type KeyOptions } from "./match-key.js";
+import { buildKeyIndex, derivedFrom, type KeyIndex } from "./derived.js";
 import { shortValue } from "./short-value.js";
 import type { ReplayRequest } from "./request.js";
 
@@ -37,11 +38,11 @@ export function nearestRecorded(options: {
   nextMutation: RecordedExchange | undefined;
   mode: string;
   /** The exchanges by match key for these key options: each distinct request is then compared once. */
-  index?: ReadonlyMap<string, readonly RecordedExchange[]>;
+  index?: KeyIndex;
 }): Miss {
   const { request, exchanges, keys, epoch, consumed, nextMutation } = options;
-  const index = options.index ?? indexOf(exchanges, keys);
-  const groups = groupsOf(exchanges, index).get(request.method === "call" ? "call" : `method:${request.method}`) ?? [];
+  const index = options.index ?? buildKeyIndex(exchanges, keys);
+  const groups = derivedFrom(index, "nearest", () => groupsOf(exchanges, index)).get(request.method === "call" ? "call" : `method:${request.method}`) ?? [];
   if (groups.length === 0) {
     return { reason: request.method === "call" ? "the cassette has no tool calls" : `the cassette never recorded ${request.method}` };
   }
@@ -110,12 +111,8 @@ interface Group {
   places: number[];
 }
 
-const groupCache = new WeakMap<object, Map<string, Group[]>>();
-
 /** The distinct recorded requests by method (`call` for every tool call), built once per key index. */
-function groupsOf(exchanges: readonly RecordedExchange[], index: ReadonlyMap<string, readonly RecordedExchange[]>): Map<string, Group[]> {
-  const cached = groupCache.get(index);
-  if (cached) return cached;
+function groupsOf(exchanges: readonly RecordedExchange[], index: KeyIndex): Map<string, Group[]> {
   const place = new Map<RecordedExchange, number>();
   for (const [i, x] of exchanges.entries()) place.set(x, i);
   const out = new Map<string, Group[]>();
@@ -136,19 +133,7 @@ function groupsOf(exchanges: readonly RecordedExchange[], index: ReadonlyMap<str
       g.places.push(place.get(x) ?? Number.MAX_SAFE_INTEGER);
     }
   }
-  groupCache.set(index, out);
   return out;
-}
-
-function indexOf(exchanges: readonly RecordedExchange[], keys: KeyOptions): Map<string, RecordedExchange[]> {
-  const index = new Map<string, RecordedExchange[]>();
-  for (const x of exchanges) {
-    const k = matchKey(x.request, keys);
-    const list = index.get(k);
-    if (list) list.push(x);
-    else index.set(k, [x]);
-  }
-  return index;
 }
 
 /** The member recorded closest to `epoch` (the earliest of equally close ones), by binary search: members are in epoch order. */

@@ -3,6 +3,7 @@ import { resultLine } from "#src/wire/mcp/envelope.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import type { Matcher } from "./matcher.js";
+import { derivedFrom, type KeyIndex } from "./derived.js";
 import type { ReplayRequest } from "./request.js";
 
 /**
@@ -64,13 +65,15 @@ export function offPathMutation(options: {
    * The request and the key options: only recorded mutations that differ from it at most in the
    * element token can be equivalent, and they are found through an index instead of one by one.
    */
-  like?: { request: ReplayRequest; keys: KeyOptions };
+  like?: { request: ReplayRequest; keys: KeyOptions; index: KeyIndex };
 }): OffPathAnswer | undefined {
   const { matcher, equivalent, noEffect, afterFault } = options;
   const why = (x: RecordedExchange) => noEffect.get(x.seq) ?? "was not sent in this replay";
   const { mutations, position } = matcher;
   // the places (ascending) of the mutations that may be equivalent; every other one is not
-  const places = options.like ? (sameButTokenPlaces(mutations, options.like.keys).get(tokenlessKey(options.like.request, options.like.keys)) ?? []) : undefined;
+  const places = options.like
+    ? (sameButTokenPlaces(mutations, options.like.keys, options.like.index).get(matchKey(options.like.request, withoutToken(options.like.keys))) ?? [])
+    : undefined;
   // a pointer into the places, moved along with j
   let next = places === undefined ? 0 : firstAtOrAbove(places, position);
   const mayBe = (j: number) => {
@@ -147,39 +150,25 @@ function firstAtOrAbove(places: readonly number[], j: number): number {
   return lo;
 }
 
-const WITHOUT_TOKEN = new WeakMap<KeyOptions, KeyOptions>();
+const withoutToken = (keys: KeyOptions): KeyOptions => ({ ignore: [...keys.ignore, ["element_token"]] });
 
-function withoutToken(keys: KeyOptions): KeyOptions {
-  let k = WITHOUT_TOKEN.get(keys);
-  if (!k) WITHOUT_TOKEN.set(keys, (k = { ignore: [...keys.ignore, ["element_token"]] }));
-  return k;
-}
-
-const tokenlessKey = (request: ReplayRequest, keys: KeyOptions) => matchKey(request, withoutToken(keys));
-
-const placeIndexes = new WeakMap<readonly RecordedExchange[], Map<string, Map<string, number[]>>>();
-
-/** The recorded mutations' places by their match key without the element token (built once per mutation list and key options). */
-function sameButTokenPlaces(mutations: readonly RecordedExchange[], keys: KeyOptions): Map<string, number[]> {
-  let byKeys = placeIndexes.get(mutations);
-  if (!byKeys) placeIndexes.set(mutations, (byKeys = new Map()));
-  const id = JSON.stringify(keys);
-  let index = byKeys.get(id);
-  if (!index) {
-    index = new Map();
+/** The recorded mutations' places by their match key without the element token (built once per key index). */
+function sameButTokenPlaces(mutations: readonly RecordedExchange[], keys: KeyOptions, index: KeyIndex): Map<string, number[]> {
+  return derivedFrom(index, "same-but-token", () => {
+    const places = new Map<string, number[]>();
+    const without = withoutToken(keys);
     mutations.forEach((x, j) => {
-      const k = tokenlessKey(x.request, keys);
-      const list = index!.get(k);
+      const k = matchKey(x.request, without);
+      const list = places.get(k);
       if (list) list.push(j);
-      else index!.set(k, [j]);
+      else places.set(k, [j]);
     });
-    byKeys.set(id, index);
-  }
-  return index;
+    return places;
+  });
 }
 
 /** Whether two match keys differ only in the element token (the rest of the request is the same). */
 export function sameButToken(request: ReplayRequest, recorded: RecordedExchange, keys: KeyOptions): boolean {
-  const withoutToken: KeyOptions = { ignore: [...keys.ignore, ["element_token"]] };
-  return matchKey(request, withoutToken) === matchKey(recorded.request, withoutToken);
+  const without = withoutToken(keys);
+  return matchKey(request, without) === matchKey(recorded.request, without);
 }

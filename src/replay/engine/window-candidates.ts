@@ -12,19 +12,14 @@ const CANDIDATE_KEYS = ["app_name", "is_on_screen", "title", "window_id"] as con
  */
 export function windowCandidates(options: { exchanges: readonly RecordedExchange[]; epoch: number; pid: number }): WindowCandidate[] {
   const { exchanges, epoch, pid } = options;
-  // epochs never decrease in recorded order: the list_windows calls at or before `epoch` end at a
-  // place found by binary search; from there back, the first that lists windows is the latest
-  const calls = listWindowsCalls(exchanges);
-  let lo = 0;
-  let hi = calls.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (calls[mid]!.epoch <= epoch) lo = mid + 1;
-    else hi = mid;
-  }
   let latest: { x: RecordedExchange; windows: Record<string, unknown>[] } | undefined;
-  for (let i = lo - 1; i >= 0 && !latest; i--) {
-    const x = calls[i]!;
+  // epochs never decrease in recorded order: from the end, nothing before an earlier epoch can be later
+  for (let i = exchanges.length - 1; i >= 0; i--) {
+    const x = exchanges[i]!;
+    if (latest && x.epoch < latest.x.epoch) break;
+    if (x.request.method !== "call" || x.request.tool !== "list_windows" || x.epoch > epoch) continue;
+    // the first found from the end is the latest in file order (seq is no position once record-missing has added calls)
+    if (latest) break;
     const windows = listedWindows(x);
     if (windows) latest = { x, windows };
   }
@@ -36,17 +31,6 @@ export function windowCandidates(options: { exchanges: readonly RecordedExchange
       for (const key of CANDIDATE_KEYS) if (w[key] !== undefined) out[key] = w[key];
       return out;
     });
-}
-
-const listCalls = new WeakMap<readonly RecordedExchange[], { length: number; calls: RecordedExchange[] }>();
-
-/** The recorded list_windows calls in recorded order (found once per list of exchanges). */
-function listWindowsCalls(exchanges: readonly RecordedExchange[]): RecordedExchange[] {
-  const known = listCalls.get(exchanges);
-  if (known && known.length === exchanges.length) return known.calls;
-  const calls = exchanges.filter((x) => x.request.method === "call" && x.request.tool === "list_windows");
-  listCalls.set(exchanges, { length: exchanges.length, calls });
-  return calls;
 }
 
 /** The `windows` of a successful recorded list_windows result, or undefined when it has none. */
