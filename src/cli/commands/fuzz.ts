@@ -31,6 +31,11 @@ export const fuzzCommand = defineCommand({
       .option("runs", { type: "number", default: DEFAULT_FUZZ_RUNS, describe: "Generated cases to run (per mutant with --mutants)" })
       .option("seed", { type: "number", describe: "Base seed (run k uses seed + k); random when not given" })
       .option("shard", { type: "string", describe: "Run only shard i of n (e.g. 2/4): disjoint slices that together cover all runs" })
+      .option("jobs", {
+        type: "string",
+        default: "1",
+        describe: "Run this many cases side by side, each with its own shim and replay session (the findings are the same for any number)",
+      })
       .option("path", { type: "string", describe: "Replay one shrunk case (from a failure's reproduce command)" })
       .option("cassette", {
         type: "string",
@@ -63,6 +68,9 @@ export const fuzzCommand = defineCommand({
       });
     }
     const shard = typeof args.shard === "string" ? parseShard(args.shard) : undefined;
+    const jobs = /^\d+$/.test(String(args.jobs)) ? Number(args.jobs) : NaN;
+    if (!Number.isInteger(jobs) || jobs < 1)
+      throw new UserError(`--jobs must be a positive integer, got ${String(args.jobs)}`, { code: "USAGE", field: "--jobs", fix: "Pass e.g. --jobs 4." });
     const cassettes = args.cassette ?? [];
     const bases: LoadedBase[] = cassettes.length > 0 ? basesFromCassettes(cassettes) : bundledBases(BUNDLED);
     if (bases.every((b) => b.steps.length === 0)) {
@@ -143,6 +151,7 @@ export const fuzzCommand = defineCommand({
       seed,
       ...(mutant ? { parts: mutant.parts } : {}),
       ...(shard ? { shard } : {}),
+      ...(jobs > 1 ? { jobs } : {}),
       ...(typeof args.path === "string" ? { path: args.path } : {}),
       ...(tty ? { onProgress: (done: number, total: number, v: number) => process.stderr.write(progressLine(done, total, v, done === total)) } : {}),
       ...(ticker
