@@ -14,6 +14,8 @@ export interface CampaignFailure {
   violations: FuzzViolation[];
   /** The shrunk case. */
   fcase: FuzzCase;
+  /** The checks the case broke before it was shrunk. */
+  unshrunkChecks: string[];
 }
 
 /** One run of a campaign, for per-run reports (JUnit). */
@@ -23,6 +25,11 @@ export interface CampaignRun {
   /** The checks the run broke (empty when it passed). */
   checks: string[];
   durationMs: number;
+  /**
+   * For a run shrunk here: the checks the case broke before shrinking, when they differ (a merge
+   * of shards reports those for a run the unsharded campaign would not have shrunk).
+   */
+  unshrunkChecks?: string[];
 }
 
 export interface CampaignResult {
@@ -82,7 +89,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     const shrink = failures.length < maxShrunk;
     const started = now();
     const failure = await runOne({ arb, seed, k, shrink, options });
-    perRun.push({ run: k, seed, checks: failure ? [...new Set(failure.violations.map((v) => v.check))] : [], durationMs: Math.max(0, now() - started) });
+    perRun.push({ run: k, seed, ...checksOf(failure, shrink), durationMs: Math.max(0, now() - started) });
     done += 1;
     if (failure) {
       violations += 1;
@@ -132,7 +139,7 @@ async function runSideBySide(o: { options: CampaignOptions; arb: fc.Arbitrary<Fu
   const perRun: CampaignRun[] = kept.map((r, i) => {
     const failure = shrunk.get(i) ?? r.failure;
     const k = ks[i]!;
-    return { run: k, seed: options.seed + k, checks: failure ? [...new Set(failure.violations.map((v) => v.check))] : [], durationMs: r.durationMs };
+    return { run: k, seed: options.seed + k, ...checksOf(failure, shrunk.has(i)), durationMs: r.durationMs };
   });
   return {
     runs: kept.length,
@@ -140,6 +147,14 @@ async function runSideBySide(o: { options: CampaignOptions; arb: fc.Arbitrary<Fu
     violations: kept.filter((r) => r.failure).length,
     failures: failing.map((i) => shrunk.get(i)!),
   };
+}
+
+/** A run's checks, and for a shrunk one those of the case before shrinking when they differ. */
+function checksOf(failure: CampaignFailure | undefined, shrunk: boolean): Pick<CampaignRun, "checks" | "unshrunkChecks"> {
+  if (!failure) return { checks: [] };
+  const checks = [...new Set(failure.violations.map((v) => v.check))];
+  const differ = shrunk && JSON.stringify(checks) !== JSON.stringify(failure.unshrunkChecks);
+  return { checks, ...(differ ? { unshrunkChecks: failure.unshrunkChecks } : {}) };
 }
 
 /** Runs `task(0 … count-1)` with at most `jobs` at a time, started in index order. */
@@ -167,7 +182,13 @@ async function runOne(o: {
     const known = new Set(reference.violations.map((v) => v.check));
     return { ...got, violations: got.violations.filter((v) => !known.has(v.check)) };
   };
-  const property = fc.asyncProperty(o.arb, async (fcase) => (await run(fcase)).violations.length === 0);
+  // the first case the property sees is the generated one, before any shrinking
+  let unshrunk: FuzzViolation[] | undefined;
+  const property = fc.asyncProperty(o.arb, async (fcase) => {
+    const { violations } = await run(fcase);
+    unshrunk ??= violations;
+    return violations.length === 0;
+  });
   const details = await fc.check(property, {
     seed: o.seed,
     numRuns: 1,
@@ -177,5 +198,6 @@ async function runOne(o: {
   if (!details.failed || !details.counterexample) return undefined;
   const fcase = details.counterexample[0];
   const { violations } = await run(fcase);
-  return { seed: o.seed, path: details.counterexamplePath ?? "0", run: o.k, violations, fcase };
+  const unshrunkChecks = [...new Set((unshrunk ?? violations).map((v) => v.check))];
+  return { seed: o.seed, path: details.counterexamplePath ?? "0", run: o.k, violations, fcase, unshrunkChecks };
 }
