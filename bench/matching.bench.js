@@ -16,8 +16,8 @@ export const title = "Matching late in a long recording: per-call cost at 100 00
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ADVANCE = 400;
-const CALLS = 500;
-const ROUNDS = 3;
+const CALLS = 2000;
+const ROUNDS = 5;
 
 /** The kinds of request timed: each as the harness would send it at that point. */
 function workloads(calls) {
