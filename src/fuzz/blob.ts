@@ -118,24 +118,29 @@ export function writeFuzzBlob(dir: string, blob: FuzzBlob): string {
   return file;
 }
 
-/** Every blob in these folders (or these files), read and checked. */
-export function readFuzzBlobs(inputs: readonly string[]): { file: string; blob: FuzzBlob }[] {
+/** The blob files (names ending in one of `suffixes`) in these folders, and the files named. */
+export function blobFiles(inputs: readonly string[], suffixes: readonly string[]): string[] {
   const files: string[] = [];
   for (const input of inputs) {
     const stat = statSync(input, { throwIfNoEntry: false });
     if (!stat) throw new UserError(`${input} does not exist`, { code: "USAGE", field: "DIR", fix: "Name the folders the shards wrote with --blob." });
     if (stat.isDirectory()) {
-      for (const name of readdirSync(input).sort()) if (name.endsWith(BLOB_SUFFIX)) files.push(path.join(input, name));
+      for (const name of readdirSync(input).sort()) if (suffixes.some((s) => name.endsWith(s))) files.push(path.join(input, name));
     } else files.push(input);
   }
   if (files.length === 0) {
-    throw new UserError(`no ${BLOB_SUFFIX} file in ${inputs.join(", ")}`, {
+    throw new UserError(`no ${suffixes.join(" or ")} file in ${inputs.join(", ")}`, {
       code: "USAGE",
       field: "DIR",
       fix: "Run each shard with --shard i/n --blob DIR and pass the folders that hold what they wrote.",
     });
   }
-  return files.map((file) => {
+  return files;
+}
+
+/** Every fuzz blob in these folders (or these files), read and checked. */
+export function readFuzzBlobs(inputs: readonly string[]): { file: string; blob: FuzzBlob }[] {
+  return blobFiles(inputs, [BLOB_SUFFIX]).map((file) => {
     let value: unknown;
     try {
       value = JSON.parse(readFileSync(file, "utf8"));

@@ -52,3 +52,20 @@ describe("fuzz --shard i/n --blob DIR, then merge-reports", () => {
     expect(unsharded.stderr).toContain("it needs --shard i/n");
   });
 });
+
+describe("check --shard i/n --blob DIR, then merge-reports", () => {
+  const timeless = (doc: unknown): unknown => JSON.parse(JSON.stringify(doc, (k, v) => (k === "duration_ms" ? undefined : v)));
+
+  it("gives the unsharded check's result: every scenario in the set's order, the same verdict", { timeout: 120_000 }, async () => {
+    const check = ["check", "--harness", "resend-timed-out-click", "--json"];
+    const whole = await runCliInProcess(check);
+    expect(whole.exitCode, whole.stderr).toBe(1);
+    const blobs = path.join(tmp, "check-blobs");
+    for (const i of [1, 2, 3]) await runCliInProcess([...check, "--shard", `${i}/3`, "--blob", blobs]);
+    const merged = await runCliInProcess(["merge-reports", blobs, "--json"]);
+    expect(merged.exitCode, merged.stderr).toBe(1);
+    const doc = JSON.parse(merged.stdout);
+    expect(doc.failed).toBeGreaterThan(0);
+    expect(timeless(doc)).toEqual(timeless(JSON.parse(whole.stdout)));
+  });
+});

@@ -60,7 +60,7 @@ export const commands: CommandEntry[] = [
   },
   {
     command: "merge-reports <dirs..>",
-    describe: "Merge the blobs of a sharded fuzz campaign (fuzz --shard i/n --blob DIR) into one verdict, JUnit file and report",
+    describe: "Merge the blobs of a sharded fuzz campaign or check (--shard i/n --blob DIR) into one verdict and JUnit file",
     load: async () => (await import("./merge-reports.js")).mergeReportsCommand,
   },
   {

@@ -1,14 +1,17 @@
 import { defineCommand } from "#src/cli/command.js";
-import { mergeFuzzBlobs, readFuzzBlobs } from "#src/fuzz/blob.js";
+import { BLOB_SUFFIX, blobFiles, mergeFuzzBlobs, readFuzzBlobs } from "#src/fuzz/blob.js";
+import { CHECK_BLOB_SUFFIX, mergeCheckBlobs, readCheckBlobs } from "#src/check/blob.js";
+import { UserError } from "#src/errors.js";
 import { distinctFailures, fuzzDocument } from "#src/fuzz/document.js";
 import { fuzzJunitSuites } from "#src/fuzz/junit.js";
 import { renderSummary } from "#src/fuzz/render.js";
 import { renderJunit } from "#src/util/junit.js";
+import { checkJunitSuites, renderCheckSummary } from "#src/check/render.js";
 import { writeOutputFile } from "#src/report/write-output.js";
 
 export const mergeReportsCommand = defineCommand({
   command: "merge-reports <dirs..>",
-  describe: "Merge the blobs of a sharded fuzz campaign (fuzz --shard i/n --blob DIR) into one verdict, JUnit file and report",
+  describe: "Merge the blobs of a sharded fuzz campaign or check (--shard i/n --blob DIR) into one verdict and JUnit file",
   builder: (y) =>
     y
       .positional("dirs", { type: "string", array: true, describe: "Folders (or files) holding the shards' blobs" })
@@ -16,7 +19,23 @@ export const mergeReportsCommand = defineCommand({
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document (the unsharded fuzz --json document)" }),
   handler: async (args) => {
     const dirs = (args.dirs ?? []).map(String);
-    const merged = mergeFuzzBlobs(readFuzzBlobs(dirs));
+    const files = blobFiles(dirs, [BLOB_SUFFIX, CHECK_BLOB_SUFFIX]);
+    const checks = files.filter((f) => f.endsWith(CHECK_BLOB_SUFFIX));
+    if (checks.length > 0 && checks.length < files.length)
+      throw new UserError("these folders hold blobs of a fuzz campaign and of a check", {
+        code: "USAGE",
+        field: "DIR",
+        fix: "Merge one campaign or one check at a time: give each its own --blob folder.",
+      });
+    if (checks.length > 0) {
+      const result = mergeCheckBlobs(readCheckBlobs(checks));
+      if (typeof args.junit === "string")
+        writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
+      const color = !args.json && !process.env.NO_COLOR && process.stdout.isTTY === true;
+      process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderCheckSummary(result, color));
+      return result.failed === 0 ? 0 : 1;
+    }
+    const merged = mergeFuzzBlobs(readFuzzBlobs(files));
     const { result, seed, harness, reproduce } = merged;
     if (typeof args.junit === "string")
       writeOutputFile({
