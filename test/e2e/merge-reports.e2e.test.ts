@@ -62,10 +62,14 @@ describe("check --shard i/n --blob DIR, then merge-reports", () => {
     expect(whole.exitCode, whole.stderr).toBe(1);
     const blobs = path.join(tmp, "check-blobs");
     for (const i of [1, 2, 3]) await runCliInProcess([...check, "--shard", `${i}/3`, "--blob", blobs]);
-    const merged = await runCliInProcess(["merge-reports", blobs, "--json"]);
+    const html = path.join(tmp, "check.html");
+    const merged = await runCliInProcess(["merge-reports", blobs, "--json", "--html", html]);
     expect(merged.exitCode, merged.stderr).toBe(1);
     const doc = JSON.parse(merged.stdout);
     expect(doc.failed).toBeGreaterThan(0);
     expect(timeless(doc)).toEqual(timeless(JSON.parse(whole.stdout)));
+    const report = readFileSync(html, "utf8");
+    for (const s of doc.scenarios) expect(report).toContain(s.title);
+    expect(report).toContain(`Failures (`);
   });
 });

@@ -16,6 +16,7 @@ export const mergeReportsCommand = defineCommand({
     y
       .positional("dirs", { type: "string", array: true, describe: "Folders (or files) holding the shards' blobs" })
       .option("junit", { type: "string", describe: "Write JUnit XML here: one test case per run, as the unsharded campaign writes it" })
+      .option("html", { type: "string", describe: "A merged check: write its self-contained HTML report here (the scenarios' verdicts and recordings)" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document (the unsharded fuzz --json document)" }),
   handler: async (args) => {
     const dirs = (args.dirs ?? []).map(String);
@@ -31,10 +32,20 @@ export const mergeReportsCommand = defineCommand({
       const result = mergeCheckBlobs(readCheckBlobs(checks));
       if (typeof args.junit === "string")
         writeOutputFile({ file: args.junit, flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
+      if (typeof args.html === "string") {
+        // the report needs sharp (image decoding): loaded only when asked for; the shards' replay logs are not in the blobs
+        await (await import("#src/check/report.js")).writeCheckHtml({ file: args.html, result, logs: new Map() });
+      }
       const color = !args.json && !process.env.NO_COLOR && process.stdout.isTTY === true;
       process.stdout.write(args.json ? `${JSON.stringify(result, null, 2)}\n` : renderCheckSummary(result, color));
       return result.failed === 0 ? 0 : 1;
     }
+    if (typeof args.html === "string")
+      throw new UserError("--html writes the report of a merged check; a fuzz campaign has none", {
+        code: "USAGE",
+        field: "--html",
+        fix: "Use --json or --junit for a fuzz campaign, or save its failures as scenarios (fuzz --save) and check them.",
+      });
     const merged = mergeFuzzBlobs(readFuzzBlobs(files));
     const { result, seed, harness, reproduce } = merged;
     if (typeof args.junit === "string")
