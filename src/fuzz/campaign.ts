@@ -14,6 +14,8 @@ export interface CampaignFailure {
   violations: FuzzViolation[];
   /** The shrunk case. */
   fcase: FuzzCase;
+  /** The checks the case broke before it was shrunk. */
+  unshrunkChecks: string[];
 }
 
 /** One run of a campaign, for per-run reports (JUnit). */
@@ -23,6 +25,11 @@ export interface CampaignRun {
   /** The checks the run broke (empty when it passed). */
   checks: string[];
   durationMs: number;
+  /**
+   * For a run shrunk here: the checks the case broke before shrinking, when they differ (a merge
+   * of shards reports those for a run the unsharded campaign would not have shrunk).
+   */
+  unshrunkChecks?: string[];
 }
 
 export interface CampaignResult {
@@ -58,6 +65,11 @@ export interface CampaignOptions {
   fieldFaults?: boolean;
   /** Milliseconds, for each run's duration (default: performance.now). */
   now?: () => number;
+  /**
+   * Cases run side by side (default 1). The result is the one a single job gives: runs are judged
+   * in run order, and the failures shrunk are the first `maxShrunk` failing runs (docs/decisions/0201).
+   */
+  jobs?: number;
 }
 
 /**
@@ -67,6 +79,7 @@ export interface CampaignOptions {
 export async function runCampaign(options: CampaignOptions): Promise<CampaignResult> {
   const arb = fuzzCaseArb(options.bases, options.fieldFaults ? { fieldFaults: true } : {});
   const ks = options.path !== undefined ? [0] : shardRuns(options.runs, options.shard);
+  if ((options.jobs ?? 1) > 1 && ks.length > 1) return runSideBySide({ options, arb, ks, jobs: options.jobs! });
   const maxShrunk = options.maxShrunk ?? 3;
   const failures: CampaignFailure[] = [];
   const perRun: CampaignRun[] = [];
@@ -78,7 +91,7 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     const shrink = failures.length < maxShrunk;
     const started = now();
     const failure = await runOne({ arb, seed, k, shrink, options });
-    perRun.push({ run: k, seed, checks: failure ? [...new Set(failure.violations.map((v) => v.check))] : [], durationMs: Math.max(0, now() - started) });
+    perRun.push({ run: k, seed, ...checksOf(failure, shrink), durationMs: Math.max(0, now() - started) });
     done += 1;
     if (failure) {
       violations += 1;
@@ -88,6 +101,71 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignRes
     if (failure && options.stopAtFirst) break;
   }
   return { runs: done, perRun, violations, failures };
+}
+
+/**
+ * The same campaign with cases side by side: every run once without shrinking (runs are
+ * independent: run k is the case of seed + k), then the first `maxShrunk` failing runs in run
+ * order shrunk — as a single job would, since shrinking is deterministic from the seed.
+ */
+async function runSideBySide(o: { options: CampaignOptions; arb: fc.Arbitrary<FuzzCase>; ks: readonly number[]; jobs: number }): Promise<CampaignResult> {
+  const { options, arb, ks, jobs } = o;
+  const maxShrunk = options.maxShrunk ?? 3;
+  const now = options.now ?? (() => performance.now());
+  const outcomes: ({ failure: CampaignFailure | undefined; durationMs: number } | undefined)[] = new Array(ks.length);
+  /** With stopAtFirst: the first failing index found so far (runs after it are not started, nor kept). */
+  let stopAt = Number.POSITIVE_INFINITY;
+  let done = 0;
+  let violations = 0;
+  await pool(ks.length, jobs, async (i) => {
+    if (i > stopAt) return;
+    const k = ks[i]!;
+    const started = now();
+    const failure = await runOne({ arb, seed: options.seed + k, k, shrink: false, options });
+    outcomes[i] = { failure, durationMs: Math.max(0, now() - started) };
+    done += 1;
+    if (failure) violations += 1;
+    options.onProgress?.(done, ks.length, violations);
+    if (failure && options.stopAtFirst) stopAt = Math.min(stopAt, i);
+  });
+  const kept = outcomes.slice(0, Number.isFinite(stopAt) ? stopAt + 1 : ks.length) as { failure: CampaignFailure | undefined; durationMs: number }[];
+  const failing = kept.flatMap((r, i) => (r.failure ? [i] : [])).slice(0, maxShrunk);
+  const shrunk = new Map<number, CampaignFailure>();
+  await pool(failing.length, jobs, async (j) => {
+    const i = failing[j]!;
+    const k = ks[i]!;
+    const failure = await runOne({ arb, seed: options.seed + k, k, shrink: true, options });
+    // a harness that passes the same case the second time is flaky: the first failure stands, unshrunk
+    shrunk.set(i, failure ?? kept[i]!.failure!);
+  });
+  const perRun: CampaignRun[] = kept.map((r, i) => {
+    const failure = shrunk.get(i) ?? r.failure;
+    const k = ks[i]!;
+    return { run: k, seed: options.seed + k, ...checksOf(failure, shrunk.has(i)), durationMs: r.durationMs };
+  });
+  return {
+    runs: kept.length,
+    perRun,
+    violations: kept.filter((r) => r.failure).length,
+    failures: failing.map((i) => shrunk.get(i)!),
+  };
+}
+
+/** A run's checks, and for a shrunk one those of the case before shrinking when they differ. */
+function checksOf(failure: CampaignFailure | undefined, shrunk: boolean): Pick<CampaignRun, "checks" | "unshrunkChecks"> {
+  if (!failure) return { checks: [] };
+  const checks = [...new Set(failure.violations.map((v) => v.check))];
+  const differ = shrunk && JSON.stringify(checks) !== JSON.stringify(failure.unshrunkChecks);
+  return { checks, ...(differ ? { unshrunkChecks: failure.unshrunkChecks } : {}) };
+}
+
+/** Runs `task(0 … count-1)` with at most `jobs` at a time, started in index order. */
+async function pool(count: number, jobs: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, count) }, worker));
 }
 
 async function runOne(o: {
@@ -106,7 +184,13 @@ async function runOne(o: {
     const known = new Set(reference.violations.map((v) => v.check));
     return { ...got, violations: got.violations.filter((v) => !known.has(v.check)) };
   };
-  const property = fc.asyncProperty(o.arb, async (fcase) => (await run(fcase)).violations.length === 0);
+  // the first case the property sees is the generated one, before any shrinking
+  let unshrunk: FuzzViolation[] | undefined;
+  const property = fc.asyncProperty(o.arb, async (fcase) => {
+    const { violations } = await run(fcase);
+    unshrunk ??= violations;
+    return violations.length === 0;
+  });
   const details = await fc.check(property, {
     seed: o.seed,
     numRuns: 1,
@@ -116,5 +200,6 @@ async function runOne(o: {
   if (!details.failed || !details.counterexample) return undefined;
   const fcase = details.counterexample[0];
   const { violations } = await run(fcase);
-  return { seed: o.seed, path: details.counterexamplePath ?? "0", run: o.k, violations, fcase };
+  const unshrunkChecks = [...new Set((unshrunk ?? violations).map((v) => v.check))];
+  return { seed: o.seed, path: details.counterexamplePath ?? "0", run: o.k, violations, fcase, unshrunkChecks };
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { runExternalHarness } from "#src/check/external-run.js";
 import { runInvariants } from "#src/invariants/run.js";
@@ -13,8 +13,10 @@ import type { FuzzViolation } from "./run-case.js";
  * invariants, over the log up to the first unmatched request, and a non-zero exit.
  */
 export function externalCaseRunner(options: { command: string; bases: readonly LoadedBase[]; dir: string; timeoutMs?: number }) {
-  const file = path.join(options.dir, "case.json");
+  // cases may run side by side (`--jobs`): each gets its own scenario file, as it gets its own shim and replay session
+  let cases = 0;
   return async (fcase: FuzzCase): Promise<{ violations: FuzzViolation[] }> => {
+    const file = path.join(options.dir, `case-${cases++}.json`);
     const base = options.bases[fcase.base]!;
     writeFileSync(
       file,
@@ -27,6 +29,7 @@ export function externalCaseRunner(options: { command: string; bases: readonly L
       scenarioFile: file,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
+    rmSync(file, { force: true });
     const known = base.cassette.probeTools ?? run.recordedTools?.map((t) => t.name);
     const report = runInvariants(upToFirstUnmatched(run.log), { options: known ? { knownTools: known } : {} });
     const violations: FuzzViolation[] = report.results.flatMap((r) => r.violations.map((v) => ({ check: r.id, message: v.message })));

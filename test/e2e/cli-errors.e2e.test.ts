@@ -20,7 +20,7 @@ async function badInput(args: string[]): Promise<string[]> {
 describe("CLI usage errors", () => {
   it("names an unknown command, with a suggestion when one is close", async () => {
     expect((await badInput(["bogus"]))[0]).toBe(
-      "cua-contract: Unknown command: bogus. Commands: import, report, probe, diff, contract, gate, desktop, record, inspect, check, fuzz, replay, serve, verify, cassette.",
+      "cua-contract: Unknown command: bogus. Commands: import, report, probe, diff, contract, gate, desktop, record, inspect, check, fuzz, merge-reports, replay, serve, verify, cassette.",
     );
     expect((await badInput(["chek"]))[0]).toBe("cua-contract: Unknown command: chek. Did you mean check?");
   });

@@ -41,7 +41,11 @@ describe("fuzz --cmd finds the fail-closed harness's twin that retargets after a
     const doc = JSON.parse(twin.stdout) as { failures: { invariant: string; case: { rules: unknown[] } }[] };
     expect(doc.failures.map((f) => f.invariant)).toContain("no-input-after-stale");
     expect(doc.failures[0]!.case.rules).toEqual([{ match: { tool: "click", nth: 1 }, fault: { kind: "refusal", code: "stale_element_token" } }]);
-    const correct = await runCliInProcess(["fuzz", "--cmd", "python3 harness.py --transport cli", ...campaign], { cwd: example });
+    // four cases side by side, each with its own shim and replay session: the same findings
+    const sideBySide = await runCliInProcess(["fuzz", "--cmd", "python3 twins.py retarget --transport cli", ...campaign, "--jobs", "4"], { cwd: example });
+    expect(sideBySide.exitCode, sideBySide.stderr).toBe(1);
+    expect(sideBySide.stdout).toBe(twin.stdout);
+    const correct = await runCliInProcess(["fuzz", "--cmd", "python3 harness.py --transport cli", ...campaign, "--jobs", "4"], { cwd: example });
     expect(correct.exitCode, correct.stdout).toBe(0);
     expect(JSON.parse(correct.stdout).violations).toBe(0);
   });

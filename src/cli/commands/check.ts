@@ -3,6 +3,8 @@ import { fileURLToPath } from "node:url";
 import { defineCommand } from "#src/cli/command.js";
 import { UserError } from "#src/errors.js";
 import { findScenarioFiles } from "#src/check/load-scenario.js";
+import { CHECK_BLOB_FORMAT, checkShardFiles, writeCheckBlob } from "#src/check/blob.js";
+import { parseShard } from "#src/fuzz/shard.js";
 import { referenceRunner, runCheck, type ScenarioRunner } from "#src/check/run-check.js";
 import { checkJunitSuites, renderCheckSummary, renderScenarioLine } from "#src/check/render.js";
 import { MUTANTS, MUTANT_NAMES } from "#src/fuzz/mutants.js";
@@ -34,12 +36,23 @@ export const checkCommand = defineCommand({
         default: "10",
         describe: "On a non-TTY, print a progress line to stderr every N scenarios (and at least every 10 s)",
       })
-      .option("report", { type: "string", describe: "Write a self-contained HTML report to this file" }),
+      .option("report", { type: "string", describe: "Write a self-contained HTML report to this file" })
+      .option("shard", { type: "string", describe: "Check only shard i of n of the scenarios (e.g. 2/4): every n-th file, starting at the i-th" })
+      .option("blob", { type: "string", describe: "With --shard: write this shard's result into this folder, for merge-reports" }),
   handler: async (args) => {
-    const files = findScenarioFiles({ args: args.scenarios ?? [], bundledDir: BUNDLED });
-    if (files.length === 0) {
+    const all = findScenarioFiles({ args: args.scenarios ?? [], bundledDir: BUNDLED });
+    if (all.length === 0) {
       throw new UserError("no scenario files found", { code: "USAGE", field: "scenarios", fix: "Name scenario .json files or a folder holding them." });
     }
+    const shard = typeof args.shard === "string" ? parseShard(args.shard) : undefined;
+    if (typeof args.blob === "string" && !shard)
+      throw new UserError("--blob writes one shard's result for merge-reports; it needs --shard i/n", {
+        code: "USAGE",
+        field: "--blob",
+        fix: "Run each shard with --shard i/n --blob DIR.",
+      });
+    const picked = shard ? checkShardFiles(all, shard) : all.map((f, i) => ({ f, i }));
+    const files = picked.map((p) => p.f);
     const every = /^\d+$/.test(String(args["progress-every"])) ? Number(args["progress-every"]) : NaN;
     if (!Number.isInteger(every) || every < 1)
       throw new UserError(`--progress-every must be a positive integer, got ${String(args["progress-every"])}`, {
@@ -68,6 +81,8 @@ export const checkCommand = defineCommand({
         ticker?.(done, () => `cua-contract check: ${done}/${files.length} scenarios, ${failing} failing`);
       },
     });
+    if (typeof args.blob === "string" && shard)
+      writeCheckBlob(args.blob, { format: CHECK_BLOB_FORMAT, version: 1, shard, files: all.map((f) => relative(f)), places: picked.map((p) => p.i), result });
     if (args.junit) {
       writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract check", suites: checkJunitSuites(result) }) });
       process.stderr.write(`cua-contract check: JUnit XML written to ${String(args.junit)}\n`);

@@ -8,6 +8,8 @@ import { MUTANTS, MUTANT_NAMES } from "#src/fuzz/mutants.js";
 import { reproduceCommand } from "#src/fuzz/reproduce.js";
 import { saveFailure } from "#src/fuzz/save.js";
 import { parseShard } from "#src/fuzz/shard.js";
+import { fuzzBlob, writeFuzzBlob } from "#src/fuzz/blob.js";
+import { baseNamer, distinctFailures, fuzzDocument } from "#src/fuzz/document.js";
 import { externalCaseRunner } from "#src/fuzz/run-external-case.js";
 import { checkCommandExists } from "#src/check/find-command.js";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -31,6 +33,15 @@ export const fuzzCommand = defineCommand({
       .option("runs", { type: "number", default: DEFAULT_FUZZ_RUNS, describe: "Generated cases to run (per mutant with --mutants)" })
       .option("seed", { type: "number", describe: "Base seed (run k uses seed + k); random when not given" })
       .option("shard", { type: "string", describe: "Run only shard i of n (e.g. 2/4): disjoint slices that together cover all runs" })
+      .option("jobs", {
+        type: "string",
+        default: "1",
+        describe: "Run this many cases side by side, each with its own shim and replay session (the findings are the same for any number)",
+      })
+      .option("blob", {
+        type: "string",
+        describe: "With --shard: write this shard's result into this folder, for merge-reports (one verdict, JUnit and report for all shards)",
+      })
       .option("path", { type: "string", describe: "Replay one shrunk case (from a failure's reproduce command)" })
       .option("cassette", {
         type: "string",
@@ -68,6 +79,9 @@ export const fuzzCommand = defineCommand({
       });
     }
     const shard = typeof args.shard === "string" ? parseShard(args.shard) : undefined;
+    const jobs = /^\d+$/.test(String(args.jobs)) ? Number(args.jobs) : NaN;
+    if (!Number.isInteger(jobs) || jobs < 1)
+      throw new UserError(`--jobs must be a positive integer, got ${String(args.jobs)}`, { code: "USAGE", field: "--jobs", fix: "Pass e.g. --jobs 4." });
     const cassettes = args.cassette ?? [];
     const bases: LoadedBase[] = cassettes.length > 0 ? basesFromCassettes(cassettes) : bundledBases(BUNDLED);
     if (bases.every((b) => b.steps.length === 0)) {
@@ -140,7 +154,14 @@ export const fuzzCommand = defineCommand({
     if (harness !== "reference" && harness !== "external" && !mutant) {
       throw new UserError(`unknown harness "${harness}"`, { code: "USAGE", field: "--harness", fix: `Use reference or one of ${MUTANT_NAMES.join(", ")}.` });
     }
+    if (typeof args.blob === "string" && (!shard || typeof args.path === "string"))
+      throw new UserError("--blob writes one shard's result for merge-reports; it needs --shard i/n (and no --path)", {
+        code: "USAGE",
+        field: "--blob",
+        fix: "Run each shard with --shard i/n --blob DIR, e.g. --shard 1/4 --blob blob-report.",
+      });
     await using scratch = await privateDir();
+    const campaignStarted = performance.now();
     const result = await runCampaign({
       bases,
       ...(external !== undefined ? { runCase: externalCaseRunner({ command: external, bases, dir: scratch.path }) } : {}),
@@ -149,6 +170,7 @@ export const fuzzCommand = defineCommand({
       ...(args["field-faults"] ? { fieldFaults: true } : {}),
       ...(mutant ? { parts: mutant.parts } : {}),
       ...(shard ? { shard } : {}),
+      ...(jobs > 1 ? { jobs } : {}),
       ...(typeof args.path === "string" ? { path: args.path } : {}),
       ...(tty ? { onProgress: (done: number, total: number, v: number) => process.stderr.write(progressLine(done, total, v, done === total)) } : {}),
       ...(ticker
@@ -173,31 +195,31 @@ export const fuzzCommand = defineCommand({
         flag: "--junit",
         text: renderJunit({ name: "cua-contract fuzz", suites: fuzzJunitSuites({ result, harness, seed, reproduce }) }),
       });
+    if (typeof args.blob === "string" && shard) {
+      writeFuzzBlob(
+        args.blob,
+        fuzzBlob({
+          result,
+          seed,
+          runs,
+          shard,
+          harness,
+          bases: bases.map((b) => b.name),
+          reproduce,
+          durationMs: performance.now() - campaignStarted,
+        }),
+      );
+    }
     const saved: string[] = [];
     if (typeof args.save === "string") {
-      for (const f of result.failures) saved.push(await saveFailure({ dir: args.save, failure: f, bases, reproduce: reproduce(f) }));
+      for (const { failure: f } of distinctFailures(result.failures))
+        saved.push(await saveFailure({ dir: args.save, failure: f, bases, reproduce: reproduce(f) }));
     }
     if (json) {
-      const doc = {
-        runs: result.runs,
-        seed,
-        ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}),
-        harness,
-        violations: result.violations,
-        failures: result.failures.map((f, i) => ({
-          seed: f.seed,
-          path: f.path,
-          invariant: f.violations[0]?.check,
-          violations: f.violations,
-          reproduce: reproduce(f),
-          base: bases[f.fcase.base]?.name,
-          case: f.fcase,
-          ...(saved[i] ? { saved: saved[i] } : {}),
-        })),
-      };
+      const doc = fuzzDocument({ result, seed, shard, harness, reproduce, baseName: baseNamer(bases), saved });
       process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
-      for (const [i, f] of result.failures.entries())
+      for (const [i, { failure: f }] of distinctFailures(result.failures).entries())
         process.stdout.write(renderFailure({ failure: f, base: bases[f.fcase.base]!, reproduce: reproduce(f), saved: saved[i], color }));
       process.stdout.write(renderSummary({ result, seed, harness, ...(shard ? { shard } : {}), bases: bases.length, color }));
     }

@@ -59,6 +59,11 @@ export const commands: CommandEntry[] = [
     load: async () => (await import("./fuzz.js")).fuzzCommand,
   },
   {
+    command: "merge-reports <dirs..>",
+    describe: "Merge the blobs of a sharded fuzz campaign or check (--shard i/n --blob DIR) into one verdict and JUnit file",
+    load: async () => (await import("./merge-reports.js")).mergeReportsCommand,
+  },
+  {
     command: "replay <dir>",
     describe: "Run a harness against a cassette: a cua-driver shim on PATH answers every call from the recording",
     load: async () => (await import("./replay.js")).replayCommand,

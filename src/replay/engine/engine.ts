@@ -172,7 +172,13 @@ export function createEngine(options: EngineOptions): Engine {
       return lifecycle(request, kind, label, undefined) ?? { miss: true, missing: "" };
     }
     if (kind === "mutation") {
-      const off = offPathMutation({ matcher, noEffect, afterFault: firstFault !== undefined, equivalent: (x) => equivalent(request, x) });
+      const off = offPathMutation({
+        matcher,
+        noEffect,
+        afterFault: firstFault !== undefined,
+        equivalent: (x) => equivalent(request, x),
+        like: { request, keys, index: prepared.keyIndex(keys) },
+      });
       if (off) {
         const chosen: Chosen = { exchange: off.exchange, consumes: off.exchange, commit: off.commit, synthesized: off.synthesized, basis: off.basis };
         return staleToken(request, chosen) ?? chosen;

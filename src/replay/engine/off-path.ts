@@ -3,6 +3,7 @@ import { resultLine } from "#src/wire/mcp/envelope.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import type { Matcher } from "./matcher.js";
+import { derivedFrom, type KeyIndex } from "./derived.js";
 import type { ReplayRequest } from "./request.js";
 
 /**
@@ -60,13 +61,31 @@ export function offPathMutation(options: {
    * mutations it never sends (it looks again instead), so they too may be skipped.
    */
   afterFault: boolean;
+  /**
+   * The request and the key options: only recorded mutations that differ from it at most in the
+   * element token can be equivalent, and they are found through an index instead of one by one.
+   */
+  like?: { request: ReplayRequest; keys: KeyOptions; index: KeyIndex };
 }): OffPathAnswer | undefined {
   const { matcher, equivalent, noEffect, afterFault } = options;
   const why = (x: RecordedExchange) => noEffect.get(x.seq) ?? "was not sent in this replay";
   const { mutations, position } = matcher;
-  for (let j = position; j < mutations.length; j++) {
+  // the places (ascending) of the mutations that may be equivalent; every other one is not
+  const places = options.like
+    ? (sameButTokenPlaces(mutations, options.like.keys, options.like.index).get(matchKey(options.like.request, withoutToken(options.like.keys))) ?? [])
+    : undefined;
+  // a pointer into the places, moved along with j
+  let next = places === undefined ? 0 : firstAtOrAbove(places, position);
+  const mayBe = (j: number) => {
+    if (places === undefined) return true;
+    while (next < places.length && places[next]! < j) next++;
+    return places[next] === j;
+  };
+  // forward: the mutations a recorded one may be reached over (tried without effect, or declined after a fault)
+  const last = places === undefined ? mutations.length - 1 : (places.at(-1) ?? -1);
+  for (let j = position; j <= last && j < mutations.length; j++) {
     const x = mutations[j]!;
-    const same = matcher.isConsumed(x) ? undefined : equivalent(x);
+    const same = matcher.isConsumed(x) || !mayBe(j) ? undefined : equivalent(x);
     if (same !== undefined) {
       const aimed = same === "same" ? "" : `; ${same}`;
       if (j === position) {
@@ -92,7 +111,10 @@ export function offPathMutation(options: {
     }
     if (!noEffect.has(x.seq) && !(afterFault && !matcher.isConsumed(x))) break;
   }
-  for (let j = Math.min(position, mutations.length) - 1; j >= 0; j--) {
+  // backward: a mutation answered already, sent again
+  const before = Math.min(position, mutations.length);
+  const back = places === undefined ? Array.from({ length: before }, (_, i) => before - 1 - i) : placesBefore(places, before);
+  for (const j of back) {
     const x = mutations[j]!;
     const same = matcher.isConsumed(x) ? equivalent(x) : undefined;
     if (same !== undefined) {
@@ -111,8 +133,42 @@ export function offPathMutation(options: {
   return undefined;
 }
 
+/** The places below `before`, from the highest down. */
+function* placesBefore(places: readonly number[], before: number): Generator<number> {
+  for (let i = firstAtOrAbove(places, before) - 1; i >= 0; i--) yield places[i]!;
+}
+
+/** The index of the first place at or above `j` (binary search). */
+function firstAtOrAbove(places: readonly number[], j: number): number {
+  let lo = 0;
+  let hi = places.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (places[mid]! < j) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+const withoutToken = (keys: KeyOptions): KeyOptions => ({ ignore: [...keys.ignore, ["element_token"]] });
+
+/** The recorded mutations' places by their match key without the element token (built once per key index). */
+function sameButTokenPlaces(mutations: readonly RecordedExchange[], keys: KeyOptions, index: KeyIndex): Map<string, number[]> {
+  return derivedFrom(index, "same-but-token", () => {
+    const places = new Map<string, number[]>();
+    const without = withoutToken(keys);
+    mutations.forEach((x, j) => {
+      const k = matchKey(x.request, without);
+      const list = places.get(k);
+      if (list) list.push(j);
+      else places.set(k, [j]);
+    });
+    return places;
+  });
+}
+
 /** Whether two match keys differ only in the element token (the rest of the request is the same). */
 export function sameButToken(request: ReplayRequest, recorded: RecordedExchange, keys: KeyOptions): boolean {
-  const withoutToken: KeyOptions = { ignore: [...keys.ignore, ["element_token"]] };
-  return matchKey(request, withoutToken) === matchKey(recorded.request, withoutToken);
+  const without = withoutToken(keys);
+  return matchKey(request, without) === matchKey(recorded.request, without);
 }

@@ -3,7 +3,8 @@ import type { ToolInfo } from "#src/driver/port.js";
 import { classifiedNames, KNOWN_TOOLS_0_21 } from "#src/driver/catalogue.js";
 import { assignEpochs, buildExchanges, kindOf, type RecordedExchange } from "./exchanges.js";
 import type { FrameLookup } from "./frames.js";
-import { matchKey, type KeyOptions } from "./match-key.js";
+import type { KeyOptions } from "./match-key.js";
+import { buildKeyIndex, type KeyIndex } from "./derived.js";
 import { rawMember } from "#src/wire/json/spans.js";
 
 export interface PrepareOptions {
@@ -29,7 +30,7 @@ export interface PreparedCassette {
    */
   readonly notes: readonly string[];
   /** Exchanges by match key for these key options (built on first use, then shared). */
-  keyIndex(keys: KeyOptions): ReadonlyMap<string, readonly RecordedExchange[]>;
+  keyIndex(keys: KeyOptions): KeyIndex;
   /**
    * The same recording prepared with other tool annotations (kinds, epochs and names again; the
    * answers, in memory or read on demand, are shared): what preparing its events with `tools` gives.
@@ -71,7 +72,7 @@ export function preparedFrom(exchanges: RecordedExchange[], given: readonly Tool
   const listed = tools ? tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
   const classified = new Set(classifiedNames(listed));
   for (const x of exchanges) if (x.request.method === "call" && x.request.tool) classified.add(x.request.tool);
-  const indexes = new Map<string, Map<string, RecordedExchange[]>>();
+  const indexes = new Map<string, KeyIndex>();
   return {
     exchanges,
     tools,
@@ -81,13 +82,7 @@ export function preparedFrom(exchanges: RecordedExchange[], given: readonly Tool
       const id = JSON.stringify(keys);
       let index = indexes.get(id);
       if (!index) {
-        index = new Map();
-        for (const x of exchanges) {
-          const k = matchKey(x.request, keys);
-          const list = index.get(k);
-          if (list) list.push(x);
-          else index.set(k, [x]);
-        }
+        index = buildKeyIndex(exchanges, keys);
         indexes.set(id, index);
       }
       return index;

@@ -103,3 +103,25 @@ describe("compareShots", () => {
     expect(html).toContain("same image, not repeated");
   });
 });
+
+describe("a long timeline", () => {
+  it("is paged: the browser lays out a page when it is scrolled to, every call stays in the document, the failures come first", () => {
+    const rows = Array.from({ length: 450 }, (_, n) => row(n));
+    const html = render(model(rows, [{ kind: "invariant", title: "bounded-retries", message: "m", links: [{ row: "call-420", label: "#420" }] }]));
+    const pages = html.match(/<div class="page" aria-label="[^"]*"><ol class="timeline" start="\d+">/g) ?? [];
+    expect(pages).toEqual([
+      '<div class="page" aria-label="#0 – #199"><ol class="timeline" start="1">',
+      '<div class="page" aria-label="#200 – #399"><ol class="timeline" start="201">',
+      '<div class="page" aria-label="#400 – #449"><ol class="timeline" start="401">',
+    ]);
+    expect(html).toMatch(/div\.page \{ content-visibility:auto;/);
+    for (const n of [0, 199, 200, 420, 449]) expect(html).toContain(`id="call-${n}"`);
+    expect(html.indexOf('href="#call-420"')).toBeLessThan(html.indexOf('<div class="page"'));
+  });
+
+  it("of a few calls is one list, as before", () => {
+    const html = render(model([row(0), row(1)]));
+    expect(html).not.toContain('<div class="page"');
+    expect(html).toContain('<ol class="timeline"><li');
+  });
+});

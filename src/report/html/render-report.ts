@@ -144,7 +144,7 @@ function section(options: RenderOptions, ctx: RenderContext, s: ReportSection, s
       : "";
   const timeline =
     rows.length > 0
-      ? `<h2>Timeline (${rows.length} call${rows.length === 1 ? "" : "s"})</h2><ol class="timeline">${rows.map((r) => row(options, ctx, r, labels)).join("\n")}</ol>`
+      ? `<h2>Timeline (${rows.length} call${rows.length === 1 ? "" : "s"})</h2>${pages(rows, (r) => row(options, ctx, r, labels))}`
       : steps.length > 0
         ? ""
         : `<p class="note">No calls to show.</p>`;
@@ -155,6 +155,26 @@ function section(options: RenderOptions, ctx: RenderContext, s: ReportSection, s
   // A passing scenario is collapsed to its title; a failing one is open.
   if (s.passed === true) return `<section class="scenario${state}" id="${esc(s.id)}"><details><summary>${heading}</summary>${body}</details></section>`;
   return `<section class="scenario${state}" id="${esc(s.id)}">${heading}${body}</section>`;
+}
+
+/** Calls per page of a long timeline. */
+export const TIMELINE_PAGE = 200;
+
+/**
+ * The timeline, in pages of TIMELINE_PAGE calls (docs/decisions/0203): a page the reader has not
+ * scrolled to is not laid out or painted (`content-visibility: auto`), so the first paint of a
+ * report of 50 000 calls costs what a page costs. No script: anchors, find-in-page and the filters
+ * reach every call, since every page is in the document.
+ */
+function pages(rows: readonly ReportRow[], render: (r: ReportRow) => string): string {
+  if (rows.length <= TIMELINE_PAGE) return `<ol class="timeline">${rows.map(render).join("\n")}</ol>`;
+  const out: string[] = [];
+  for (let start = 0; start < rows.length; start += TIMELINE_PAGE) {
+    const page = rows.slice(start, start + TIMELINE_PAGE);
+    const range = `${page[0]!.label} – ${page.at(-1)!.label}`;
+    out.push(`<div class="page" aria-label="${esc(range)}"><ol class="timeline" start="${start + 1}">${page.map(render).join("\n")}</ol></div>`);
+  }
+  return out.join("\n");
 }
 
 const passBadge = (s: ReportSection) =>

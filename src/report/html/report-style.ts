@@ -28,6 +28,7 @@ li.problem { margin:6px 0; } li.problem .title { font-weight:600; margin-right:6
 li.problem a { margin-left:6px; }
 section.scenario { margin-top:26px; }
 ol.timeline { list-style:none; margin:0; padding:0; }
+div.page { content-visibility:auto; contain-intrinsic-size:auto 24000px; }
 li.call { background:var(--card); border:1px solid var(--line); border-left:4px solid var(--line); border-radius:6px; margin:8px 0; padding:8px 12px; }
 li.call.kind-mutation { border-left-color:#53b1fd; }
 li.call.is-error { border-left-color:#f97066; }
