@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
+import { esc } from "#src/report/html/escape.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "cua-merge-reports-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -69,7 +70,7 @@ describe("check --shard i/n --blob DIR, then merge-reports", () => {
     expect(doc.failed).toBeGreaterThan(0);
     expect(timeless(doc)).toEqual(timeless(JSON.parse(whole.stdout)));
     const report = readFileSync(html, "utf8");
-    for (const s of doc.scenarios) expect(report).toContain(s.title);
+    for (const s of doc.scenarios) expect(report).toContain(esc(s.title));
     expect(report).toContain(`Failures (`);
   });
 });
