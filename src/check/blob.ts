@@ -1,7 +1,6 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
-import path from "node:path";
 import { z } from "zod";
 import { UserError } from "#src/errors.js";
+import { readBlobFile, writeBlobFile } from "#src/util/blob-file.js";
 import { CheckResultSchema, type CheckResult } from "#src/schema/check-result.js";
 
 /**
@@ -25,33 +24,7 @@ export type CheckBlob = z.infer<typeof checkBlobSchema>;
 
 /** Writes a check blob into `dir` (created 0700): a temp file beside it, fsynced, then renamed. */
 export function writeCheckBlob(dir: string, blob: CheckBlob): string {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!statSync(dir).isDirectory()) throw new Error("not a directory");
-  } catch (error) {
-    throw new UserError(`--blob ${dir} is not a folder that can be written`, {
-      code: "USAGE",
-      field: "--blob",
-      fix: "Name a folder (created when missing), e.g. --blob blob-report.",
-      cause: error,
-    });
-  }
-  const file = path.join(dir, `check-shard-${blob.shard.index}-of-${blob.shard.count}${CHECK_BLOB_SUFFIX}`);
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, "w", 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(blob)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  return file;
+  return writeBlobFile({ dir, name: `check-shard-${blob.shard.index}-of-${blob.shard.count}${CHECK_BLOB_SUFFIX}`, blob });
 }
 
 /** The shards of one check merged: the scenarios in the whole set's order, as the unsharded run reports them. */
@@ -101,22 +74,5 @@ export const checkShardFiles = (files: readonly string[], shard: { index: number
 
 /** Reads and checks check blobs. */
 export function readCheckBlobs(files: readonly string[]): { file: string; blob: CheckBlob }[] {
-  return files.map((file) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(readFileSync(file, "utf8"));
-    } catch (error) {
-      throw new UserError(`${file} is not JSON`, { code: "USAGE", field: "DIR", fix: "Pass the files check --blob wrote, whole.", cause: error });
-    }
-    const parsed = checkBlobSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new UserError(`${file}: ${issue.path.join(".") || "(top level)"}: ${issue.message}`, {
-        code: "USAGE",
-        field: issue.path.join(".") || "format",
-        fix: "Pass only files that `check --shard i/n --blob DIR` wrote.",
-      });
-    }
-    return { file, blob: parsed.data };
-  });
+  return files.map((file) => ({ file, blob: readBlobFile({ file, schema: checkBlobSchema, command: "check" }) }));
 }

@@ -1,7 +1,8 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { UserError } from "#src/errors.js";
+import { readBlobFile, writeBlobFile } from "#src/util/blob-file.js";
 import type { FuzzCase } from "./arbitraries/fuzz-case.js";
 import type { CampaignFailure, CampaignResult } from "./campaign.js";
 import type { Shard } from "./shard.js";
@@ -89,33 +90,7 @@ export function fuzzBlob(options: {
 
 /** Writes a blob into `dir` (created 0700): a temp file beside it, written, fsynced, then renamed. */
 export function writeFuzzBlob(dir: string, blob: FuzzBlob): string {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!statSync(dir).isDirectory()) throw new Error("not a directory");
-  } catch (error) {
-    throw new UserError(`--blob ${dir} is not a folder that can be written`, {
-      code: "USAGE",
-      field: "--blob",
-      fix: "Name a folder (created when missing), e.g. --blob blob-report.",
-      cause: error,
-    });
-  }
-  const file = path.join(dir, blobFileName(blob.shard));
-  const temp = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temp, "w", 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(blob)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
-  return file;
+  return writeBlobFile({ dir, name: blobFileName(blob.shard), blob });
 }
 
 /** The blob files (names ending in one of `suffixes`) in these folders, and the files named. */
@@ -140,24 +115,7 @@ export function blobFiles(inputs: readonly string[], suffixes: readonly string[]
 
 /** Every fuzz blob in these folders (or these files), read and checked. */
 export function readFuzzBlobs(inputs: readonly string[]): { file: string; blob: FuzzBlob }[] {
-  return blobFiles(inputs, [BLOB_SUFFIX]).map((file) => {
-    let value: unknown;
-    try {
-      value = JSON.parse(readFileSync(file, "utf8"));
-    } catch (error) {
-      throw new UserError(`${file} is not JSON`, { code: "USAGE", field: "DIR", fix: "Pass the files fuzz --blob wrote, whole.", cause: error });
-    }
-    const parsed = fuzzBlobSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new UserError(`${file}: ${issue.path.join(".") || "(top level)"}: ${issue.message}`, {
-        code: "USAGE",
-        field: issue.path.join(".") || "format",
-        fix: "Pass only files that `fuzz --shard i/n --blob DIR` wrote.",
-      });
-    }
-    return { file, blob: parsed.data };
-  });
+  return blobFiles(inputs, [BLOB_SUFFIX]).map((file) => ({ file, blob: readBlobFile({ file, schema: fuzzBlobSchema, command: "fuzz" }) }));
 }
 
 /** What the merged shards say, as one campaign: the result the unsharded run gives, and how each failure is reproduced. */
