@@ -1,6 +1,9 @@
 // Hand-built driver answers for the replay engine's state-model tests (labelled synthetic where a
 // cassette holds them): a two-element look of window 70 of pid 7 under a given snapshot id, and an
-// accepted action.
+// accepted action; an in-process request and a one-rule fault plan to drive the engine with.
+
+import type { ReplayRequest } from "#src/replay/engine/request.js";
+import type { FaultPlan } from "#src/schema/fault-plan.js";
 
 export const WINDOW = { pid: 7, window_id: 70 };
 
@@ -22,3 +25,17 @@ export const look = (snapshot: string) =>
 /** An action answered as delivered in the background, effect unverifiable. */
 export const ACTION =
   '{"content":[{"text":"ok","type":"text"}],"structuredContent":{"delivery":{"mode":"background"},"effect":"unverifiable","route":"accessibility"}}';
+
+/** An in-process `call` request for the engine. */
+export const call = (tool: string, args: Record<string, unknown> = {}, extra: Partial<ReplayRequest> = {}): ReplayRequest => ({
+  transport: "inprocess",
+  method: "call",
+  tool,
+  args,
+  ...extra,
+});
+
+/** A fault plan of one rule: `kind` on the `nth` call of `tool`. */
+export const at = (tool: string, nth: number, kind: string, more: Record<string, unknown> = {}): FaultPlan => ({
+  rules: [{ match: { tool, nth }, fault: { kind, ...more } as never }],
+});

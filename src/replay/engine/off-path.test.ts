@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CassetteEvent } from "#src/schema/cassette.js";
-import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { answerCli } from "./answer-cli.js";
 import { createEngine } from "./engine.js";
 import type { ReplayRequest } from "./request.js";
-import { ACTION, look, WINDOW } from "../../../test/helpers/hand-built-looks.js";
+import { ACTION, at, call, look, WINDOW } from "../../../test/helpers/hand-built-looks.js";
 
 const SESSION = (label: string, revived: boolean) =>
   JSON.stringify({
@@ -47,17 +46,6 @@ function cassette(calls: readonly (readonly [string, Record<string, unknown>, st
   });
   return events;
 }
-
-const call = (tool: string, args: Record<string, unknown> = {}, extra: Partial<ReplayRequest> = {}): ReplayRequest => ({
-  transport: "inprocess",
-  method: "call",
-  tool,
-  args,
-  ...extra,
-});
-const at = (tool: string, nth: number, kind: string, more: Record<string, unknown> = {}): FaultPlan => ({
-  rules: [{ match: { tool, nth }, fault: { kind, ...more } as never }],
-});
 
 // look, type, look again, click the row from the second look, look again
 const FLOW = cassette([

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { CassetteEvent } from "#src/schema/cassette.js";
-import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { answerCli } from "./answer-cli.js";
 import { createEngine } from "./engine.js";
 import { prepareCassette } from "./prepared.js";
 import { cliRequest, type ReplayRequest } from "./request.js";
-import { ACTION, look, WINDOW } from "../../../test/helpers/hand-built-looks.js";
+import { ACTION, at, call, look, WINDOW } from "../../../test/helpers/hand-built-looks.js";
 
 // The replay's model of the driver's state where a refusal, a re-read or overlapping CLI calls take
 // the harness past what the recording shows (docs/matching.md). Every cassette here is hand-built.
@@ -48,17 +47,6 @@ const cli = (
     exit_code: out.exit === undefined ? 0 : out.exit,
     ...(out.start !== undefined ? { start_seq: out.start } : {}),
   }) as CassetteEvent;
-
-const call = (tool: string, args: Record<string, unknown> = {}, extra: Partial<ReplayRequest> = {}): ReplayRequest => ({
-  transport: "inprocess",
-  method: "call",
-  tool,
-  args,
-  ...extra,
-});
-const at = (tool: string, nth: number, kind: string, more: Record<string, unknown> = {}): FaultPlan => ({
-  rules: [{ match: { tool, nth }, fault: { kind, ...more } as never }],
-});
 
 /** Decide and log a request as a transport would (what was served is what the state model learns). */
 function serve(engine: ReturnType<typeof createEngine>, request: ReplayRequest) {
