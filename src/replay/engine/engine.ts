@@ -127,8 +127,6 @@ export function createEngine(options: EngineOptions): Engine {
   /** Recorded `get_window_state` answers (seq) this replay has served: served again, each is a fresh look. */
   const servedLooks = new Set<number>();
   const unchanged = createUnchangedScreen();
-  /** The request being decided has a fault that withholds the recorded answer (its class is not `done`). */
-  let answerWithheld = false;
 
   /**
    * The element a recorded token names: in the last recorded get_window_state answer that lists it
@@ -191,7 +189,8 @@ export function createEngine(options: EngineOptions): Engine {
   };
 
   /** A recorded answer checked against this replay's state: the session label and revival, the element token. */
-  const fitState = (request: ReplayRequest, chosen: Chosen, label: string | undefined): Chosen => {
+  /** `withheld`: a fault keeps the recorded answer from the harness (its class is not `done`). */
+  const fitState = (request: ReplayRequest, chosen: Chosen, label: string | undefined, withheld: boolean): Chosen => {
     const tool = request.tool;
     if ((tool === "start_session" || tool === "end_session") && label !== undefined) {
       // the recorded bytes stand when the recording named the same label; only another label or state is rebuilt
@@ -203,7 +202,7 @@ export function createEngine(options: EngineOptions): Engine {
       }
       return chosen;
     }
-    return staleToken(request, chosen) ?? freshRead(request, chosen);
+    return staleToken(request, chosen) ?? (withheld ? chosen : freshRead(request, chosen));
   };
 
   /**
@@ -213,8 +212,6 @@ export function createEngine(options: EngineOptions): Engine {
    * recorded elements), and a later request naming them is matched as if it named the recorded ones.
    */
   const freshRead = (request: ReplayRequest, chosen: Chosen): Chosen => {
-    // a fault that keeps the look from the harness (a refusal, no answer) serves no snapshot
-    if (answerWithheld) return chosen;
     if (request.tool !== "get_window_state" || chosen.exchange.kind !== "read" || chosen.exchange.virtual) return chosen;
     if (!servedLooks.has(chosen.exchange.seq)) return chosen;
     const recorded = recordedSnapshotId(chosen.exchange);
@@ -295,7 +292,8 @@ export function createEngine(options: EngineOptions): Engine {
         kind === "other"
           ? undefined
           : selector.next({ tool: request.tool ?? "", kind, transport: request.transport, stream: request.stream, tMs: at, label: sessionLabel(request.args) });
-      answerWithheld = fault !== undefined && faultOutcome(fault.fault.kind) !== "done";
+      // a fault that keeps the look from the harness (a refusal, no answer) serves no snapshot
+      const withheld = fault !== undefined && faultOutcome(fault.fault.kind) !== "done";
       const result = result0 ?? matcher.match(asRecorded, kind);
       // strict-order pins every request to the recorded order: nothing is answered off the path
       const strict = options.match === "strict-order";
@@ -304,7 +302,7 @@ export function createEngine(options: EngineOptions): Engine {
           ? strict
             ? { miss: true as const, missing: "" }
             : offPath(request, kind, label)
-          : fitState(request, { ...result, consumes: result.exchange, commit: "normal" as const }, label);
+          : fitState(request, { ...result, consumes: result.exchange, commit: "normal" as const }, label, withheld);
       if ("miss" in chosen) {
         unmatched++;
         const miss = "miss" in result ? result.miss : { reason: chosen.missing };
