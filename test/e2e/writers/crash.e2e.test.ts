@@ -428,6 +428,7 @@ describe("a full disk", () => {
         "replay",
         path.join(ro, "c"),
         "--record-missing",
+        "--allow-in-ci",
         "--driver",
         DRIVER,
         "--driver-source",

@@ -342,7 +342,7 @@ describe("a locked cassette", () => {
     const marker = file("ran");
     const driver = path.join(process.cwd(), "test/fixtures/drivers/cua-driver-0.21.0");
     const r = await runCliInProcess(
-      ["replay", d, "--record-missing", "--driver", driver, "--driver-source", "synthetic", "--", "sh", "-c", `touch ${marker}`],
+      ["replay", d, "--record-missing", "--allow-in-ci", "--driver", driver, "--driver-source", "synthetic", "--", "sh", "-c", `touch ${marker}`],
       {
         env: { CUA_CONTRACT_LOCK_WAIT_MS: "300" },
       },
