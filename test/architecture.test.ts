@@ -46,6 +46,7 @@ const PURE: readonly string[] = [
   "src/driver",
   "src/wire",
   "src/contract",
+  "src/cassette/exchanges",
   "src/faults",
   "src/invariants",
   "src/harness/core",
