@@ -219,6 +219,6 @@ export function storedText(event: McpLineEvent | HttpEvent, field: "line" | "req
   return utf8.decode(Uint8Array.from(atob(stored.data), (c) => c.charCodeAt(0)));
 }
 
-function originOf(event: { origin?: Origin }): Origin {
+function originOf(event: { origin?: Origin | undefined }): Origin {
   return event.origin === "recorder" ? "recorder" : "harness";
 }

@@ -12,6 +12,8 @@ import { objectSpans } from "#src/wire/json/spans.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
 import { recordedAnswerClass } from "./answer-summary.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
+import { createExchangeReader, type HttpExchange, type McpExchange, type RpcMessage } from "#src/cassette/exchanges/index.js";
+import { assertNever } from "#src/util/assert-never.js";
 
 /** One recorded request and the driver's answer to it, on whichever transport it was recorded. */
 export interface RecordedExchange {
@@ -112,62 +114,91 @@ export function createExchangeBuilder(options: {
 }): ExchangeBuilder {
   const { tools, answers } = options;
   const frame = options.frame ?? answers?.frame;
+  const f = frame ? { frame } : {};
   const out: RecordedExchange[] = [];
-  const pending = new Map<string, { exchange: RecordedExchange; t: number }>();
+  // the reader's MCP requests this builder kept, waiting for their answers
+  const pending = new Map<McpExchange<Lazy | undefined>, RecordedExchange>();
   const memo = options.memo ?? createReplayMemo();
   const compact = createCompactor();
   const withMemo = (x: RecordedExchange): RecordedExchange => {
     x.memo = memo;
     return x;
   };
+  // a request's text has its frames put back (they may be arguments); an answer read later needs only its id now
+  let lazy: Lazy | undefined;
+  const reader = createExchangeReader<Lazy | undefined>(
+    {
+      request(x) {
+        switch (x.transport) {
+          case "cli":
+            out.push(withMemo(cliExchange(x.request.event, frame, tools, x.request.place)));
+            return;
+          case "http": {
+            const built = httpExchange(x, frame, tools);
+            if (built) out.push(withMemo(built));
+            return;
+          }
+          case "mcp": {
+            // notifications get no answer; keep them out of the exchanges
+            const message = x.request.message;
+            if (message.idRaw === undefined || message.idRaw === "null") return;
+            const built = mcpRequest({ message: jsonRpcOf(message), stream: x.stream });
+            const request = x.request.place ? compactRequest(built, x.request.place.compact) : built;
+            const exchange: RecordedExchange = {
+              seq: x.request.event.seq,
+              transport: "mcp",
+              request,
+              kind: kindOf(request, tools),
+              epoch: 0,
+              origin: x.origin,
+              durationMs: 0,
+              rpc: { stream: x.stream },
+              ...(x.request.event.fault ? { fault: x.request.event.fault } : {}),
+            };
+            out.push(withMemo(exchange));
+            pending.set(x, exchange);
+            return;
+          }
+          default:
+            assertNever(x, "recorded exchange");
+        }
+      },
+      answer(x) {
+        const exchange = pending.get(x);
+        if (!exchange || !x.answer) return;
+        pending.delete(x);
+        const { event, place, message } = x.answer;
+        exchange.rpc = place ? new StoredRpc(place, event.seq, mcpLine, { stream: x.stream }) : { response: message.text, stream: x.stream };
+        if (exchange.request.method === "call" && recordedAnswerClass({ type: "rpc", response: message.text }) === "refused") exchange.refused = true;
+        exchange.durationMs = Math.max(0, event.t_ms - x.request.event.t_ms);
+      },
+    },
+    {
+      text(event, field) {
+        if (field === "request.body") {
+          const e = event as HttpEvent;
+          return restoreField({ text: text(e.request.body), field, splices: e.frames, ...f });
+        }
+        const e = event as McpLineEvent;
+        return lazy && e.dir === "s2c" ? text(e.line) : restoreField({ text: text(e.line), field, splices: e.frames, ...f });
+      },
+    },
+  );
   return {
     exchanges: out,
     add(event, place) {
-      const lazy = answers && place ? { answers, place, compact } : undefined;
-      if (event.kind === "cli") out.push(withMemo(cliExchange(event, frame, tools, lazy)));
-      else if (event.kind === "http") {
-        const x = httpExchange(event, frame, tools, lazy);
-        if (x) out.push(withMemo(x));
-      } else if (event.kind === "mcp") {
-        // an answer read later needs only its id now: the images cut out of it change no id
-        const line =
-          lazy && event.dir === "s2c"
-            ? text(event.line)
-            : restoreField({ text: text(event.line), field: "line", splices: event.frames, ...(frame ? { frame } : {}) });
-        const message = parseJsonRpc(line);
-        if (!message) return;
-        if (event.dir === "c2s") {
-          if (message.method === undefined) return;
-          const built = mcpRequest({ message, stream: event.stream });
-          const request = lazy ? compactRequest(built, lazy.compact) : built;
-          const exchange: RecordedExchange = {
-            seq: event.seq,
-            transport: "mcp",
-            request,
-            kind: kindOf(request, tools),
-            epoch: 0,
-            origin: event.origin === "recorder" ? "recorder" : "harness",
-            durationMs: 0,
-            rpc: { stream: event.stream },
-            ...(event.fault ? { fault: event.fault } : {}),
-          };
-          // notifications get no answer; keep them out of the exchanges
-          if (message.idRaw === undefined) return;
-          out.push(withMemo(exchange));
-          pending.set(`${event.stream}:${message.idRaw}`, { exchange, t: event.t_ms });
-        } else if (message.idRaw !== undefined) {
-          const key = `${event.stream}:${message.idRaw}`;
-          const open = pending.get(key);
-          if (open) {
-            const stream = (event as McpLineEvent).stream;
-            open.exchange.rpc = lazy ? new StoredRpc(lazy, event.seq, mcpLine, { stream }) : { response: line, stream };
-            if (open.exchange.request.method === "call" && recordedAnswerClass({ type: "rpc", response: line }) === "refused") open.exchange.refused = true;
-            open.exchange.durationMs = Math.max(0, event.t_ms - open.t);
-            pending.delete(key);
-          }
-        }
-      }
+      lazy = answers && place ? { answers, place, compact } : undefined;
+      reader.add(event, lazy);
     },
+  };
+}
+
+/** The message as the replay's requests take it: the params only of a tool call (the driver ignores the others'). */
+function jsonRpcOf(message: RpcMessage): JsonRpcMessage {
+  return {
+    ...(message.idRaw !== undefined && message.idRaw !== "null" ? { idRaw: message.idRaw } : {}),
+    ...(message.method !== undefined ? { method: message.method } : {}),
+    ...(message.method === "tools/call" ? { params: message.member("params") } : {}),
   };
 }
 
@@ -333,17 +364,10 @@ function argvStart(argv: readonly string[]): number {
   return first !== undefined && /(^|\/)cua-driver(-local)?$/.test(first) ? 1 : 0;
 }
 
-function httpExchange(
-  event: HttpEvent,
-  frame: FrameLookup | undefined,
-  tools: readonly ToolInfo[] | undefined,
-  lazy: Lazy | undefined,
-): RecordedExchange | undefined {
-  const f = frame ? { frame } : {};
-  const body = restoreField({ text: text(event.request.body), field: "request.body", splices: event.frames, ...f });
-  const message = parseJsonRpc(body);
-  if (!message || message.method === undefined || message.idRaw === undefined) return undefined;
-  const built = mcpRequest({ message, transport: "http" });
+function httpExchange(x: HttpExchange<Lazy | undefined>, frame: FrameLookup | undefined, tools: readonly ToolInfo[] | undefined): RecordedExchange | undefined {
+  const { event, place: lazy, message } = x.request;
+  if (!message || message.method === undefined || message.idRaw === undefined || message.idRaw === "null") return undefined;
+  const built = mcpRequest({ message: jsonRpcOf(message), transport: "http" });
   const request = lazy ? compactRequest(built, lazy.compact) : built;
   const answer = text(event.response.body);
   const refused = request.method === "call" && recordedAnswerClass({ type: "rpc", response: answer }) === "refused";
@@ -357,7 +381,7 @@ function httpExchange(
     request,
     kind: kindOf(request, tools),
     epoch: 0,
-    origin: event.origin === "recorder" ? "recorder" : "harness",
+    origin: x.origin,
     durationMs: event.duration_ms,
     rpc: lazy ? new StoredRpc(lazy, event.seq, httpBody, meta) : { response: httpResponse(event, frame), ...meta },
     ...(refused ? { refused: true as const } : {}),
