@@ -1,5 +1,6 @@
 import { scanCassette, schemaValidators, type Cassette, type CassetteScan } from "#src/cassette/index.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
+import { createExchangeReader } from "#src/cassette/exchanges/index.js";
 import { eventText, isObject, jsonOrUndefined } from "./event-json.js";
 
 type Found = { result: unknown; line: number };
@@ -26,21 +27,25 @@ export function scanRecordedToolsList(dir: string): { found?: Found; scan: Casse
 }
 
 function toolsListFinder(): (event: CassetteEvent, line: number) => Found | undefined {
-  const asked = new Set<string>();
+  let found: Found | undefined;
+  const reader = createExchangeReader<number>(
+    {
+      request(x) {
+        if (x.transport !== "http" || x.request.message?.method !== "tools/list") return;
+        const res = jsonOrUndefined(sseData(eventText(x.answer.event, "response.body")));
+        if (isObject(res) && isObject(res.result)) found = { result: res.result, line: x.answer.place };
+      },
+      answer(x) {
+        if (x.request.message.method !== "tools/list" || !x.answer) return;
+        const result = x.answer.message.member("result");
+        if (isObject(result)) found = { result, line: x.answer.place };
+      },
+    },
+    { text: eventText },
+  );
   return (event, line) => {
-    if (event.kind === "mcp") {
-      const msg = jsonOrUndefined(eventText(event, "line"));
-      if (!isObject(msg)) return undefined;
-      const key = `${event.stream}:${JSON.stringify(msg.id)}`;
-      if (event.dir === "c2s" && msg.method === "tools/list") asked.add(key);
-      else if (event.dir === "s2c" && asked.has(key) && isObject(msg.result)) return { result: msg.result, line };
-    } else if (event.kind === "http") {
-      const req = jsonOrUndefined(eventText(event, "request.body"));
-      if (!isObject(req) || req.method !== "tools/list") return undefined;
-      const res = jsonOrUndefined(sseData(eventText(event, "response.body")));
-      if (isObject(res) && isObject(res.result)) return { result: res.result, line };
-    }
-    return undefined;
+    reader.add(event, line);
+    return found;
   };
 }
 

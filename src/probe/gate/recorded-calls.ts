@@ -5,6 +5,8 @@ import type { CassetteEvent } from "#src/schema/cassette.js";
 import { createCompactor, type Compactor } from "#src/util/compact-json.js";
 import { createLru } from "#src/util/lru.js";
 import { eventText, isObject, jsonOrUndefined } from "#src/probe/event-json.js";
+import { createExchangeReader, type McpExchange, type RpcMessage } from "#src/cassette/exchanges/index.js";
+import { assertNever } from "#src/util/assert-never.js";
 import path from "node:path";
 
 /** One tool call found in a recording: what was sent and, when structured, what came back. */
@@ -130,56 +132,78 @@ interface CallCollector {
 
 function createCallCollector(name: string, store?: OutputStore): CallCollector {
   const calls: RecordedCall[] = [];
-  const pending = new Map<string, RecordedCall>();
+  // the MCP tool calls waiting for their answers
+  const waiting = new Map<McpExchange<At>, RecordedCall>();
   // arguments are compacted once outputs are deduplicated (a large recording)
   const compact = (v: unknown) => (store && !store.plain ? store.compactor.compactValue(v) : v);
+  const reader = createExchangeReader<At>(
+    {
+      request(x) {
+        const { line, place } = x.request.place;
+        switch (x.transport) {
+          case "cli": {
+            const event = x.request.event;
+            const call = cliCall(event, name, line);
+            if (!call) return;
+            if (call.args !== undefined) call.args = compact(call.args);
+            const output = outputOf(event);
+            if (output !== undefined) keepOutput(call, output, event.seq, store, place);
+            calls.push(call);
+            return;
+          }
+          case "mcp": {
+            const tool = x.request.message.tool;
+            if (tool === undefined) return;
+            const call: RecordedCall = {
+              cassette: name,
+              event: x.request.event.seq,
+              line,
+              tool,
+              transport: "mcp",
+              args: compact(argumentsOf(x.request.message)),
+            };
+            calls.push(call);
+            waiting.set(x, call);
+            return;
+          }
+          case "http": {
+            const tool = x.request.message?.tool;
+            if (tool === undefined) return;
+            const event = x.request.event;
+            const call: RecordedCall = { cassette: name, event: event.seq, line, tool, transport: "http", args: compact(argumentsOf(x.request.message!)) };
+            const output = outputOf(event);
+            if (output !== undefined) keepOutput(call, output, event.seq, store, place);
+            calls.push(call);
+            return;
+          }
+          default:
+            assertNever(x, "recorded exchange");
+        }
+      },
+      answer(x) {
+        const call = waiting.get(x);
+        if (!call || !x.answer) return;
+        waiting.delete(x);
+        const result = x.answer.message.member("result");
+        if (isObject(result) && result.structuredContent !== undefined)
+          keepOutput(call, result.structuredContent, x.answer.event.seq, store, x.answer.place.place);
+      },
+    },
+    { text: eventText },
+  );
   return {
     calls,
-    add(event, line, place) {
-      if (event.kind === "cli") {
-        const call = cliCall(event, name, line);
-        if (!call) return;
-        if (call.args !== undefined) call.args = compact(call.args);
-        const output = outputOf(event);
-        if (output !== undefined) keepOutput(call, output, event.seq, store, place);
-        calls.push(call);
-      } else if (event.kind === "mcp") {
-        const msg = jsonOrUndefined(eventText(event, "line"));
-        if (!isObject(msg)) return;
-        const key = `${event.stream}:${JSON.stringify(msg.id)}`;
-        if (event.dir === "c2s" && msg.method === "tools/call" && isObject(msg.params) && typeof msg.params.name === "string") {
-          const call: RecordedCall = {
-            cassette: name,
-            event: event.seq,
-            line,
-            tool: msg.params.name,
-            transport: "mcp",
-            args: compact(msg.params.arguments ?? {}),
-          };
-          calls.push(call);
-          pending.set(key, call);
-        } else if (event.dir === "s2c" && pending.has(key)) {
-          const call = pending.get(key)!;
-          pending.delete(key);
-          if (isObject(msg.result) && msg.result.structuredContent !== undefined) keepOutput(call, msg.result.structuredContent, event.seq, store, place);
-        }
-      } else if (event.kind === "http") {
-        const req = jsonOrUndefined(eventText(event, "request.body"));
-        if (!isObject(req) || req.method !== "tools/call" || !isObject(req.params) || typeof req.params.name !== "string") return;
-        const call: RecordedCall = {
-          cassette: name,
-          event: event.seq,
-          line,
-          tool: req.params.name,
-          transport: "http",
-          args: compact(req.params.arguments ?? {}),
-        };
-        const output = outputOf(event);
-        if (output !== undefined) keepOutput(call, output, event.seq, store, place);
-        calls.push(call);
-      }
-    },
+    add: (event, line, place) => reader.add(event, place ? { line, place } : { line }),
   };
+}
+
+/** Where an event is: its line in cassette.jsonl, and its place when read line by line. */
+type At = { line: number; place?: EventPlace };
+
+/** A tool call's arguments as sent (`{}` when there are none). */
+function argumentsOf(message: RpcMessage): unknown {
+  const params = message.member("params");
+  return (isObject(params) ? params.arguments : undefined) ?? {};
 }
 
 /** The structured output an event carries as a call's answer (CLI stdout, an MCP response line, an HTTP response body). */
