@@ -4,7 +4,9 @@
  * were stored as ordinary calls. `record` and `inspect` print these as warnings naming the likely
  * cause; they never change an exit code. One event at a time, so a long cassette is not held.
  */
-import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { CassetteEvent, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
+import { assertNever } from "#src/util/assert-never.js";
+import { createExchangeReader } from "./exchanges/index.js";
 import { fromStoredBytes } from "./stored-bytes.js";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
 
@@ -26,44 +28,55 @@ const EMPTY_CAUSE = "no display or no application open: on a headless machine re
 /** Collects the harness's answers; `warnings()` says what is wrong with them, if anything. */
 export function answerHealth(): { add(event: CassetteEvent): void; warnings(): string[] } {
   const answers: Answer[] = [];
-  const mcpTools = new Map<string, string>();
-  return {
-    add(e) {
-      if (e.origin === "recorder") return;
-      if (e.kind === "cli") {
-        const parsed = parseDriverArgv(e.argv);
-        if (parsed.subcommand !== "call" || !parsed.tool) return;
-        const stdout = fromStoredBytes(e.stdout).toString("utf8");
-        const stderr = fromStoredBytes(e.stderr).toString("utf8");
-        answers.push(judgeText(parsed.tool, stdout, stderr, e.exit_code !== 0 || Boolean(e.signal)));
-      } else if (e.kind === "mcp") {
-        const msg = parseJson(fromStoredBytes(e.line).toString("utf8")) as
-          | { id?: unknown; method?: unknown; params?: { name?: unknown }; result?: unknown; error?: { message?: unknown } }
-          | undefined;
-        if (!msg || msg.id === undefined) return;
-        const key = `${e.stream}:${JSON.stringify(msg.id)}`;
-        if (e.dir === "c2s") {
-          if (msg.method === "tools/call" && typeof msg.params?.name === "string") mcpTools.set(key, msg.params.name);
-          return;
+  const reader = createExchangeReader(
+    {
+      request(x) {
+        if (x.origin === "recorder") return;
+        switch (x.transport) {
+          case "cli": {
+            const e = x.request.event;
+            const parsed = parseDriverArgv(e.argv);
+            if (parsed.subcommand !== "call" || !parsed.tool) return;
+            const stdout = fromStoredBytes(e.stdout).toString("utf8");
+            const stderr = fromStoredBytes(e.stderr).toString("utf8");
+            answers.push(judgeText(parsed.tool, stdout, stderr, e.exit_code !== 0 || Boolean(e.signal)));
+            return;
+          }
+          case "http": {
+            const tool = x.request.message?.tool;
+            if (tool === undefined) return;
+            const e = x.answer.event;
+            const body = fromStoredBytes(e.response.body).toString("utf8");
+            const data = body.split("\n").find((l) => l.startsWith("data:"));
+            const response = parseJson(data ? data.slice(5) : body) as { result?: unknown; error?: { message?: unknown } } | undefined;
+            answers.push(
+              e.response.status >= 400 || response?.error
+                ? { tool, kind: "failed", message: firstLine(String(response?.error?.message ?? `HTTP ${e.response.status}`)) }
+                : judgeResult(tool, response?.result),
+            );
+            return;
+          }
+          case "mcp":
+            return; // judged by its answer
+          default:
+            assertNever(x, "recorded exchange");
         }
-        const tool = mcpTools.get(key);
-        if (!tool) return;
-        mcpTools.delete(key);
-        answers.push(msg.error ? { tool, kind: "failed", message: firstLine(String(msg.error.message ?? "JSON-RPC error")) } : judgeResult(tool, msg.result));
-      } else if (e.kind === "http") {
-        const request = parseJson(fromStoredBytes(e.request.body).toString("utf8")) as { method?: unknown; params?: { name?: unknown } } | undefined;
-        if (request?.method !== "tools/call" || typeof request.params?.name !== "string") return;
-        const body = fromStoredBytes(e.response.body).toString("utf8");
-        const data = body.split("\n").find((l) => l.startsWith("data:"));
-        const response = parseJson(data ? data.slice(5) : body) as { result?: unknown; error?: { message?: unknown } } | undefined;
-        const tool = request.params.name;
+      },
+      answer(x) {
+        const tool = x.request.message.tool;
+        if (x.origin === "recorder" || !x.answer || x.answer.event.origin === "recorder" || tool === undefined) return;
+        const error = x.answer.message.member("error") as { message?: unknown } | undefined;
         answers.push(
-          e.response.status >= 400 || response?.error
-            ? { tool, kind: "failed", message: firstLine(String(response?.error?.message ?? `HTTP ${e.response.status}`)) }
-            : judgeResult(tool, response?.result),
+          error
+            ? { tool, kind: "failed", message: firstLine(String(error.message ?? "JSON-RPC error")) }
+            : judgeResult(tool, x.answer.message.member("result")),
         );
-      }
+      },
     },
+    { text: (e, field) => fromStoredBytes(field === "line" ? (e as McpLineEvent).line : (e as HttpEvent).request.body).toString("utf8") },
+  );
+  return {
+    add: (event) => reader.add(event, undefined),
     warnings: () => warningsFor(answers),
   };
 }

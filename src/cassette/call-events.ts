@@ -1,18 +1,8 @@
-import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { CassetteEvent, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { assertNever } from "#src/util/assert-never.js";
+import { createExchangeReader } from "./exchanges/index.js";
 import { fromStoredBytes } from "./stored-bytes.js";
-import type { StoredBytes } from "#src/schema/bytes.js";
-
-const text = (s: StoredBytes) => fromStoredBytes(s).toString("utf8");
-
-function rpc(s: StoredBytes): { id?: unknown; method?: unknown } | undefined {
-  try {
-    const m = JSON.parse(text(s)) as unknown;
-    return typeof m === "object" && m !== null && !Array.isArray(m) ? (m as { id?: unknown; method?: unknown }) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The tool calls of a cassette, each with the seqs it spans: a CLI `call` (one event), an HTTP
@@ -21,28 +11,27 @@ function rpc(s: StoredBytes): { id?: unknown; method?: unknown } | undefined {
  */
 export function toolCallSpans(events: readonly CassetteEvent[]): { seq: number; seqs: number[] }[] {
   const spans: { seq: number; seqs: number[] }[] = [];
-  const open = new Map<string, { seq: number; seqs: number[] }>();
-  for (const e of events) {
-    if (e.kind === "cli") {
-      if (parseDriverArgv(e.argv).subcommand === "call") spans.push({ seq: e.seq, seqs: [e.seq] });
-    } else if (e.kind === "http") {
-      if (rpc(e.request.body)?.method === "tools/call") spans.push({ seq: e.seq, seqs: [e.seq] });
-    } else if (e.kind === "mcp") {
-      const m = rpc(e.line);
-      if (!m || m.id === undefined) continue;
-      const key = `${e.stream}:${JSON.stringify(m.id)}`;
-      if (e.dir === "c2s" && m.method === "tools/call") {
-        const span = { seq: e.seq, seqs: [e.seq] };
-        spans.push(span);
-        open.set(key, span);
-      } else if (e.dir === "s2c" && m.method === undefined) {
-        const span = open.get(key);
-        if (span) {
-          span.seqs.push(e.seq);
-          open.delete(key);
+  const reader = createExchangeReader(
+    {
+      request(x) {
+        switch (x.transport) {
+          case "cli":
+            if (parseDriverArgv(x.request.event.argv).subcommand === "call") spans.push({ seq: x.seqs[0], seqs: x.seqs });
+            return;
+          case "http":
+            if (x.request.message?.method === "tools/call") spans.push({ seq: x.seqs[0], seqs: x.seqs });
+            return;
+          case "mcp":
+            // the seqs grow by the answer's when it is read
+            if (x.request.message.method === "tools/call" && x.request.message.idRaw !== undefined) spans.push({ seq: x.request.event.seq, seqs: x.seqs });
+            return;
+          default:
+            assertNever(x, "recorded exchange");
         }
-      }
-    }
-  }
+      },
+    },
+    { text: (e, field) => fromStoredBytes(field === "line" ? (e as McpLineEvent).line : (e as HttpEvent).request.body).toString("utf8") },
+  );
+  for (const e of events) reader.add(e, undefined);
   return spans;
 }

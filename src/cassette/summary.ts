@@ -1,4 +1,6 @@
-import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
+import type { CassetteEvent, CassetteHeader, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
+import { assertNever } from "#src/util/assert-never.js";
+import { createExchangeReader, transportOf } from "./exchanges/index.js";
 import { fromStoredBytes } from "./stored-bytes.js";
 import type { Cassette, FrameStats } from "./cassette.js";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
@@ -57,31 +59,47 @@ export function countEvents(): {
   summary(facts: { dir: string; header: CassetteHeader; frameStats: FrameStats; warnings: string[]; probeSha256?: string }): CassetteSummary;
 } {
   const s: EventCounts = { events: 0, by_kind: {}, by_origin: {}, by_transport: {}, by_tool: {}, by_exit_code: {}, mcp_streams: 0 };
+  const reader = createExchangeReader(
+    {
+      request(x) {
+        switch (x.transport) {
+          case "cli": {
+            const e = x.request.event;
+            if (x.origin !== "recorder") {
+              const p = parseDriverArgv(e.argv);
+              bump(s.by_tool, p.subcommand === "call" ? (p.tool ?? "(call without tool)") : `<${p.subcommand}>`);
+            }
+            bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
+            return;
+          }
+          case "http": {
+            const tool = x.origin !== "recorder" ? x.request.message?.tool : undefined;
+            if (tool) bump(s.by_tool, tool);
+            return;
+          }
+          case "mcp": {
+            const tool = x.request.message.tool;
+            if (tool) bump(s.by_tool, tool);
+            return;
+          }
+          default:
+            assertNever(x, "recorded exchange");
+        }
+      },
+      stream(e) {
+        if (e.kind === "mcp_open") s.mcp_streams++;
+        if (e.kind === "mcp_close") bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
+      },
+    },
+    { text: summaryText },
+  );
   return {
     add(e) {
       s.events++;
       bump(s.by_kind, e.kind);
       bump(s.by_origin, e.origin ?? "harness");
-      if (e.kind === "cli") {
-        bump(s.by_transport, "cli");
-        if (e.origin !== "recorder") {
-          const p = parseDriverArgv(e.argv);
-          bump(s.by_tool, p.subcommand === "call" ? (p.tool ?? "(call without tool)") : `<${p.subcommand}>`);
-        }
-        bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
-      } else if (e.kind === "http") {
-        bump(s.by_transport, "http");
-        const tool = e.origin !== "recorder" && typeof e.request.body === "string" ? toolOfLine(e.request.body) : undefined;
-        if (tool) bump(s.by_tool, tool);
-      } else {
-        bump(s.by_transport, "mcp");
-        if (e.kind === "mcp_open") s.mcp_streams++;
-        if (e.kind === "mcp_close") bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
-        if (e.kind === "mcp" && e.dir === "c2s") {
-          const tool = toolOfLine(fromStoredBytes(e.line).toString("utf8"));
-          if (tool) bump(s.by_tool, tool);
-        }
-      }
+      bump(s.by_transport, transportOf(e));
+      reader.add(e, undefined);
     },
     summary(facts) {
       return {
@@ -102,13 +120,11 @@ export function countEvents(): {
   };
 }
 
-function toolOfLine(line: string): string | undefined {
-  try {
-    const msg = JSON.parse(line) as { method?: unknown; params?: { name?: unknown } };
-    return msg.method === "tools/call" && typeof msg.params?.name === "string" ? msg.params.name : undefined;
-  } catch {
-    return undefined;
-  }
+/** An MCP line decoded; an HTTP body only when stored as text (one stored as base64 is not read for its tool). */
+function summaryText(event: McpLineEvent | HttpEvent, field: "line" | "request.body"): string {
+  if (field === "line") return fromStoredBytes((event as McpLineEvent).line).toString("utf8");
+  const body = (event as HttpEvent).request.body;
+  return typeof body === "string" ? body : "";
 }
 
 function probeFacts(actual: string | undefined, header: CassetteHeader): ProbeFacts {
