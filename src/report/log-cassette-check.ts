@@ -1,6 +1,6 @@
-import { fromStoredBytes, parseDriverArgv, storedField, type Cassette } from "#src/cassette/index.js";
+import type { Cassette } from "#src/cassette/index.js";
+import { readExchanges, toolOf } from "#src/cassette/exchanges/index.js";
 import { UserError } from "#src/errors.js";
-import type { CassetteEvent } from "#src/schema/cassette.js";
 import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 
 /**
@@ -10,10 +10,16 @@ import type { ReplayLogEntry } from "#src/schema/replay-log.js";
  */
 export function checkLogCassette(options: { entries: readonly ReplayLogEntry[]; cassette: Cassette; logFile: string }): void {
   const bySeq = new Map(options.cassette.events.map((e) => [e.seq, e]));
+  // the tool each request calls, by the seq of the request's event
+  const calls = new Map<number, string>();
+  for (const x of readExchanges(options.cassette.events)) {
+    const tool = toolOf(x);
+    if (tool !== undefined) calls.set(x.request.event.seq, tool);
+  }
   for (const entry of options.entries) {
     if (entry.type !== "request" || entry.matched_seq === undefined || entry.tool === undefined) continue;
     const event = bySeq.get(entry.matched_seq);
-    const recorded = event ? toolOf(event) : undefined;
+    const recorded = calls.get(entry.matched_seq);
     if (event && recorded === entry.tool) continue;
     const found = !event ? "no such event" : recorded ? `a call to ${recorded}` : `not a tool call (${event.kind})`;
     throw new UserError(
@@ -25,23 +31,4 @@ export function checkLogCassette(options: { entries: readonly ReplayLogEntry[]; 
       },
     );
   }
-}
-
-/** The tool an event calls, when it is a tool call. */
-function toolOf(event: CassetteEvent): string | undefined {
-  if (event.kind === "cli") return parseDriverArgv(event.argv).tool;
-  const body = event.kind === "mcp" && event.dir === "c2s" ? text(event, "line") : event.kind === "http" ? text(event, "request.body") : undefined;
-  if (body === undefined) return undefined;
-  try {
-    const msg = JSON.parse(body) as { method?: unknown; params?: { name?: unknown } };
-    return msg.method === "tools/call" && typeof msg.params?.name === "string" ? msg.params.name : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function text(event: CassetteEvent, field: string): string {
-  const stored = storedField(event, field);
-  if (stored === undefined) return "";
-  return typeof stored === "string" ? stored : fromStoredBytes(stored).toString("utf8");
 }

@@ -1,9 +1,10 @@
 import type { FrameExt } from "#src/cassette/frame-ref.js";
 import type { Redactor } from "#src/cassette/redact.js";
 import type { FrameRef } from "#src/schema/bytes.js";
-import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { CassetteEvent, McpLineEvent } from "#src/schema/cassette.js";
 import type { Decision } from "#src/replay/engine/engine.js";
-import { endsEpoch, parseJsonRpc, type RecordedExchange } from "#src/replay/engine/exchanges.js";
+import { endsEpoch, type RecordedExchange } from "#src/replay/engine/exchanges.js";
+import { createExchangeReader } from "#src/cassette/exchanges/index.js";
 import { isLifecycleTool } from "#src/replay/engine/session-lifecycle.js";
 import type { ReplaySession } from "#src/replay/session.js";
 import type { Growth } from "./growth.js";
@@ -149,20 +150,18 @@ export function createRecordMissingCore(options: {
   return core;
 }
 
-/** Position of the answer line of each recorded MCP request (by the request's seq), paired by stream and id as the replay pairs them. */
+/** Position of the answer line of each recorded MCP request (by the request's seq), paired by the exchange reader the replay reads with. */
 function answerPositions(events: readonly CassetteEvent[]): Map<number, number> {
   const out = new Map<number, number>();
-  const open = new Map<string, number>();
-  events.forEach((e, i) => {
-    if (e.kind !== "mcp" || typeof e.line !== "string") return;
-    const id = parseJsonRpc(e.line)?.idRaw;
-    if (id === undefined) return;
-    const key = `${e.stream}:${id}`;
-    if (e.dir === "c2s") open.set(key, e.seq);
-    else if (open.has(key)) {
-      out.set(open.get(key)!, i);
-      open.delete(key);
-    }
-  });
+  const reader = createExchangeReader<number>(
+    {
+      answer(x) {
+        if (x.answer) out.set(x.request.event.seq, x.answer.place);
+      },
+    },
+    // a line stored as base64 pairs with nothing, as the replay reads it
+    { text: (e, field) => (field === "line" && typeof (e as McpLineEvent).line === "string" ? ((e as McpLineEvent).line as string) : "") },
+  );
+  for (const [i, e] of events.entries()) reader.add(e, i);
   return out;
 }
