@@ -6,7 +6,8 @@ import { readCassette, type Cassette } from "#src/cassette/index.js";
 import { UserError } from "#src/errors.js";
 import { isFailing, SEVERITIES, type Severity } from "#src/contract/change.js";
 import { eventText, isObject, jsonOrUndefined } from "#src/probe/event-json.js";
-import type { CassetteEvent } from "#src/schema/cassette.js";
+import { createExchangeReader, type McpStreamEvent, type OtherLine, type RecordedExchange, type RpcMessage } from "#src/cassette/exchanges/index.js";
+import type { McpLineEvent } from "#src/schema/cassette.js";
 import type { ShimBackend } from "#src/shim-server/backend.js";
 import { signFrames } from "#src/harness/screen/sign-frames.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
@@ -152,7 +153,7 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
   const ids = createIdMap();
   const calls: VerifiedCall[] = [];
   const streams = new Map<number, LiveMcpStream>();
-  const answers = recordedMcpAnswers(ctx.cassette);
+  const flow = readFlow(ctx.cassette);
   let divergence: Divergence | undefined;
   const finish = (call: VerifiedCall, unfaithful = false) => {
     if (divergence) call.notes.push(divergenceNote(divergence));
@@ -167,9 +168,11 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
     `the recording holds ${unknown.join(", ")} where the harness sent a secret, and no --secret matches it: the candidate was sent the placeholder; pass --secret VALUE with what the harness sent to re-run this call exactly`;
   // the last mutation sent over per-call CLI: the reads after it may meet a desktop still settling
   let settlingAfter: string | undefined;
-  for (const [index, event] of ctx.cassette.events.entries()) {
-    const line = ctx.cassette.lines[index] ?? 0;
-    if (event.kind === "cli") {
+  for (const item of flow.steps) {
+    const mcp = mcpSent(item);
+    if (item.type === "exchange" && item.exchange.transport === "cli") {
+      const event = item.exchange.request.event;
+      const line = item.exchange.request.place;
       const argv = event.argv;
       const tool = argv[0] === "call" ? argv[1] : undefined;
       const call: VerifiedCall = {
@@ -227,9 +230,11 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       call.differences = result.differences;
       ctx.update?.cli({ event, result });
       finish(call, unknown.length > 0);
-    } else if (event.kind === "mcp_open") {
+    } else if (item.type === "stream" && item.event.kind === "mcp_open") {
+      const event = item.event;
       streams.set(event.stream, openLiveMcpStream({ backend: ctx.backend, argv: event.argv, cwd: ctx.work, env: ctx.env, timeoutMs: ctx.timeoutMs }));
-    } else if (event.kind === "mcp" && event.dir === "c2s") {
+    } else if (mcp) {
+      const { event, place: line, answered } = mcp;
       const stream = streams.get(event.stream);
       const msg = jsonOrUndefined(eventText(event, "line"));
       if (!stream || !isObject(msg)) continue;
@@ -259,7 +264,7 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       const answer = await stream.send(sent, msg.id);
       call.sent = true;
       if (msg.id === undefined) continue; // a notification: nothing comes back to compare
-      const recorded = answers.get(`${event.stream}:${JSON.stringify(msg.id)}`);
+      const recorded = answered ? jsonOrUndefined(answered.message.text) : undefined;
       if (method === "tools/list") call.notes.push("tools/list is compared by `gate` and `diff` (schemas), not here");
       else if (answer === undefined)
         call.differences.push({ severity: "breaking", path: "$", kind: "missing", message: `no answer within ${ctx.timeoutMs} ms` });
@@ -270,10 +275,10 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
         if (structured(recorded) !== undefined && structured(live) !== undefined) ids.learn(structured(recorded), structured(live));
       }
       finish(call, unknown.length > 0);
-    } else if (event.kind === "http") {
+    } else if (item.type === "exchange" && item.exchange.transport === "http") {
       finish({
-        seq: event.seq,
-        line,
+        seq: item.exchange.request.event.seq,
+        line: item.exchange.request.place,
         transport: "http",
         label: "http",
         sent: false,
@@ -281,35 +286,57 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
         differences: [],
         notes: ["not sent: verify replays per-call CLI and MCP stdio traffic; MCP over HTTP is checked by `gate` (schemas) only"],
       });
-    } else if (event.kind === "mcp_close") {
+    } else if (item.type === "stream" && item.event.kind === "mcp_close") {
+      const event = item.event;
       const stream = streams.get(event.stream);
       if (stream) {
         await stream.close();
-        ctx.update?.mcp({ stream: event.stream, argv: mcpArgv(ctx.cassette, event.stream), live: stream });
+        ctx.update?.mcp({ stream: event.stream, argv: flow.argv(event.stream), live: stream });
         streams.delete(event.stream);
       }
     }
   }
   for (const [id, stream] of streams) {
     await stream.close();
-    ctx.update?.mcp({ stream: id, argv: mcpArgv(ctx.cassette, id), live: stream });
+    ctx.update?.mcp({ stream: id, argv: flow.argv(id), live: stream });
   }
   return calls;
 }
 
-function recordedMcpAnswers(cassette: Cassette): Map<string, unknown> {
-  const out = new Map<string, unknown>();
-  for (const event of cassette.events) {
-    if (event.kind !== "mcp" || event.dir !== "s2c") continue;
-    const msg = jsonOrUndefined(eventText(event, "line"));
-    if (isObject(msg) && msg.id !== undefined && msg.method === undefined) out.set(`${event.stream}:${JSON.stringify(msg.id)}`, msg);
-  }
-  return out;
+/** What verify sends, in the recording's order: each exchange (its recorded answer read), each stream's start and end, and the other lines the harness sent. */
+type FlowStep =
+  | { type: "exchange"; exchange: RecordedExchange<number> }
+  | { type: "stream"; event: McpStreamEvent }
+  /** A line sent to the driver that is no request (a reply to the driver, a method that is no string): sent as recorded. */
+  | { type: "sent"; line: OtherLine<number> };
+
+/** A line the harness sent on an MCP stream, with the recorded answer to it when there is one. */
+function mcpSent(item: FlowStep): { event: McpLineEvent; place: number; answered?: { message: RpcMessage } } | undefined {
+  if (item.type === "sent") return item.line;
+  if (item.type !== "exchange" || item.exchange.transport !== "mcp") return undefined;
+  const { request, answer } = item.exchange;
+  return { event: request.event, place: request.place, ...(answer ? { answered: answer } : {}) };
 }
 
-function mcpArgv(cassette: Cassette, stream: number): string[] {
-  const open = cassette.events.find((e): e is Extract<CassetteEvent, { kind: "mcp_open" }> => e.kind === "mcp_open" && e.stream === stream);
-  return open?.argv ?? ["mcp"];
+/** The recording read into the steps verify sends (each with its line in cassette.jsonl), and each MCP stream's argv. */
+function readFlow(cassette: Cassette): { steps: FlowStep[]; argv(stream: number): string[] } {
+  const steps: FlowStep[] = [];
+  const argv = new Map<number, string[]>();
+  const reader = createExchangeReader<number>(
+    {
+      request: (exchange) => steps.push({ type: "exchange", exchange }),
+      stream(event) {
+        if (event.kind === "mcp_open" && !argv.has(event.stream)) argv.set(event.stream, event.argv);
+        steps.push({ type: "stream", event });
+      },
+      other(line) {
+        if (line.event.dir === "c2s" && line.message) steps.push({ type: "sent", line });
+      },
+    },
+    { text: eventText },
+  );
+  for (const [index, event] of cassette.events.entries()) reader.add(event, cassette.lines[index] ?? 0);
+  return { steps, argv: (stream) => argv.get(stream) ?? ["mcp"] };
 }
 
 function readOnlyTools(listToolsJson: string): Map<string, boolean> {
