@@ -4,7 +4,7 @@
  * were stored as ordinary calls. `record` and `inspect` print these as warnings naming the likely
  * cause; they never change an exit code. One event at a time, so a long cassette is not held.
  */
-import type { CassetteEvent, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { createExchangeReader } from "./exchanges/index.js";
 import { fromStoredBytes } from "./stored-bytes.js";
@@ -28,53 +28,48 @@ const EMPTY_CAUSE = "no display or no application open: on a headless machine re
 /** Collects the harness's answers; `warnings()` says what is wrong with them, if anything. */
 export function answerHealth(): { add(event: CassetteEvent): void; warnings(): string[] } {
   const answers: Answer[] = [];
-  const reader = createExchangeReader(
-    {
-      request(x) {
-        if (x.origin === "recorder") return;
-        switch (x.transport) {
-          case "cli": {
-            const e = x.request.event;
-            const parsed = parseDriverArgv(e.argv);
-            if (parsed.subcommand !== "call" || !parsed.tool) return;
-            const stdout = fromStoredBytes(e.stdout).toString("utf8");
-            const stderr = fromStoredBytes(e.stderr).toString("utf8");
-            answers.push(judgeText(parsed.tool, stdout, stderr, e.exit_code !== 0 || Boolean(e.signal)));
-            return;
-          }
-          case "http": {
-            const tool = x.request.message?.tool;
-            if (tool === undefined) return;
-            const e = x.answer.event;
-            const body = fromStoredBytes(e.response.body).toString("utf8");
-            const data = body.split("\n").find((l) => l.startsWith("data:"));
-            const response = parseJson(data ? data.slice(5) : body) as { result?: unknown; error?: { message?: unknown } } | undefined;
-            answers.push(
-              e.response.status >= 400 || response?.error
-                ? { tool, kind: "failed", message: firstLine(String(response?.error?.message ?? `HTTP ${e.response.status}`)) }
-                : judgeResult(tool, response?.result),
-            );
-            return;
-          }
-          case "mcp":
-            return; // judged by its answer
-          default:
-            assertNever(x, "recorded exchange");
+  const reader = createExchangeReader({
+    request(x) {
+      if (x.origin === "recorder") return;
+      switch (x.transport) {
+        case "cli": {
+          const e = x.request.event;
+          const parsed = parseDriverArgv(e.argv);
+          if (parsed.subcommand !== "call" || !parsed.tool) return;
+          const stdout = fromStoredBytes(e.stdout).toString("utf8");
+          const stderr = fromStoredBytes(e.stderr).toString("utf8");
+          answers.push(judgeText(parsed.tool, stdout, stderr, e.exit_code !== 0 || Boolean(e.signal)));
+          return;
         }
-      },
-      answer(x) {
-        const tool = x.request.message.tool;
-        if (x.origin === "recorder" || !x.answer || x.answer.event.origin === "recorder" || tool === undefined) return;
-        const error = x.answer.message.member("error") as { message?: unknown } | undefined;
-        answers.push(
-          error
-            ? { tool, kind: "failed", message: firstLine(String(error.message ?? "JSON-RPC error")) }
-            : judgeResult(tool, x.answer.message.member("result")),
-        );
-      },
+        case "http": {
+          const tool = x.request.message?.tool;
+          if (tool === undefined) return;
+          const e = x.answer.event;
+          const body = fromStoredBytes(e.response.body).toString("utf8");
+          const data = body.split("\n").find((l) => l.startsWith("data:"));
+          const response = parseJson(data ? data.slice(5) : body) as { result?: unknown; error?: { message?: unknown } } | undefined;
+          answers.push(
+            e.response.status >= 400 || response?.error
+              ? { tool, kind: "failed", message: firstLine(String(response?.error?.message ?? `HTTP ${e.response.status}`)) }
+              : judgeResult(tool, response?.result),
+          );
+          return;
+        }
+        case "mcp":
+          return; // judged by its answer
+        default:
+          assertNever(x, "recorded exchange");
+      }
     },
-    { text: (e, field) => fromStoredBytes(field === "line" ? (e as McpLineEvent).line : (e as HttpEvent).request.body).toString("utf8") },
-  );
+    answer(x) {
+      const tool = x.request.message.tool;
+      if (x.origin === "recorder" || !x.answer || x.answer.event.origin === "recorder" || tool === undefined) return;
+      const error = x.answer.message.member("error") as { message?: unknown } | undefined;
+      answers.push(
+        error ? { tool, kind: "failed", message: firstLine(String(error.message ?? "JSON-RPC error")) } : judgeResult(tool, x.answer.message.member("result")),
+      );
+    },
+  });
   return {
     add: (event) => reader.add(event, undefined),
     warnings: () => warningsFor(answers),

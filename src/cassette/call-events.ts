@@ -1,8 +1,7 @@
-import type { CassetteEvent, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { createExchangeReader } from "./exchanges/index.js";
-import { fromStoredBytes } from "./stored-bytes.js";
 
 /**
  * The tool calls of a cassette, each with the seqs it spans: a CLI `call` (one event), an HTTP
@@ -11,27 +10,24 @@ import { fromStoredBytes } from "./stored-bytes.js";
  */
 export function toolCallSpans(events: readonly CassetteEvent[]): { seq: number; seqs: number[] }[] {
   const spans: { seq: number; seqs: number[] }[] = [];
-  const reader = createExchangeReader(
-    {
-      request(x) {
-        switch (x.transport) {
-          case "cli":
-            if (parseDriverArgv(x.request.event.argv).subcommand === "call") spans.push({ seq: x.seqs[0], seqs: x.seqs });
-            return;
-          case "http":
-            if (x.request.message?.method === "tools/call") spans.push({ seq: x.seqs[0], seqs: x.seqs });
-            return;
-          case "mcp":
-            // the seqs grow by the answer's when it is read
-            if (x.request.message.method === "tools/call" && x.request.message.idRaw !== undefined) spans.push({ seq: x.request.event.seq, seqs: x.seqs });
-            return;
-          default:
-            assertNever(x, "recorded exchange");
-        }
-      },
+  const reader = createExchangeReader({
+    request(x) {
+      switch (x.transport) {
+        case "cli":
+          if (parseDriverArgv(x.request.event.argv).subcommand === "call") spans.push({ seq: x.seqs[0], seqs: x.seqs });
+          return;
+        case "http":
+          if (x.request.message?.method === "tools/call") spans.push({ seq: x.seqs[0], seqs: x.seqs });
+          return;
+        case "mcp":
+          // the seqs grow by the answer's when it is read
+          if (x.request.message.method === "tools/call" && x.request.message.idRaw !== undefined) spans.push({ seq: x.request.event.seq, seqs: x.seqs });
+          return;
+        default:
+          assertNever(x, "recorded exchange");
+      }
     },
-    { text: (e, field) => fromStoredBytes(field === "line" ? (e as McpLineEvent).line : (e as HttpEvent).request.body).toString("utf8") },
-  );
+  });
   for (const e of events) reader.add(e, undefined);
   return spans;
 }

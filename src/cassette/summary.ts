@@ -1,7 +1,6 @@
 import type { CassetteEvent, CassetteHeader, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
 import { assertNever } from "#src/util/assert-never.js";
-import { createExchangeReader, transportOf } from "./exchanges/index.js";
-import { fromStoredBytes } from "./stored-bytes.js";
+import { createExchangeReader, storedText, transportOf } from "./exchanges/index.js";
 import type { Cassette, FrameStats } from "./cassette.js";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
 
@@ -91,7 +90,7 @@ export function countEvents(): {
         if (e.kind === "mcp_close") bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
       },
     },
-    { text: summaryText },
+    { text: summaryText, answers: false },
   );
   return {
     add(e) {
@@ -122,7 +121,7 @@ export function countEvents(): {
 
 /** An MCP line decoded; an HTTP body only when stored as text (one stored as base64 is not read for its tool). */
 function summaryText(event: McpLineEvent | HttpEvent, field: "line" | "request.body"): string {
-  if (field === "line") return fromStoredBytes((event as McpLineEvent).line).toString("utf8");
+  if (field === "line") return storedText(event, field);
   const body = (event as HttpEvent).request.body;
   return typeof body === "string" ? body : "";
 }

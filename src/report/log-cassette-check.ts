@@ -12,7 +12,7 @@ export function checkLogCassette(options: { entries: readonly ReplayLogEntry[]; 
   const bySeq = new Map(options.cassette.events.map((e) => [e.seq, e]));
   // the tool each request calls, by the seq of the request's event
   const calls = new Map<number, string>();
-  for (const x of readExchanges(options.cassette.events)) {
+  for (const x of readExchanges(options.cassette.events, { answers: false })) {
     const tool = toolOf(x);
     if (tool !== undefined) calls.set(x.request.event.seq, tool);
   }

@@ -200,6 +200,24 @@ describe("readExchanges", () => {
     expect(seen).toEqual(["mcp:line", "restored"]);
   });
 
+  it("leaves the driver's lines unread when asked for the requests alone", () => {
+    seq = 0;
+    const others: (string | undefined)[] = [];
+    const requests: (string | undefined)[] = [];
+    const reader = createExchangeReader(
+      {
+        request: (x) => requests.push(toolOf(x)),
+        answer: () => expect.unreachable("no answer is read"),
+        other: (o) => others.push(o.message?.idRaw),
+      },
+      { answers: false },
+    );
+    for (const e of [line(0, "c2s", call(1, "a")), line(0, "s2c", result(1, {})), cli(["call", "b"])]) reader.add(e, undefined);
+    expect(requests).toEqual(["a", "b"]);
+    expect(others).toEqual([undefined]);
+    expect(reader.waiting().map((x) => x.seqs)).toEqual([[0]]);
+  });
+
   it("lists every stored text of each event kind", () => {
     seq = 0;
     expect(storedTextsOf(cli(["call", "a"], { stdin: "in", stdout: "out", stderr: "err" }))).toEqual(["call", "a", "in", "out", "err"]);

@@ -78,6 +78,12 @@ export interface ReadOptions {
    * (they sit inside JSON strings and change no id, method or tool).
    */
   text?(event: McpLineEvent | HttpEvent, field: "line" | "request.body"): string;
+  /**
+   * `false`: a reading that needs only the requests (counts, tools) leaves the driver's MCP lines
+   * unread — a long answer is not even scanned — so no MCP request gets an answer; `other` is told
+   * of those lines with no message.
+   */
+  answers?: false;
 }
 
 export interface ExchangeReader<P = undefined> {
@@ -112,6 +118,10 @@ export function createExchangeReader<P = undefined>(visitor: ExchangeVisitor<P>,
           });
           return;
         case "mcp": {
+          if (event.dir === "s2c" && options.answers === false) {
+            visitor.other?.({ event, place, message: undefined });
+            return;
+          }
           const message = readRpcMessage(text(event, "line"));
           if (message && event.dir === "c2s" && message.method !== undefined) {
             const exchange: McpExchange<P> = {
