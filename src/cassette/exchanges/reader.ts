@@ -105,9 +105,12 @@ export function createExchangeReader<P = undefined>(visitor: ExchangeVisitor<P>,
   return {
     add(event, place) {
       switch (event.kind) {
-        case "cli":
-          visitor.request?.({ transport: "cli", seqs: [event.seq], origin: originOf(event), request: { event, place }, answer: { event, place } });
+        case "cli": {
+          if (!visitor.request) return;
+          const part = { event, place };
+          visitor.request({ transport: "cli", seqs: [event.seq], origin: originOf(event), request: part, answer: part });
           return;
+        }
         case "http":
           visitor.request?.({
             transport: "http",

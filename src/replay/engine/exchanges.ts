@@ -195,11 +195,11 @@ export function createExchangeBuilder(options: {
 
 /** The message as the replay's requests take it: the params only of a tool call (the driver ignores the others'). */
 function jsonRpcOf(message: RpcMessage): JsonRpcMessage {
-  return {
-    ...(message.idRaw !== undefined && message.idRaw !== "null" ? { idRaw: message.idRaw } : {}),
-    ...(message.method !== undefined ? { method: message.method } : {}),
-    ...(message.method === "tools/call" ? { params: message.member("params") } : {}),
-  };
+  const out: JsonRpcMessage = {};
+  if (message.idRaw !== undefined && message.idRaw !== "null") out.idRaw = message.idRaw;
+  if (message.method !== undefined) out.method = message.method;
+  if (message.method === "tools/call") out.params = message.member("params");
+  return out;
 }
 
 /**
