@@ -19,7 +19,8 @@ export function scanRecording(dir: string): { cassette: Cassette; recording: Rep
   const answers: AnswerSource = {
     read: (seq, place) => readScannedEvent({ file, place, seq, stamp: (stamp ??= fileStamp(file)) }),
     frame: frameMarker,
-    cache: createLru({ maxWeight: 16 * 2 ** 20 }),
+    // each answer is read when its row is built, and again only within that row
+    cache: createLru({ maxWeight: 2 ** 20 }),
   };
   const builder = createExchangeBuilder({ answers });
   const seen = recordingCollector();
