@@ -59,7 +59,14 @@ export function writeLongCassette(options: { out: string; calls: number }): void
       : { name: "list_windows", arguments: {} };
     const text = click ? `✅ Clicked element ${id}.` : `window 7 (pid 100): "Call ${id}"`;
     writer.append({ t_ms: (t += 1), origin: "harness", kind: "mcp", stream: 0, dir: "c2s", line: line({ jsonrpc: "2.0", id, method: "tools/call", params }) });
-    writer.append({ t_ms: (t += 1), origin: "harness", kind: "mcp", stream: 0, dir: "s2c", line: line({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } }) });
+    writer.append({
+      t_ms: (t += 1),
+      origin: "harness",
+      kind: "mcp",
+      stream: 0,
+      dir: "s2c",
+      line: line({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } }),
+    });
   }
   writer.close();
 }
