@@ -57,7 +57,7 @@ export interface RenderContext {
 }
 
 /** Characters of full results a render remembers to link to instead of writing them again. */
-const DETAILS_REMEMBERED = 2 ** 21;
+const DETAILS_REMEMBERED = 2 ** 20;
 
 export function renderContext(): RenderContext {
   return { images: new Set(), details: createLru({ maxWeight: DETAILS_REMEMBERED }), packed: false };
