@@ -182,6 +182,10 @@ async function measureLarge(small, tmp) {
   }
   const med = (list, key) => median(list.map((p) => p[key]));
   const ms = (n) => (Number.isNaN(n) ? "not reported" : fmt(n, 0));
+  const fcp = (list) => {
+    const seen = list.map((p) => p.fcp).filter((t) => !Number.isNaN(t));
+    return seen.length > 0 ? median(seen) : Number.NaN;
+  };
   const load = { small: med(paints.small, "load"), large: med(paints.large, "load") };
   const painted = { small: med(paints.small, "painted"), large: med(paints.large, "painted") };
   const ratios = { load: load.large / load.small, painted: painted.large / painted.small };
@@ -193,8 +197,8 @@ async function measureLarge(small, tmp) {
     "",
     "| report | wall s | peak RSS | HTML | load ms | first frame after load ms | first contentful paint ms | load ÷ bundled | first frame ÷ bundled | targets | result |",
     "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |",
-    `| ${large.stats.rows} calls (${events} events) | ${fmt(large.wall, 1)} | ${fmt(large.rss, 0)} MiB | ${fmt(large.stats.bytes / 2 ** 20, 1)} MiB | ${ms(load.large)} | ${ms(painted.large)} | ${ms(med(paints.large, "fcp"))} | ${fmt(ratios.load)} | ${fmt(ratios.painted)} | RSS ≤ ${RSS_TARGET_MIB} MiB, paint ≤ ${PAINT_TARGET}× | ${rssOk && paintOk ? "pass" : `miss (${[rssOk ? "" : "RSS", paintOk ? "" : "paint"].filter(Boolean).join(", ")})`} |`,
-    `| bundled \`${path.relative(root, small.dir)}\` | — | — | — | ${ms(load.small)} | ${ms(painted.small)} | ${ms(med(paints.small, "fcp"))} | 1.00 | 1.00 | | |`,
+    `| ${large.stats.rows} calls (${events} events) | ${fmt(large.wall, 1)} | ${fmt(large.rss, 0)} MiB | ${fmt(large.stats.bytes / 2 ** 20, 1)} MiB | ${ms(load.large)} | ${ms(painted.large)} | ${ms(fcp(paints.large))} | ${fmt(ratios.load)} | ${fmt(ratios.painted)} | RSS ≤ ${RSS_TARGET_MIB} MiB, paint ≤ ${PAINT_TARGET}× | ${rssOk && paintOk ? "pass" : `miss (${[rssOk ? "" : "RSS", paintOk ? "" : "paint"].filter(Boolean).join(", ")})`} |`,
+    `| bundled \`${path.relative(root, small.dir)}\` | — | — | — | ${ms(load.small)} | ${ms(painted.small)} | ${ms(fcp(paints.small))} | 1.00 | 1.00 | | |`,
   ].join("\n");
 }
 
