@@ -3,7 +3,7 @@ import { isTransportFailure } from "#src/driver/port.js";
 
 /**
  * What a driver reply says about an action, read once: the ActionResult fields (0.15+), the
- * legacy pre-0.15 fields some harnesses still read, and any refusal envelope (CONTRACT.md §3.2).
+ * legacy pre-0.15 fields some harnesses still read, and any refusal envelope (docs/reference/cua-driver-contract.md §3.2).
  * structuredContent wins over a JSON text block when both carry a key.
  */
 export interface ReplyFields {

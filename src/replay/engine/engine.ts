@@ -53,7 +53,7 @@ export interface Decision {
   lifecycleEpoch?: number;
   /** The driver's own answer built by the replay, not recorded (transports render it per transport). */
   synthetic?: SyntheticAnswer;
-  /** An answer off the recorded path (DESIGN.md §4), logged as synthesized with its basis. */
+  /** An answer off the recorded path (docs/matching.md), logged as synthesized with its basis. */
   offPath?: { synthesized: SynthesizedKind; basis: SynthesisBasis };
   /** A target-style refusal fault: the requested pid's windows as the cassette last showed them. */
   candidates?: readonly WindowCandidate[];
@@ -73,9 +73,9 @@ interface Chosen {
 
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
 export type SyntheticAnswer =
-  /** The call names a session that `end_session` ended (CONTRACT.md §3.4). */
+  /** The call names a session that `end_session` ended (docs/reference/cua-driver-contract.md §3.4). */
   | { kind: "session_ended"; label: string }
-  /** The tool is not in the driver's tool list: refused before any lookup (CONTRACT.md §0.5). */
+  /** The tool is not in the driver's tool list: refused before any lookup (docs/reference/cua-driver-contract.md §0.5). */
   | { kind: "permission_denied" };
 
 export interface Engine {

@@ -375,7 +375,7 @@ export function endsEpoch(x: RecordedExchange): boolean {
 
 /**
  * Number the states a recording passed through: every exchange gets the epoch it was recorded
- * in, and each harness mutation ends its epoch (DESIGN.md §4), except one a recording fault kept
+ * in, and each harness mutation ends its epoch (docs/matching.md), except one a recording fault kept
  * from the driver (`fault.forwarded: false`): the desktop did not change.
  */
 export function assignEpochs(exchanges: RecordedExchange[]): number {

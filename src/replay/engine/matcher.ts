@@ -64,7 +64,7 @@ function preferred(group: readonly RecordedExchange[], request: ReplayRequest): 
 const shapeOf = (request: ReplayRequest) => `${request.transport}:${request.outFile !== undefined ? "file" : "inline"}`;
 
 /**
- * Epoch-aware matching (DESIGN.md §4). Reads are answered from the current epoch (per key, in
+ * Epoch-aware matching (docs/matching.md). Reads are answered from the current epoch (per key, in
  * order, repeating the last), falling back to the latest earlier epoch; a mutation must be the
  * one that ended the current epoch and is consumed once. `strict-order` also pins reads to the
  * recorded order. Non-tool requests (initialize, --version, …) are answered from any epoch, and so
