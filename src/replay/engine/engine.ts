@@ -254,7 +254,7 @@ export function createEngine(options: EngineOptions): Engine {
       exchange: virtualExchange({ request, kind: "mutation", epoch: matcher.epoch, raw }),
       commit: "none",
       synthesized: "stale_element_token",
-      basis: { source: "reference", detail: `the driver's stale_element_token refusal (CONTRACT.md §3.2): ${why}; nothing consumed` },
+      basis: { source: "reference", detail: `the driver's stale_element_token refusal (docs/reference/cua-driver-contract.md §3.2): ${why}; nothing consumed` },
     };
   };
 
@@ -421,8 +421,8 @@ export function createEngine(options: EngineOptions): Engine {
 function syntheticBasis(s: SyntheticAnswer): SynthesisBasis {
   const detail =
     s.kind === "permission_denied"
-      ? "the driver's rule: a tool it does not list is refused before any lookup (CONTRACT.md §0.5)"
-      : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (CONTRACT.md §3.4)`;
+      ? "the driver's rule: a tool it does not list is refused before any lookup (docs/reference/cua-driver-contract.md §0.5)"
+      : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (docs/reference/cua-driver-contract.md §3.4)`;
   return { source: "reference", detail };
 }
 

@@ -66,11 +66,11 @@ export function buildLifecycleAnswer(options: {
     source = { source: "cassette", seq: template.seq };
   } else if (tool === "end_session") {
     structured = { active: false, session: "" };
-    from = "the driver reference (CONTRACT.md §3.4)";
+    from = "the driver reference (docs/reference/cua-driver-contract.md §3.4)";
     source = { source: "reference" };
   } else if (REFERENCE_VERSIONS.test(options.driverVersion)) {
     structured = { ...START_SESSION_0_21 };
-    from = `the driver reference for ${options.driverVersion} (CONTRACT.md §3.4)`;
+    from = `the driver reference for ${options.driverVersion} (docs/reference/cua-driver-contract.md §3.4)`;
     source = { source: "reference" };
   } else {
     return {
