@@ -1,7 +1,7 @@
 import type { Reply, ToolInfo, TransportFailure } from "#src/driver/port.js";
 import { isTransportFailure } from "#src/driver/port.js";
 import type { Verdict } from "#src/schema/harness-step.js";
-import { checkToolsAgainstContract } from "./contract-check.js";
+import { checkToolsAgainstContract, type ContractCheckResult } from "./contract-check.js";
 import { checkFrameLease } from "./frame-lease.js";
 import type { GuardResult } from "./guard-result.js";
 import { checkKeyCombo } from "./key-combo.js";
@@ -47,10 +47,7 @@ export const startSessionRebuilder: SessionRebuilder = {
   },
 };
 
-export interface ContractCheckResult {
-  ok: boolean;
-  gaps: string[];
-}
+export type { ContractCheckResult } from "./contract-check.js";
 
 /** The replaceable parts of a harness session. Swap one to test what breaks without it. */
 export interface HarnessParts {
