@@ -13,7 +13,7 @@ import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 export interface ReplaySessionOptions {
   /** As loaded (`loadReplayCassette`: prepared once, answers read on demand) or events in memory. */
   cassette: ReplayCassette | PreparedReplayCassette;
-  /** Where the cassette came from, for messages (`recordings/login/cassette.jsonl`). */
+  /** Where the cassette came from, for messages (`recordings/gtk3-demo-mcp/cassette.jsonl`). */
   source?: string;
   faults?: FaultPlan;
   seed?: number;

@@ -31,7 +31,7 @@ const LOOPBACK = /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
 /**
  * msw handlers that answer MCP-over-HTTP requests (`cua-driver serve` with
  * CUA_DRIVER_RS_MCP_HTTP_PORT) from a cassette, in process, with no port:
- * `setupServer(...cassetteHandlers("recordings/login"))`.
+ * `setupServer(...cassetteHandlers("recordings/gtk3-demo-mcp"))`.
  */
 export function cassetteHandlers(dir: string, options: CassetteHandlersOptions = {}): CassetteHandlers {
   const cassette = loadReplayCassette(dir);
