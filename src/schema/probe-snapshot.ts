@@ -142,4 +142,5 @@ export const ProbeSnapshotSchema = z
     status: DaemonStatusSchema.optional(),
   })
   .strict();
+/** A probe snapshot as `ProbeSnapshotSchema` parses it. */
 export type ProbeSnapshot = z.infer<typeof ProbeSnapshotSchema>;

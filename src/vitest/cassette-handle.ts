@@ -8,6 +8,7 @@ import type { HarnessRun } from "./harness-run.js";
 import type { CassetteMode } from "./mode.js";
 import type { RecordMissingSummary } from "#src/recorder/record-missing/record-missing.js";
 
+/** How a test's cassette is used: the mode, faults, matching, clock and the driver to record with. */
 export interface UseCassetteOptions {
   /** Default: `CUA_CONTRACT_MODE`, else `replay`. */
   mode?: CassetteMode;

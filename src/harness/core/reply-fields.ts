@@ -54,6 +54,10 @@ export function structuredOf(result: ToolResult): Record<string, unknown> | unde
   return undefined;
 }
 
+/**
+ * The fields a harness reads from a tool result, current and legacy, and the refusal envelope if
+ * there is one.
+ */
 export function readReplyFields(result: ToolResult): ReplyFields {
   const s = structuredOf(result) ?? {};
   const refusal = asRecord(s.refusal);

@@ -25,6 +25,7 @@ export const failClosedPolicy: UnknownOutcomePolicy = {
   replayAfterRevival: ({ readOnly }) => readOnly,
 };
 
+/** What a session rebuilder gets: the session label and a way to make a driver call. */
 export interface RebuildContext {
   label: string;
   /** Makes one driver call, recorded in the step as a `rebuild` call. */
@@ -64,6 +65,7 @@ export interface HarnessParts {
   contractCheck?(options: { contract: unknown; tools: readonly ToolInfo[] }): ContractCheckResult | Promise<ContractCheckResult>;
 }
 
+/** The parts a harness session uses unless given others (docs/sessions.md). */
 export const defaultHarnessParts: HarnessParts = {
   contractCheck: (options) => checkToolsAgainstContract(options),
   classify: classifyActionResult,

@@ -27,6 +27,7 @@ import { createUnchangedScreen } from "./unchanged-screen.js";
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
 
+/** The engine's recording, faults, seed and matching. */
 export type EngineOptions = EngineSource & {
   faults?: FaultPlan;
   seed?: number;
@@ -78,6 +79,10 @@ export type SyntheticAnswer =
   /** The tool is not in the driver's tool list: refused before any lookup (docs/reference/cua-driver-contract.md §0.5). */
   | { kind: "permission_denied" };
 
+/**
+ * The replay engine: decides each request's answer from the recording, the faults and the driver
+ * state model.
+ */
 export interface Engine {
   readonly exchanges: readonly RecordedExchange[];
   readonly tools: readonly ToolInfo[] | undefined;

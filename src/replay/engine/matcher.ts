@@ -6,6 +6,10 @@ import { nearestRecorded, type Miss } from "./nearest.js";
 import type { ReplayRequest } from "./request.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
 
+/**
+ * How requests are matched to the recording: per key within the epoch, or in strict order
+ * (docs/matching.md).
+ */
 export type MatchMode = "per-key" | "strict-order";
 
 export type MatchResult =

@@ -8,6 +8,7 @@ import { systemClock } from "#src/runtime/clock-system.js";
 import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
 import { errorLine } from "#src/wire/mcp/envelope.js";
 
+/** What `cassetteHandlers` answers and how: the URL, the token, faults and matching. */
 export interface CassetteHandlersOptions {
   /** URL the handlers answer (string pattern or RegExp). Default: any path on 127.0.0.1 / localhost, any port. */
   url?: string | RegExp;
