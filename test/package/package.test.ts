@@ -111,7 +111,7 @@ describe("the docs' TypeScript snippets against the shipped types", () => {
       typeRoots: [path.join(repoRoot, "node_modules", "@types")],
     };
     writeFileSync(config, JSON.stringify({ compilerOptions, include: ["*.mts"] }));
-    expect(existsSync(path.join(repoRoot, "dist", "harness", "index.d.ts")), "npm run build first").toBe(true);
+    expect(existsSync(path.join(repoRoot, "dist", "public", "harness.d.ts")), "npm run build first").toBe(true);
     const r = await execa(path.join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", config, "--singleThreaded"], { cwd: dir, reject: false, all: true });
     expect(r.all).toBe("");
     expect(r.exitCode).toBe(0);
