@@ -5,6 +5,7 @@ import type { HarnessAction } from "#src/schema/harness-step.js";
 import { PASS } from "./guard-result.js";
 import { createHarnessSession } from "./session.js";
 import { failClosedPolicy, type HarnessParts } from "./session-parts.js";
+import { refusalResult } from "#src/faults/refusal.js";
 import { classifyActionResult } from "./verdict.js";
 import { strictWindowListPolicy } from "./window-list.js";
 
@@ -529,6 +530,27 @@ describe("harness session: lifecycle calls lost in transport", () => {
     const next = await s.step(tokenClick);
     expect(next.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["start_session:rebuild", "click:action"]);
     expect(driver.tools()).toEqual(["list_windows", "get_window_state", "click", "start_session", "start_session", "click"]);
+  });
+
+  // Found by the fuzzer with field faults (seed 5324): the revival's start_session was refused too, and
+  // the next type_text went out unchanged on the ended session.
+  it("a revival the driver refuses leaves the session ended: the next step revives first, and blocks if it cannot", async () => {
+    const endedReply = (tool: string): Reply => JSON.parse(refusalResult({ code: "session_ended", tool, args: {} })) as Reply;
+    const { driver, s } = session(
+      base({
+        click: [endedReply("click"), captured("xvfb-11_click_element_token")],
+        start_session: [endedReply("start_session"), endedReply("start_session"), captured("headless-16_start_session_revive")],
+      }),
+    );
+    await s.step(observe);
+    const r = await s.step(tokenClick);
+    expect(r.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["click:action", "start_session:revive"]);
+    const refused = await s.step(tokenClick);
+    expect(refused).toMatchObject({ decision: "blocked", blockedBy: "session_unavailable" });
+    expect(refused.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["start_session:revive"]);
+    const next = await s.step(tokenClick);
+    expect(next.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["start_session:revive", "click:action"]);
+    expect(driver.tools()).toEqual(["list_windows", "get_window_state", "click", "start_session", "start_session", "start_session", "click"]);
   });
 
   it("a startup start_session lost in transport makes the first call rebuild", async () => {
