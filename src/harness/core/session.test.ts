@@ -198,6 +198,29 @@ describe("harness session: element tokens and the layout lease", () => {
     expect(driver.tools().filter((t) => t === "click")).toHaveLength(1);
   });
 
+  // Found by the fuzzer with field faults (seed 20017): the refresh after a stale token came back
+  // empty, and the next step sent the refused token again.
+  it("a token the driver refused as stale is not sent again, however the refresh went; a fresh read's tokens are", async () => {
+    const { driver, s } = session(
+      base({
+        click: [captured("xvfb-15_click_old_token_stale"), captured("xvfb-11_click_element_token")],
+        get_window_state: [
+          captured("xvfb-07_get_window_state_max40"),
+          captured("xvfb-14_get_window_state_resnapshot"),
+          captured("xvfb-14_get_window_state_resnapshot"),
+        ],
+      }),
+    );
+    await s.step(observe);
+    await s.step(tokenClick);
+    const again = await s.step(tokenClick);
+    expect(again).toMatchObject({ decision: "blocked", blockedBy: "refused_unchanged", calls: [] });
+    expect(again.note).toContain(tokenClick.element_token);
+    expect(driver.tools().filter((t) => t === "click")).toHaveLength(1);
+    const fresh = await s.step({ ...tokenClick, element_token: "s00000005:1" });
+    expect(fresh.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["click:action"]);
+  });
+
   it("a coordinate click must name its frame", async () => {
     const { s } = session(base());
     await s.step(observe);
