@@ -66,6 +66,8 @@ describe.skipIf(skipBrowser)("report of a long recording in Chromium", () => {
     const later = page.locator("details.page.packed").nth(9);
     await expect(later.locator("summary").textContent()).resolves.toBe("calls seq 4001 – seq 4399 (200)");
     await later.locator("summary").click();
+    // unpacking is asynchronous (DecompressionStream): wait for the page's calls to appear
+    await later.locator("li.call").first().waitFor({ timeout: 5_000 });
     await expect(later.locator("li.call").count()).resolves.toBe(200);
     await expect(later.locator("li.call").first().locator(".result").textContent()).resolves.toBe('window 7 (pid 100): "Call 2001"');
     await expect(later.locator("li.call").nth(3).locator(".badge.epoch").textContent()).resolves.toBe("epoch 500 → 501");
@@ -73,6 +75,7 @@ describe.skipIf(skipBrowser)("report of a long recording in Chromium", () => {
     // the last call, on a page not opened: the address names it, its page opens, it is the target
     await page.evaluate(`location.hash = "#seq-${2 * CALLS - 1}"`);
     const last = page.locator(`#seq-${2 * CALLS - 1}`);
+    await last.waitFor({ timeout: 5_000 });
     await expect(last.count()).resolves.toBe(1);
     await page.waitForFunction(`document.querySelector("#seq-${2 * CALLS - 1}:target") !== null`);
     const box = await last.boundingBox();
