@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { loadFrame } from "#src/cassette/frame-store.js";
 import { UserError } from "#src/errors.js";
 import { frameCache, signature, type FrameCache } from "#src/harness/screen/decode.js";
@@ -6,7 +7,6 @@ import { pngSize } from "#src/harness/screen/signature-grid.js";
 import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
 import { version } from "#src/version.js";
 import type { ScenarioExtras } from "./html/check-sections.js";
-import { gzipSync } from "node:zlib";
 import { cassetteRow } from "./html/cassette-rows.js";
 import { compareShots, type ShotComparison, type ShotWalk } from "./html/compare-shots.js";
 import { loadReportInput, type ReportInput } from "./load-input.js";
