@@ -35,7 +35,12 @@ export const PACKED_PAGES_SCRIPT = `(() => {
     if (page instanceof HTMLDetailsElement && page.classList.contains("packed") && page.open) unpack(page);
   }, true);
   const reveal = async () => {
-    const id = decodeURIComponent(location.hash.slice(1));
+    let id;
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch {
+      return;
+    }
     if (!id || document.getElementById(id)) return;
     for (const page of document.querySelectorAll("details.page.packed")) {
       if (!page.dataset.ids.split(" ").includes(id)) continue;
@@ -51,7 +56,7 @@ export const PACKED_PAGES_SCRIPT = `(() => {
 })();`;
 
 /** The CSP source that allows PACKED_PAGES_SCRIPT: its SHA-256, checked by render-report.test.ts. */
-export const PACKED_PAGES_SCRIPT_HASH = "'sha256-2f1HUNXETRnVkHaponx1xNAX8lgkxuiH7n31t2aVF2c='";
+export const PACKED_PAGES_SCRIPT_HASH = "'sha256-LOZKczg3ALvo/4zx9pBgxR23bp7FWhJRdOKLvsTegrs='";
 
 /** Added to the stylesheet of a report with packed pages. */
 export const PACKED_PAGES_CSS = `details.page.packed { margin:6px 0; }
