@@ -35,14 +35,14 @@ export async function reportModel(options: {
  */
 export function pagedRecording(input: ReportInput): ReportRecording | undefined {
   if (input.kind !== "cassette" || !input.recording) return undefined;
-  return input.recording.exchanges.length > PACK_AFTER ? input.recording : undefined;
+  return input.recording.count > PACK_AFTER ? input.recording : undefined;
 }
 
 function cassetteModel(file: string, cassette: Cassette, recording: ReportRecording | undefined, paged: boolean): ReportModel {
   const h = cassette.header;
   const rows = paged ? [] : cassetteRows({ ...(recording ? { recording } : { events: cassette.events }), cassetteDir: cassette.dir, idPrefix: "" });
-  const calls = paged && recording ? recording.exchanges : rows;
-  const mutations = calls.filter((r) => r.kind === "mutation").length;
+  const calls = paged && recording ? recording.count : rows.length;
+  const mutations = paged && recording ? recording.mutations : rows.filter((r) => r.kind === "mutation").length;
   return {
     title: `Cassette ${path.basename(path.resolve(file))}`,
     input: { kind: "cassette", file },
@@ -50,7 +50,7 @@ function cassetteModel(file: string, cassette: Cassette, recording: ReportRecord
       ["driver", `${h.driver.version ?? "unknown version"} on ${h.driver.platform} (source: ${h.driver.source})`],
       ["transport", h.transport],
       ["recorded", `${h.recorded_at} by ${h.recorder.name} ${h.recorder.version}`],
-      ["calls", `${calls.length} (${mutations} mutations, ${calls.length - mutations} others; epochs 0–${mutations})`],
+      ["calls", `${calls} (${mutations} mutations, ${calls - mutations} others; epochs 0–${mutations})`],
     ],
     notes: [...(h.notes ?? []), ...cassette.warnings],
     sections: [{ id: "recording", title: "Recording", facts: [], problems: [], rows }],

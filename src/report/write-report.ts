@@ -167,7 +167,7 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
   return {
     html,
     stats: {
-      rows: paged ? paged.exchanges.length : rows.length,
+      rows: paged ? paged.count : rows.length,
       problems: model.sections.reduce((n, s) => n + s.problems.length, 0),
       screenshots,
       pairs,
@@ -190,13 +190,13 @@ async function pagedTimeline(options: {
   walkRows: (rows: readonly ReportRow[], walk: ShotWalk) => Promise<void>;
 }): Promise<{ count: number; pages: string[] }> {
   const { recording, cassetteDir, render } = options;
-  const total = recording.exchanges.length;
+  const total = recording.count;
   const walk: ShotWalk = { known: new Map() };
   // the rows a screenshot can be compared with: those with screenshots
   const labels = new Map<string, string>();
   const pages: string[] = [];
   for (let start = 0; start < total; start += TIMELINE_PAGE) {
-    const rows = recording.exchanges.slice(start, start + TIMELINE_PAGE).map((exchange) => cassetteRow({ exchange, recording, cassetteDir, idPrefix: "" }));
+    const rows = recording.exchangesAt(start, start + TIMELINE_PAGE).map((exchange) => cassetteRow({ exchange, recording, cassetteDir, idPrefix: "" }));
     for (const row of rows) if (row.shots.length > 0) labels.set(row.id, row.label);
     await options.walkRows(rows, walk);
     pages.push(timelinePage({ options: render, ctx: render.context, rows, start, total, labels }));

@@ -63,7 +63,7 @@ function withoutMarkers(text: string, refs: string[]): string {
 /** Pairs requests with answers (replay engine's own pairing) and reads each answer once. */
 export function viewExchanges(options: { events: readonly CassetteEvent[] }): ExchangeView[] {
   const recording = recordingOfEvents(options.events);
-  return recording.exchanges.map((exchange) => viewExchange(exchange, recording.tMs.get(exchange.seq) ?? 0));
+  return recording.exchangesAt(0, recording.count).map((exchange) => viewExchange(exchange, recording.tMs.get(exchange.seq) ?? 0));
 }
 
 /** What the report shows of one exchange (its answer read here; nothing of it is kept but the view). */
@@ -146,7 +146,9 @@ export function cassetteRows(
 ): ReportRow[] {
   const recording = "recording" in options ? options.recording : recordingOfEvents(options.events);
   const once = textOnce();
-  return recording.exchanges.map((x) => cassetteRow({ exchange: x, recording, cassetteDir: options.cassetteDir, idPrefix: options.idPrefix, once }));
+  return recording
+    .exchangesAt(0, recording.count)
+    .map((x) => cassetteRow({ exchange: x, recording, cassetteDir: options.cassetteDir, idPrefix: options.idPrefix, once }));
 }
 
 /** The row of one recorded exchange (its answer read now); `once` keeps equal texts once. */
