@@ -65,8 +65,9 @@ function scanExchanges(dir: string, answers: AnswerSource) {
   const builder = createExchangeBuilder({ answers });
   const seen = recordingCollector();
   const lines = exchangeLines();
-  // MCP requests waiting for their answer: the answer's line is the one after which the builder gave them one
-  const waiting = new Map<RecordedExchange, { index: number; rpc: RecordedExchange["rpc"] }>();
+  // MCP requests waiting for their answer, by stream: the answer's line is the one after which the
+  // builder gave them one (a harness waits for its answers, so few wait at once on a stream)
+  const waiting = new Map<number, Map<RecordedExchange, { index: number; rpc: RecordedExchange["rpc"] }>>();
   // Frames are hash-checked when the report loads them, and a report shows nothing from probe.json.
   const scan = scanCassette({
     dir,
@@ -80,13 +81,17 @@ function scanExchanges(dir: string, answers: AnswerSource) {
       for (let i = before; i < builder.exchanges.length; i++) {
         const x = builder.exchanges[i]!;
         lines.request(i, event.seq, place);
-        if (x.transport === "mcp") waiting.set(x, { index: i, rpc: x.rpc });
+        if (x.transport !== "mcp" || event.kind !== "mcp") continue;
+        let onStream = waiting.get(event.stream);
+        if (!onStream) waiting.set(event.stream, (onStream = new Map()));
+        onStream.set(x, { index: i, rpc: x.rpc });
       }
       if (event.kind === "mcp" && event.dir === "s2c") {
-        for (const [x, open] of waiting) {
+        const onStream = waiting.get(event.stream);
+        for (const [x, open] of onStream ?? []) {
           if (x.rpc === open.rpc) continue;
           lines.answer(open.index, event.seq, place);
-          waiting.delete(x);
+          onStream!.delete(x);
         }
       }
     },
