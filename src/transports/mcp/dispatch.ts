@@ -9,7 +9,7 @@ import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/wire/mcp/envelope.js";
-import { type EraSession, finishModernLine, speaksModern } from "./era.js";
+import { type EraSession, finishModernLine, legacyLine, speaksModern } from "./era.js";
 import { argumentsRefusal, eraGate, initializeResult0_28, METADATA_METHODS_0_28, metadataResult, unknownToolLine } from "./modern-answers.js";
 
 /**
@@ -36,7 +36,8 @@ export async function dispatchMcpLine(options: {
   const gate = dual ? eraGate({ era: options.era!, line, message: { ...message, method } }) : undefined;
   if (gate && "answer" in gate) return { type: "line", delayMs: 0, line: gate.answer };
   const modern = gate?.era === "modern";
-  const finish = (l: string) => (modern ? finishModernLine(l, method, session.driverVersion) : l);
+  // a legacy request gets a modern-era recorded answer without the envelope, as the driver would answer it
+  const finish = (l: string) => (modern ? finishModernLine(l, method, session.driverVersion) : dual ? legacyLine(l) : l);
   if (method === "tools/call") {
     const params = message.params as Record<string, unknown> | undefined;
     if (params === undefined || params === null) return { type: "line", delayMs: 0, line: errorLine(idRaw, -32602, "Invalid params: missing params") };
@@ -66,7 +67,7 @@ export async function dispatchMcpLine(options: {
   let answer: McpAnswer;
   // the modern era refuses a tool it does not list as a protocol error, before any lookup (mcp_wire.rs:167-179)
   if (modern && decision.synthetic?.kind === "permission_denied") answer = { type: "line", delayMs: 0, line: unknownToolLine(idRaw, request.tool ?? "") };
-  else if (method === "tools/call") answer = answerMcpCall({ decision, idRaw, transport, ...(modern ? { finish } : {}) });
+  else if (method === "tools/call") answer = answerMcpCall({ decision, idRaw, transport, ...(dual ? { finish } : {}) });
   else if (decision.exchange?.rpc?.response) answer = { type: "line", delayMs: 0, line: finish(withId(decision.exchange.rpc.response, idRaw)) };
   else answer = { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, "cua-contract replay: no recorded answer") };
   // over HTTP each answer is its own response, so `--speed recorded` waits here (stdio paces its output stream)

@@ -6,6 +6,7 @@ import {
   type EraRequest,
   finishModernLine,
   finishModernResult,
+  legacyLine,
   MODERN_PROTOCOL_VERSION,
   PROTOCOL_VERSION_KEY,
   protocolErrorLine,
@@ -145,6 +146,22 @@ describe("the modern result envelope (finish_response)", () => {
     );
     const error = '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Unknown method: x"}}';
     expect(finishModernLine(error, "x", "0.28.2")).toBe(error);
+  });
+});
+
+describe("a modern-era recorded line served to a legacy request", () => {
+  it("loses exactly the envelope finish_response added", () => {
+    for (const [method, result] of [
+      ["tools/list", '{"capability_version":"1","tools":[{"name":"a"}]}'],
+      ["tools/call", '{"_meta":{"a":1},"content":[],"isError":true,"structuredContent":{"resultType":"x"}}'],
+      ["ping", "{}"],
+    ] as const) {
+      const line = `{"jsonrpc":"2.0","id":7,"result":${result}}`;
+      const modern = finishModernLine(line, method, "0.28.2");
+      expect(modern).not.toBe(line);
+      expect(legacyLine(modern)).toBe(line);
+      expect(legacyLine(line)).toBe(line);
+    }
   });
 });
 

@@ -5,7 +5,7 @@
  * puts the modern envelope on a result. The one place the era is decided; everything else asks
  * here. Pure: text in, text out.
  */
-import { objectSpans, rawMember, setSortedMember, spliceSpan } from "#src/wire/json/spans.js";
+import { objectSpans, rawMember, removeMembers, setSortedMember, spliceSpan } from "#src/wire/json/spans.js";
 import { serdeString } from "#src/wire/json/string.js";
 import { satisfies } from "#src/util/versions.js";
 
@@ -132,6 +132,30 @@ export function finishModernLine(line: string, method: string, driverVersion: st
   }
   if (!span) return line;
   return spliceSpan(line, span, finishModernResult(line.slice(span.start, span.end), method, driverVersion));
+}
+
+/**
+ * A response line recorded in the modern era, as the same driver answers a legacy request: the
+ * envelope `finish_response` added taken off again (only a result whose `_meta` names the server
+ * carries one). Every other line is returned as it came.
+ */
+export function legacyLine(line: string): string {
+  let span: { start: number; end: number } | undefined;
+  try {
+    span = objectSpans(line).get("result");
+  } catch {
+    return line;
+  }
+  if (!span) return line;
+  const result = line.slice(span.start, span.end);
+  if (!result.startsWith("{")) return line;
+  const meta = rawMember(result, "_meta");
+  if (meta === undefined || !meta.startsWith("{") || !objectSpans(meta).has(SERVER_INFO_KEY)) return line;
+  const rest = removeMembers(meta, [SERVER_INFO_KEY]);
+  const drop = ["resultType", "ttlMs", "cacheScope", ...(objectSpans(rest).size === 0 ? ["_meta"] : [])];
+  let out = removeMembers(result, drop);
+  if (!drop.includes("_meta")) out = setSortedMember(out, "_meta", rest);
+  return spliceSpan(line, span, out);
 }
 
 /** The driver's error response, `data` after `code` and `message` and omitted when absent (`RpcError`). */
