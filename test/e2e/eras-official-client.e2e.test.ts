@@ -2,11 +2,14 @@
 // in each of its negotiation modes, over stdio against `cua-contract serve <cassette> --transport mcp`.
 // A 0.21.0 recording must end legacy (a pinned client failing as against that binary); the 0.28.2
 // recording (the real runtime under Xvfb, one legacy and one modern stream) must end modern.
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { describe, expect, it } from "vitest";
 import { cliPath, repoRoot } from "../helpers/run-cli.js";
+import { runCliInProcess } from "../helpers/run-cli-in-process.js";
+import { tmpDir } from "../helpers/tmp-dir.js";
 
 const V21 = path.join(repoRoot, "recordings/gtk3-demo-mcp");
 const V28 = path.join(repoRoot, "test/fixtures/cassettes/mcp-sdk-0.28.2-eras");
@@ -66,3 +69,35 @@ describe("the official MCP client 2.x against a replayed driver", () => {
     }
   }, 60_000);
 });
+
+describe("the 0.28.2 recording replayed to the requests it was recorded with", () => {
+  it("gives back every recorded line byte for byte, in both eras, with nothing unmatched", async () => {
+    const events = readFileSync(path.join(V28, "cassette.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { kind: string; stream?: number; dir?: string; line?: string });
+    const streams = [0, 1].map((stream) => events.filter((e) => e.kind === "mcp" && e.stream === stream));
+    await using dir = await tmpDir();
+    const script = streams.map((s) => `python3 ${CLIENT} ${shellQuote(JSON.stringify(s.filter((e) => e.dir === "c2s").map((e) => e.line!)))}`).join("\n");
+    writeFileSync(path.join(dir.path, "harness.sh"), `set -e\n${script}\n`);
+    const log = path.join(dir.path, "log.jsonl");
+    const r = await runCliInProcess(["replay", V28, "--log", log, "--", "sh", path.join(dir.path, "harness.sh")]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const seen = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => (JSON.parse(l) as { lines: string[] }).lines);
+    expect(seen).toEqual(streams.map((s) => s.filter((e) => e.dir === "s2c").map((e) => e.line!)));
+    expect(seen[1]![0]).toContain('"supportedVersions":["2026-07-28"]');
+    const summary = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .at(-1);
+    expect(summary).toMatchObject({ type: "summary", unmatched: 0, unused: [] });
+  }, 60_000);
+});
+
+const CLIENT = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
