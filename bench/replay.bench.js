@@ -79,7 +79,12 @@ async function mcp() {
 /** tools/call round trips/s of the official client 2.x in one era against `serve` of the 0.28.2 recording. */
 async function eraRoundTrips(mode, calls) {
   const client = new Client2({ name: "bench", version: "1.0.0" }, { versionNegotiation: { mode } });
-  const transport = new StdioClientTransport2({ command: process.execPath, args: [cliPath, "serve", ERAS_CASSETTE, "--transport", "mcp"], stderr: "ignore", cwd: root });
+  const transport = new StdioClientTransport2({
+    command: process.execPath,
+    args: [cliPath, "serve", ERAS_CASSETTE, "--transport", "mcp"],
+    stderr: "ignore",
+    cwd: root,
+  });
   await client.connect(transport);
   try {
     if (client.getProtocolEra() !== (mode === "legacy" ? "legacy" : "modern")) throw new Error(`the client ended in the ${client.getProtocolEra()} era`);
