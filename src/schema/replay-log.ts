@@ -55,7 +55,8 @@ export type ServedResult = z.infer<typeof ServedResultSchema>;
  * look with a new snapshot id and new element tokens, as the driver makes a new snapshot on every read),
  * `unchanged_screen` (a read after a `no_effect` fault: the look recorded before the mutation that
  * changed nothing), `discover` and `ping` (a cua-driver ≥ 0.28 server's `server/discover` and `ping`,
- * built from the driver's source: docs/eras.md).
+ * built from the driver's source: docs/eras.md), `skill_pack` (its skills/resources answers, from
+ * the reference skill pack, whose commits the basis names).
  */
 export const SynthesizedKindSchema = z.enum([
   "session_ended",
@@ -77,6 +78,7 @@ export const SynthesizedKindSchema = z.enum([
   "unchanged_screen",
   "discover",
   "ping",
+  "skill_pack",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
 

@@ -10,7 +10,8 @@ import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/wire/mcp/envelope.js";
 import { type EraSession, finishModernLine, legacyLine, speaksModern } from "./era.js";
-import { argumentsRefusal, eraGate, initializeResult0_28, METADATA_METHODS_0_28, metadataResult, unknownToolLine } from "./modern-answers.js";
+import { argumentsRefusal, eraGate, initializeResult0_28, METADATA_METHODS_0_28, metadataResult, skillAnswer, unknownToolLine } from "./modern-answers.js";
+import { SKILL_METHODS } from "./skills.js";
 
 /**
  * Answer one JSON-RPC line as `cua-driver mcp` would (CONTRACT.md §2.2-2.5): `initialize` and
@@ -52,7 +53,10 @@ export async function dispatchMcpLine(options: {
   const tMs = session.t();
   if (method !== "tools/call" && !session.engine.exchanges.some((x) => x.request.method === method && x.rpc?.response)) {
     // the cassette has no such exchange (e.g. CLI-only): answer as the recorded driver version would
+    const skill = dual && SKILL_METHODS.has(method) ? skillAnswer({ method, params: message.params, idRaw }) : undefined;
+    if (skill && "line" in skill) return { type: "line", delayMs: 0, line: skill.line };
     const { raw, synthesized } =
+      skill ??
       metadataResult(method) ??
       (method === "initialize" ? (dual ? initializeResult0_28(session.driverVersion) : synthesizedInitialize(session)) : synthesizedToolsList(session));
     session.record(session.synthesized(request), { tMs, synthesized });

@@ -11,6 +11,8 @@ import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { objectSpans } from "#src/wire/json/spans.js";
 import { serdeString } from "#src/wire/json/string.js";
 import { type EraSession, MODERN_PROTOCOL_VERSION, type McpEra, protocolErrorLine } from "./era.js";
+import { loadReferenceSkillPack } from "./skill-pack.js";
+import { SKILL_METHODS, type SkillPack, skillResult } from "./skills.js";
 
 /** Where the reconstruction was read, for the replay log's basis. */
 export const MODERN_WIRE_SOURCE = "trycua/cua 4d6f4a55 mcp_wire.rs";
@@ -28,7 +30,7 @@ export const INSTRUCTIONS_0_28_LINUX = INITIALIZE_INSTRUCTIONS_LINUX.replace(
 );
 
 /** Methods a ≥ 0.28 server answers besides `initialize`, `tools/list` and `tools/call`, in either era. */
-export const METADATA_METHODS_0_28: ReadonlySet<string> = new Set(["server/discover", "ping"]);
+export const METADATA_METHODS_0_28: ReadonlySet<string> = new Set(["server/discover", "ping", ...SKILL_METHODS]);
 
 /**
  * The era check before dispatch: the request's era, or the whole answer when the driver answers
@@ -79,6 +81,36 @@ export function initializeResult0_28(driverVersion: string): { raw: string; synt
     raw,
     synthesized: { kind: "initialize", basis: { source: "reference", detail: "trycua/cua 4d6f4a55 protocol.rs:343-398 (Linux) with the recorded version" } },
   };
+}
+
+/**
+ * A skill method's answer from the reference skill pack (./skill-pack.ts): a result with its
+ * basis, or the driver's `-32602` refusal, or — where this installation holds no pack — an error
+ * that says so rather than a made-up catalogue.
+ */
+export function skillAnswer(options: {
+  method: string;
+  params: unknown;
+  idRaw: string;
+  pack?: SkillPack | null;
+}): { raw: string; synthesized: SynthesizedAnswer } | { line: string } {
+  const pack = options.pack === undefined ? referencePack() : options.pack;
+  if (!pack) {
+    return {
+      line: protocolErrorLine(options.idRaw, -32603, `cua-contract replay: no skill pack in this installation to answer ${options.method} (docs/eras.md)`),
+    };
+  }
+  const answer = skillResult(pack, options.method, options.params);
+  if ("refusal" in answer) return { line: protocolErrorLine(options.idRaw, -32602, answer.refusal) };
+  const which = answer.file ? `${answer.file.name} from ${answer.file.source}` : pack.files.map((f) => `${f.name}@${f.source.split("@")[1]}`).join(", ");
+  const detail = `mcp_skills.rs (trycua/cua 4eb8ab51) over docs/reference/cua-driver-skills-named-commits, not a 0.28.x release's pack: ${which}`;
+  return { raw: answer.raw, synthesized: { kind: "skill_pack", basis: { source: "reference", detail } } };
+}
+
+let loaded: SkillPack | null | undefined;
+function referencePack(): SkillPack | null {
+  if (loaded === undefined) loaded = loadReferenceSkillPack() ?? null;
+  return loaded;
 }
 
 function jsonrpcOf(line: string): unknown {

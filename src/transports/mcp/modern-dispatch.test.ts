@@ -165,3 +165,34 @@ describe("a recording of cua-driver < 0.28 over MCP stdio", () => {
     expect(requests().map((r) => r.matched_seq)).toEqual([8, 10]);
   });
 });
+
+describe("skills and resources of a ≥ 0.28 recording", () => {
+  it("are answered from the reference pack in either era, logged with the commits the bytes come from", async () => {
+    const { send, requests } = open("0.28.2");
+    const listed = JSON.parse((await send(modern(1, "skills/list"))) as string).result;
+    expect(listed).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private", skills: [{ uri: "skill://cua-driver/SKILL.md" }] });
+    const got = JSON.parse((await send(modern(2, "skills/get", { uri: "skill://cua-driver/SKILL.md" }))) as string).result;
+    expect(got.skill).toEqual(listed.skills[0]);
+    expect(got.ttlMs).toBeUndefined();
+    const read = JSON.parse((await send(modern(3, "resources/read", { uri: "skill://cua-driver/README.md" }))) as string).result;
+    expect(read.contents[0]).toMatchObject({ uri: "skill://cua-driver/README.md", mimeType: "text/markdown" });
+    expect(await send(modern(4, "resources/read", { uri: "skill://cua-driver/UNKNOWN.md" }))).toBe(
+      '{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"unknown resource URI"}}',
+    );
+    await send({ id: 5, method: "initialize", params: {} });
+    const legacyList = (await send({ id: 6, method: "resources/list" })) as string;
+    expect(legacyList).toMatch(/^\{"jsonrpc":"2\.0","id":6,"result":\{"resources":\[/);
+    const log = requests().filter((r) => r.synthesized === "skill_pack");
+    expect(log.map((r) => r.method)).toEqual(["skills/list", "skills/get", "resources/read", "resources/list"]);
+    expect(log[2]!.basis).toEqual({
+      source: "reference",
+      detail:
+        "mcp_skills.rs (trycua/cua 4eb8ab51) over docs/reference/cua-driver-skills-named-commits, not a 0.28.x release's pack: README.md from trycua/cua@030af154",
+    });
+  });
+
+  it("are unknown methods for a < 0.28 recording", async () => {
+    const { send } = open("0.21.0");
+    expect(await send(modern(1, "skills/list"))).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Unknown method: skills/list"}}');
+  });
+});

@@ -12,7 +12,8 @@ import { errorLine, PARSE_ERROR_LINE, resultLine } from "#src/wire/mcp/envelope.
 import { permissionDeniedText } from "#src/driver/catalogue.js";
 import { driverErrorText, type ToolNames } from "./tool-names.js";
 import { createEraSession, type EraSession, finishModernLine, speaksModern } from "#src/transports/mcp/era.js";
-import { argumentsRefusal, eraGate, initializeResult0_28, metadataResult, unknownToolLine } from "#src/transports/mcp/modern-answers.js";
+import { argumentsRefusal, eraGate, initializeResult0_28, metadataResult, skillAnswer, unknownToolLine } from "#src/transports/mcp/modern-answers.js";
+import { SKILL_METHODS } from "#src/transports/mcp/skills.js";
 
 export interface McpDirectOptions {
   driver: SdkDriver;
@@ -66,6 +67,10 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
   const finish = (l: string) => (gate?.era === "modern" ? finishModernLine(l, method, options.version) : l);
   if (method === "initialize") return resultLine(id, era ? initializeResult0_28(options.version).raw : initializeResult(options));
   if (method === "tools/list") return finish(resultLine(id, options.listToolsJson));
+  if (era && SKILL_METHODS.has(method)) {
+    const skill = skillAnswer({ method, params: params ? JSON.parse(serdeCompact(params)) : undefined, idRaw: id });
+    return "line" in skill ? skill.line : finish(resultLine(id, skill.raw));
+  }
   const metadata = era ? metadataResult(method) : undefined;
   if (metadata) return finish(resultLine(id, metadata.raw));
   if (method !== "tools/call") return errorLine(id, -32601, `Unknown method: ${method}`);
