@@ -14,7 +14,7 @@ import { argumentsRefusal, eraGate, initializeResult0_28, METADATA_METHODS_0_28,
 import { SKILL_METHODS } from "./skills.js";
 
 /**
- * Answer one JSON-RPC line as `cua-driver mcp` would (CONTRACT.md §2.2-2.5): `initialize` and
+ * Answer one JSON-RPC line as `cua-driver mcp` would (docs/reference/cua-driver-contract.md §2.2-2.5): `initialize` and
  * `tools/list` from the recording whatever the client asks, `tools/call` through the engine,
  * notifications get nothing, unknown methods -32601, unparseable lines -32700.
  */
