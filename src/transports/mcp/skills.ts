@@ -25,7 +25,7 @@ export interface SkillFile {
 export interface SkillPack {
   /** In the binary's `FILES` order. */
   files: readonly SkillFile[];
-  /** SKILL.md's frontmatter as JSON (what serde_yaml_ng reads). */
+  /** The frontmatter of the skill's `cua-driver/SKILL.md` as JSON (what serde_yaml_ng reads). */
   frontmatter: Record<string, unknown>;
 }
 
@@ -61,7 +61,7 @@ function entry(pack: SkillPack): string {
   return `{"frontmatter":${canonicalJson(pack.frontmatter)},"resources":[${manifest.join(",")}],"uri":${serdeString(SKILL_URI)}}`;
 }
 
-// SKILL.md's resource takes the frontmatter's name and description
+// the skill file's resource takes the frontmatter's name and description
 function resource(pack: SkillPack, f: SkillFile): string {
   const uri = serdeString(SKILL_URI_PREFIX + f.name);
   if (f.name !== "SKILL.md") return `{"mimeType":"text/markdown","name":${serdeString(f.name)},"size":${f.size},"uri":${uri}}`;
