@@ -101,3 +101,26 @@ describe("the 0.28.2 recording replayed to the requests it was recorded with", (
 
 const CLIENT = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+describe("a harness on the official client 2.x under `replay` (the shim on PATH)", () => {
+  it("in auto mode probes on a sibling stream, then speaks the modern era; every invariant holds and nothing is unmatched", async () => {
+    await using dir = await tmpDir();
+    const log = path.join(dir.path, "log.jsonl");
+    const r = await runCliInProcess(["replay", V28, "--log", log, "--", process.execPath, path.join(repoRoot, "test/e2e/replay/mcp-client2.mjs"), "auto"]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split("\n").at(-1)!)).toMatchObject({ era: "modern", version: "2026-07-28", tools: 60, config: { version: "0.28.2" } });
+    const entries = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const requests = entries.filter((e) => e.type === "request");
+    // the sibling process gets the one server/discover (answered from the recording); the session's
+    // own process starts with the era known and never discovers again
+    expect(requests.map((e) => [e.stream, e.method, e.matched_seq !== undefined])).toEqual([
+      [0, "server/discover", true],
+      [1, "tools/list", true],
+      [1, "call", true],
+    ]);
+    expect(entries.at(-1)).toMatchObject({ type: "summary", unmatched: 0 });
+  }, 60_000);
+});
