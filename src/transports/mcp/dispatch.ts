@@ -10,7 +10,16 @@ import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/wire/mcp/envelope.js";
 import { type EraSession, finishModernLine, legacyLine, speaksModern } from "./era.js";
-import { argumentsRefusal, eraGate, initializeResult0_28, METADATA_METHODS_0_28, metadataResult, skillAnswer, unknownToolLine } from "./modern-answers.js";
+import {
+  argumentsRefusal,
+  eraGate,
+  httpModernGap,
+  initializeResult0_28,
+  METADATA_METHODS_0_28,
+  metadataResult,
+  skillAnswer,
+  unknownToolLine,
+} from "./modern-answers.js";
 import { SKILL_METHODS } from "./skills.js";
 
 /**
@@ -34,6 +43,8 @@ export async function dispatchMcpLine(options: {
   if (idRaw === undefined) return undefined; // a notification (or id:null): no answer
   const method = message.method;
   const dual = options.era !== undefined && speaksModern(session.driverVersion);
+  const httpGap = transport === "http" && speaksModern(session.driverVersion) ? httpModernGap({ ...message, method }) : undefined;
+  if (httpGap) return { type: "line", delayMs: 0, line: httpGap };
   const gate = dual ? eraGate({ era: options.era!, line, message: { ...message, method } }) : undefined;
   if (gate && "answer" in gate) return { type: "line", delayMs: 0, line: gate.answer };
   const modern = gate?.era === "modern";

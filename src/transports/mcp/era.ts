@@ -45,16 +45,27 @@ export type EraDecision = { era: McpEra } | { refusal: string };
  * there and not an object.
  */
 export function classifyRequest(request: EraRequest): EraDecision {
-  const params = isObject(request.params) ? request.params : undefined;
-  const hasMeta = params !== undefined && "_meta" in params;
-  const meta = hasMeta ? params._meta : undefined;
-  const metaObject = isObject(meta) ? meta : undefined;
-  const modernKeys = metaObject !== undefined && (PROTOCOL_VERSION_KEY in metaObject || CLIENT_CAPABILITIES_KEY in metaObject);
-  const id = request.idRaw;
-  if (!modernKeys && request.method !== "server/discover") {
-    if (hasMeta && !isObject(meta)) return { refusal: protocolErrorLine(id, -32602, "MCP _meta must be an object") };
+  if (!claimsModern(request)) {
+    const params = isObject(request.params) ? request.params : undefined;
+    if (params !== undefined && "_meta" in params && !isObject(params._meta))
+      return { refusal: protocolErrorLine(request.idRaw, -32602, "MCP _meta must be an object") };
     return { era: "legacy" };
   }
+  return classifyModern(request);
+}
+
+/** Whether the request asks for the modern era: the method is `server/discover`, or `params._meta` holds a protocol key. */
+export function claimsModern(request: Pick<EraRequest, "method" | "params">): boolean {
+  if (request.method === "server/discover") return true;
+  const params = isObject(request.params) ? request.params : undefined;
+  const meta = params?._meta;
+  return isObject(meta) && (PROTOCOL_VERSION_KEY in meta || CLIENT_CAPABILITIES_KEY in meta);
+}
+
+function classifyModern(request: EraRequest): EraDecision {
+  const params = isObject(request.params) ? request.params : undefined;
+  const metaObject = isObject(params?._meta) ? (params._meta as Record<string, unknown>) : undefined;
+  const id = request.idRaw;
   if (request.jsonrpc !== "2.0" || !validRequestId(id)) return { refusal: protocolErrorLine(undefined, -32600, "Invalid JSON-RPC request") };
   if (params === undefined) return { refusal: protocolErrorLine(id, -32602, "MCP params must be an object") };
   const version = metaObject?.[PROTOCOL_VERSION_KEY];

@@ -10,7 +10,7 @@ import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { objectSpans } from "#src/wire/json/spans.js";
 import { serdeString } from "#src/wire/json/string.js";
-import { type EraSession, MODERN_PROTOCOL_VERSION, type McpEra, protocolErrorLine } from "./era.js";
+import { claimsModern, type EraSession, MODERN_PROTOCOL_VERSION, type McpEra, protocolErrorLine } from "./era.js";
 import { loadReferenceSkillPack } from "./skill-pack.js";
 import { SKILL_METHODS, type SkillPack, skillResult } from "./skills.js";
 
@@ -43,6 +43,20 @@ export function eraGate(options: { era: EraSession; line: string; message: JsonR
   if ("refusal" in decision) return { answer: decision.refusal };
   if (decision.era === "modern" && message.method === "initialize") return { answer: protocolErrorLine(message.idRaw, -32601, "Unknown method: initialize") };
   return decision;
+}
+
+/**
+ * A modern request over HTTP to a ≥ 0.28 recording: the driver's HTTP endpoint stays legacy-only
+ * and rejects the modern era, but how is not known (no recording, no source seen), so the answer
+ * says that instead of inventing the driver's refusal. Undefined for a legacy request.
+ */
+export function httpModernGap(message: JsonRpcMessage & { method: string }): string | undefined {
+  if (!claimsModern({ method: message.method, params: message.params })) return undefined;
+  return protocolErrorLine(
+    message.idRaw,
+    -32603,
+    "cua-contract replay: cua-driver's HTTP endpoint rejects the 2026-07-28 era, and what it answers is not known (docs/eras.md)",
+  );
 }
 
 /**

@@ -17,12 +17,12 @@ const CASSETTE = path.join(repoRoot, "recordings/gtk3-demo-mcp");
 const META = { [PROTOCOL_VERSION_KEY]: MODERN_PROTOCOL_VERSION, [CLIENT_CAPABILITIES_KEY]: {} };
 const INFO = '"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"cua-driver","version":"0.28.2"}}';
 
-function open(version: string, faults?: FaultPlan) {
+function open(version: string, faults?: FaultPlan, transport: "mcp" | "http" = "mcp") {
   const cassette = loadReplayCassette(CASSETTE);
   const header = cassette.header!;
   cassette.header = { ...header, driver: { ...header.driver, version } };
   const session = createReplaySession({ cassette, clock: createVirtualClock(), ...(faults ? { faults } : {}) });
-  const connection = mcpFront(session, "mcp").open();
+  const connection = mcpFront(session, transport).open();
   const send = async (message: object | string) => {
     const reply = await connection.send(typeof message === "string" ? message : JSON.stringify({ jsonrpc: "2.0", ...message }));
     return reply.type === "answer" ? reply.answer : reply.type;
@@ -194,5 +194,18 @@ describe("skills and resources of a ≥ 0.28 recording", () => {
   it("are unknown methods for a < 0.28 recording", async () => {
     const { send } = open("0.21.0");
     expect(await send(modern(1, "skills/list"))).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Unknown method: skills/list"}}');
+  });
+});
+
+describe("MCP over HTTP", () => {
+  it("a ≥ 0.28 recording names the gap for a modern request and serves a legacy one as before; < 0.28 is unchanged", async () => {
+    const { send, recorded } = open("0.28.2", undefined, "http");
+    expect(await send(modern(1, "tools/call", call("start_session", { session: "fixture-harness" })))).toBe(
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"cua-contract replay: cua-driver\'s HTTP endpoint rejects the 2026-07-28 era, and what it answers is not known (docs/eras.md)"}}',
+    );
+    expect(JSON.parse((await send({ id: 2, method: "server/discover" })) as string).error.code).toBe(-32603);
+    expect(await send({ id: 3, method: "tools/call", params: call("start_session", { session: "fixture-harness" }) })).toBe(recorded.get("3"));
+    const old = open("0.21.0", undefined, "http");
+    expect(await old.send(modern(3, "tools/call", call("start_session", { session: "fixture-harness" })))).toBe(old.recorded.get("3"));
   });
 });

@@ -69,3 +69,20 @@ describe("MCP direct mode: eras", () => {
     expect(config).not.toContain("resultType");
   });
 });
+
+describe("MCP direct mode: skills", () => {
+  it("0.28.2 serves the reference skill pack in either era; 0.21.0 does not know the methods", async () => {
+    const [listed, read, init, legacyList] = await converse(v28, [
+      { id: 1, method: "skills/list", params: { _meta: META } },
+      { id: 2, method: "resources/read", params: { uri: "skill://cua-driver/LINUX.md", _meta: META } },
+      { id: 3, method: "initialize", params: {} },
+      { id: 4, method: "resources/list" },
+    ]);
+    expect(JSON.parse(listed!).result).toMatchObject({ resultType: "complete", ttlMs: 0, skills: [{ uri: "skill://cua-driver/SKILL.md" }] });
+    expect(JSON.parse(read!).result.contents[0]).toMatchObject({ uri: "skill://cua-driver/LINUX.md", mimeType: "text/markdown" });
+    expect(init).toContain('"protocolVersion":"2025-06-18"');
+    expect(legacyList).toMatch(/^\{"jsonrpc":"2\.0","id":4,"result":\{"resources":\[/);
+    const [old] = await converse(v21, [{ id: 1, method: "skills/list", params: { _meta: META } }]);
+    expect(old).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Unknown method: skills/list"}}');
+  });
+});
