@@ -55,7 +55,7 @@ export function httpModernGap(message: JsonRpcMessage & { method: string }): str
   return protocolErrorLine(
     message.idRaw,
     -32603,
-    "cua-contract replay: cua-driver's HTTP endpoint rejects the 2026-07-28 era, and what it answers is not known (docs/eras.md)",
+    "cua-contract: cua-driver's HTTP endpoint rejects the 2026-07-28 era, and what it answers is not known (docs/eras.md)",
   );
 }
 

@@ -201,7 +201,7 @@ describe("MCP over HTTP", () => {
   it("a ≥ 0.28 recording names the gap for a modern request and serves a legacy one as before; < 0.28 is unchanged", async () => {
     const { send, recorded } = open("0.28.2", undefined, "http");
     expect(await send(modern(1, "tools/call", call("start_session", { session: "fixture-harness" })))).toBe(
-      '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"cua-contract replay: cua-driver\'s HTTP endpoint rejects the 2026-07-28 era, and what it answers is not known (docs/eras.md)"}}',
+      '{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"cua-contract: cua-driver\'s HTTP endpoint rejects the 2026-07-28 era, and what it answers is not known (docs/eras.md)"}}',
     );
     expect(JSON.parse((await send({ id: 2, method: "server/discover" })) as string).error.code).toBe(-32603);
     expect(await send({ id: 3, method: "tools/call", params: call("start_session", { session: "fixture-harness" }) })).toBe(recorded.get("3"));

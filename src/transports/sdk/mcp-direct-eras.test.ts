@@ -86,3 +86,17 @@ describe("MCP direct mode: skills", () => {
     expect(old).toBe('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Unknown method: skills/list"}}');
   });
 });
+
+describe("MCP direct mode over HTTP", () => {
+  it("0.28.2 needs no initialize on a connection, answers 0.28's initialize, and names the unknown answer to a modern request", async () => {
+    const http = { ...v28, transport: "http" as const };
+    const [config, init, discover] = await converse(http, [
+      { id: 1, method: "tools/call", params: { name: "get_config", arguments: {} } },
+      { id: 2, method: "initialize", params: {} },
+      { id: 3, method: "server/discover", params: { _meta: META } },
+    ]);
+    expect(JSON.parse(config!).result.structuredContent).toMatchObject({ version: "0.28.2" });
+    expect(init).toContain(`"capabilities":${CAPABILITIES_0_28}`);
+    expect(JSON.parse(discover!).error).toMatchObject({ code: -32603 });
+  });
+});

@@ -12,7 +12,15 @@ import { errorLine, PARSE_ERROR_LINE, resultLine } from "#src/wire/mcp/envelope.
 import { permissionDeniedText } from "#src/driver/catalogue.js";
 import { driverErrorText, type ToolNames } from "./tool-names.js";
 import { createEraSession, type EraSession, finishModernLine, speaksModern } from "#src/transports/mcp/era.js";
-import { argumentsRefusal, eraGate, initializeResult0_28, metadataResult, skillAnswer, unknownToolLine } from "#src/transports/mcp/modern-answers.js";
+import {
+  argumentsRefusal,
+  eraGate,
+  httpModernGap,
+  initializeResult0_28,
+  metadataResult,
+  skillAnswer,
+  unknownToolLine,
+} from "#src/transports/mcp/modern-answers.js";
 import { SKILL_METHODS } from "#src/transports/mcp/skills.js";
 
 export interface McpDirectOptions {
@@ -21,6 +29,8 @@ export interface McpDirectOptions {
   protocolVersion: string;
   listToolsJson: string;
   names: ToolNames;
+  /** `http`: one connection of MCP over HTTP, where the driver applies no stdio era rule. */
+  transport?: "stdio" | "http";
   /** The raw result of a tool the binary hosts itself (check_for_update), else undefined. */
   hostCall?(tool: string): Promise<string | undefined>;
   send(line: string): void;
@@ -35,7 +45,7 @@ export interface McpDirectSession {
 export function createMcpDirectSession(options: McpDirectOptions): McpDirectSession {
   let queue = Promise.resolve();
   // from 0.28 the process checks every request's era (src/transports/mcp/era.ts)
-  const era = speaksModern(options.version) ? createEraSession() : undefined;
+  const era = speaksModern(options.version) && options.transport !== "http" ? createEraSession() : undefined;
   return {
     line(line) {
       queue = queue.then(async () => {
@@ -62,10 +72,15 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
   if (!idNode || (idNode.kind === "scalar" && idNode.raw === "null")) return undefined;
   const id = serdeCompact(idNode);
   const params = member(request, "params");
+  const modernOverHttp =
+    options.transport === "http" && speaksModern(options.version)
+      ? httpModernGap({ idRaw: id, method, params: params ? JSON.parse(serdeCompact(params)) : undefined })
+      : undefined;
+  if (modernOverHttp) return modernOverHttp;
   const gate = era ? eraGate({ era, line, message: { idRaw: id, method, params: params ? JSON.parse(serdeCompact(params)) : undefined } }) : undefined;
   if (gate && "answer" in gate) return gate.answer;
   const finish = (l: string) => (gate?.era === "modern" ? finishModernLine(l, method, options.version) : l);
-  if (method === "initialize") return resultLine(id, era ? initializeResult0_28(options.version).raw : initializeResult(options));
+  if (method === "initialize") return resultLine(id, speaksModern(options.version) ? initializeResult0_28(options.version).raw : initializeResult(options));
   if (method === "tools/list") return finish(resultLine(id, options.listToolsJson));
   if (era && SKILL_METHODS.has(method)) {
     const skill = skillAnswer({ method, params: params ? JSON.parse(serdeCompact(params)) : undefined, idRaw: id });

@@ -65,7 +65,9 @@ export function sdkBackendFor(options: {
     location,
     driver,
     cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, hostCall, latest, daemons, endedSessions }),
-    mcp: (init, io) => mcpStartupRefusal({ argv: init.argv, io }) ?? mcpSession({ io, driver, metadata, listToolsJson, names, hostCall, latest }),
+    mcp: (init, io) =>
+      mcpStartupRefusal({ argv: init.argv, io }) ??
+      mcpSession({ io, driver, metadata, listToolsJson, names, hostCall, latest, http: init.transport === "http" }),
     close: async () => {
       daemons.close();
       await driver.shutdown?.();
@@ -188,9 +190,10 @@ function positionalJsonError(options: { tool: string; implicit: boolean; receive
   ].join("\n");
 }
 
-function mcpSession(options: Context & { io: McpIo }): McpSessionHandler {
+function mcpSession(options: Context & { io: McpIo; http: boolean }): McpSessionHandler {
   let gone = false;
   const session = createMcpDirectSession({
+    ...(options.http ? { transport: "http" as const } : {}),
     driver: options.driver,
     version: options.metadata.driverVersion,
     protocolVersion: options.metadata.mcpProtocolVersion,
