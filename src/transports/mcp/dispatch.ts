@@ -32,7 +32,7 @@ export async function dispatchMcpLine(options: {
   line: string;
   stream: number;
   transport: "mcp" | "http";
-  /** The stdio connection's era state; from 0.28 every request passes the driver's era check (docs/eras.md). */
+  /** The stdio connection's era state, for a recording of 0.28 or later: every request passes the driver's era check (docs/eras.md). */
   era?: EraSession;
 }): Promise<McpAnswer | undefined> {
   const { session, line, stream, transport } = options;
@@ -42,7 +42,7 @@ export async function dispatchMcpLine(options: {
   const idRaw = message.idRaw;
   if (idRaw === undefined) return undefined; // a notification (or id:null): no answer
   const method = message.method;
-  const dual = options.era !== undefined && speaksModern(session.driverVersion);
+  const dual = options.era !== undefined;
   const httpGap = transport === "http" && speaksModern(session.driverVersion) ? httpModernGap({ ...message, method }) : undefined;
   if (httpGap) return { type: "line", delayMs: 0, line: httpGap };
   const gate = dual ? eraGate({ era: options.era!, line, message: { ...message, method } }) : undefined;
