@@ -22,6 +22,7 @@ import { createReplayMemo, type ReplayMemo } from "./memo.js";
 import { summarise } from "./answer-summary.js";
 import { freshLook, freshSnapshotId, recordedForm, recordedSnapshotId } from "./fresh-look.js";
 import { TOKEN_RETIRING_CODES } from "#src/driver/outcome.js";
+import { REFUSAL } from "#src/driver/refusals.js";
 import { createUnchangedScreen } from "./unchanged-screen.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
@@ -249,11 +250,11 @@ export function createEngine(options: EngineOptions): Engine {
     const why = tokens.staleReason(request);
     if (why === undefined) return undefined;
     const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};
-    const raw = refusalResult({ code: "stale_element_token", tool: request.tool ?? "", args });
+    const raw = refusalResult({ code: REFUSAL.stale_element_token, tool: request.tool ?? "", args });
     return {
       exchange: virtualExchange({ request, kind: "mutation", epoch: matcher.epoch, raw }),
       commit: "none",
-      synthesized: "stale_element_token",
+      synthesized: REFUSAL.stale_element_token,
       basis: { source: "reference", detail: `the driver's stale_element_token refusal (CONTRACT.md §3.2): ${why}; nothing consumed` },
     };
   };
