@@ -51,8 +51,7 @@ export function pidOf(args: Record<string, unknown>): number {
   return typeof args.pid === "number" ? args.pid : typeof target?.pid === "number" ? target.pid : 0;
 }
 
-const BACKGROUND_DETAIL =
-  "the requested target has no focus-free input backend; the remaining XTest/X11 route can only deliver to the globally focused widget";
+const BACKGROUND_DETAIL = "the requested target has no focus-free input backend; the remaining XTest/X11 route can only deliver to the globally focused widget";
 const FOREGROUND_SUGGESTION = 'Retry this action with delivery_mode:"foreground".';
 /** The escalation reason of a `background_unavailable` refusal. */
 export const BACKGROUND_ESCALATION_REASON = 'background input is unavailable on this surface; retry this action with delivery_mode:"foreground".';
