@@ -178,7 +178,3 @@ export function classifiedNames(registered: Iterable<string>): Set<string> {
   return new Set([...registered, ...toolsWith("cli-host"), ...toolsWith("classified-unlisted")]);
 }
 
-/** What the binary says for a name with no risk classification (authorization runs before lookup). */
-export function permissionDeniedText(tool: string): string {
-  return `Permission denied: tool '${tool}' has no reviewed risk classification`;
-}

@@ -1,5 +1,5 @@
 import type { Reply, ToolResult } from "#src/driver/port.js";
-import { DAEMON_CLOSED } from "#src/faults/driver-messages.js";
+import { DAEMON_CLOSED, DAEMON_NOT_RUNNING } from "#src/driver/messages.js";
 import { applyResultFault, CLI_DAEMON_DEADLINE_MS } from "#src/faults/result-faults.js";
 import { assertNever } from "#src/util/assert-never.js";
 import type { Decision } from "./engine.js";
@@ -71,7 +71,7 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
     case "no_effect":
       return { type: "reply", delayMs: 0, ...fromOutcome(tool, outcome) };
     case "daemon_down":
-      return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "Cua Driver daemon is not running" } };
+      return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: DAEMON_NOT_RUNNING } };
     case "daemon_died_midcall":
       return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: DAEMON_CLOSED } };
     case "exit":

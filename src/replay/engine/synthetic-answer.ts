@@ -1,5 +1,5 @@
 import { refusalResult } from "#src/faults/refusal.js";
-import { permissionDeniedText } from "#src/driver/catalogue.js";
+import { permissionDeniedText } from "#src/driver/messages.js";
 import { REFUSAL } from "#src/driver/refusals.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import { sessionEndedGuardText } from "./session-lifecycle.js";

@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { DAEMON_NOT_RUNNING, daemonAlreadyRunning, daemonRunningStatus } from "#src/driver/messages.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 
 export type LifecycleCommand = "serve" | "status" | "stop";
@@ -29,15 +30,15 @@ export function createDaemonLifecycle(options: { pid: number }): DaemonLifecycle
       switch (command) {
         case "status":
           return daemon
-            ? text({ stdout: `Cua Driver daemon is running\n  socket: ${socket}\n  pid: ${options.pid}\n`, exitCode: 0 })
-            : text({ stderr: "Cua Driver daemon is not running\n", exitCode: 1 });
+            ? text({ stdout: daemonRunningStatus(socket, options.pid), exitCode: 0 })
+            : text({ stderr: `${DAEMON_NOT_RUNNING}\n`, exitCode: 1 });
         case "stop":
-          if (!daemon) return text({ stderr: "Cua Driver daemon is not running\n", exitCode: 1 });
+          if (!daemon) return text({ stderr: `${DAEMON_NOT_RUNNING}\n`, exitCode: 1 });
           daemon.shutdown();
           return text({ exitCode: 0 });
         case "serve":
           if (daemon)
-            return text({ stderr: `Cua Driver daemon is already running on ${socket} (pid ${options.pid}). Run \`cua-driver stop\` first.\n`, exitCode: 1 });
+            return text({ stderr: daemonAlreadyRunning(socket, options.pid), exitCode: 1 });
           return serve({ served, key, socket, request });
       }
     },

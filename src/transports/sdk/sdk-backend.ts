@@ -14,7 +14,7 @@ import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVers
 import { rustIoErrorText } from "./rust-io-error.js";
 import type { SdkDriver, SdkMetadata } from "#src/runtime/sdk-types.js";
 import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "#src/wire/json/tree.js";
-import { permissionDeniedText } from "#src/driver/catalogue.js";
+import { permissionDeniedText } from "#src/driver/messages.js";
 import { driverErrorText, toolNames, type ToolNames } from "./tool-names.js";
 import { resolveBinaryPath } from "#src/runtime/binary-path.js";
 import { createDaemonLifecycle, LIFECYCLE_COMMANDS, type DaemonLifecycle, type LifecycleCommand } from "./daemon-lifecycle.js";

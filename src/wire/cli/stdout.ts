@@ -7,6 +7,7 @@
  */
 import type { Reply, ToolResult } from "#src/driver/port.js";
 import { STRUCTURED_ON_SUCCESS } from "#src/driver/catalogue.js";
+import { daemonFailureKind } from "#src/driver/messages.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import { compactRaw, objectSpans, rawMember, removeMembers } from "#src/wire/json/spans.js";
 
@@ -87,9 +88,8 @@ export function resultFromCliStdout(options: { stdout: string; tool: string }): 
 /** A non-zero exit of `cua-driver call`, from its stderr (CONTRACT.md §1.6 exit-code table). */
 export function parseCallFailure(tool: string, exitCode: number, stderr: string): Reply {
   const message = stderr.trim();
-  if (/daemon closed connection without response/.test(message)) return { kind: "daemon_died", tool, message };
-  if (/timed out after \d+s waiting for daemon response/.test(message)) return { kind: "timeout", tool, message };
-  if (/daemon request on .* failed|is not running on|is incompatible/.test(message)) return { kind: "transport_error", tool, message };
+  const failure = daemonFailureKind(message);
+  if (failure) return { kind: failure, tool, message };
   return {
     content: [{ type: "text", text: message || `cua-driver call ${tool} exited ${exitCode}` }],
     structuredContent: { exit_code: exitCode },
