@@ -177,4 +177,3 @@ export function harnessActionFor(tool: string): string | undefined {
 export function classifiedNames(registered: Iterable<string>): Set<string> {
   return new Set([...registered, ...toolsWith("cli-host"), ...toolsWith("classified-unlisted")]);
 }
-

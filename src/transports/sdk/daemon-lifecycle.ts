@@ -29,16 +29,13 @@ export function createDaemonLifecycle(options: { pid: number }): DaemonLifecycle
       const daemon = served.get(key);
       switch (command) {
         case "status":
-          return daemon
-            ? text({ stdout: daemonRunningStatus(socket, options.pid), exitCode: 0 })
-            : text({ stderr: `${DAEMON_NOT_RUNNING}\n`, exitCode: 1 });
+          return daemon ? text({ stdout: daemonRunningStatus(socket, options.pid), exitCode: 0 }) : text({ stderr: `${DAEMON_NOT_RUNNING}\n`, exitCode: 1 });
         case "stop":
           if (!daemon) return text({ stderr: `${DAEMON_NOT_RUNNING}\n`, exitCode: 1 });
           daemon.shutdown();
           return text({ exitCode: 0 });
         case "serve":
-          if (daemon)
-            return text({ stderr: daemonAlreadyRunning(socket, options.pid), exitCode: 1 });
+          if (daemon) return text({ stderr: daemonAlreadyRunning(socket, options.pid), exitCode: 1 });
           return serve({ served, key, socket, request });
       }
     },
