@@ -157,6 +157,22 @@ export const READ_ONLY_TOOLS_0_21: ReadonlySet<string> = new Set(toolsWith("read
 export const ACTION_RESULT_TOOLS: ReadonlySet<string> = new Set(toolsWith("action-result"));
 export const STRUCTURED_ON_SUCCESS: ReadonlySet<string> = new Set(toolsWith("structured-on-success"));
 
+/**
+ * Argument keys that name a session or a file path rather than what the call does: a session label
+ * and an out-file path change from run to run, so two calls that differ only in them are the same call.
+ */
+export const VOLATILE_ARG_KEYS: readonly string[] = ["session", "screenshot_out_file"];
+
+/**
+ * The reference harness's actions that send input (a harness action for a tool that is not
+ * read-only; an alias counts as its target).
+ */
+export const HARNESS_MUTATING_ACTIONS: ReadonlySet<string> = new Set(
+  toolsWith("harness-action")
+    .filter((t) => !hasFlag(t, "read-only"))
+    .map((t) => harnessActionFor(t)!),
+);
+
 /** Whether a tool is read-only: from the driver's own annotations when given, else the catalogue. */
 export function isReadOnlyTool(tool: string, tools?: readonly ToolInfo[]): boolean {
   const info = tools?.find((t) => t.name === tool);

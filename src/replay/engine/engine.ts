@@ -23,6 +23,7 @@ import { summarise } from "./answer-summary.js";
 import { freshLook, freshSnapshotId, recordedForm, recordedSnapshotId } from "./fresh-look.js";
 import { TOKEN_RETIRING_CODES } from "#src/driver/outcome.js";
 import { REFUSAL } from "#src/driver/refusals.js";
+import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import { createUnchangedScreen } from "./unchanged-screen.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
@@ -235,7 +236,13 @@ export function createEngine(options: EngineOptions): Engine {
   /** start_session / end_session built for this label and state, from a recorded answer or the reference. */
   const lifecycle = (request: ReplayRequest, kind: ToolKind, label: string | undefined, matched: Chosen | undefined): Chosen | undefined => {
     if (label === undefined) return undefined;
-    const built = buildLifecycleAnswer({ tool: request.tool!, label, revived: ended.has(label), exchanges, driverVersion: options.driverVersion ?? "0.21.0" });
+    const built = buildLifecycleAnswer({
+      tool: request.tool!,
+      label,
+      revived: ended.has(label),
+      exchanges,
+      driverVersion: options.driverVersion ?? REFERENCE_DRIVER_VERSION,
+    });
     if (!built.ok) return undefined;
     const exchange = virtualExchange({ request, kind, epoch: matcher.epoch, raw: built.result.raw });
     const { exchange: _recorded, ...keep } = matched ?? { commit: "none" as const };
