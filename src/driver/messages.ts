@@ -90,6 +90,14 @@ export function permissionDeniedText(tool: string): string {
   return `Permission denied: tool '${tool}' has no reviewed risk classification`;
 }
 
+/** What the binary says for a name it has classified but does not register (exit `USAGE_EXIT_CODE`). */
+export function unknownToolText(tool: string): string {
+  return `Unknown tool: ${tool}`;
+}
+
+/** The binary's exit status for a usage error (sysexits EX_USAGE): an unknown tool, a flag a subcommand refuses. */
+export const USAGE_EXIT_CODE = 64;
+
 // --- the MCP proxy and the process ---
 
 /** The MCP proxy's JSON-RPC -32603 message when forwarding a call to the daemon fails. */

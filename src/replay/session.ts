@@ -1,3 +1,4 @@
+import { versionText } from "#src/driver/binary-reference.js";
 import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import type { Clock } from "#src/driver/port.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
@@ -121,7 +122,7 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   const source = options.source ?? "the cassette";
   const header = options.cassette.header;
   const driverVersion = header?.driver.version ?? REFERENCE_DRIVER_VERSION;
-  const versionOutput = header?.driver.version_output ?? (header?.driver.version ? `cua-driver ${header.driver.version}\n` : undefined);
+  const versionOutput = header?.driver.version_output ?? (header?.driver.version ? versionText(header.driver.version) : undefined);
   const driver: RecordedDriver = {
     version: driverVersion,
     ...(versionOutput !== undefined ? { versionOutput } : {}),

@@ -4,7 +4,7 @@
  * timeout, the highest non-draft stable `cua-driver-rs-v*` tag. No on-disk cache (the binary keeps
  * one for 20 h in ~/.cua-driver/version_check.json; the backend never writes the user's home).
  */
-import { checkedAt, offlineUpdateState, updateStateFor, type UpdateState } from "#src/wire/cli/update-check.js";
+import { checkedAt, offlineUpdateState, updateStateFor, type UpdateState } from "#src/driver/update-check.js";
 
 const RELEASES_URL = "https://api.github.com/repos/trycua/cua/releases?per_page=40";
 const TIMEOUT_MS = 4000;
