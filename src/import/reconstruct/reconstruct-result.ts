@@ -1,4 +1,4 @@
-import { BACKGROUND_ESCALATION_REASON, readRefusalText } from "#src/driver/refusals.js";
+import { BACKGROUND_ESCALATION_REASON, REFUSAL, readRefusalText } from "#src/driver/refusals.js";
 import type { TrajectoryAction, TrajectoryState } from "#src/schema/trajectory.js";
 
 /** A tool result rebuilt from a trajectory: the text block, the structuredContent when known, isError. */
@@ -17,7 +17,7 @@ const ESCALATIONS: Record<string, { reason: string; target: string }> = {
 function refusalFromText(text: string, action: TrajectoryAction): Record<string, unknown> | undefined {
   const read = readRefusalText(text);
   if (!read) return undefined;
-  if (read.code !== "background_unavailable") return { refusal: { code: read.code, message: read.message }, status: "refused" };
+  if (read.code !== REFUSAL.background_unavailable) return { refusal: { code: read.code, message: read.message }, status: "refused" };
   return {
     code: read.code,
     detail: read.detail,

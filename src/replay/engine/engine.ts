@@ -76,7 +76,7 @@ interface Chosen {
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
 export type SyntheticAnswer =
   /** The call names a session that `end_session` ended (CONTRACT.md §3.4). */
-  | { kind: "session_ended"; label: string }
+  | { kind: typeof REFUSAL.session_ended; label: string }
   /** The tool is not in the driver's tool list: refused before any lookup (CONTRACT.md §0.5). */
   | { kind: "permission_denied" };
 
@@ -294,7 +294,7 @@ export function createEngine(options: EngineOptions): Engine {
         // the driver refuses any call on an ended session before the tool runs: nothing to match
         served++;
         synthesizedCount++;
-        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
+        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: REFUSAL.session_ended, label } };
       }
       const fault =
         kind === "other"
