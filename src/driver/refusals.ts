@@ -219,3 +219,23 @@ export function readRefusalText(text: string): RefusalText | undefined {
   }
   return undefined;
 }
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/**
+ * Whether a structuredContent is a refusal envelope, read back: a `refusal` object, `status:
+ * "refused"`, `effect: "refused"`, or a flat `code` with no `effect` (an ActionResult with a code
+ * and an effect is an answer, not a refusal).
+ */
+export function isRefusalEnvelope(structured: Record<string, unknown>): boolean {
+  if (isRecord(structured.refusal) || structured.status === "refused" || structured.effect === "refused") return true;
+  return typeof structured.code === "string" && structured.effect === undefined;
+}
+
+/** The code a structuredContent carries: `refusal.code`, else a flat `code`. */
+export function envelopeCode(structured: Record<string, unknown> | undefined): string | undefined {
+  const refusal = structured?.refusal as { code?: unknown } | undefined;
+  return typeof refusal?.code === "string" ? refusal.code : typeof structured?.code === "string" ? structured.code : undefined;
+}
