@@ -58,3 +58,11 @@ export const SUBCOMMANDS: ReadonlySet<string> = new Set([
   "mcp-config",
   "dump-docs",
 ]);
+
+/** Flags whose values differ from run to run (a socket path, an out-file path): never part of what a call is. */
+export const VOLATILE_FLAGS: ReadonlySet<string> = new Set(["--socket", "--screenshot-out-file"]);
+
+/** The default daemon socket on Linux, under the user's home (`/tmp` without one). */
+export function defaultSocket(home: string | undefined): string {
+  return `${home || "/tmp"}/.cache/cua-driver/cua-driver.sock`;
+}

@@ -5,6 +5,8 @@
  * an answer parses them with the readers here, so the two cannot drift apart.
  */
 
+import { defaultSocket } from "./cli-surface.js";
+
 // --- the daemon client (`cua-driver call`, stderr, exit 1) ---
 
 /** What the daemon client says, bare, when no daemon runs (`status`, `stop`, the in-process transport). */
@@ -111,7 +113,7 @@ export function connectRefused(sock: string): string {
 }
 
 /** The Linux default socket as the docs print it (used when no socket is known). */
-export const EXAMPLE_SOCKET = "/home/user/.cache/cua-driver/cua-driver.sock";
+export const EXAMPLE_SOCKET = defaultSocket("/home/user");
 
 /** Exit status of a Rust process that panics: how a direct-mode `cua-driver mcp` dies mid-call. */
 export const PANIC_EXIT_CODE = 101;
