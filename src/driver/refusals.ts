@@ -36,6 +36,15 @@ export type RefusalFlag =
  */
 export type RefusalAim = "any" | "mutation" | "element" | "pixels" | "window";
 
+/** What a call's arguments name: an element (`element_token`, `element_index`), pixel coordinates (`x` and `y`), a window (`window_id`, `pid`). */
+export function namedTargets(args: Record<string, unknown>): { element: boolean; pixels: boolean; window: boolean } {
+  return {
+    element: "element_token" in args || "element_index" in args,
+    pixels: "x" in args && "y" in args,
+    window: "window_id" in args || "pid" in args,
+  };
+}
+
 interface RefusalRow {
   envelope: RefusalEnvelope;
   flags?: readonly RefusalFlag[];

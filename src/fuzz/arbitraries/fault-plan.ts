@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { FUZZ_REFUSALS, type RefusalCode } from "#src/driver/refusals.js";
+import { FUZZ_REFUSALS, namedTargets, type RefusalCode } from "#src/driver/refusals.js";
 import { FAULT_PROFILES } from "#src/faults/profiles.js";
 import type { Fault, FaultKind, FaultRule } from "#src/schema/fault-plan.js";
 
@@ -29,14 +29,7 @@ export function faultTargets(calls: readonly { tool: string; args: Record<string
   return calls.map(({ tool, args, mutation }) => {
     const nth = (seen.get(tool) ?? 0) + 1;
     seen.set(tool, nth);
-    return {
-      tool,
-      nth,
-      mutation,
-      element: "element_token" in args || "element_index" in args,
-      pixels: "x" in args && "y" in args,
-      window: "window_id" in args || "pid" in args,
-    };
+    return { tool, nth, mutation, ...namedTargets(args) };
   });
 }
 
