@@ -22,11 +22,30 @@ export interface UpdateState {
   error: string | null;
 }
 
+/** Where the check asks for releases (version_check.rs:667-729): one request, a 4 s timeout. */
+export const RELEASES_URL = "https://api.github.com/repos/trycua/cua/releases?per_page=40";
+export const RELEASES_TIMEOUT_MS = 4000;
+
 /**
- * The fetch error of a machine that cannot resolve api.github.com: `HTTP error: ` (version_check.rs:683)
- * + ureq's `io: …` (ureq error.rs Display) + Rust std's getaddrinfo text with glibc's EAI_AGAIN message.
+ * The check's error texts, as the driver words them: a failed request is `HTTP error: ` (version_check.rs:683)
+ * + ureq's text (ureq error.rs Display), whose `io: …` for a failed lookup is Rust std's getaddrinfo
+ * text with glibc's message.
  */
-export const OFFLINE_FETCH_ERROR = "HTTP error: io: failed to lookup address information: Temporary failure in name resolution";
+export const FETCH_ERRORS = {
+  http: (detail: string) => `HTTP error: ${detail}`,
+  status: (status: number) => `HTTP error: http status: ${status}`,
+  json: (message: string) => `JSON parse error: ${message}`,
+  timeout: "timeout: global",
+  /** EAI_AGAIN: no DNS. */
+  lookupTemporary: "io: failed to lookup address information: Temporary failure in name resolution",
+  /** ENOTFOUND. */
+  lookupNotFound: "io: failed to lookup address information: Name or service not known",
+  io: (message: string) => `io: ${message}`,
+  noRelease: "no matching cua-driver-rs-v* release in response",
+} as const;
+
+/** The fetch error of a machine that cannot resolve api.github.com. */
+export const OFFLINE_FETCH_ERROR = FETCH_ERRORS.http(FETCH_ERRORS.lookupTemporary);
 
 /** The install one-liner on Linux and macOS (version_check.rs:175-184). */
 export const INSTALL_COMMAND = "curl -fsSL https://cua.ai/driver/install.sh | bash";
@@ -79,6 +98,20 @@ export function updateStateFor(options: { version: string; latest: string; check
     release_notes_url: available ? `https://github.com/trycua/cua/releases/tag/cua-driver-rs-v${options.latest}` : null,
     error: null,
   };
+}
+
+/** `pick_latest_release` for the stable channel (version_check.rs:698-729): the highest non-draft `cua-driver-rs-vX.Y.Z` tag. */
+export function pickLatestStable(body: unknown): string | undefined {
+  if (!Array.isArray(body)) return undefined;
+  let best: number[] | undefined;
+  for (const r of body as { tag_name?: unknown; draft?: unknown }[]) {
+    if (typeof r?.tag_name !== "string" || r.draft === true) continue;
+    const m = /^cua-driver-rs-v(\d+)\.(\d+)\.(\d+)$/.exec(r.tag_name);
+    if (!m) continue;
+    const v = [Number(m[1]), Number(m[2]), Number(m[3])];
+    if (!best || v[0]! > best[0]! || (v[0] === best[0] && (v[1]! > best[1]! || (v[1] === best[1] && v[2]! > best[2]!)))) best = v;
+  }
+  return best?.join(".");
 }
 
 /** Plain `x.y.z` comparison; the driver uses semver precedence, the same for release versions. */
