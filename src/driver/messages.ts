@@ -66,6 +66,14 @@ export function socketOfStatus(stdout: string): string | undefined {
   return /^\s*socket:\s*(.+?)\s*$/m.exec(stdout)?.[1];
 }
 
+/** `cua-driver serve` once it listens (stderr). */
+export function daemonListening(socket: string): string {
+  return `Cua Driver daemon listening on ${socket}\n`;
+}
+
+/** `cua-driver serve` after a `stop` (stderr, exit 0). */
+export const DAEMON_SHUTTING_DOWN = "Cua Driver daemon shutting down.\n";
+
 /** `cua-driver serve` when a daemon already runs on the socket (stderr, exit 1). */
 export function daemonAlreadyRunning(socket: string, pid: number): string {
   return `Cua Driver daemon is already running on ${socket} (pid ${pid}). Run \`cua-driver stop\` first.\n`;

@@ -7,7 +7,7 @@
  */
 import path from "node:path";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
-import { DAEMON_NOT_RUNNING, daemonAlreadyRunning, daemonRunningStatus } from "#src/driver/messages.js";
+import { DAEMON_NOT_RUNNING, DAEMON_SHUTTING_DOWN, daemonAlreadyRunning, daemonListening, daemonRunningStatus } from "#src/driver/messages.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 
 export type LifecycleCommand = "serve" | "status" | "stop";
@@ -48,7 +48,7 @@ export function createDaemonLifecycle(options: { pid: number }): DaemonLifecycle
 // A serve stays in flight until `stop` names its socket, the session ends, or its shim is killed.
 function serve(options: { served: Map<string, { shutdown(): void }>; key: string; socket: string; request: CliRequest }): Promise<CliResponse> {
   const { served, key, socket, request } = options;
-  const listening = `Cua Driver daemon listening on ${socket}\n`;
+  const listening = daemonListening(socket);
   if (request.signal.aborted) return Promise.resolve({ ...text({ stderr: listening, exitCode: null }), signal: "SIGTERM" });
   return new Promise((resolve) => {
     const finish = (response: CliResponse) => {
@@ -58,7 +58,7 @@ function serve(options: { served: Map<string, { shutdown(): void }>; key: string
     };
     const killed = () => finish({ ...text({ stderr: listening, exitCode: null }), signal: "SIGTERM" });
     request.signal.addEventListener("abort", killed, { once: true });
-    served.set(key, { shutdown: () => finish(text({ stderr: `${listening}Cua Driver daemon shutting down.\n`, exitCode: 0 })) });
+    served.set(key, { shutdown: () => finish(text({ stderr: `${listening}${DAEMON_SHUTTING_DOWN}`, exitCode: 0 })) });
   });
 }
 
