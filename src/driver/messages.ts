@@ -9,8 +9,11 @@ import { defaultSocket } from "./cli-surface.js";
 
 // --- the daemon client (`cua-driver call`, stderr, exit 1) ---
 
+/** How every text of the daemon client about the daemon begins. */
+export const DAEMON_PREFIX = "Cua Driver daemon ";
+
 /** What the daemon client says, bare, when no daemon runs (`status`, `stop`, the in-process transport). */
-export const DAEMON_NOT_RUNNING = "Cua Driver daemon is not running";
+export const DAEMON_NOT_RUNNING = `${DAEMON_PREFIX}is not running`;
 
 /** `cua-driver call` with no daemon listening (stderr, exit 1). */
 export function daemonNotRunning(sock: string): string {
@@ -19,14 +22,19 @@ export function daemonNotRunning(sock: string): string {
 
 /** `cua-driver call` when the daemon request fails (stderr, exit 1). */
 export function daemonRequestFailed(sock: string, error: string): string {
-  return `Cua Driver daemon request on ${sock} failed: ${error}\n`;
+  return `${DAEMON_PREFIX}request on ${sock} failed: ${error}\n`;
 }
 
 /** The daemon went away mid-call: the request failed with this error. */
 export const DAEMON_CLOSED = "daemon closed connection without response";
 
+/** The daemon client's error when its deadline passes (the in-process replayer says it so, without a byte count). */
+export function daemonTimedOutAfter(seconds: number): string {
+  return `timed out after ${seconds}s waiting for daemon response`;
+}
+
 /** The daemon client's error after its 120 s overall deadline with nothing received. */
-export const DAEMON_TIMED_OUT = "timed out after 120s waiting for daemon response (received 0 bytes so far)";
+export const DAEMON_TIMED_OUT = `${daemonTimedOutAfter(120)} (received 0 bytes so far)`;
 
 /**
  * What a failed `cua-driver call` says happened, read from its stderr: the daemon died mid-call
@@ -58,7 +66,7 @@ export function saysDaemonUnreachable(text: string): boolean {
 
 /** `cua-driver status` when a daemon runs (stdout, exit 0). */
 export function daemonRunningStatus(socket: string, pid: number): string {
-  return `Cua Driver daemon is running\n  socket: ${socket}\n  pid: ${pid}\n`;
+  return `${DAEMON_PREFIX}is running\n  socket: ${socket}\n  pid: ${pid}\n`;
 }
 
 /** The socket a `status` output names (`  socket: <path>`), if any. */
@@ -68,15 +76,15 @@ export function socketOfStatus(stdout: string): string | undefined {
 
 /** `cua-driver serve` once it listens (stderr). */
 export function daemonListening(socket: string): string {
-  return `Cua Driver daemon listening on ${socket}\n`;
+  return `${DAEMON_PREFIX}listening on ${socket}\n`;
 }
 
 /** `cua-driver serve` after a `stop` (stderr, exit 0). */
-export const DAEMON_SHUTTING_DOWN = "Cua Driver daemon shutting down.\n";
+export const DAEMON_SHUTTING_DOWN = `${DAEMON_PREFIX}shutting down.\n`;
 
 /** `cua-driver serve` when a daemon already runs on the socket (stderr, exit 1). */
 export function daemonAlreadyRunning(socket: string, pid: number): string {
-  return `Cua Driver daemon is already running on ${socket} (pid ${pid}). Run \`cua-driver stop\` first.\n`;
+  return `${DAEMON_PREFIX}is already running on ${socket} (pid ${pid}). Run \`cua-driver stop\` first.\n`;
 }
 
 // --- the daemon's guards ---

@@ -71,6 +71,18 @@ describe("the refusal table is the one place refusal codes are named", () => {
   });
 });
 
+describe("the daemon's texts are written and read only in driver/messages.ts", () => {
+  // pieces of the texts the driver prints outside a tool result (src/driver/messages.ts)
+  const PIECES = ["Cua Driver daemon", "waiting for daemon response", "daemon closed connection", "reviewed risk classification", "has ended; tool call"];
+
+  it("no module outside driver/ writes or matches one of them itself", () => {
+    const found = sourceFiles().flatMap((f) =>
+      f.text.split("\n").flatMap((line, i) => PIECES.filter((piece) => line.includes(piece)).map((piece) => `${f.file}:${i + 1} ${piece}`)),
+    );
+    expect(found, "write the text, or its reader, in src/driver/messages.ts and use it from there").toEqual([]);
+  });
+});
+
 describe("the refusal table", () => {
   it("keeps the lists the other parts read off it as they were", () => {
     expect(refusalCodesWith("stale")).toEqual(["stale_element_token", "invalid_snapshot_id", "generation_mismatch", "px_frame_mismatch", "browser_ref_stale"]);
