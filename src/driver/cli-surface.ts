@@ -1,5 +1,5 @@
 /**
- * The `cua-driver` 0.21 command line as the binary defines it (cli.rs): the flags that take a value
+ * The `cua-driver` 0.21 command line as the binary defines it (cli.rs, docs/reference/cua-driver-contract.md §1.1): the flags that take a value
  * and the subcommands it knows (an unknown first positional is an implicit `call`).
  * `src/wire/cli/argv.ts` reads argv with them.
  */
@@ -62,7 +62,7 @@ export const SUBCOMMANDS: ReadonlySet<string> = new Set([
 /** Flags whose values differ from run to run (a socket path, an out-file path): never part of what a call is. */
 export const VOLATILE_FLAGS: ReadonlySet<string> = new Set(["--socket", "--screenshot-out-file"]);
 
-/** The default daemon socket on Linux, under the user's home (`/tmp` without one). */
+/** The default daemon socket on Linux, under the user's home (`/tmp` without one; docs/reference/cua-driver-contract.md §1.7). */
 export function defaultSocket(home: string | undefined): string {
   return `${home || "/tmp"}/.cache/cua-driver/cua-driver.sock`;
 }

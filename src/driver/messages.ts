@@ -1,5 +1,5 @@
 /**
- * The texts cua-driver 0.21 itself prints outside a tool result — the daemon client's failures, the
+ * The texts cua-driver 0.21 itself prints outside a tool result (docs/reference/cua-driver-contract.md §1.6, §1.7, §2.5, §6) — the daemon client's failures, the
  * daemon's guards and status lines, the MCP proxy's errors — each beside the reader that recognises
  * it (docs/decisions/0220). Whoever renders a fault writes these texts, whoever reads a recording or
  * an answer parses them with the readers here, so the two cannot drift apart.
@@ -91,7 +91,7 @@ export function daemonAlreadyRunning(socket: string, pid: number): string {
 
 /**
  * The daemon's guard for a call naming a session that `end_session` ended (cua-driver 0.21.0
- * `serve.rs`): the call is rejected before dispatch, and `cua-driver call` prints this text on
+ * `serve.rs`, docs/reference/cua-driver-contract.md §3.4): the call is rejected before dispatch, and `cua-driver call` prints this text on
  * stderr and exits 1.
  */
 export function sessionEndedGuardText(label: string, tool: string): string {

@@ -26,8 +26,8 @@ export function isScreenshotKey(key: string): boolean {
 type Structured = Record<string, unknown>;
 
 /**
- * The driver's own `start_session` fields for a fresh or revived label (captured from the 0.21.0
- * runtime). 0.24.0 adds the required `desktop_capture_authorized`, whose value the reference does
+ * The driver's own `start_session` fields for a fresh or revived label (docs/reference/cua-driver-contract.md §3.4, captured from
+ * the 0.21.0 runtime). 0.24.0 adds the required `desktop_capture_authorized`, whose value the reference does
  * not hold: for those versions only a recorded answer can serve as the template.
  */
 const START_SESSION_0_21: Structured = {

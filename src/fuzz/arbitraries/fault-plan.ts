@@ -33,7 +33,7 @@ export function faultTargets(calls: readonly { tool: string; args: Record<string
   });
 }
 
-/** The refusal codes the driver can give a call like this one (CONTRACT.md §6), most telling first. */
+/** The refusal codes the driver can give a call like this one (docs/reference/cua-driver-contract.md §6), most telling first. */
 export function refusalCodesFor(target: FaultTarget): RefusalCode[] {
   const aimed = { any: true, mutation: target.mutation, element: target.element, pixels: target.pixels, window: target.window };
   return FUZZ_REFUSALS.filter((r) => aimed[r.aim]).map((r) => r.code);

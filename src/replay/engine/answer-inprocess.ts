@@ -29,7 +29,7 @@ function fromOutcome(tool: string, outcome: RecordedOutcome): { reply: Reply; se
       if (failure === "daemon_died" || failure === "timeout") return { reply: { kind: failure, tool, message } };
       // any other text of the daemon client about the daemon: it was not reached
       if (message.startsWith(DAEMON_PREFIX)) return { reply: { kind: "transport_error", tool, message } };
-      // a daemon-level ok:false, shaped as the MCP proxy shows it (CONTRACT.md §2.5)
+      // a daemon-level ok:false, shaped as the MCP proxy shows it (docs/reference/cua-driver-contract.md §2.5)
       const raw = JSON.stringify({
         content: [{ text: message, type: "text" }],
         isError: true,

@@ -25,7 +25,7 @@ export interface ReplayRequest {
 }
 
 /**
- * Read a `cua-driver` argv the way the driver does (CONTRACT.md §1.1): flags anywhere, value flags
+ * Read a `cua-driver` argv the way the driver does (docs/reference/cua-driver-contract.md §1.1): flags anywhere, value flags
  * consume the next token, an unknown first positional is an implicit `call`.
  */
 export function cliRequest(options: { argv: readonly string[]; stdin?: string; env?: Record<string, string | undefined> }): ReplayRequest {

@@ -1,7 +1,7 @@
 import { isSessionEndedGuardText } from "#src/driver/messages.js";
 import { REFUSAL } from "#src/driver/refusals.js";
 import { toolsWith } from "#src/driver/catalogue.js";
-import type { RecordedExchange } from "./exchanges.js";
+import type { RecordedExchange } from "./recorded-exchange.js";
 import { recordedOutcome } from "./tool-result.js";
 
 /**

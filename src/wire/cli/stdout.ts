@@ -80,7 +80,7 @@ export function resultFromCliStdout(options: { stdout: string; tool: string }): 
   return `{"content":[${blocks.join(",")}]${refused ? ',"isError":true' : ""},"structuredContent":${structured}}`;
 }
 
-/** A non-zero exit of `cua-driver call`, from its stderr (CONTRACT.md §1.6 exit-code table). */
+/** A non-zero exit of `cua-driver call`, from its stderr (docs/reference/cua-driver-contract.md §1.6 exit-code table). */
 export function parseCallFailure(tool: string, exitCode: number, stderr: string): Reply {
   const message = stderr.trim();
   const failure = daemonFailureKind(message);
