@@ -43,7 +43,10 @@ export function buildLifecycleAnswer(options: {
     source = { source: "cassette", seq: template.seq };
   } else if (reference !== undefined) {
     structured = reference;
-    from = tool === "end_session" ? "the driver reference (docs/reference/cua-driver-contract.md §3.4)" : `the driver reference for ${options.driverVersion} (docs/reference/cua-driver-contract.md §3.4)`;
+    from =
+      tool === "end_session"
+        ? "the driver reference (docs/reference/cua-driver-contract.md §3.4)"
+        : `the driver reference for ${options.driverVersion} (docs/reference/cua-driver-contract.md §3.4)`;
     source = { source: "reference" };
   } else {
     return {
