@@ -2,9 +2,9 @@
  * The one table of cua-driver's refusal codes (docs/decisions/0220): for each code, the envelope
  * its tool result carries, the text the driver itself uses where it is known, and what the code
  * means to the toolkit. Every list of refusal codes elsewhere is read off this table; a new code
- * is one row here. Envelopes (0.21 source, docs/reference/cua-driver-contract.md §3.2, docs/faults.md): element/daemon style
- * `{refusal:{code,message},status:"refused"}`, target style `{candidates,code,effect:"refused",pid}`,
- * the `background_unavailable` escalation, and flat `{code}`.
+ * is one row here. Envelopes (0.21 source, docs/reference/cua-driver-contract.md §3.2,
+ * docs/faults.md): element/daemon style `{refusal:{code,message},status:"refused"}`, target style
+ * `{candidates,code,effect:"refused",pid}`, the `background_unavailable` escalation, and flat `{code}`.
  */
 
 export type RefusalEnvelope = "element" | "target" | "background" | "flat";

@@ -1,12 +1,10 @@
-import { pidOf, refusalHas, refusalMessage, refusalStructured, type WindowCandidate } from "#src/driver/refusals.js";
+import { refusalHas, refusalMessage, refusalStructured, type WindowCandidate } from "#src/driver/refusals.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 
 /**
  * A tool-result refusal in the envelope the driver uses for its code (the refusal table,
  * `src/driver/refusals.ts`). Always `isError: true`.
  */
-
-export { pidOf, type WindowCandidate };
 
 /** Whether a code's envelope lists the pid's candidate windows. */
 export function listsCandidates(code: string): boolean {

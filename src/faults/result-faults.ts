@@ -1,10 +1,10 @@
-import { REFUSAL } from "#src/driver/refusals.js";
+import { REFUSAL, type WindowCandidate } from "#src/driver/refusals.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { corruptResultImages } from "./corrupt-image.js";
 import { emptyResult } from "./empty.js";
 import { oversizeResult } from "./oversized.js";
 import type { ResultFault } from "./fault-table.js";
-import { refusalResult, type WindowCandidate } from "./refusal.js";
+import { refusalResult } from "./refusal.js";
 
 export { isResultFault, type ResultFault } from "./fault-table.js";
 

@@ -3,7 +3,8 @@ import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolK
 import type { ToolInfo } from "#src/driver/port.js";
 import { isReadOnlyTool } from "#src/driver/catalogue.js";
 import { FAULT_TABLE, faultOutcome, faultTakesEffect } from "#src/faults/fault-table.js";
-import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "#src/faults/refusal.js";
+import { listsCandidates, refusalResult } from "#src/faults/refusal.js";
+import { pidOf, type WindowCandidate } from "#src/driver/refusals.js";
 import { createFaultSelector, type SelectedFault } from "#src/faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { keyOptions } from "./match-key.js";
