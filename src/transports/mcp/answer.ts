@@ -1,4 +1,4 @@
-import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "#src/faults/driver-messages.js";
+import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "#src/driver/messages.js";
 import { applyResultFault, truncateText } from "#src/faults/result-faults.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import { syntheticResult } from "#src/replay/engine/synthetic-answer.js";
