@@ -54,7 +54,9 @@ export type ServedResult = z.infer<typeof ServedResultSchema>;
  * token from a newer look), `fresh_look` (a look the replay served already, read again: the recorded
  * look with a new snapshot id and new element tokens, as the driver makes a new snapshot on every read),
  * `unchanged_screen` (a read after a `no_effect` fault: the look recorded before the mutation that
- * changed nothing).
+ * changed nothing), `discover` and `ping` (a cua-driver ≥ 0.28 server's `server/discover` and `ping`,
+ * built from the driver's source: docs/eras.md), `skill_pack` (its skills/resources answers, from
+ * the reference skill pack, whose commits the basis names).
  */
 export const SynthesizedKindSchema = z.enum([
   "session_ended",
@@ -74,6 +76,9 @@ export const SynthesizedKindSchema = z.enum([
   "same_element",
   "fresh_look",
   "unchanged_screen",
+  "discover",
+  "ping",
+  "skill_pack",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
 
@@ -143,6 +148,7 @@ export const RequestEntrySchema = z
     duration_ms: z.number().nonnegative().optional(),
   })
   .strict();
+/** A replay log line for one request: what matched, the fault applied and what was served. */
 export type RequestEntry = z.infer<typeof RequestEntrySchema>;
 
 /** An MCP process or HTTP connection opening or closing (a new process is a session rebuild). */
@@ -201,8 +207,10 @@ export const SummaryEntrySchema = z
     unused: z.array(z.object({ seq: z.number().int(), tool: z.string().optional(), kind: ToolKindSchema }).strict()),
   })
   .strict();
+/** The replay log's closing line: served, unmatched, faults, and the recorded calls never used. */
 export type SummaryEntry = z.infer<typeof SummaryEntrySchema>;
 
+/** One line of a replay log: a request served (or not) and how, or the closing summary. */
 export const ReplayLogEntrySchema = z.discriminatedUnion("type", [
   RequestEntrySchema,
   StreamEntrySchema,
@@ -210,4 +218,5 @@ export const ReplayLogEntrySchema = z.discriminatedUnion("type", [
   ObservationEntrySchema,
   SummaryEntrySchema,
 ]);
+/** A replay log line as `ReplayLogEntrySchema` parses it. */
 export type ReplayLogEntry = z.infer<typeof ReplayLogEntrySchema>;
