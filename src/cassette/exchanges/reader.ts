@@ -80,8 +80,8 @@ export interface ReadOptions {
   text?(event: McpLineEvent | HttpEvent, field: "line" | "request.body"): string;
   /**
    * `false`: a reading that needs only the requests (counts, tools) leaves the driver's MCP lines
-   * unread — a long answer is not even scanned — so no MCP request gets an answer; `other` is told
-   * of those lines with no message.
+   * unread — a long answer is not even scanned — so no MCP request gets an answer or waits for one
+   * (none is kept); `other` is told of those lines with no message.
    */
   answers?: false;
 }
@@ -134,7 +134,8 @@ export function createExchangeReader<P = undefined>(visitor: ExchangeVisitor<P>,
               origin: originOf(event),
               request: { event, place, message },
             };
-            if (message.idRaw !== undefined) waiting.set(`${event.stream}:${idKey(message.idRaw)}`, exchange);
+            // with no answers to read, nothing waits (and nothing is kept)
+            if (message.idRaw !== undefined && options.answers !== false) waiting.set(`${event.stream}:${idKey(message.idRaw)}`, exchange);
             visitor.request?.(exchange);
             return;
           }
