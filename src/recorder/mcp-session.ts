@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { faultStreamEnder, openMcpStreamRecording } from "./mcp-stream-recording.js";
 import { createMcpRelay } from "./mcp-relay.js";
 import type { RecordingParts } from "./recording-parts.js";
 import { createLineFramer } from "#src/wire/mcp/lines.js";
+import { spawnDriver } from "#src/runtime/driver-process.js";
 
 /**
  * Proxies one `cua-driver mcp` session line by line to the real driver and records every line in
@@ -19,11 +19,7 @@ export function recordMcpSession(
 ): McpSessionHandler & { closed: Promise<void>; stop(): Promise<void> } {
   const { io } = options;
   const recording = openMcpStreamRecording({ ...options, argv: options.init.argv });
-  const child = spawn(options.driver, options.init.argv, {
-    cwd: options.init.cwd || process.cwd(),
-    env: options.init.env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const child = spawnDriver({ driver: options.driver, ...options.init });
   let spawnFailed = false;
   let markClosed: () => void = () => {};
   const closed = new Promise<void>((resolve) => (markClosed = resolve));

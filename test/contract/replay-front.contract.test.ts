@@ -13,7 +13,7 @@ import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { cliFront } from "#src/transports/cli/replay-backend.js";
-import type { FrontReply, ReplayFront } from "#src/transports/front.js";
+import type { StandInReply, StandIn } from "#src/driver/stand-in.js";
 import { inprocessFront, type InprocessRequest } from "#src/transports/inprocess/front.js";
 import { mcpFront } from "#src/transports/mcp/front.js";
 import { parseCallStdout } from "#src/wire/cli/stdout.js";
@@ -29,7 +29,7 @@ interface Implementation<Request, Answer> {
   name: string;
   /** Whether a call that never returns holds up the later requests of its connection (one request at a time). */
   oneAtATime: boolean;
-  make(faults?: FaultPlan): { front: ReplayFront<Request, Answer>; entries(): ReplayLogEntry[] };
+  make(faults?: FaultPlan): { front: StandIn<Request, Answer>; entries(): ReplayLogEntry[] };
   request(tool: string, args: Record<string, unknown>, id: number): Request;
   read(answer: Answer): Read;
 }
@@ -110,7 +110,7 @@ const RECORDED = readRpc(
 
 const requests = (entries: ReplayLogEntry[]) => entries.filter((e): e is RequestEntry => e.type === "request");
 
-function answered<A>(reply: FrontReply<A>): A {
+function answered<A>(reply: StandInReply<A>): A {
   expect(reply.type).toBe("answer");
   return (reply as { answer: A }).answer;
 }

@@ -12,6 +12,7 @@ import type { CassetteHeader } from "#src/schema/cassette.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
 import { SDK_PACKAGE } from "#src/runtime/load.js";
 import type { SdkBackend } from "#src/transports/sdk/sdk-backend.js";
+import { sdkCliStandIn } from "#src/transports/sdk/stand-in.js";
 
 type RecorderParts = RecordingParts & { sdk: SdkBackend };
 
@@ -48,7 +49,7 @@ export async function captureSdkIdentity(parts: RecorderParts): Promise<{ versio
 }
 
 function recordCli(options: RecorderParts & { request: CliRequest; origin: "harness" | "recorder" }): Promise<CliResponse> {
-  return recordCliCall({ ...options, answer: async (request) => ({ response: await options.sdk.cli(request), recorded: true }) });
+  return recordCliCall({ ...options, live: sdkCliStandIn(options.sdk) });
 }
 
 function recordMcp(

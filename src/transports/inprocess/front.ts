@@ -1,6 +1,6 @@
 import type { CallOptions, Reply } from "#src/driver/port.js";
 import type { Replayer } from "#src/replay/replayer.js";
-import type { ReplayFront } from "#src/transports/front.js";
+import type { StandIn } from "#src/driver/stand-in.js";
 
 /** One in-process call: what `Driver.call` takes. */
 export interface InprocessRequest {
@@ -14,7 +14,7 @@ export interface InprocessRequest {
  * process answers calls independently, so a call that never returns resolves, at the caller's
  * deadline, as a timeout outcome and does not hold up the calls after it.
  */
-export function inprocessFront(replayer: Replayer): ReplayFront<InprocessRequest, Reply> {
+export function inprocessFront(replayer: Replayer): StandIn<InprocessRequest, Reply> {
   return {
     transport: "inprocess",
     open: () => ({

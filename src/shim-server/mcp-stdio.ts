@@ -1,16 +1,13 @@
-import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
-import type { ReplaySession } from "#src/replay/session.js";
-import { mcpFront } from "./front.js";
+import type { StandInConnection } from "#src/driver/stand-in.js";
+import type { McpIo, McpSessionHandler } from "./backend.js";
 
 /**
- * One `cua-driver mcp` process answered from a cassette: lines go to the MCP front strictly one at
- * a time in order, like the driver's own loop, so a hung call leaves every later request
- * unanswered (the front still logs them). stdin EOF ends the process once the requests before it
- * are answered; a stuck call ends it too.
+ * One `cua-driver mcp` process carried over the shim's stdio, answered by a stand-in's connection:
+ * lines go to it strictly one at a time in order, like the driver's own loop, so a hung call leaves
+ * every later request unanswered (the stand-in still sees them). stdin EOF ends the process once
+ * the requests before it are answered; a stuck call ends it too.
  */
-export function createMcpStdioSession(options: { session: ReplaySession; io: McpIo; transport?: "mcp" }): McpSessionHandler {
-  const { io } = options;
-  const connection = mcpFront(options.session, "mcp").open();
+export function mountMcpStdio(connection: StandInConnection<string, string>, io: McpIo): McpSessionHandler {
   const queue: string[] = [];
   let busy = false;
   let stuck = false;

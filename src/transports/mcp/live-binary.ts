@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
+import { spawnDriver } from "#src/runtime/driver-process.js";
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 
 /** `cua-driver mcp` of an executable driver, line by line: what record-missing sends to it and hears back. */
-export function spawnLiveMcp(options: { file: string; init: { argv: string[]; cwd: string; env: Record<string, string> }; io: McpIo }): McpSessionHandler {
+export function binaryMcpStream(options: { file: string; init: { argv: string[]; cwd: string; env: Record<string, string> }; io: McpIo }): McpSessionHandler {
   const { io } = options;
-  const child = spawn(options.file, options.init.argv, { cwd: options.init.cwd || process.cwd(), env: options.init.env, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawnDriver({ driver: options.file, ...options.init });
   child.on("error", (error) => {
     io.stderr(`cua-contract: cannot run the driver ${options.file}: ${error.message}\n`);
     io.exit(127);
