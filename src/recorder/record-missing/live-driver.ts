@@ -45,7 +45,7 @@ export async function openLiveDriver(driver: string, options: { source?: "binary
   return {
     info: { version: parsed?.[1] ?? null, platform: `${process.platform}-${process.arch}`, source: options.source ?? "binary", location: file },
     cli: run,
-    mcp: (init, io) => binaryMcpStream({ file, init, io }),
+    mcp: (init, io) => binaryMcpStream({ file, who: "cua-contract", init, io }),
     close: async () => {},
   };
 }
