@@ -2,7 +2,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { isTransportFailure } from "#src/driver/port.js";
-import { answerCli } from "#src/replay/engine/answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { answerInprocess } from "#src/replay/engine/answer-inprocess.js";
 import { cliRequest, mcpRequest } from "#src/replay/engine/request.js";
 import { loadReplayCassette } from "#src/replay/load.js";

@@ -1,7 +1,7 @@
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import type { SelectedFault } from "#src/faults/select.js";
 import { deliverCliAnswer } from "#src/transports/cli/deliver-cli.js";
-import { answerCli } from "#src/replay/engine/answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import type { RecordedExchange } from "#src/replay/engine/exchanges.js";
 import type { ReplayRequest } from "#src/replay/engine/request.js";
 import { systemClock } from "#src/runtime/clock-system.js";

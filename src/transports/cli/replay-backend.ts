@@ -2,7 +2,7 @@ import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } f
 import { mountMcpStdio } from "#src/shim-server/mcp-stdio.js";
 import { mountCli } from "#src/shim-server/mount.js";
 import { mcpFront } from "#src/transports/mcp/front.js";
-import { answerCli } from "#src/replay/engine/answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { deliverCliAnswer } from "./deliver-cli.js";
 import { cliRequest, type ReplayRequest } from "#src/replay/engine/request.js";
 import { staticCliAnswer } from "#src/replay/engine/static-answers.js";
