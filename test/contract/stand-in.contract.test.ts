@@ -1,0 +1,131 @@
+// The StandIn contract for the per-call CLI (src/driver/stand-in.ts), run against everything that
+// answers `cua-driver …` invocations: the replay (a real recording), the live binary (the fake
+// cua-driver 0.21.0, a test double), the runtime in process (@trycua/cua-driver 0.21.0, no desktop),
+// and the recording tap over the live binary. The replay's own rules (its log, hangs, faults) are
+// in replay-front.contract.test.ts; these are the rules every stand-in meets.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRedactor } from "#src/cassette/redact.js";
+import { createVirtualClock } from "#src/driver/clock-virtual.js";
+import { type StandIn, type StandInReply, tap } from "#src/driver/stand-in.js";
+import { cliRecordingTap } from "#src/recorder/cli-recording.js";
+import { startClock } from "#src/recorder/recording-parts.js";
+import { createRecordingSink } from "#src/recorder/recording-sink.js";
+import { loadReplayCassette } from "#src/replay/load.js";
+import { createReplaySession } from "#src/replay/session.js";
+import { CASSETTE_FORMAT, CASSETTE_VERSION } from "#src/schema/cassette-format.js";
+import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
+import { binaryCliStandIn } from "#src/transports/cli/live.js";
+import { cliFront } from "#src/transports/cli/replay-backend.js";
+import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
+import { sdkCliStandIn } from "#src/transports/sdk/stand-in.js";
+import { repoRoot } from "../helpers/run-cli.js";
+
+const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
+const work = mkdtempSync(path.join(os.tmpdir(), "stand-in-contract-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Implementation {
+  name: string;
+  make(): Promise<{ standIn: StandIn<CliRequest, CliResponse>; close?(): Promise<void> }>;
+}
+
+let recordings = 0;
+const IMPLEMENTATIONS: Implementation[] = [
+  {
+    name: "replay (recordings/gtk3-demo-mcp)",
+    make: async () => ({
+      standIn: cliFront(createReplaySession({ cassette: loadReplayCassette(path.join(repoRoot, "recordings/gtk3-demo-mcp")), clock: createVirtualClock() })),
+    }),
+  },
+  { name: "the live binary (fake cua-driver 0.21.0)", make: async () => ({ standIn: binaryCliStandIn({ driver: FAKE, who: "contract" }) }) },
+  {
+    name: "the runtime 0.21.0 in process",
+    make: async () => {
+      const sdk = await createSdkBackend({ version: "0.21.0" });
+      return { standIn: sdkCliStandIn(sdk), close: () => sdk.close?.() ?? Promise.resolve() };
+    },
+  },
+  {
+    name: "the recording tap over the live binary",
+    make: async () => {
+      const dir = path.join(work, `rec-${recordings++}`);
+      const sink = createRecordingSink({
+        dir,
+        header: {
+          format: CASSETTE_FORMAT,
+          version: CASSETTE_VERSION,
+          driver: { location: FAKE, source: "synthetic", version: "0.21.0", platform: "linux" },
+          recorded_at: new Date(0).toISOString(),
+          recorder: { name: "cua-contract", version: "test" },
+          redaction: { enabled: true },
+        },
+      });
+      const standIn = tap(
+        binaryCliStandIn({ driver: FAKE, who: "contract" }),
+        cliRecordingTap({ sink, redactor: createRedactor({ enabled: true }), clock: startClock() }),
+      );
+      return {
+        standIn,
+        // every answer went into the cassette (after its header)
+        close: async () => {
+          sink.close();
+          expect(readFileSync(path.join(dir, "cassette.jsonl"), "utf8").trim().split("\n").length).toBeGreaterThan(1);
+        },
+      };
+    },
+  },
+];
+
+const request = (argv: string[]): CliRequest => ({ argv, stdin: Buffer.alloc(0), cwd: work, env: { HOME: work }, signal: new AbortController().signal });
+
+function answered(reply: StandInReply<CliResponse>): CliResponse {
+  if (reply.type !== "answer") throw new Error(`expected an answer, got ${reply.type}`);
+  return reply.answer;
+}
+
+describe.each(IMPLEMENTATIONS)("StandIn (per-call CLI): $name", (impl) => {
+  it("answers `cua-driver --version` with the driver's version line, exit 0", { timeout: 30_000 }, async () => {
+    const { standIn, close } = await impl.make();
+    expect(standIn.transport).toBe("cli");
+    const connection = standIn.open();
+    const r = answered(await connection.send(request(["--version"])));
+    connection.close();
+    expect([r.exitCode, r.stdout.toString("utf8")]).toEqual([0, "cua-driver 0.21.0\n"]);
+    await close?.();
+  });
+
+  it("refuses `call` of a tool the driver does not have as 0.21.0 does (exit 1, the reason on stderr)", { timeout: 30_000 }, async () => {
+    const { standIn, close } = await impl.make();
+    const connection = standIn.open();
+    const r = answered(await connection.send(request(["call", "no_such_tool", "{}"])));
+    connection.close();
+    expect([r.exitCode, r.stdout.toString("utf8")]).toEqual([1, ""]);
+    expect(r.stderr.toString("utf8")).toContain("no_such_tool");
+    await close?.();
+  });
+
+  it("shows a tap every request and the very reply the harness gets", { timeout: 30_000 }, async () => {
+    const { standIn, close } = await impl.make();
+    const seen: { argv: string[]; reply: StandInReply<CliResponse> }[] = [];
+    const tapped = tap(standIn, (req) => (reply) => void seen.push({ argv: req.argv, reply }));
+    const connection = tapped.open();
+    const reply = await connection.send(request(["--version"]));
+    connection.close();
+    expect(seen).toEqual([{ argv: ["--version"], reply }]);
+    expect(answered(reply).stdout.toString("utf8")).toBe("cua-driver 0.21.0\n");
+    await close?.();
+  });
+});
+
+describe("StandIn (per-call CLI): the live binary", () => {
+  it("closes without an answer, exit 127 and why on stderr, when the driver cannot be started", async () => {
+    const missing = path.join(work, "no-such-driver");
+    const connection = binaryCliStandIn({ driver: missing, who: "contract" }).open();
+    const reply = await connection.send(request(["--version"]));
+    expect(reply).toMatchObject({ type: "closed", code: 127, stderr: expect.stringContaining(`contract: cannot run the driver ${missing}: `) });
+    expect(reply.type === "closed" && reply.cause).toBeInstanceOf(Error);
+  });
+});
