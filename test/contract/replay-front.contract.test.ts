@@ -1,4 +1,4 @@
-// The replay-front contract (src/transports/front.ts), run against every front: per-call CLI,
+// The replay stand-ins' contract (src/driver/stand-in.ts), run against the replay of every transport: per-call CLI,
 // MCP stdio, MCP over HTTP and in-process. Each is driven through its own raw form over the same
 // real recording (recordings/gtk3-demo-mcp, 0.21.0 under Xvfb) and must agree on what the driver
 // answered, what it refuses, what a call that never returns holds up, and what the log says.
@@ -10,7 +10,7 @@ import { createReplayer } from "#src/replay/replayer.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
-import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
+import type { ReplayLogEntry, ReplayTransport, RequestEntry } from "#src/schema/replay-log.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { cliFront } from "#src/transports/cli/replay-backend.js";
 import type { StandInReply, StandIn } from "#src/driver/stand-in.js";
@@ -99,7 +99,9 @@ const inprocess: Implementation<InprocessRequest, Reply> = {
   },
 };
 
-const IMPLEMENTATIONS: Implementation<any, any>[] = [cli, mcpLike("mcp"), mcpLike("http"), inprocess];
+/** One replay stand-in per transport of the replay log: a transport without its entry fails the type-check. */
+const BY_TRANSPORT: Record<ReplayTransport, Implementation<any, any>> = { cli, mcp: mcpLike("mcp"), http: mcpLike("http"), inprocess };
+const IMPLEMENTATIONS = Object.values(BY_TRANSPORT);
 
 /** The recorded answer to the first list_windows (event 11 of the recording). */
 const RECORDED = readRpc(
@@ -114,6 +116,12 @@ function answered<A>(reply: StandInReply<A>): A {
   expect(reply.type).toBe("answer");
   return (reply as { answer: A }).answer;
 }
+
+it("has one replay stand-in per transport, each under its own name", () => {
+  expect(Object.entries(BY_TRANSPORT).map(([name, impl]) => [name, impl.make().front.transport])).toEqual(
+    Object.keys(BY_TRANSPORT).map((name) => [name, name]),
+  );
+});
 
 describe.each(IMPLEMENTATIONS)("replay front: $name", (impl) => {
   it("answers a recorded call with what the driver answered, and logs it as replayed on its transport", async () => {
