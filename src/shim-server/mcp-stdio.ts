@@ -5,9 +5,11 @@ import type { McpIo, McpSessionHandler } from "./backend.js";
  * One `cua-driver mcp` process carried over the shim's stdio, answered by a stand-in's connection:
  * lines go to it strictly one at a time in order, like the driver's own loop, so a hung call leaves
  * every later request unanswered (the stand-in still sees them). stdin EOF ends the process once
- * the requests before it are answered; a stuck call ends it too.
+ * the requests before it are answered; a stuck call ends it too. `stopWhenGone`: once the shim
+ * process is gone nothing more is asked or answered (a live driver's session); without it the
+ * lines already read are still answered, so a replay logs everything the harness sent.
  */
-export function mountMcpStdio(connection: StandInConnection<string, string>, io: McpIo): McpSessionHandler {
+export function mountMcpStdio(connection: StandInConnection<string, string>, io: McpIo, options: { stopWhenGone?: boolean } = {}): McpSessionHandler {
   const queue: string[] = [];
   let busy = false;
   let stuck = false;
@@ -27,6 +29,7 @@ export function mountMcpStdio(connection: StandInConnection<string, string>, io:
     try {
       while (queue.length > 0 && !closed) {
         const reply = await connection.send(queue.shift()!);
+        if (closed) break;
         if (reply.type === "answer") io.send(reply.answer);
         else if (reply.type === "hang") stuck = true;
         else if (reply.type === "closed") {
@@ -50,5 +53,14 @@ export function mountMcpStdio(connection: StandInConnection<string, string>, io:
       ended = true;
       void pump();
     },
+    ...(options.stopWhenGone
+      ? {
+          gone() {
+            if (closed) return;
+            closed = true;
+            connection.close();
+          },
+        }
+      : {}),
   };
 }

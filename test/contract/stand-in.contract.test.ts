@@ -1,7 +1,8 @@
-// The StandIn contract for the per-call CLI (src/driver/stand-in.ts), run against everything that
+// The StandIn contract (src/driver/stand-in.ts) for the per-call CLI, run against everything that
 // answers `cua-driver …` invocations: the replay (a real recording), the live binary (the fake
 // cua-driver 0.21.0, a test double), the runtime in process (@trycua/cua-driver 0.21.0, no desktop),
-// and the recording tap over the live binary. The replay's own rules (its log, hangs, faults) are
+// and the recording tap over the live binary; and for MCP lines, the replay over stdio and HTTP and
+// the runtime in direct mode. The replay's own rules (its log, hangs, faults) are
 // in replay-front.contract.test.ts; these are the rules every stand-in meets.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -20,7 +21,9 @@ import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { binaryCliStandIn } from "#src/transports/cli/live.js";
 import { cliFront } from "#src/transports/cli/replay-backend.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
-import { sdkCliStandIn } from "#src/transports/sdk/stand-in.js";
+import { sdkCliStandIn, sdkMcpStandIn } from "#src/transports/sdk/stand-in.js";
+import { mcpFront } from "#src/transports/mcp/front.js";
+import { toolNames } from "#src/transports/sdk/tool-names.js";
 import { repoRoot } from "../helpers/run-cli.js";
 
 const FAKE = path.join(repoRoot, "test/fixtures/drivers/cua-driver-0.21.0");
@@ -127,5 +130,59 @@ describe("StandIn (per-call CLI): the live binary", () => {
     const reply = await connection.send(request(["--version"]));
     expect(reply).toMatchObject({ type: "closed", code: 127, stderr: expect.stringContaining(`contract: cannot run the driver ${missing}: `) });
     expect(reply.type === "closed" && reply.cause).toBeInstanceOf(Error);
+  });
+});
+
+interface LineImplementation {
+  name: string;
+  make(): Promise<StandIn<string, string>>;
+}
+
+const replayMcp = (transport: "mcp" | "http") =>
+  mcpFront(createReplaySession({ cassette: loadReplayCassette(path.join(repoRoot, "recordings/gtk3-demo-mcp")), clock: createVirtualClock() }), transport);
+
+const LINE_IMPLEMENTATIONS: LineImplementation[] = [
+  { name: "replay over MCP stdio", make: async () => replayMcp("mcp") },
+  { name: "replay over MCP HTTP", make: async () => replayMcp("http") },
+  {
+    name: "the runtime 0.21.0 in direct mode",
+    make: async () => {
+      const sdk = await createSdkBackend({ version: "0.21.0" });
+      closers.push(() => sdk.close?.() ?? Promise.resolve());
+      const listToolsJson = await sdk.driver.listToolsJson();
+      return sdkMcpStandIn({
+        driver: sdk.driver,
+        version: sdk.metadata.driverVersion,
+        protocolVersion: sdk.metadata.mcpProtocolVersion,
+        listToolsJson,
+        names: toolNames(listToolsJson),
+      });
+    },
+  },
+];
+
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+const line = (message: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", ...message });
+
+describe.each(LINE_IMPLEMENTATIONS)("StandIn (MCP lines): $name", (impl) => {
+  it("answers initialize with the request's id and the driver's version, a notification with nothing, an unknown method with -32601", {
+    timeout: 30_000,
+  }, async () => {
+    const connection = (await impl.make()).open();
+    const init = await connection.send(
+      line({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "contract", version: "1" } } }),
+    );
+    expect(init.type).toBe("answer");
+    expect(JSON.parse(init.type === "answer" ? init.answer : "{}")).toMatchObject({ id: 1, result: { serverInfo: { name: "cua-driver", version: "0.21.0" } } });
+    expect(await connection.send(line({ method: "notifications/initialized" }))).toEqual({ type: "none" });
+    expect(await connection.send(line({ id: "p", method: "ping" }))).toEqual({
+      type: "answer",
+      answer: '{"jsonrpc":"2.0","id":"p","error":{"code":-32601,"message":"Unknown method: ping"}}',
+    });
+    connection.close();
   });
 });

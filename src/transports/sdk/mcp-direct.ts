@@ -1,6 +1,7 @@
 /**
- * `cua-driver mcp` in direct mode (Linux/Windows bare `mcp`), answered by the in-process runtime:
- * newline-delimited JSON-RPC, one request at a time in order, notifications unanswered,
+ * `cua-driver mcp` in direct mode (Linux/Windows bare `mcp`), answered by the in-process runtime
+ * (its stand-in is `sdkMcpStandIn`, mounted on the shim's stdio one request at a time in order):
+ * newline-delimited JSON-RPC, notifications unanswered,
  * `initialize` with the runtime's version, `tools/list` = the runtime's inventory bytes,
  * `tools/call` = the runtime's result bytes, never re-serialised.
  */
@@ -20,30 +21,10 @@ export interface McpDirectOptions {
   names: ToolNames;
   /** The raw result of a tool the binary hosts itself (check_for_update), else undefined. */
   hostCall?(tool: string): Promise<string | undefined>;
-  send(line: string): void;
-}
-
-export interface McpDirectSession {
-  line(line: string): void;
-  /** Resolves when every line received so far has been answered. */
-  drain(): Promise<void>;
-}
-
-export function createMcpDirectSession(options: McpDirectOptions): McpDirectSession {
-  let queue = Promise.resolve();
-  return {
-    line(line) {
-      queue = queue.then(async () => {
-        const reply = await answer(options, line);
-        if (reply !== undefined) options.send(reply);
-      });
-    },
-    drain: () => queue,
-  };
 }
 
 /** The response line for one request line, or undefined for blank lines and notifications. */
-export async function answer(options: Omit<McpDirectOptions, "send">, line: string): Promise<string | undefined> {
+export async function answer(options: McpDirectOptions, line: string): Promise<string | undefined> {
   if (line.trim() === "") return undefined;
   let request: SerdeNode;
   try {
