@@ -1,8 +1,8 @@
 // The StandIn contract (src/driver/stand-in.ts) for the per-call CLI, run against everything that
 // answers `cua-driver …` invocations: the replay (a real recording), the live binary (the fake
 // cua-driver 0.21.0, a test double), the runtime in process (@trycua/cua-driver 0.21.0, no desktop),
-// and the recording tap over the live binary; and for MCP lines, the replay over stdio and HTTP and
-// the runtime in direct mode. The replay's own rules (its log, hangs, faults) are
+// and the recording tap over the live binary; and for MCP lines, the replay over stdio and HTTP,
+// the live binary's stream asked request by request, and the runtime in direct mode. The replay's own rules (its log, hangs, faults) are
 // in replay-front.contract.test.ts; these are the rules every stand-in meets.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -23,6 +23,8 @@ import { cliFront } from "#src/transports/cli/replay-backend.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { sdkCliStandIn, sdkMcpStandIn } from "#src/transports/sdk/stand-in.js";
 import { mcpFront } from "#src/transports/mcp/front.js";
+import { binaryMcpStream } from "#src/transports/mcp/live-binary.js";
+import { pairedMcpStandIn } from "#src/transports/mcp/live-paired.js";
 import { toolNames } from "#src/transports/sdk/tool-names.js";
 import { repoRoot } from "../helpers/run-cli.js";
 
@@ -144,6 +146,10 @@ const replayMcp = (transport: "mcp" | "http") =>
 const LINE_IMPLEMENTATIONS: LineImplementation[] = [
   { name: "replay over MCP stdio", make: async () => replayMcp("mcp") },
   { name: "replay over MCP HTTP", make: async () => replayMcp("http") },
+  {
+    name: "the live binary's stream, paired (fake cua-driver 0.21.0)",
+    make: async () => pairedMcpStandIn((io) => binaryMcpStream({ file: FAKE, who: "contract", init: { argv: ["mcp"], cwd: work, env: { HOME: work } }, io })),
+  },
   {
     name: "the runtime 0.21.0 in direct mode",
     make: async () => {
