@@ -2,7 +2,8 @@
 // answers `cua-driver …` invocations: the replay (a real recording), the live binary (the fake
 // cua-driver 0.21.0, a test double), the runtime in process (@trycua/cua-driver 0.21.0, no desktop),
 // and the recording tap over the live binary; and for MCP lines, the replay over stdio and HTTP,
-// the live binary's stream asked request by request, and the runtime in direct mode. The replay's own rules (its log, hangs, faults) are
+// the live binary's stream asked request by request, and the runtime in direct mode; and for calls
+// in process, the replayer and the runtime's Driver adapter. The replay's own rules (its log, hangs, faults) are
 // in replay-front.contract.test.ts; these are the rules every stand-in meets.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -22,6 +23,10 @@ import { binaryCliStandIn } from "#src/transports/cli/live.js";
 import { cliFront } from "#src/transports/cli/replay-backend.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { sdkCliStandIn, sdkMcpStandIn } from "#src/transports/sdk/stand-in.js";
+import { createSdkDriver } from "#src/transports/sdk/driver.js";
+import { inprocessFront, type InprocessRequest } from "#src/transports/inprocess/front.js";
+import { createReplayer } from "#src/replay/replayer.js";
+import { isTransportFailure, type Reply } from "#src/driver/port.js";
 import { mcpFront } from "#src/transports/mcp/front.js";
 import { binaryMcpStream } from "#src/transports/mcp/live-binary.js";
 import { pairedMcpStandIn } from "#src/transports/mcp/live-paired.js";
@@ -190,5 +195,31 @@ describe.each(LINE_IMPLEMENTATIONS)("StandIn (MCP lines): $name", (impl) => {
       answer: '{"jsonrpc":"2.0","id":"p","error":{"code":-32601,"message":"Unknown method: ping"}}',
     });
     connection.close();
+  });
+});
+
+const CALL_IMPLEMENTATIONS: { name: string; make(): Promise<StandIn<InprocessRequest, Reply>> }[] = [
+  { name: "the replayer", make: async () => inprocessFront(createReplayer({ cassette: loadReplayCassette(path.join(repoRoot, "recordings/gtk3-demo-mcp")) })) },
+  {
+    name: "the runtime 0.21.0's Driver adapter",
+    make: async () => {
+      const driver = await createSdkDriver({ version: "0.21.0" });
+      closers.push(() => driver.close());
+      return inprocessFront(driver);
+    },
+  },
+];
+
+describe.each(CALL_IMPLEMENTATIONS)("StandIn (calls in process): $name", (impl) => {
+  it("refuses a tool the driver does not have with a result that says so, not a transport failure", { timeout: 30_000 }, async () => {
+    const connection = (await impl.make()).open();
+    const reply = await connection.send({ tool: "no_such_tool", args: {} });
+    connection.close();
+    if (reply.type !== "answer") throw new Error(`expected an answer, got ${reply.type}`);
+    const r = reply.answer;
+    expect(isTransportFailure(r)).toBe(false);
+    if (isTransportFailure(r)) return;
+    expect(r.isError).toBe(true);
+    expect(r.content.map((c) => ("text" in c ? String(c.text) : "")).join("\n")).toContain("no_such_tool");
   });
 });
