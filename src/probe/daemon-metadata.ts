@@ -1,14 +1,15 @@
 import net from "node:net";
 import { DriverMetadataSchema, type DaemonStatus, type DriverMetadata } from "#src/schema/probe-snapshot.js";
+import { socketOfStatus } from "#src/driver/messages.js";
 import type { StepOutcome } from "./step.js";
 
 /** The socket `cua-driver status` names (`  socket: <path>`), if any. */
 export function socketFromStatus(status: DaemonStatus | undefined): string | undefined {
-  return status?.running ? /^\s*socket:\s*(.+?)\s*$/m.exec(status.stdout)?.[1] : undefined;
+  return status?.running ? socketOfStatus(status.stdout) : undefined;
 }
 
 /**
- * Asks a running daemon for its metadata (`{"method":"metadata"}`, CONTRACT.md §1.8): read-only,
+ * Asks a running daemon for its metadata (`{"method":"metadata"}`, docs/reference/cua-driver-contract.md §1.8): read-only,
  * and the only place a binary tells its contract version.
  */
 export function daemonMetadata(options: { socket: string; timeoutMs: number }): Promise<StepOutcome<DriverMetadata>> {

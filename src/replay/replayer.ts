@@ -1,3 +1,4 @@
+import { daemonTimedOutAfter } from "#src/driver/messages.js";
 import type { CallOptions, Clock, Reply, ToolInfo } from "#src/driver/port.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ReplayLogEntry, SummaryEntry } from "#src/schema/replay-log.js";
@@ -13,6 +14,7 @@ import { createReplaySession } from "./session.js";
 
 export { engineSource, prepareReplayCassette, type PreparedReplayCassette, type ReplayCassette } from "./cassette-source.js";
 
+/** What the in-process replayer serves: the cassette, faults, seed, matching and clock. */
 export interface ReplayerOptions {
   /** The cassette, as loaded (`loadReplayCassette`) or prepared once for many replays (`prepareReplayCassette`). */
   cassette: ReplayCassette | PreparedReplayCassette;
@@ -30,6 +32,7 @@ export interface ReplayerOptions {
   speed?: ReplaySpeed;
 }
 
+/** The replayer's summary: the replay log's closing line. */
 export interface ReplaySummary extends SummaryEntry {
   epoch: number;
 }
@@ -83,7 +86,7 @@ export function createReplayer(options: ReplayerOptions): Replayer {
         reply = {
           kind: "timeout",
           tool,
-          message: timeout !== undefined ? `no answer within ${timeout} ms` : `timed out after ${answer.afterMs / 1000}s waiting for daemon response`,
+          message: timeout !== undefined ? `no answer within ${timeout} ms` : daemonTimedOutAfter(answer.afterMs / 1000),
         };
       } else if (timeout !== undefined && delayMs > timeout) {
         await clock.sleep(timeout);

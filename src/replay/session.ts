@@ -1,3 +1,5 @@
+import { versionText } from "#src/driver/binary-reference.js";
+import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import type { Clock } from "#src/driver/port.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { MarkEntry, ObservationEntry, ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "#src/schema/replay-log.js";
@@ -10,10 +12,11 @@ import { requestRedactor } from "./redact-request.js";
 import { engineSource, type PreparedReplayCassette, type ReplayCassette } from "./cassette-source.js";
 import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
+/** What a replay session serves and where it logs. */
 export interface ReplaySessionOptions {
   /** As loaded (`loadReplayCassette`: prepared once, answers read on demand) or events in memory. */
   cassette: ReplayCassette | PreparedReplayCassette;
-  /** Where the cassette came from, for messages (`recordings/login/cassette.jsonl`). */
+  /** Where the cassette came from, for messages (`recordings/gtk3-demo-mcp/cassette.jsonl`). */
   source?: string;
   faults?: FaultPlan;
   seed?: number;
@@ -81,6 +84,7 @@ export interface ReplaySession {
   finish(): SummaryEntry;
 }
 
+/** A replay session: the engine, the replay log and the streams the transports serve it on. */
 export function createReplaySession(options: ReplaySessionOptions): ReplaySession {
   const { clock } = options;
   const started = clock.now();
@@ -119,8 +123,8 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   };
   const source = options.source ?? "the cassette";
   const header = options.cassette.header;
-  const driverVersion = header?.driver.version ?? "0.21.0";
-  const versionOutput = header?.driver.version_output ?? (header?.driver.version ? `cua-driver ${header.driver.version}\n` : undefined);
+  const driverVersion = header?.driver.version ?? REFERENCE_DRIVER_VERSION;
+  const versionOutput = header?.driver.version_output ?? (header?.driver.version ? versionText(header.driver.version) : undefined);
   const driver: RecordedDriver = {
     version: driverVersion,
     ...(versionOutput !== undefined ? { versionOutput } : {}),

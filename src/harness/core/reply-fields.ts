@@ -1,9 +1,10 @@
+import { REFUSAL } from "#src/driver/refusals.js";
 import type { Reply, ToolResult } from "#src/driver/port.js";
 import { isTransportFailure } from "#src/driver/port.js";
 
 /**
  * What a driver reply says about an action, read once: the ActionResult fields (0.15+), the
- * legacy pre-0.15 fields some harnesses still read, and any refusal envelope (CONTRACT.md §3.2).
+ * legacy pre-0.15 fields some harnesses still read, and any refusal envelope (docs/reference/cua-driver-contract.md §3.2).
  * structuredContent wins over a JSON text block when both carry a key.
  */
 export interface ReplyFields {
@@ -54,6 +55,10 @@ export function structuredOf(result: ToolResult): Record<string, unknown> | unde
   return undefined;
 }
 
+/**
+ * The fields a harness reads from a tool result, current and legacy, and the refusal envelope if
+ * there is one.
+ */
 export function readReplyFields(result: ToolResult): ReplyFields {
   const s = structuredOf(result) ?? {};
   const refusal = asRecord(s.refusal);
@@ -96,7 +101,7 @@ export function refusalCode(reply: Reply): string | undefined {
  */
 export function isSessionEnded(reply: Reply): boolean {
   if (isTransportFailure(reply) || reply.isError !== true) return false;
-  if (readReplyFields(reply).code === "session_ended") return true;
+  if (readReplyFields(reply).code === REFUSAL.session_ended) return true;
   const text = (reply.content ?? [])
     .map((b) => (b.type === "text" && typeof b.text === "string" ? b.text : ""))
     .join("\n")

@@ -3,7 +3,8 @@ import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolK
 import type { ToolInfo } from "#src/driver/port.js";
 import { isReadOnlyTool } from "#src/driver/catalogue.js";
 import { FAULT_TABLE, faultOutcome, faultTakesEffect } from "#src/faults/fault-table.js";
-import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "#src/faults/refusal.js";
+import { listsCandidates, refusalResult } from "#src/faults/refusal.js";
+import { pidOf, type WindowCandidate } from "#src/driver/refusals.js";
 import { createFaultSelector, type SelectedFault } from "#src/faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { keyOptions } from "./match-key.js";
@@ -22,11 +23,14 @@ import { createReplayMemo, type ReplayMemo } from "./memo.js";
 import { summarise } from "./answer-summary.js";
 import { freshLook, freshSnapshotId, recordedForm, recordedSnapshotId } from "./fresh-look.js";
 import { TOKEN_RETIRING_CODES } from "#src/driver/outcome.js";
+import { REFUSAL } from "#src/driver/refusals.js";
+import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import { createUnchangedScreen } from "./unchanged-screen.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
 
+/** The engine's recording, faults, seed and matching. */
 export type EngineOptions = EngineSource & {
   faults?: FaultPlan;
   seed?: number;
@@ -53,7 +57,7 @@ export interface Decision {
   lifecycleEpoch?: number;
   /** The driver's own answer built by the replay, not recorded (transports render it per transport). */
   synthetic?: SyntheticAnswer;
-  /** An answer off the recorded path (DESIGN.md §4), logged as synthesized with its basis. */
+  /** An answer off the recorded path (docs/matching.md), logged as synthesized with its basis. */
   offPath?: { synthesized: SynthesizedKind; basis: SynthesisBasis };
   /** A target-style refusal fault: the requested pid's windows as the cassette last showed them. */
   candidates?: readonly WindowCandidate[];
@@ -73,11 +77,15 @@ interface Chosen {
 
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
 export type SyntheticAnswer =
-  /** The call names a session that `end_session` ended (CONTRACT.md §3.4). */
-  | { kind: "session_ended"; label: string }
-  /** The tool is not in the driver's tool list: refused before any lookup (CONTRACT.md §0.5). */
+  /** The call names a session that `end_session` ended (docs/reference/cua-driver-contract.md §3.4). */
+  | { kind: typeof REFUSAL.session_ended; label: string }
+  /** The tool is not in the driver's tool list: refused before any lookup (docs/reference/cua-driver-contract.md §0.5). */
   | { kind: "permission_denied" };
 
+/**
+ * The replay engine: decides each request's answer from the recording, the faults and the driver
+ * state model.
+ */
 export interface Engine {
   readonly exchanges: readonly RecordedExchange[];
   readonly tools: readonly ToolInfo[] | undefined;
@@ -234,7 +242,13 @@ export function createEngine(options: EngineOptions): Engine {
   /** start_session / end_session built for this label and state, from a recorded answer or the reference. */
   const lifecycle = (request: ReplayRequest, kind: ToolKind, label: string | undefined, matched: Chosen | undefined): Chosen | undefined => {
     if (label === undefined) return undefined;
-    const built = buildLifecycleAnswer({ tool: request.tool!, label, revived: ended.has(label), exchanges, driverVersion: options.driverVersion ?? "0.21.0" });
+    const built = buildLifecycleAnswer({
+      tool: request.tool!,
+      label,
+      revived: ended.has(label),
+      exchanges,
+      driverVersion: options.driverVersion ?? REFERENCE_DRIVER_VERSION,
+    });
     if (!built.ok) return undefined;
     const exchange = virtualExchange({ request, kind, epoch: matcher.epoch, raw: built.result.raw });
     const { exchange: _recorded, ...keep } = matched ?? { commit: "none" as const };
@@ -249,12 +263,12 @@ export function createEngine(options: EngineOptions): Engine {
     const why = tokens.staleReason(request);
     if (why === undefined) return undefined;
     const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};
-    const raw = refusalResult({ code: "stale_element_token", tool: request.tool ?? "", args });
+    const raw = refusalResult({ code: REFUSAL.stale_element_token, tool: request.tool ?? "", args });
     return {
       exchange: virtualExchange({ request, kind: "mutation", epoch: matcher.epoch, raw }),
       commit: "none",
-      synthesized: "stale_element_token",
-      basis: { source: "reference", detail: `the driver's stale_element_token refusal (CONTRACT.md §3.2): ${why}; nothing consumed` },
+      synthesized: REFUSAL.stale_element_token,
+      basis: { source: "reference", detail: `the driver's stale_element_token refusal (docs/reference/cua-driver-contract.md §3.2): ${why}; nothing consumed` },
     };
   };
 
@@ -286,7 +300,7 @@ export function createEngine(options: EngineOptions): Engine {
         // the driver refuses any call on an ended session before the tool runs: nothing to match
         served++;
         synthesizedCount++;
-        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
+        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: REFUSAL.session_ended, label } };
       }
       const fault =
         kind === "other"
@@ -421,8 +435,8 @@ export function createEngine(options: EngineOptions): Engine {
 function syntheticBasis(s: SyntheticAnswer): SynthesisBasis {
   const detail =
     s.kind === "permission_denied"
-      ? "the driver's rule: a tool it does not list is refused before any lookup (CONTRACT.md §0.5)"
-      : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (CONTRACT.md §3.4)`;
+      ? "the driver's rule: a tool it does not list is refused before any lookup (docs/reference/cua-driver-contract.md §0.5)"
+      : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (docs/reference/cua-driver-contract.md §3.4)`;
   return { source: "reference", detail };
 }
 

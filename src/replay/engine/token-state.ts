@@ -1,8 +1,9 @@
+import { ELEMENT_TOKEN } from "#src/driver/element-token.js";
 import type { ReplayRequest } from "./request.js";
 
 /**
  * Which element tokens the driver still honours, as the replay has served snapshots. The driver keeps
- * only the newest snapshot per (pid, window_id), and tokens are scoped per runtime (CONTRACT.md §3.5):
+ * only the newest snapshot per (pid, window_id), and tokens are scoped per runtime (docs/reference/cua-driver-contract.md §3.5):
  * an MCP process in direct mode owns its runtime, so a new `cua-driver mcp` stream starts with no
  * snapshot; the per-call CLI, HTTP and in-process calls share one runtime. A stale refusal (recorded,
  * or injected by a fault) retires its snapshot for good: the driver never honours a token of a look it
@@ -45,8 +46,6 @@ export function elementsOf(structuredContent: Record<string, unknown>): Map<stri
   return out;
 }
 
-const TOKEN = /^(s[0-9a-f]{8}):\d+$/;
-
 /** The runtime a request runs in: an MCP stdio stream owns one; every other transport shares the driver's. */
 export function runtimeOf(request: ReplayRequest): string {
   return request.transport === "mcp" && request.stream !== undefined ? `mcp:${request.stream}` : "driver";
@@ -57,7 +56,7 @@ export function snapshotOf(request: ReplayRequest): { snapshot: string; window: 
   const args = request.args;
   if (request.method !== "call" || !args || typeof args !== "object") return undefined;
   const a = args as Record<string, unknown>;
-  const token = typeof a.element_token === "string" ? TOKEN.exec(a.element_token)?.[1] : undefined;
+  const token = typeof a.element_token === "string" ? ELEMENT_TOKEN.exec(a.element_token)?.[1] : undefined;
   const snapshot = token ?? (typeof a.snapshot_id === "string" ? a.snapshot_id : undefined);
   if (snapshot === undefined) return undefined;
   return { snapshot, window: windowKey(a) };

@@ -10,7 +10,7 @@ import type { SdkDriver } from "#src/runtime/sdk-types.js";
 import { serdeString } from "#src/wire/json/string.js";
 import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine } from "#src/wire/mcp/envelope.js";
-import { permissionDeniedText } from "#src/driver/catalogue.js";
+import { permissionDeniedText } from "#src/driver/messages.js";
 import { driverErrorText, type ToolNames } from "./tool-names.js";
 
 export interface McpDirectOptions {
