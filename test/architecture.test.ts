@@ -1,7 +1,9 @@
 // The layering of src/, checked on every run: which folder may import which (in one direction,
-// with no circles), and a pure core that does no I/O and reads no clock or random source,
-// followed through everything it imports. No exceptions are listed: a finding is fixed by moving
-// code, not by adding it here. docs/architecture.md explains the order.
+// with no circles), a pure core that does no I/O and reads no clock or random source, followed
+// through everything it imports, carriers that only mount a stand-in, and one module that starts
+// the driver binary. No exceptions are listed: a finding is fixed by moving code, not by adding it
+// here (PROCESS_STARTERS is no exception: it says what each module that starts a process starts,
+// and the driver binary is one module's). docs/architecture.md explains the order.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
