@@ -9,7 +9,7 @@ import { toolNames } from "./tool-names.js";
 const oracles = new URL("../../../test/fixtures/sdk-oracles/", import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, oracles), "utf8");
 
-let options: McpDirectOptions;
+let options: Omit<McpDirectOptions, "send">;
 
 beforeAll(async () => {
   const driver = await (await loadSdk("0.21.0")).CuaDriver.create();

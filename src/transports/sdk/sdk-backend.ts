@@ -8,9 +8,8 @@ import path from "node:path";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
 import { driverCommand } from "#src/wire/cli/argv.js";
 import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "#src/runtime/load.js";
-import { withoutReservedArgs } from "./mcp-direct.js";
+import { sdkMcpStandIn, withoutReservedArgs } from "./mcp-direct.js";
 import { mountMcpStdio } from "#src/shim-server/mcp-stdio.js";
-import { sdkMcpStandIn } from "./stand-in.js";
 import { renderCall } from "#src/wire/cli/render-call.js";
 import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "#src/wire/cli/render-static.js";
 import { rustIoErrorText } from "./rust-io-error.js";
@@ -67,7 +66,9 @@ export function sdkBackendFor(options: {
     location,
     driver,
     cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, hostCall, latest, daemons, endedSessions }),
-    mcp: (init, io) => mcpStartupRefusal({ argv: init.argv, io }) ?? mcpSession({ io, driver, metadata, listToolsJson, names, hostCall, latest }),
+    mcp: (init, io) =>
+      mcpStartupRefusal({ argv: init.argv, io }) ??
+      mcpSession({ io, driver, metadata, listToolsJson, names, hostCall, latest, http: init.transport === "http" }),
     close: async () => {
       daemons.close();
       await driver.shutdown?.();
@@ -191,8 +192,9 @@ function positionalJsonError(options: { tool: string; implicit: boolean; receive
 }
 
 // Direct mode ends on stdin EOF, after the request in flight has been answered; the runtime's session stops when the shim is gone.
-function mcpSession(options: Context & { io: McpIo }): McpSessionHandler {
+function mcpSession(options: Context & { io: McpIo; http: boolean }): McpSessionHandler {
   const standIn = sdkMcpStandIn({
+    ...(options.http ? { transport: "http" as const } : {}),
     driver: options.driver,
     version: options.metadata.driverVersion,
     protocolVersion: options.metadata.mcpProtocolVersion,
