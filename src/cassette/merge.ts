@@ -1,15 +1,17 @@
+import { statSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "#src/errors.js";
 import { CassetteHeaderSchema, MAX_SEQ, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
-import { makePrivateDir, openAtomicFile } from "#src/util/atomic-file.js";
+import { makePrivateDir, openAtomicFile, type AtomicFile } from "#src/util/atomic-file.js";
 import { CASSETTE_FILE, PROBE_FILE } from "./cassette.js";
-import { copyKeptLines, type KeptLine } from "./copy-lines.js";
+import { copyKeptLines, eachKeptLine, type KeptLine } from "./copy-lines.js";
 import { frameRefsOf } from "./event-frames.js";
 import { copyFrame } from "./frame-signature.js";
 import { copyProbe, refuseExistingOutput } from "./prune.js";
 import { fastValidators } from "./fast-validators.js";
 import { lockCassette } from "./safe-files.js";
 import { scanCassette, type EventPlace } from "./scan.js";
+import { shiftLineHead, type Shift } from "./shift-line.js";
 
 export interface MergeResult {
   out: string;
@@ -76,7 +78,11 @@ function mergeChecked(options: { a: string; b: string; out: string }): MergeResu
     if ("stream" in e) streamShift = Math.max(streamShift, e.stream + 1);
   });
   tShift += 1;
-  const b = scanSide(options.b);
+  const bLines: EventPlace[] = [];
+  const bBefore = fileState(path.join(path.resolve(options.b), CASSETTE_FILE));
+  const b = scanSide(options.b, (_e, place) => {
+    bLines.push(place);
+  });
   checkCompatible(a, b);
   const warnings: string[] = [];
   const header = mergedHeader(a, b, warnings);
@@ -84,7 +90,7 @@ function mergeChecked(options: { a: string; b: string; out: string }): MergeResu
   const lock = lockCassette(options.out);
   try {
     refuseExistingOutput(options.out, "Choose an empty --out directory.");
-    return writeMerged({ options, a, b, aLines, header, warnings, shift: { seq: seqShift, t: tShift, stream: streamShift } });
+    return writeMerged({ options, a, b, aLines, bLines, bBefore, header, warnings, shift: { seq: seqShift, t: tShift, stream: streamShift } });
   } finally {
     lock.release();
   }
@@ -95,14 +101,13 @@ function writeMerged(o: {
   a: Side;
   b: Side;
   aLines: KeptLine[];
+  bLines: EventPlace[];
+  bBefore: string;
   header: CassetteHeader;
   warnings: string[];
   shift: { seq: number; t: number; stream: number };
 }): MergeResult {
   const { options, a, b, aLines, header, warnings } = o;
-  const seqShift = o.shift.seq;
-  const tShift = o.shift.t;
-  const streamShift = o.shift.stream;
   const frames = new Map<string, string>();
   for (const ref of a.frames) frames.set(ref, a.dir);
   for (const ref of b.frames) if (!frames.has(ref)) frames.set(ref, b.dir);
@@ -114,25 +119,10 @@ function writeMerged(o: {
   try {
     out.write(`${JSON.stringify(header)}\n`);
     copyKeptLines({ from: a.file, header: false, lines: aLines, out });
-    scanCassette({
-      dir: b.dir,
-      validators: fastValidators,
-      frames: "skip",
-      probe: "skip",
-      onEvent: (e, place) => {
-        const shifted = { ...e, seq: e.seq + seqShift, t_ms: e.t_ms + tShift, ...("stream" in e ? { stream: e.stream + streamShift } : {}) };
-        // B's events were validated by the scan above; moving them changes only numbers, and only seq has a bound to pass
-        if (shifted.seq > MAX_SEQ) {
-          throw new UserError(`event seq ${e.seq} cannot be moved past A's events (seq ${shifted.seq} would be over 2^48)`, {
-            code: "BAD_INPUT",
-            file: b.file,
-            line: place.line,
-            fix: "Merge cassettes whose seq numbers add up to less than 2^48 (renumber them, or re-record).",
-          });
-        }
-        out.write(`${JSON.stringify(shifted)}\n`);
-      },
-    });
+    // B's lines as the scan above validated them: a B changed since cannot be merged from that scan
+    if (fileState(b.file) !== o.bBefore) throw changedMeanwhile(b.file);
+    writeShifted({ file: b.file, lines: o.bLines, shift: o.shift, out });
+    if (fileState(b.file) !== o.bBefore) throw changedMeanwhile(b.file);
     out.commit();
   } catch (error) {
     out.abort();
@@ -181,5 +171,52 @@ function mergedHeader(a: Side, b: Side, warnings: string[]): CassetteHeader {
       ...(b.header.notes ?? []),
       `merged: ${b.events} events from a cassette recorded ${b.header.recorded_at} appended after ${a.events} recorded ${a.header.recorded_at}`,
     ],
+  });
+}
+
+/** B's events after A's: seq, t_ms and stream moved, the rest of each line copied byte for byte where its layout allows. */
+function writeShifted(o: { file: string; lines: readonly EventPlace[]; shift: Shift; out: Pick<AtomicFile, "write"> }): void {
+  eachKeptLine({
+    from: o.file,
+    lines: o.lines,
+    onLine: (bytes, place) => {
+      const fast = shiftLineHead(bytes, o.shift);
+      const seq = fast ? fast.seq : undefined;
+      if (fast && seq! <= MAX_SEQ) {
+        o.out.write(fast.head);
+        o.out.write(fast.rest);
+        o.out.write(NEWLINE);
+        return;
+      }
+      // any other layout: read as JSON, moved, written again
+      const e = fastValidators.event(JSON.parse(bytes.toString("utf8")), o.file, place.line);
+      const shifted = { ...e, seq: e.seq + o.shift.seq, t_ms: e.t_ms + o.shift.t, ...("stream" in e ? { stream: e.stream + o.shift.stream } : {}) };
+      // only seq has a bound to pass
+      if (shifted.seq > MAX_SEQ) {
+        throw new UserError(`event seq ${e.seq} cannot be moved past A's events (seq ${shifted.seq} would be over 2^48)`, {
+          code: "BAD_INPUT",
+          file: o.file,
+          line: place.line,
+          fix: "Merge cassettes whose seq numbers add up to less than 2^48 (renumber them, or re-record).",
+        });
+      }
+      o.out.write(`${JSON.stringify(shifted)}\n`);
+    },
+  });
+}
+
+const NEWLINE = Buffer.from("\n");
+
+/** Size, change time and inode of a file: whether it is the one a scan read. */
+function fileState(file: string): string {
+  const st = statSync(file, { bigint: true });
+  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+function changedMeanwhile(file: string): UserError {
+  return new UserError("the cassette changed while it was being merged", {
+    code: "BAD_INPUT",
+    file,
+    fix: "Another program wrote to it meanwhile: wait for that to finish, then merge again.",
   });
 }
