@@ -78,6 +78,13 @@ const addedCalls = (dir: string) => readCassetteSync(dir, { frames: "skip" }).ev
 /** Random kill times spread over a run of `took` ms (start-up included), one per trial. */
 const killTimes = (took: number) => Array.from({ length: TRIALS }, (_, i) => Math.round(((i + 0.5) / TRIALS) * took * 1.1));
 
+/** What the random kills left (old or new), printed so a full run shows that both happen. */
+function tally(what: string, seen: readonly string[]): void {
+  expect(seen).toHaveLength(TRIALS);
+  const count = (w: string) => seen.filter((s) => s === w).length;
+  console.info(`${what}: ${count("old")} left the old cassette, ${count("new")} the whole new one (of ${TRIALS})`);
+}
+
 describe("verify --update --force over an earlier update, killed", () => {
   let took = 0;
   beforeAll(async () => {
@@ -101,13 +108,15 @@ describe("verify --update --force over an earlier update, killed", () => {
   };
 
   it(`at random (${TRIALS} trials)`, { timeout: 60_000 + TRIALS * 30_000 }, async () => {
+    const seen: string[] = [];
     for (const at of killTimes(took)) {
       const dir = copyOf(earlier);
       const old = bytesOf(dir)!;
       const r = await spawnCli(verifyArgs(dir), { killAfterMs: at, env: NO_DISPLAY });
       expect(r.code === 0 || r.code === 1 || r.signal === "SIGKILL", r.stderr).toBe(true);
-      await check(dir, old);
+      seen.push(await check(dir, old));
     }
+    tally("verify --update killed at random", seen);
   });
 
   for (const point of ["before-rename", "after-rename"] as const) {
@@ -151,14 +160,16 @@ describe("replay --record-missing killed", () => {
   };
 
   it(`at random (${TRIALS} trials)`, { timeout: 60_000 + TRIALS * 30_000 }, async () => {
+    const seen: string[] = [];
     for (const at of killTimes(took)) {
       const dir = copyOf(SOURCE);
       const old = bytesOf(dir)!;
       const answered = next("answered");
       const r = await spawnCli(recordMissingArgs(dir, answered), { killAfterMs: at });
       expect(r.code === 0 || r.signal === "SIGKILL", r.stderr).toBe(true);
-      await check(dir, old, answered);
+      seen.push(await check(dir, old, answered));
     }
+    tally("record-missing killed at random", seen);
   });
 
   for (const point of ["before-rename", "after-rename"] as const) {
