@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { createReplayer, loadReplayCassette } from "../dist/replay/index.js";
+import { createReplayer, loadReplayCassette } from "../dist/public/replay.js";
 import { buildCassette } from "./scale/build.js";
 import { fmt } from "./util.js";
 

@@ -8,7 +8,8 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { createReplayBackend, createReplayer, createReplaySession, loadReplayCassette, systemClock } from "../dist/replay/index.js";
+import { systemClock } from "../dist/public/harness.js";
+import { createReplayBackend, createReplayer, createReplaySession, loadReplayCassette } from "../dist/public/replay.js";
 import { startShimServer } from "../dist/shim-server/index.js";
 import { fmt, median, timeInterleaved } from "./util.js";
 

@@ -32,6 +32,10 @@ export interface UserErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * A mistake in what the user gave (a file, a field, a flag), with the fix: the command line prints
+ * it and exits 2.
+ */
 export class UserError extends Error {
   readonly code: UserErrorCode;
   readonly file: string | undefined;
@@ -62,6 +66,7 @@ export function formatUserError(problem: string, options: Omit<UserErrorOptions,
   return `${where}${field}${sentence}${fix}`;
 }
 
+/** Whether an error is a `UserError` (a mistake in the input, not a failure of the toolkit). */
 export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
 }

@@ -3,7 +3,7 @@
 import { copyFileSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openCassetteWriter, readCassette } from "../../dist/index.js";
+import { openCassetteWriter, readCassette } from "../../dist/public/replay.js";
 
 export /**
  * A cassette of `events` events (or of at least `minBytes` bytes) from a real recording: its events

@@ -1,6 +1,6 @@
 // A small in-process harness: open gtk3-demo's "Button Boxes" demo through the cua-driver Driver
 // port, reading again after the click and failing closed when the click's outcome is unknown.
-import type { Driver, Reply } from "cua-contract";
+import type { Driver, Reply } from "cua-contract/harness";
 
 export const SESSION = "vitest-example";
 

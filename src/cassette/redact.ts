@@ -50,6 +50,10 @@ export interface Redactor {
   text(text: string): string;
 }
 
+/**
+ * A redactor that replaces secrets in JSON string values and remembers them, so a secret is
+ * redacted the same way everywhere.
+ */
 export function createRedactor(settings: RedactionSettings): Redactor {
   const secrets = new Map<string, RedactionKind>();
   const patterns = (settings.patterns ?? []).map((p) => new RegExp(p, "g"));

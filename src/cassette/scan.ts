@@ -37,6 +37,7 @@ export interface ScanCassetteOptions {
   probe?: "read" | "skip";
 }
 
+/** A cassette read line by line: its header and where each event is, without holding the events. */
 export interface CassetteScan {
   dir: string;
   file: string;

@@ -37,6 +37,7 @@ const bump = (m: Record<string, number>, k: string) => {
   m[k] = (m[k] ?? 0) + 1;
 };
 
+/** What a cassette holds: its transport, driver, calls per tool, frames and faults. */
 export function summarizeCassette(cassette: Cassette): CassetteSummary {
   const counter = countEvents();
   for (const e of cassette.events) counter.add(e);

@@ -16,6 +16,7 @@ import { checkRegularFile, isRealDir, lockCassette } from "./safe-files.js";
 /** An event as handed to the writer: everything but `seq`, which the writer assigns. */
 export type CassetteEventInput = CassetteEvent extends infer E ? (E extends unknown ? Omit<E, "seq"> : never) : never;
 
+/** Appends events to a cassette, one write per line (docs/decisions/0001). */
 export interface CassetteWriter {
   readonly dir: string;
   readonly file: string;

@@ -24,6 +24,7 @@ export interface Gap {
   blocking: boolean;
 }
 
+/** A probe checked against a driver contract: each item's outcome, and `ok` when none fails. */
 export interface CheckReport {
   ok: boolean;
   version: string | null;

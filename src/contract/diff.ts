@@ -6,6 +6,10 @@ import { diffManifests } from "./manifest-diff.js";
 import type { DriverSurface } from "./surface.js";
 import { diffTool } from "./tool-diff.js";
 
+/**
+ * What changed between two driver surfaces (tools, schemas, annotations), each change classed by
+ * what it does to a harness.
+ */
 export interface DriverDiff {
   from: { version: string | null; source: string };
   to: { version: string | null; source: string };

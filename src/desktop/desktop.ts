@@ -13,6 +13,7 @@ import { isUserError, UserError } from "#src/errors.js";
 import { missingDesktopPrograms } from "./programs.js";
 import { killTree, waitFor } from "./processes.js";
 
+/** What desktop to start: the app, the screen size, the displays to try and where to keep its state. */
 export interface DesktopOptions {
   /** The app to launch; `null` for none. Default `["gtk3-demo"]`. */
   app?: string[] | null;
@@ -38,12 +39,14 @@ export interface DesktopState {
   appPid?: number;
 }
 
+/** A running throwaway desktop: its display and processes; dispose it to stop them. */
 export interface Desktop extends DesktopState, AsyncDisposable {
   stop(): Promise<void>;
 }
 
 const STATE_FILE = "desktop.json";
 
+/** Starts a throwaway X desktop and the app asked for (docs/desktop.md). */
 export async function startDesktop(options: DesktopOptions = {}): Promise<Desktop> {
   const missing = await missingDesktopPrograms({ app: options.app === undefined ? ["gtk3-demo"] : options.app });
   if (missing.length > 0) {

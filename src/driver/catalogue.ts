@@ -7,7 +7,7 @@ import type { ToolInfo } from "./port.js";
  * (`catalogue.test.ts`): the same 59 runtime tools in each, plus the CLI-hosted `check_for_update`.
  */
 export type ToolFlag =
-  /** In tools/list on Linux (MCP) in every release 0.20.0–0.28.2 (CONTRACT.md §4.1). */
+  /** In tools/list on Linux (MCP) in every release 0.20.0–0.28.2 (docs/reference/cua-driver-contract.md §4.1). */
   | "listed"
   /** Listed, but registered by the `cua-driver` binary on top of the runtime's inventory. */
   | "cli-host"
@@ -18,7 +18,7 @@ export type ToolFlag =
   | "classified-unlisted"
   /** MCP annotation readOnlyHint=true (the same in every release 0.20.0–0.28.2). */
   | "read-only"
-  /** A successful structuredContent is the ActionResult contract (CONTRACT.md §3.1). */
+  /** A successful structuredContent is the ActionResult contract (docs/reference/cua-driver-contract.md §3.1). */
   | "action-result"
   /** Delivers input to a window: the ActionResult tools minus window geometry (the invariants' meaning). */
   | "input"

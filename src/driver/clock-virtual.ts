@@ -5,6 +5,7 @@ export interface VirtualClock extends Clock {
   advance(ms: number): void;
 }
 
+/** A clock whose time moves only when something sleeps: delays and hangs take no real time. */
 export function createVirtualClock(start = 0): VirtualClock {
   let now = start;
   return {

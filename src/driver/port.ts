@@ -15,6 +15,7 @@ export interface ToolResult {
   raw?: string;
 }
 
+/** How a call failed on the way: a timeout, a broken transport, or the daemon gone. */
 export type TransportFailureKind = "timeout" | "transport_error" | "daemon_died";
 
 /** The call's outcome is unknown: the driver may or may not have acted. */
@@ -24,12 +25,15 @@ export interface TransportFailure {
   message?: string;
 }
 
+/** What a driver call gives back: a tool result, or a transport failure whose outcome is unknown. */
 export type Reply = ToolResult | TransportFailure;
 
+/** Whether a reply is a transport failure (the outcome unknown) rather than a tool result. */
 export function isTransportFailure(reply: Reply): reply is TransportFailure {
   return typeof (reply as TransportFailure).kind === "string" && !("content" in reply);
 }
 
+/** The MCP annotations of a tool (read-only, destructive, idempotent, open world). */
 export interface ToolAnnotations {
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
@@ -48,10 +52,15 @@ export interface ToolInfo {
   risk?: { class: string; enforcement?: string; operation_sensitive?: boolean; version?: string };
 }
 
+/** Per-call options: how long to wait for the answer. */
 export interface CallOptions {
   timeoutMs?: number;
 }
 
+/**
+ * The Driver port: what a harness needs from cua-driver, whatever the transport (per-call CLI, MCP,
+ * the runtime in process, a replay).
+ */
 export interface Driver {
   call(tool: string, args: Record<string, unknown>, options?: CallOptions): Promise<Reply>;
   listTools(): Promise<ToolInfo[]>;

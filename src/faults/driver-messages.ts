@@ -1,5 +1,5 @@
 /**
- * The texts cua-driver 0.21 itself prints for transport failures (CONTRACT.md §1.6, §2.5, §6),
+ * The texts cua-driver 0.21 itself prints for transport failures (docs/reference/cua-driver-contract.md §1.6, §2.5, §6),
  * shared by every transport's fault rendering so they cannot drift apart.
  */
 

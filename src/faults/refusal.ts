@@ -1,7 +1,7 @@
 import { canonicalJson } from "#src/wire/json/canonical.js";
 
 /**
- * Tool-result refusals in the envelope shapes cua-driver 0.21 uses (CONTRACT.md §3.2):
+ * Tool-result refusals in the envelope shapes cua-driver 0.21 uses (docs/reference/cua-driver-contract.md §3.2):
  * element/daemon style `{refusal:{code,message},status:"refused"}`, target style
  * `{candidates,code,effect:"refused",pid}`, and flat `{code,…}`. Always `isError: true`.
  */
@@ -23,12 +23,12 @@ const ELEMENT_STYLE: ReadonlySet<string> = new Set([
 
 const TARGET_STYLE: ReadonlySet<string> = new Set(["window_target_not_found", "ambiguous_window_target", "window_target_resolution_failed"]);
 
-/** Codes whose envelope lists the pid's candidate windows (CONTRACT.md §3.2). */
+/** Codes whose envelope lists the pid's candidate windows (docs/reference/cua-driver-contract.md §3.2). */
 const LISTS_CANDIDATES: ReadonlySet<string> = new Set(["window_target_not_found", "ambiguous_window_target"]);
 
 /**
  * One entry of a target-style refusal's `candidates`: window_id, title, app name and on-screen
- * state (CONTRACT.md §3.2), named as `list_windows` names them (docs/faults.md).
+ * state (docs/reference/cua-driver-contract.md §3.2), named as `list_windows` names them (docs/faults.md).
  */
 export interface WindowCandidate {
   app_name?: unknown;

@@ -49,5 +49,5 @@ export function truncateText(text: string, keep = 0.5): string {
   return text.slice(0, Math.min(n, Math.max(0, text.length - 1)));
 }
 
-/** The daemon client's overall deadline before `call` gives up on a silent daemon (CONTRACT.md §6). */
+/** The daemon client's overall deadline before `call` gives up on a silent daemon (docs/reference/cua-driver-contract.md §6). */
 export const CLI_DAEMON_DEADLINE_MS = 120_000;

@@ -12,6 +12,7 @@ import { readTrajectory } from "./read-trajectory.js";
 import { trajectoryEvents } from "./trajectory-events.js";
 import type { Trajectory } from "./trajectory.js";
 
+/** Where `importTrajectory` reads a trajectory and writes the cassette it reconstructs. */
 export interface ImportTrajectoryOptions {
   /** The trajectory folder (holding turn-NNNNN/). */
   from: string;
@@ -27,6 +28,7 @@ export interface ImportTrajectoryOptions {
   now?: () => Date;
 }
 
+/** What an import wrote: the cassette, and how many turns and events it holds. */
 export interface ImportSummary {
   cassette: string;
   turns: number;

@@ -9,8 +9,10 @@ export const LATE_ANSWER_MS = 30_000;
 /** Late answers allowed after the first before the harness must rebuild or stop. */
 export const MAX_LATE_AFTER_STALL = 3;
 
+// A stall of a second or two is latency a harness lives with, not a wedged driver.
 function isLate(r: RequestEntry): boolean {
-  return r.fault?.kind === "stall" || (r.duration_ms ?? 0) >= LATE_ANSWER_MS;
+  const stalledMs = r.fault?.kind === "stall" ? Number(r.fault.params?.ms ?? LATE_ANSWER_MS) : 0;
+  return stalledMs >= LATE_ANSWER_MS || (r.duration_ms ?? 0) >= LATE_ANSWER_MS;
 }
 
 // After a stall every call on the wedged driver comes back a minute late; a harness that keeps

@@ -133,6 +133,14 @@ describe("bounded-waits-after-stall", () => {
     expect(violations[0]!.message).toMatch(/answer 5 in a row to come late since #1 click .*stall/);
   });
 
+  // Found by the fuzzer with field faults (seed 20712): a 1 s stall flagged a harness that waited it out.
+  it("a short stall is latency, not a wedged driver: waiting it out is no offence", () => {
+    const short: FaultPlan = { rules: [{ match: { tool: "click", nth: 1 }, fault: { kind: "stall", ms: 1_000 } }] };
+    const log = run(short, patientTwin);
+    expect(requests(log).filter((r) => r.fault?.kind === "stall").length).toBeGreaterThan(MAX_LATE_AFTER_STALL + 1);
+    expect(boundedWaitsAfterStall.check(log, {})).toEqual([]);
+  });
+
   it("a slow answer without a fault counts too (30 s or more, from the log's durations)", () => {
     const slow = (n: number, ms: number): RequestEntry => ({
       type: "request",

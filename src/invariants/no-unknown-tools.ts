@@ -3,7 +3,7 @@ import { quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";
 import type { Invariant, Violation } from "./types.js";
 
-// A tool the driver does not list is refused as "permission denied" (CONTRACT.md §0.5), so a
+// A tool the driver does not list is refused as "permission denied" (docs/reference/cua-driver-contract.md §0.5), so a
 // harness calling one is built against a different driver than the one it runs with.
 export const noUnknownTools: Invariant = {
   id: "no-unknown-tools",

@@ -33,6 +33,7 @@ const BY_ID: Record<InvariantId, Invariant> = {
 /** Every bundled invariant, in the order reports list them. */
 export const INVARIANTS: readonly Invariant[] = Object.values(BY_ID);
 
+/** The ids of the traffic invariants, in the order reports list them (docs/invariants.md). */
 export const INVARIANT_IDS: readonly InvariantId[] = INVARIANTS.map((i) => i.id);
 
 export function isInvariantId(id: string): id is InvariantId {

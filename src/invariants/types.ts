@@ -13,6 +13,7 @@ export interface Evidence {
   faults: string[];
 }
 
+/** A breach of an invariant, naming the requests, tools and faults it rests on. */
 export interface Violation {
   invariant: InvariantId;
   /** One sentence a person can act on, quoting the requests by `#n`. */
@@ -20,6 +21,7 @@ export interface Violation {
   evidence: Evidence;
 }
 
+/** What the invariants need beside the replay log: the driver's tools and the limits some of them apply. */
 export interface InvariantOptions {
   /** Tool names the driver offers (from the cassette's probe). Default: cua-driver 0.21.0 on Linux. */
   knownTools?: readonly string[];
@@ -41,6 +43,7 @@ export interface Invariant {
   check(entries: readonly ReplayLogEntry[], options: InvariantOptions): Violation[];
 }
 
+/** One invariant's verdict over a replay log, with its statement and violations. */
 export interface InvariantResult {
   id: InvariantId;
   statement: string;
@@ -48,6 +51,7 @@ export interface InvariantResult {
   violations: Violation[];
 }
 
+/** The verdict of every invariant over one replay log: passed or not, and the violations. */
 export interface InvariantReport {
   passed: boolean;
   /** Requests judged (entries of type `request`). */

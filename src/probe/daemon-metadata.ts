@@ -8,7 +8,7 @@ export function socketFromStatus(status: DaemonStatus | undefined): string | und
 }
 
 /**
- * Asks a running daemon for its metadata (`{"method":"metadata"}`, CONTRACT.md §1.8): read-only,
+ * Asks a running daemon for its metadata (`{"method":"metadata"}`, docs/reference/cua-driver-contract.md §1.8): read-only,
  * and the only place a binary tells its contract version.
  */
 export function daemonMetadata(options: { socket: string; timeoutMs: number }): Promise<StepOutcome<DriverMetadata>> {

@@ -14,7 +14,7 @@ export interface McpProbeResult {
 
 /**
  * Starts `cua-driver mcp`, sends `initialize` then `tools/list` as newline-delimited JSON-RPC
- * (CONTRACT.md §2.2), and closes stdin. Each request has its own deadline.
+ * (docs/reference/cua-driver-contract.md §2.2), and closes stdin. Each request has its own deadline.
  */
 export async function probeMcp(options: { driver: string; args: string[]; timeoutMs: number; env: NodeJS.ProcessEnv }): Promise<McpProbeResult> {
   const child = execa(options.driver, options.args, { env: options.env, reject: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false });

@@ -6,7 +6,7 @@ import type { RecordedExchange } from "#src/replay/engine/exchanges.js";
 import type { ReplayRequest } from "#src/replay/engine/request.js";
 import { systemClock } from "#src/runtime/clock-system.js";
 import { buildCliEvent, startCliCall } from "./cli-event.js";
-import type { CliAnswer as DriverAnswer } from "./cli-recording.js";
+import type { CliAnswer as DriverAnswer } from "./cli-answer.js";
 import { outFilesOf, readIfWritten } from "./cli-out-files.js";
 import { recordedFault, type RecordFaults } from "./record-faults.js";
 import type { RecordingParts } from "./recording-parts.js";

@@ -1,4 +1,5 @@
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
+import type { CliAnswer } from "./cli-answer.js";
 import { buildCliEvent, startCliCall } from "./cli-event.js";
 import type { RecordingParts } from "./recording-parts.js";
 import type { RecordFaults } from "./record-faults.js";
@@ -6,11 +7,7 @@ import { recordFaultedCliCall } from "./cli-faults.js";
 import { outFilesOf, readIfWritten } from "./cli-out-files.js";
 import { cliRequest } from "#src/replay/engine/request.js";
 
-/** What answered one per-call invocation; `recorded: false` keeps it out of the cassette (the driver never ran). */
-export interface CliAnswer {
-  response: CliResponse;
-  recorded: boolean;
-}
+export type { CliAnswer } from "./cli-answer.js";
 
 /**
  * Records one per-call CLI invocation whatever answers it (a binary or the runtime): times it,

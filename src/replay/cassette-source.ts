@@ -32,6 +32,7 @@ export interface PreparedReplayCassette extends ReplayCassette {
   readonly preparedTools: readonly ToolInfo[] | undefined;
 }
 
+/** Prepares a cassette for replay once, so many replays (a fuzz campaign) share the work. */
 export function prepareReplayCassette(
   cassette: ReplayCassette | PreparedReplayCassette,
   options: { tools?: readonly ToolInfo[] } = {},

@@ -13,6 +13,7 @@ import { createReplaySession } from "./session.js";
 
 export { engineSource, prepareReplayCassette, type PreparedReplayCassette, type ReplayCassette } from "./cassette-source.js";
 
+/** What the in-process replayer serves: the cassette, faults, seed, matching and clock. */
 export interface ReplayerOptions {
   /** The cassette, as loaded (`loadReplayCassette`) or prepared once for many replays (`prepareReplayCassette`). */
   cassette: ReplayCassette | PreparedReplayCassette;
@@ -30,6 +31,7 @@ export interface ReplayerOptions {
   speed?: ReplaySpeed;
 }
 
+/** The replayer's summary: the replay log's closing line. */
 export interface ReplaySummary extends SummaryEntry {
   epoch: number;
 }

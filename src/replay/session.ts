@@ -10,10 +10,11 @@ import { requestRedactor } from "./redact-request.js";
 import { engineSource, type PreparedReplayCassette, type ReplayCassette } from "./cassette-source.js";
 import { recordedDelayMs, type ReplaySpeed } from "./recorded-timing.js";
 
+/** What a replay session serves and where it logs. */
 export interface ReplaySessionOptions {
   /** As loaded (`loadReplayCassette`: prepared once, answers read on demand) or events in memory. */
   cassette: ReplayCassette | PreparedReplayCassette;
-  /** Where the cassette came from, for messages (`recordings/login/cassette.jsonl`). */
+  /** Where the cassette came from, for messages (`recordings/gtk3-demo-mcp/cassette.jsonl`). */
   source?: string;
   faults?: FaultPlan;
   seed?: number;
@@ -81,6 +82,7 @@ export interface ReplaySession {
   finish(): SummaryEntry;
 }
 
+/** A replay session: the engine, the replay log and the streams the transports serve it on. */
 export function createReplaySession(options: ReplaySessionOptions): ReplaySession {
   const { clock } = options;
   const started = clock.now();

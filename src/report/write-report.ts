@@ -33,6 +33,7 @@ export interface BuildReportOptions {
   screen: ScreenFunctions;
 }
 
+/** Counts from a written report: rows, problems and screenshots. */
 export interface ReportStats {
   rows: number;
   problems: number;

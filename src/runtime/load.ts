@@ -28,6 +28,7 @@ export type SdkNotice =
   | { kind: "progress"; version: string; bytesOnDisk: number; downloadBytes?: number | undefined; elapsedMs: number }
   | { kind: "installed"; version: string; into: string; elapsedMs: number };
 
+/** Where to look for the published runtime, and whether it may be downloaded. */
 export interface LoadSdkOptions {
   /** Root of the private cache (default `$XDG_CACHE_HOME/cua-contract/sdk` or `~/.cache/…`). */
   cacheRoot?: string;
@@ -43,6 +44,7 @@ export interface LoadSdkOptions {
   onNotice?: (notice: SdkNotice) => void;
 }
 
+/** Where a version of the published runtime was found (the project's own, or the private cache). */
 export interface SdkLocation {
   version: string;
   /** `project`: a copy in the user's (or cua-contract's own) node_modules; `cache`: a private install. */

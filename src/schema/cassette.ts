@@ -36,6 +36,7 @@ export const CassetteAdditionSchema = z
   .strict();
 export type CassetteAddition = z.infer<typeof CassetteAdditionSchema>;
 
+/** A cassette's first line: format, version, transport, driver and recorder. */
 export const CassetteHeaderSchema = z
   .object({
     format: z.literal(CASSETTE_FORMAT),
@@ -71,6 +72,7 @@ export const CassetteHeaderSchema = z
     additions: z.array(CassetteAdditionSchema).optional(),
   })
   .passthrough();
+/** A cassette header as `CassetteHeaderSchema` parses it. */
 export type CassetteHeader = z.infer<typeof CassetteHeaderSchema>;
 
 /**
@@ -183,6 +185,10 @@ export const HttpEventSchema = z
   })
   .strict();
 
+/**
+ * One recorded event of a cassette, by `kind` (a CLI call, an MCP line, an HTTP exchange, an
+ * in-process call).
+ */
 export const CassetteEventSchema = z.discriminatedUnion("kind", [
   CliEventSchema,
   McpOpenEventSchema,
@@ -191,6 +197,7 @@ export const CassetteEventSchema = z.discriminatedUnion("kind", [
   McpCloseEventSchema,
   HttpEventSchema,
 ]);
+/** A cassette event as `CassetteEventSchema` parses it. */
 export type CassetteEvent = z.infer<typeof CassetteEventSchema>;
 export type McpOpenEvent = z.infer<typeof McpOpenEventSchema>;
 export type McpLineEvent = z.infer<typeof McpLineEventSchema>;

@@ -49,8 +49,10 @@ export const ScenarioResultSchema = z
     requests: z.number().int().nonnegative(),
   })
   .strict();
+/** One scenario's outcome in a check result. */
 export type ScenarioResult = z.infer<typeof ScenarioResultSchema>;
 
+/** The result file `cua-contract check --json` writes: each scenario's outcome and the totals. */
 export const CheckResultSchema = z
   .object({
     harness: z.string(),
@@ -60,4 +62,5 @@ export const CheckResultSchema = z
     scenarios: z.array(ScenarioResultSchema),
   })
   .strict();
+/** A check result as `CheckResultSchema` parses it. */
 export type CheckResult = z.infer<typeof CheckResultSchema>;

@@ -54,4 +54,5 @@ export const DriverContractSchema = z
     baseline: z.string().optional(),
   })
   .strict();
+/** A driver contract as `DriverContractSchema` parses it. */
 export type DriverContract = z.infer<typeof DriverContractSchema>;

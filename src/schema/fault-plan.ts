@@ -18,6 +18,7 @@ export const FaultMatchSchema = z
     probability: z.number().min(0).max(1).optional(),
   })
   .strict();
+/** Which calls a fault rule picks: by tool, by kind (mutation or read), and which of them (the nth, every nth). */
 export type FaultMatch = z.infer<typeof FaultMatchSchema>;
 
 const ms = z.number().int().nonnegative();
@@ -86,6 +87,7 @@ export const FaultSchema = z.discriminatedUnion("kind", [
    */
   z.object({ kind: z.literal("session_expired"), after_ms: ms.optional() }).strict(),
 ]);
+/** One fault, by `kind`, with its parameters. */
 export type Fault = z.infer<typeof FaultSchema>;
 
 /** The fault kinds, read off FaultSchema's variants in their order (never restated). */
@@ -93,12 +95,15 @@ export const FaultKindSchema = z.enum(FaultSchema.options.map((variant) => varia
 export type FaultKind = z.infer<typeof FaultKindSchema>;
 
 export const FaultRuleSchema = z.object({ match: FaultMatchSchema, fault: FaultSchema }).strict();
+/** A rule of a fault plan: which calls it matches and the fault they get. */
 export type FaultRule = z.infer<typeof FaultRuleSchema>;
 
+/** A fault plan (docs/faults.md): rules that pick calls and the fault each gets, and a seed. */
 export const FaultPlanSchema = z
   .object({
     seed: z.number().int().optional(),
     rules: z.array(FaultRuleSchema),
   })
   .strict();
+/** A fault plan as `FaultPlanSchema` parses it. */
 export type FaultPlan = z.infer<typeof FaultPlanSchema>;

@@ -14,4 +14,5 @@ export const ExpectedFailuresSchema = z
     failures: z.array(z.object({ id: z.string().min(1), reason: z.string().optional() }).strict()),
   })
   .strict();
+/** A gate baseline as `ExpectedFailuresSchema` parses it. */
 export type ExpectedFailures = z.infer<typeof ExpectedFailuresSchema>;

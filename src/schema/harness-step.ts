@@ -15,12 +15,16 @@ const Target = {
   window_id: WindowId.optional(),
 };
 
+/** The `observe` action: a fresh look at the screen, or at one window. */
 export const ObserveActionSchema = z.object({ action: z.literal("observe"), ...Target, query: z.string().optional() }).strict();
+/** The `list_windows` action. */
 export const ListWindowsActionSchema = z.object({ action: z.literal("list_windows") }).strict();
+/** The `get_window_state` action: one window's elements. */
 export const GetWindowStateActionSchema = z
   .object({ action: z.literal("get_window_state"), pid: Pid, window_id: WindowId, query: z.string().optional() })
   .strict();
 
+/** The `click` action: an element by token or index, or a point. */
 export const ClickActionSchema = z
   .object({
     action: z.literal("click"),
@@ -41,6 +45,7 @@ export const ClickActionSchema = z
     message: "a click takes either element_token or both x and y",
   });
 
+/** The `type_text` action. */
 export const TypeTextActionSchema = z
   .object({
     action: z.literal("type_text"),
@@ -50,9 +55,11 @@ export const TypeTextActionSchema = z
     delivery_mode: z.enum(["background", "foreground"]).optional(),
   })
   .strict();
+/** The `press_key` action. */
 export const PressKeyActionSchema = z
   .object({ action: z.literal("press_key"), ...Target, key: z.string().min(1), delivery_mode: z.enum(["background", "foreground"]).optional() })
   .strict();
+/** The `hotkey` action: keys pressed together. */
 export const HotkeyActionSchema = z
   .object({
     action: z.literal("hotkey"),
@@ -61,6 +68,7 @@ export const HotkeyActionSchema = z
     delivery_mode: z.enum(["background", "foreground"]).optional(),
   })
   .strict();
+/** The `set_window_frame` action: a window's position and size. */
 export const SetWindowFrameActionSchema = z
   .object({
     action: z.literal("set_window_frame"),
@@ -72,10 +80,12 @@ export const SetWindowFrameActionSchema = z
     height: z.number().int().positive(),
   })
   .strict();
+/** The `wait` action, up to 60 s. */
 export const WaitActionSchema = z.object({ action: z.literal("wait"), ms: z.number().int().min(0).max(60_000) }).strict();
 /** Any other driver tool, by name: read-only tools are observations, the rest are mutations. */
 export const CallActionSchema = z.object({ action: z.literal("call"), tool: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) }).strict();
 
+/** Any action a harness session takes (one of the action schemas). */
 export const HarnessActionSchema = z.union([
   ObserveActionSchema,
   ListWindowsActionSchema,
@@ -88,9 +98,12 @@ export const HarnessActionSchema = z.union([
   WaitActionSchema,
   CallActionSchema,
 ]);
+/** An action as `HarnessActionSchema` parses it. */
 export type HarnessAction = z.infer<typeof HarnessActionSchema>;
+/** The name of a harness action. */
 export type HarnessActionName = HarnessAction["action"];
 
+/** The names of the actions a harness session knows. */
 export const HARNESS_ACTION_NAMES: readonly HarnessActionName[] = [
   "observe",
   "list_windows",
@@ -104,12 +117,20 @@ export const HARNESS_ACTION_NAMES: readonly HarnessActionName[] = [
   "call",
 ];
 
+/**
+ * What a step tells the harness: `done`, `verify_fresh_state`, `escalate`, or refused (`blocked`,
+ * `paused`).
+ */
 export const StepDecisionSchema = z.enum(["done", "verify_fresh_state", "escalate", "blocked", "paused"]);
+/** A step's decision. */
 export type StepDecision = z.infer<typeof StepDecisionSchema>;
 
+/** What a verdict says happened on screen: confirmed, unconfirmed, no effect, refused or unknown. */
 export const VerdictOutcomeSchema = z.enum(["confirmed", "unconfirmed", "no_effect", "refused", "unknown"]);
+/** What a verdict says happened on screen. */
 export type VerdictOutcome = z.infer<typeof VerdictOutcomeSchema>;
 
+/** A driver reply classified: the decision, the outcome and a note for the model. */
 export const VerdictSchema = z
   .object({
     decision: z.enum(["done", "verify_fresh_state", "escalate"]),
@@ -118,6 +139,7 @@ export const VerdictSchema = z
     note: z.string(),
   })
   .strict();
+/** A verdict as `VerdictSchema` parses it. */
 export type Verdict = z.infer<typeof VerdictSchema>;
 
 /** Ids of the guards that can refuse a step before any input is sent. */
@@ -137,6 +159,7 @@ export const GuardIdSchema = z.enum([
   "bad_action",
   "refused_unchanged",
 ]);
+/** The id of a guard that can refuse a step. */
 export type GuardId = z.infer<typeof GuardIdSchema>;
 
 /** One driver call the step made, in order. */
@@ -150,8 +173,10 @@ export const StepCallSchema = z
     result: z.enum(["ok", "is_error", "timeout", "transport_error", "daemon_died"]),
   })
   .strict();
+/** One driver call a step made. */
 export type StepCall = z.infer<typeof StepCallSchema>;
 
+/** The result of one step: its decision and verdict, the guard that refused it, and the calls it made. */
 export const StepResultSchema = z
   .object({
     decision: StepDecisionSchema,
@@ -163,4 +188,5 @@ export const StepResultSchema = z
     observation: z.object({ frame: z.string(), text: z.string(), partial: z.boolean() }).strict().optional(),
   })
   .strict();
+/** A step's result as `StepResultSchema` parses it. */
 export type StepResult = z.infer<typeof StepResultSchema>;

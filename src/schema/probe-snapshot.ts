@@ -29,7 +29,7 @@ export const ManifestSubcommandSchema = z
   .object({ name: z.string(), description: z.string().optional(), args: z.array(ManifestArgSchema).default([]) })
   .passthrough();
 
-/** `cua-driver manifest` (CONTRACT.md §1.3); unknown keys are kept. */
+/** `cua-driver manifest` (docs/reference/cua-driver-contract.md §1.3); unknown keys are kept. */
 export const DriverManifestSchema = z
   .object({
     schema_version: z.string().optional(),
@@ -55,7 +55,7 @@ export const ToolAnnotationsSchema = z
 
 const JsonObject = z.record(z.string(), z.unknown());
 
-/** One `tools/list` entry with cua-driver's extensions (CONTRACT.md §2.4). */
+/** One `tools/list` entry with cua-driver's extensions (docs/reference/cua-driver-contract.md §2.4). */
 export const ToolEntrySchema = z
   .object({
     name: z.string(),
@@ -142,4 +142,5 @@ export const ProbeSnapshotSchema = z
     status: DaemonStatusSchema.optional(),
   })
   .strict();
+/** A probe snapshot as `ProbeSnapshotSchema` parses it. */
 export type ProbeSnapshot = z.infer<typeof ProbeSnapshotSchema>;

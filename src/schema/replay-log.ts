@@ -143,6 +143,7 @@ export const RequestEntrySchema = z
     duration_ms: z.number().nonnegative().optional(),
   })
   .strict();
+/** A replay log line for one request: what matched, the fault applied and what was served. */
 export type RequestEntry = z.infer<typeof RequestEntrySchema>;
 
 /** An MCP process or HTTP connection opening or closing (a new process is a session rebuild). */
@@ -201,8 +202,10 @@ export const SummaryEntrySchema = z
     unused: z.array(z.object({ seq: z.number().int(), tool: z.string().optional(), kind: ToolKindSchema }).strict()),
   })
   .strict();
+/** The replay log's closing line: served, unmatched, faults, and the recorded calls never used. */
 export type SummaryEntry = z.infer<typeof SummaryEntrySchema>;
 
+/** One line of a replay log: a request served (or not) and how, or the closing summary. */
 export const ReplayLogEntrySchema = z.discriminatedUnion("type", [
   RequestEntrySchema,
   StreamEntrySchema,
@@ -210,4 +213,5 @@ export const ReplayLogEntrySchema = z.discriminatedUnion("type", [
   ObservationEntrySchema,
   SummaryEntrySchema,
 ]);
+/** A replay log line as `ReplayLogEntrySchema` parses it. */
 export type ReplayLogEntry = z.infer<typeof ReplayLogEntrySchema>;

@@ -54,6 +54,10 @@ export const ScenarioExpectSchema = z
   .strict();
 export type ScenarioExpect = z.infer<typeof ScenarioExpectSchema>;
 
+/**
+ * A scenario file (docs/scenarios.md): the flow a harness runs, the faults injected and the
+ * invariants judged.
+ */
 export const ScenarioSchema = z
   .object({
     $schema: z.string().optional(),
@@ -82,5 +86,6 @@ export const ScenarioSchema = z
     origin: z.string().optional(),
   })
   .strict();
+/** A scenario as `ScenarioSchema` parses it. */
 export type Scenario = z.infer<typeof ScenarioSchema>;
 export type ScenarioInput = z.input<typeof ScenarioSchema>;

@@ -6,6 +6,7 @@ import type { Driver, Reply, ToolInfo } from "#src/driver/port.js";
  */
 export type Script = Record<string, Reply | Reply[] | ((args: Record<string, unknown>, n: number) => Reply)>;
 
+/** A Driver that answers from a script and remembers the tools it was called with. */
 export interface ScriptedDriver extends Driver {
   /** Every call, in order. */
   log: { tool: string; args: Record<string, unknown> }[];

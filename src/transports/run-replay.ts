@@ -20,6 +20,7 @@ import { systemClock } from "#src/runtime/clock-system.js";
 import type { ReplaySpeed } from "#src/replay/recorded-timing.js";
 import { judgeStaleness } from "#src/cassette/stale.js";
 
+/** What `replay` runs: the cassette, the harness command and the faults. */
 export interface ReplayRunOptions {
   dir: string;
   command: string[];
@@ -56,6 +57,7 @@ export interface ReplayViolation {
   events: number[];
 }
 
+/** The outcome of a replay run: the harness's exit, the log and its summary. */
 export interface ReplayRunSummary {
   served: number;
   unmatched: number;

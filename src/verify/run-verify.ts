@@ -19,6 +19,7 @@ import { divergenceNote, type Divergence, type VerifiedCall } from "./verified-c
 import { runCliStep } from "./verify-cli-step.js";
 import { openLiveMcpStream, type LiveMcpStream } from "./verify-mcp-stream.js";
 
+/** What `runVerify` sends again: a cassette's flow, to which live driver, and what to compare. */
 export interface VerifyOptions {
   /** The cassette directory whose flow is sent. */
   dir: string;
@@ -41,6 +42,7 @@ export interface VerifyOptions {
   secrets?: readonly string[];
 }
 
+/** A recorded flow sent to a live driver: where the answers differ from the recording, call by call. */
 export interface VerifyReport {
   cassette: string;
   recorded: { version: string | null; location?: string | undefined };

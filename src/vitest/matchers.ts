@@ -4,6 +4,7 @@ import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
 /** What a matcher judges: a cassette handle, a replay run summary, or a replay log. */
 export type Judged = { log(): ReplayLogEntry[]; mode?: string } | { entries: readonly ReplayLogEntry[] } | readonly ReplayLogEntry[];
 
+/** What a matcher returns, in the shape vitest and jest expect. */
 export interface MatcherResult {
   pass: boolean;
   message: () => string;
@@ -107,4 +108,5 @@ export function toHaveDecision(received: Judged, step: number | { tool: string; 
   };
 }
 
+/** The matchers `cua-contract/vitest` registers, to pass to another runner's `expect.extend`. */
 export const cassetteMatchers = { toPassInvariants, toHaveServedAll, toHaveDecision };

@@ -6,6 +6,7 @@ import { UserError } from "#src/errors.js";
  * what it lacks from the live driver. `passthrough`: the live driver, nothing written.
  */
 export const CASSETTE_MODES = ["replay", "record", "record-missing", "passthrough"] as const;
+/** A cassette mode: replay, record, record-missing or passthrough. */
 export type CassetteMode = (typeof CASSETTE_MODES)[number];
 
 /** The mode from code, else `CUA_CONTRACT_MODE`, else `replay`; an unknown one names where it came from. */

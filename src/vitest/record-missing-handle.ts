@@ -4,7 +4,7 @@ import { refuseInCi } from "#src/recorder/record-missing/ci-guard.js";
 import { openRecordMissing, type OpenRecordMissing, type RecordMissingSummary } from "#src/recorder/record-missing/record-missing.js";
 import { sdkDriverVersion } from "#src/recorder/sdk/recording-driver.js";
 import { runCaptured } from "./harness-run.js";
-import type { CassetteHandle, UseCassetteOptions } from "./use-cassette.js";
+import type { CassetteHandle, UseCassetteOptions } from "./cassette-handle.js";
 
 /**
  * `record-missing`: the cassette answers what it has, the live driver (through the same shim a

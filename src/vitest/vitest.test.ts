@@ -10,7 +10,7 @@ import { isUserError } from "#src/errors.js";
 import { toHaveDecision, toHaveServedAll, toPassInvariants } from "./matchers.js";
 import { resolveMode } from "./mode.js";
 import { type CassetteHandle, useCassette } from "./use-cassette.js";
-import "./index.js";
+import "./test.js";
 
 const CASSETTE = path.join(repoRoot, "examples/vitest/cassettes/button-boxes");
 const PID = 27963;

@@ -6,7 +6,7 @@ import type { ToolResult } from "#src/driver/port.js";
 import { createCliDriver } from "#src/transports/cli/driver.js";
 import { createMcpDriver } from "#src/transports/mcp/driver.js";
 import { classifyActionResult } from "#src/harness/core/verdict.js";
-import { createHarnessSession } from "#src/harness/index.js";
+import { createHarnessSession } from "#src/harness/session.js";
 import { startShimServer, type ShimServer } from "#src/shim-server/index.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { manualClock } from "../helpers/scripted-driver.js";

@@ -4,11 +4,11 @@ import { repoRoot } from "../helpers/run-cli.js";
 
 // Each subpath in package.json "exports" resolves from the built package and carries its names.
 const EXPECTED: Record<string, string[]> = {
-  "cua-contract": ["createReplayer", "createHarnessSession", "classifyActionResult", "readCassette", "runInvariants", "UserError"],
-  "cua-contract/harness": ["createHarnessSession", "classifyActionResult", "checkKeyCombo", "screenChange", "createCliDriver"],
-  "cua-contract/replay": ["createReplayer", "prepareReplayCassette", "createVirtualClock", "parseFaultPlan"],
+  "cua-contract": ["runInvariants", "runGate", "probeSdk", "writeReport", "importTrajectory", "UserError"],
+  "cua-contract/harness": ["createHarnessSession", "classifyActionResult", "checkKeyCombo", "screenChange", "createCliDriver", "systemClock", "loadSdk"],
+  "cua-contract/replay": ["createReplayer", "prepareReplayCassette", "readCassette", "parseFaultPlan", "FaultPlanSchema"],
   "cua-contract/msw": ["cassetteHandlers"],
-  "cua-contract/testing": ["scriptedDriver", "createVirtualClock", "createReplayer"],
+  "cua-contract/testing": ["scriptedDriver", "createVirtualClock", "startDesktop"],
 };
 // `cua-contract/vitest` imports vitest itself, so it is loaded inside a vitest run: src/vitest/vitest.test.ts
 // and examples/vitest/ import it by that name.
@@ -25,7 +25,7 @@ describe("package exports", () => {
     const script = `console.log(import.meta.resolve("cua-contract/vitest"));`;
     const r = await execa(process.execPath, ["--input-type=module", "-e", script], { cwd: repoRoot, reject: false });
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/\/dist\/vitest\/index\.js$/);
+    expect(r.stdout).toMatch(/\/dist\/public\/vitest\.js$/);
     const pkg = JSON.parse(await import("node:fs/promises").then((fs) => fs.readFile(`${repoRoot}/package.json`, "utf8"))) as {
       peerDependenciesMeta: Record<string, { optional: boolean }>;
     };

@@ -46,7 +46,7 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     await using home = await tmpDir();
     const sockDir = path.join(home.path, ".cache/cua-driver");
     await mkdir(sockDir, { recursive: true });
-    // A stand-in daemon answering the metadata handshake with the bytes CONTRACT.md §1.8 gives for 0.21.0.
+    // A stand-in daemon answering the metadata handshake with the bytes docs/reference/cua-driver-contract.md §1.8 gives for 0.21.0.
     const answer =
       '{"ok":true,"result":{"capability_version":"1","contract_version":"0.7.0","driver_version":"0.21.0","embedded":false,"mcp_protocol_version":"2025-06-18","pid":4242,"tools_list_schema_version":"1"}}';
     const requests: string[] = [];

@@ -64,7 +64,7 @@ describe.skipIf(skip)("record --driver sdk --desktop (real runtime under Xvfb)",
     expect(events[5]!.files?.["--screenshot-out-file"]?.ref).toMatch(/^frames\/[0-9a-f]{64}\.png$/);
     expect(events[12]!.stdout).toContain('"code": "background_unavailable"');
     expect(events[13]!.stdout).toContain('"code": "stale_element_token"');
-    // The daemon's ended-session guard (CONTRACT.md §3.4), not the runtime's refusal on stdout.
+    // The daemon's ended-session guard (docs/reference/cua-driver-contract.md §3.4), not the runtime's refusal on stdout.
     expect([events[20]!.stdout, events[20]!.exit_code]).toEqual(["", 1]);
     expect(events[20]!.stderr).toMatch(/^session '[^']+' has ended; tool call 'click' was rejected\. Call start_session with this id to revive it/);
     expect(events[21]!.stdout).toContain('"revived": true');

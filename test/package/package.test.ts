@@ -1,7 +1,7 @@
 // The package as a user installs it: what `npm pack` puts in the tarball (weight, no maps, build
 // info or tests, every entry point present, every README link inside it), what `require()` gets,
 // and the docs' TypeScript snippets compiled against the shipped types under both resolutions
-// users have (node16 and bundler). The slow end-to-end install is test/package/install.slow.test.ts.
+// users have (node16 and bundler). The slow end-to-end install is test/package/install.test.ts.
 import { execa } from "execa";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -111,7 +111,7 @@ describe("the docs' TypeScript snippets against the shipped types", () => {
       typeRoots: [path.join(repoRoot, "node_modules", "@types")],
     };
     writeFileSync(config, JSON.stringify({ compilerOptions, include: ["*.mts"] }));
-    expect(existsSync(path.join(repoRoot, "dist", "harness", "index.d.ts")), "npm run build first").toBe(true);
+    expect(existsSync(path.join(repoRoot, "dist", "public", "harness.d.ts")), "npm run build first").toBe(true);
     const r = await execa(path.join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", config, "--singleThreaded"], { cwd: dir, reject: false, all: true });
     expect(r.all).toBe("");
     expect(r.exitCode).toBe(0);

@@ -5,8 +5,8 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 
 const GIVEN: Record<string, string> = {
-  "docs/invariants.md": 'import type { ReplayLogEntry } from "cua-contract";\ndeclare const entries: ReplayLogEntry[];\n',
-  "docs/testing.md": 'import type { Driver } from "cua-contract";\ndeclare function openButtonBoxes(driver: Driver): Promise<unknown>;\n',
+  "docs/invariants.md": 'import type { ReplayLogEntry } from "cua-contract/replay";\ndeclare const entries: ReplayLogEntry[];\n',
+  "docs/testing.md": 'import type { Driver } from "cua-contract/harness";\ndeclare function openButtonBoxes(driver: Driver): Promise<unknown>;\n',
 };
 
 export interface TsSnippet {

@@ -7,7 +7,7 @@ import type { McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/bac
 import { startShimServer } from "#src/shim-server/server.js";
 import { isValidToken } from "#src/transports/http/server.js";
 
-// The port and token `cua-driver serve` reads for MCP over HTTP (CONTRACT.md §2.6), checked before anything starts.
+// The port and token `cua-driver serve` reads for MCP over HTTP (docs/reference/cua-driver-contract.md §2.6), checked before anything starts.
 export function httpSettings(rawPort: unknown): { port: number; token: string } {
   const raw = rawPort ?? process.env.CUA_DRIVER_RS_MCP_HTTP_PORT;
   const port = Number(raw);

@@ -45,7 +45,7 @@ export function faultTargets(calls: readonly { tool: string; args: Record<string
   });
 }
 
-/** The refusal codes the driver can give a call like this one (CONTRACT.md §6), most telling first. */
+/** The refusal codes the driver can give a call like this one (docs/reference/cua-driver-contract.md §6), most telling first. */
 export function refusalCodesFor(target: FaultTarget): RefusalCode[] {
   const codes: RefusalCode[] = [];
   if (target.element) codes.push("stale_element_token");

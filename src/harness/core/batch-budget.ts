@@ -1,7 +1,9 @@
 import { PASS, type GuardResult } from "./guard-result.js";
 
+/** The batch limits: steps per batch, and the wait time the steps share. */
 export const BATCH_LIMITS = { maxSteps: 64, waitBudgetMs: 60_000 } as const;
 
+/** Refuses a batch that is empty or longer than `BATCH_LIMITS.maxSteps`. */
 export function checkBatchSize(steps: number): GuardResult {
   if (steps >= 1 && steps <= BATCH_LIMITS.maxSteps) return PASS;
   return {

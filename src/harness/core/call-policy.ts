@@ -50,6 +50,8 @@ export function createCallPolicy(options: {
   let declared = options.declared;
   let started = false;
   let suspect = false;
+  /** The driver said the session ended and the revival was refused: the next step revives first. */
+  let ended = false;
   let rebuilds = 0;
   let revivals = 0;
   let unavailable: string | undefined;
@@ -84,6 +86,7 @@ export function createCallPolicy(options: {
     const ok = await parts.rebuild.rebuild({ label, call: (tool, args) => call(rec, tool, args, "rebuild") });
     if (ok) {
       suspect = false;
+      ended = false;
       declared = true;
     }
     return ok;
@@ -102,6 +105,9 @@ export function createCallPolicy(options: {
     if (suspect && !(await rebuild(rec))) {
       return blocked(rec, "session_unavailable", "The session is suspect and could not be rebuilt (start_session failed). No input was sent; try again later.");
     }
+    if (ended && !(await revive(rec))) {
+      return blocked(rec, "session_unavailable", "The session ended and could not be revived (start_session failed). No input was sent; try again later.");
+    }
     return undefined;
   }
 
@@ -109,7 +115,9 @@ export function createCallPolicy(options: {
   async function lifecycle(rec: StepRecorder, purpose: "revive" | "startup"): Promise<boolean> {
     const reply = await call(rec, "start_session", { session: label }, purpose);
     if (isTransportFailure(reply)) suspect = true;
-    return replySucceeded(reply);
+    const ok = replySucceeded(reply);
+    if (purpose === "revive") ended = !ok && !isTransportFailure(reply);
+    return ok;
   }
 
   async function revive(rec: StepRecorder): Promise<boolean> {

@@ -2,7 +2,12 @@ import type { ToolInfo } from "#src/driver/port.js";
 import { checkContract } from "#src/contract/check.js";
 import { DriverContractSchema } from "#src/schema/driver-contract.js";
 import type { ProbeSnapshot, ToolEntry } from "#src/schema/probe-snapshot.js";
-import type { ContractCheckResult } from "./session-parts.js";
+
+/** What the contract check found: `ok`, or the gaps that fail it. */
+export interface ContractCheckResult {
+  ok: boolean;
+  gaps: string[];
+}
 
 /**
  * The prober's contract check, on what a harness session can see: the driver's tools. CLI argv

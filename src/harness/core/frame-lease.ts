@@ -7,6 +7,7 @@ export interface Layout {
   active?: number;
 }
 
+/** The layout of the on-screen windows (position and size, top first), which the frame lease compares. */
 export function layoutOf(windows: readonly WindowInfo[]): Layout {
   const visible = windows.filter((w) => w.on_screen);
   const ordered = [...visible].sort((a, b) => b.z_index - a.z_index || a.window_id - b.window_id);

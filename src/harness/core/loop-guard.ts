@@ -1,7 +1,9 @@
 import { PASS, type GuardResult } from "./guard-result.js";
 
+/** The loop guard's limits: the same action, the same error, and failures in a row. */
 export const LOOP_LIMITS = { sameAction: 6, sameError: 8, failures: 14 } as const;
 
+/** What the loop guard counts between steps, and why it paused. */
 export interface LoopGuardState {
   lastAction?: string;
   sameAction: number;
@@ -24,10 +26,12 @@ export interface LoopStep {
   sent?: boolean;
 }
 
+/** The loop guard's state before any step. */
 export function initialLoopGuardState(): LoopGuardState {
   return { sameAction: 0, sameError: 0, failures: 0 };
 }
 
+/** Refuses the next step while the loop guard is paused. */
 export function checkLoopGuard(state: LoopGuardState): GuardResult {
   if (!state.paused) return PASS;
   return { ok: false, code: "loop_guard", note: `Paused: ${state.paused}. This looks like a loop, not progress; stop and rethink, or resume deliberately.` };
@@ -57,6 +61,7 @@ export function recordLoopStep(state: LoopGuardState, step: LoopStep): LoopGuard
   return next;
 }
 
+/** A loop-guard state with the pause cleared and the counts reset. */
 export function resumeLoopGuard(): LoopGuardState {
   return initialLoopGuardState();
 }

@@ -8,6 +8,7 @@ const SYNONYMS: Record<string, readonly string[]> = {
   wait: ["sleep", "pause", "delay"],
 };
 
+/** Whether an action name is known, and if not the nearest known one to suggest. */
 export interface NearestAction {
   known: boolean;
   suggestion?: string;

@@ -1,6 +1,7 @@
 import type { WindowList } from "./window-list.js";
 import type { ElementInfo, WindowState } from "./window-state.js";
 
+/** How much of an observation is shown to a model (docs/budgets.md). */
 export interface ObservationBudget {
   /** Elements listed before `+N more not listed` (default 120). */
   maxElements?: number;
@@ -8,11 +9,13 @@ export interface ObservationBudget {
   maxLabelChars?: number;
 }
 
+/** What an observation is formatted from: a window list, a window state, or both. */
 export interface ObservationInput {
   windows?: WindowList;
   window?: WindowState;
 }
 
+/** An observation as text for a model, and whether it is partial. */
 export interface FormattedObservation {
   text: string;
   partial: boolean;
@@ -20,6 +23,7 @@ export interface FormattedObservation {
   omitted: number;
 }
 
+/** The default observation budget: elements listed and characters per label. */
 export const OBSERVATION_BUDGET = { maxElements: 120, maxLabelChars: 60 } as const;
 
 function label(raw: string | undefined, max: number): string {

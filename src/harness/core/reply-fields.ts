@@ -3,7 +3,7 @@ import { isTransportFailure } from "#src/driver/port.js";
 
 /**
  * What a driver reply says about an action, read once: the ActionResult fields (0.15+), the
- * legacy pre-0.15 fields some harnesses still read, and any refusal envelope (CONTRACT.md §3.2).
+ * legacy pre-0.15 fields some harnesses still read, and any refusal envelope (docs/reference/cua-driver-contract.md §3.2).
  * structuredContent wins over a JSON text block when both carry a key.
  */
 export interface ReplyFields {
@@ -54,6 +54,10 @@ export function structuredOf(result: ToolResult): Record<string, unknown> | unde
   return undefined;
 }
 
+/**
+ * The fields a harness reads from a tool result, current and legacy, and the refusal envelope if
+ * there is one.
+ */
 export function readReplyFields(result: ToolResult): ReplyFields {
   const s = structuredOf(result) ?? {};
   const refusal = asRecord(s.refusal);

@@ -100,6 +100,7 @@ export function createSessionActions(options: {
 
   async function refreshAfterStaleToken(rec: StepRecorder, verdict: ReturnType<HarnessParts["classify"]>, args: Record<string, unknown>): Promise<StepResult> {
     const token = typeof args.element_token === "string" ? args.element_token : "";
+    if (token) store.retireSnapshot(token);
     const snap = store.snapshotOf(token);
     const pid = typeof args.pid === "number" ? args.pid : snap?.pid;
     const windowId = typeof args.window_id === "number" ? args.window_id : snap?.window_id;

@@ -24,6 +24,14 @@ export function inputGuards(rec: StepRecorder, store: SessionStore, action: Aime
     return blocked(rec, "window_unobserved", `Window ${win} has not been observed${since}. Observe it first; no input was sent.`);
   }
   if (action.element_token) {
+    const refusedToken = store.retiredBecause(action.element_token);
+    if (refusedToken !== undefined) {
+      return blocked(
+        rec,
+        "refused_unchanged",
+        `The driver refused ${refusedToken} as stale (stale_element_token): every token of that read is refused again. Aim from a fresh read of the window. Nothing was sent.`,
+      );
+    }
     const snap = store.snapshotOf(action.element_token);
     if (snap) {
       const g = checkInputTarget({ pid: action.pid, window_id: action.window_id }, { pid: snap.pid, window_id: snap.window_id });

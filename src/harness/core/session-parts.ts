@@ -1,7 +1,7 @@
 import type { Reply, ToolInfo, TransportFailure } from "#src/driver/port.js";
 import { isTransportFailure } from "#src/driver/port.js";
 import type { Verdict } from "#src/schema/harness-step.js";
-import { checkToolsAgainstContract } from "./contract-check.js";
+import { checkToolsAgainstContract, type ContractCheckResult } from "./contract-check.js";
 import { checkFrameLease } from "./frame-lease.js";
 import type { GuardResult } from "./guard-result.js";
 import { checkKeyCombo } from "./key-combo.js";
@@ -25,6 +25,7 @@ export const failClosedPolicy: UnknownOutcomePolicy = {
   replayAfterRevival: ({ readOnly }) => readOnly,
 };
 
+/** What a session rebuilder gets: the session label and a way to make a driver call. */
 export interface RebuildContext {
   label: string;
   /** Makes one driver call, recorded in the step as a `rebuild` call. */
@@ -47,10 +48,7 @@ export const startSessionRebuilder: SessionRebuilder = {
   },
 };
 
-export interface ContractCheckResult {
-  ok: boolean;
-  gaps: string[];
-}
+export type { ContractCheckResult } from "./contract-check.js";
 
 /** The replaceable parts of a harness session. Swap one to test what breaks without it. */
 export interface HarnessParts {
@@ -67,6 +65,7 @@ export interface HarnessParts {
   contractCheck?(options: { contract: unknown; tools: readonly ToolInfo[] }): ContractCheckResult | Promise<ContractCheckResult>;
 }
 
+/** The parts a harness session uses unless given others (docs/sessions.md). */
 export const defaultHarnessParts: HarnessParts = {
   contractCheck: (options) => checkToolsAgainstContract(options),
   classify: classifyActionResult,

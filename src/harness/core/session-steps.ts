@@ -7,6 +7,7 @@ import { checkLoopGuard, initialLoopGuardState, recordLoopStep, resumeLoopGuard,
 import { nearestAction } from "./nearest-action.js";
 import { StepRecorder, blocked, isFailedStep } from "./step-recorder.js";
 
+/** The outcome of a batch: its decision, each step's result, and where it stopped. */
 export interface BatchResult {
   decision: StepResult["decision"];
   steps: StepResult[];

@@ -38,6 +38,10 @@ export interface SessionStore {
   observedWindows(): number[];
   /** The window state an element token was read from (`<snapshot>:<index>`). */
   snapshotOf(token: string): WindowState | undefined;
+  /** The driver refused a token of this snapshot as stale: its tokens stay refused until a read hands the snapshot out again. */
+  retireSnapshot(token: string): void;
+  /** Why a token would be refused again, if its snapshot was retired. */
+  retiredBecause(token: string): string | undefined;
   requireFreshState(reason: string): void;
   freshStateSeen(): void;
 }
@@ -52,6 +56,7 @@ export function createSessionStore(options: { windowList: WindowListPolicy; comp
   let freshStateRequired: string | undefined;
   const frames = new Map<string, Frame>();
   const snapshots = new Map<string, WindowState>();
+  const retired = new Map<string, string>();
   const windowStates = new Map<number, WindowState>();
 
   async function settlePendingClick(change: { window?: WindowState; list?: WindowList }): Promise<boolean | undefined> {
@@ -104,7 +109,10 @@ export function createSessionStore(options: { windowList: WindowListPolicy; comp
       const changed = before ? await settlePendingClick({ window: state }) : undefined;
       observed.add(state.window_id);
       windowStates.set(state.window_id, state);
-      if (state.snapshot_id) snapshots.set(state.snapshot_id, state);
+      if (state.snapshot_id) {
+        snapshots.set(state.snapshot_id, state);
+        retired.delete(state.snapshot_id);
+      }
       return changed;
     },
     settlePendingClick,
@@ -121,6 +129,10 @@ export function createSessionStore(options: { windowList: WindowListPolicy; comp
     isObserved: (window) => observed.has(window),
     observedWindows: () => [...observed].sort((a, b) => a - b),
     snapshotOf: (token) => snapshots.get(token.split(":")[0]!),
+    retireSnapshot(token) {
+      retired.set(token.split(":")[0]!, token);
+    },
+    retiredBecause: (token) => retired.get(token.split(":")[0]!),
     requireFreshState(reason) {
       freshStateRequired = reason;
     },

@@ -5,6 +5,7 @@ import type { HarnessAction } from "#src/schema/harness-step.js";
 import { PASS } from "./guard-result.js";
 import { createHarnessSession } from "./session.js";
 import { failClosedPolicy, type HarnessParts } from "./session-parts.js";
+import { refusalResult } from "#src/faults/refusal.js";
 import { classifyActionResult } from "./verdict.js";
 import { strictWindowListPolicy } from "./window-list.js";
 
@@ -195,6 +196,29 @@ describe("harness session: element tokens and the layout lease", () => {
     expect(r.observation?.text).toContain("snapshot s00000005");
     expect(r.note).toMatch(/not retargeted/);
     expect(driver.tools().filter((t) => t === "click")).toHaveLength(1);
+  });
+
+  // Found by the fuzzer with field faults (seed 20017): the refresh after a stale token came back
+  // empty, and the next step sent the refused token again.
+  it("a token the driver refused as stale is not sent again, however the refresh went; a fresh read's tokens are", async () => {
+    const { driver, s } = session(
+      base({
+        click: [captured("xvfb-15_click_old_token_stale"), captured("xvfb-11_click_element_token")],
+        get_window_state: [
+          captured("xvfb-07_get_window_state_max40"),
+          captured("xvfb-14_get_window_state_resnapshot"),
+          captured("xvfb-14_get_window_state_resnapshot"),
+        ],
+      }),
+    );
+    await s.step(observe);
+    await s.step(tokenClick);
+    const again = await s.step(tokenClick);
+    expect(again).toMatchObject({ decision: "blocked", blockedBy: "refused_unchanged", calls: [] });
+    expect(again.note).toContain(tokenClick.element_token);
+    expect(driver.tools().filter((t) => t === "click")).toHaveLength(1);
+    const fresh = await s.step({ ...tokenClick, element_token: "s00000005:1" });
+    expect(fresh.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["click:action"]);
   });
 
   it("a coordinate click must name its frame", async () => {
@@ -529,6 +553,27 @@ describe("harness session: lifecycle calls lost in transport", () => {
     const next = await s.step(tokenClick);
     expect(next.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["start_session:rebuild", "click:action"]);
     expect(driver.tools()).toEqual(["list_windows", "get_window_state", "click", "start_session", "start_session", "click"]);
+  });
+
+  // Found by the fuzzer with field faults (seed 5324): the revival's start_session was refused too, and
+  // the next type_text went out unchanged on the ended session.
+  it("a revival the driver refuses leaves the session ended: the next step revives first, and blocks if it cannot", async () => {
+    const endedReply = (tool: string): Reply => JSON.parse(refusalResult({ code: "session_ended", tool, args: {} })) as Reply;
+    const { driver, s } = session(
+      base({
+        click: [endedReply("click"), captured("xvfb-11_click_element_token")],
+        start_session: [endedReply("start_session"), endedReply("start_session"), captured("headless-16_start_session_revive")],
+      }),
+    );
+    await s.step(observe);
+    const r = await s.step(tokenClick);
+    expect(r.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["click:action", "start_session:revive"]);
+    const refused = await s.step(tokenClick);
+    expect(refused).toMatchObject({ decision: "blocked", blockedBy: "session_unavailable" });
+    expect(refused.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["start_session:revive"]);
+    const next = await s.step(tokenClick);
+    expect(next.calls.map((c) => `${c.tool}:${c.purpose}`)).toEqual(["start_session:revive", "click:action"]);
+    expect(driver.tools()).toEqual(["list_windows", "get_window_state", "click", "start_session", "start_session", "start_session", "click"]);
   });
 
   it("a startup start_session lost in transport makes the first call rebuild", async () => {

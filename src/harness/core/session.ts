@@ -12,6 +12,7 @@ import type { StaleClickState } from "./stale-click.js";
 export type { Frame } from "./session-store.js";
 export type { BatchResult } from "./session-steps.js";
 
+/** What a harness session runs on: its driver and clock, its label, contract and parts. */
 export interface HarnessSessionOptions {
   driver: Driver;
   clock: Clock;
@@ -25,6 +26,7 @@ export interface HarnessSessionOptions {
   budget?: ObservationBudget;
 }
 
+/** What a harness session has seen and decided so far (started, suspect, rebuilds, the loop guard). */
 export interface HarnessSessionState {
   started: boolean;
   suspect: boolean;
@@ -41,6 +43,7 @@ export interface HarnessSessionState {
   observedWindows: number[];
 }
 
+/** A fail-closed harness session: one action at a time, or a batch, over a Driver (docs/sessions.md). */
 export interface HarnessSession {
   step(action: HarnessAction): Promise<StepResult>;
   batch(actions: readonly HarnessAction[]): Promise<BatchResult>;
@@ -49,6 +52,7 @@ export interface HarnessSession {
   readonly state: HarnessSessionState;
 }
 
+/** The session label a harness session declares when none is given. */
 export const DEFAULT_LABEL = "cua-contract-harness";
 
 /**

@@ -8,8 +8,10 @@ export interface StaleClickState {
   pending?: string;
 }
 
+/** Clicks in a row that left the screen unchanged before the guard refuses another. */
 export const STALE_CLICK_LIMIT = 2;
 
+/** The stale-click guard's state before any click. */
 export function initialStaleClickState(): StaleClickState {
   return { unchanged: 0 };
 }

@@ -4,8 +4,10 @@ import type { Verdict } from "#src/schema/harness-step.js";
 import { readReplyFields } from "./reply-fields.js";
 
 export type { Verdict, VerdictOutcome } from "#src/schema/harness-step.js";
+/** What a verdict tells the harness to do next: `done`, `verify_fresh_state` or `escalate`. */
 export type VerdictDecision = Verdict["decision"];
 
+/** What `classifyActionResult` knows about the call beside the reply. */
 export interface ClassifyContext {
   /** The tool the reply answers; named in notes. */
   tool?: string;

@@ -2,6 +2,7 @@ import type { Reply } from "#src/driver/port.js";
 import { isTransportFailure } from "#src/driver/port.js";
 import { structuredOf } from "./reply-fields.js";
 
+/** One window of a `list_windows` answer. */
 export interface WindowInfo {
   window_id: number;
   pid?: number;
@@ -19,6 +20,7 @@ export interface WindowInfo {
 /** complete: the list can be trusted; partial: it came back but proves nothing (empty); failed: no list. */
 export type WindowListStatus = "complete" | "partial" | "failed";
 
+/** A `list_windows` answer read by a window-list policy: the windows, and whether the list is complete. */
 export interface WindowList {
   status: WindowListStatus;
   windows: WindowInfo[];

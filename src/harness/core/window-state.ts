@@ -2,6 +2,7 @@ import type { Reply } from "#src/driver/port.js";
 import { isTransportFailure } from "#src/driver/port.js";
 import { firstText, structuredOf } from "./reply-fields.js";
 
+/** One element of a `get_window_state` answer. */
 export interface ElementInfo {
   element_index: number;
   element_token?: string;
@@ -42,6 +43,7 @@ function element(raw: unknown): ElementInfo | undefined {
   return e;
 }
 
+/** Reads a `get_window_state` reply: its elements, or why it failed. */
 export function parseWindowState(reply: Reply): WindowState {
   if (isTransportFailure(reply)) return { elements: [], failed: `get_window_state failed (${reply.kind})` };
   if (reply.isError === true) return { elements: [], failed: firstText(reply) ?? "get_window_state returned an error" };

@@ -2,6 +2,7 @@ import pixelmatch from "pixelmatch";
 import sharp from "sharp";
 import { decodeFrame, reducedBy, rgbaAt, type FrameCache } from "./decode.js";
 
+/** Two screenshots compared pixel by pixel: the differing pixels and an image that shows them. */
 export interface DiffImage {
   /** PNG: the previous frame faded, changed pixels in red. */
   png: Buffer;

@@ -1,14 +1,17 @@
 import pixelmatch from "pixelmatch";
 import { SIGNATURE, signature, type FrameCache } from "./decode.js";
 
+/** The three answers of the perceptual comparison. */
 export type ScreenChangeKind = "identical" | "similar" | "changed";
 
+/** How two screenshots compare: identical, similar or changed, and by how much. */
 export interface ScreenChange {
   kind: ScreenChangeKind;
   /** Fraction of signature cells that differ (0 for identical bytes, 1 when the sizes differ). */
   changedFraction: number;
 }
 
+/** Thresholds for `screenChange`. */
 export interface ScreenChangeOptions {
   /** Fraction of the 32×18 cells that may differ for frames to count as similar (default 0.02). */
   similarBelow?: number;
@@ -18,6 +21,7 @@ export interface ScreenChangeOptions {
   frames?: FrameCache;
 }
 
+/** The perceptual comparison's thresholds (docs/screen-change.md). */
 export const SCREEN_CHANGE_DEFAULTS = { similarBelow: 0.02, cellThreshold: 0.03 } as const;
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

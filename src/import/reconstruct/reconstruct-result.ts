@@ -12,7 +12,7 @@ const ESCALATIONS: Record<string, { reason: string; target: string }> = {
   retry_with_foreground_delivery: { reason: "delivery_failed", target: "foreground" },
 };
 
-// Refusal texts whose structuredContent is fully determined by the text (CONTRACT.md §3.2).
+// Refusal texts whose structuredContent is fully determined by the text (docs/reference/cua-driver-contract.md §3.2).
 const REFUSAL_TEXTS: Array<{ match: RegExp; build: (m: RegExpExecArray, action: TrajectoryAction) => Record<string, unknown> }> = [
   {
     match: /^(element_token is stale; call get_window_state again to refresh)$/,

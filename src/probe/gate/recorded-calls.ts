@@ -188,7 +188,7 @@ function outputOf(event: CassetteEvent): unknown {
     if (event.exit_code !== 0) return undefined;
     const out = jsonOrUndefined(eventText(event, "stdout"));
     if (!isObject(out)) return undefined;
-    // `call` merges the last image into the printed structuredContent under these names (CONTRACT.md §0.3).
+    // `call` merges the last image into the printed structuredContent under these names (docs/reference/cua-driver-contract.md §0.3).
     const { screenshot_png_b64: _b64, ...rest } = out;
     return "screenshot_png_b64" in out ? rest : out;
   }
@@ -206,7 +206,7 @@ function cliCall(event: Extract<CassetteEvent, { kind: "cli" }>, name: string, l
     const args = jsonOrUndefined(argv.json);
     if (args !== undefined) call.args = args;
   } else {
-    // The CLI reads a missing or invalid stdin as {} (CONTRACT.md §1.6).
+    // The CLI reads a missing or invalid stdin as {} (docs/reference/cua-driver-contract.md §1.6).
     const stdin = eventText(event, "stdin");
     call.args = (stdin.trim() === "" ? {} : jsonOrUndefined(stdin)) ?? {};
   }

@@ -24,6 +24,10 @@ import { scanRecordedCalls, type RecordedCall } from "./recorded-calls.js";
 import { createToolValidator, createValidatorMemo, type ValidatorMemo } from "./schema-validator.js";
 import { stampOf } from "./verdict-cache.js";
 
+/**
+ * What `runGate` checks: the contract, the candidate driver (a binary or a runtime version) and the
+ * recordings to replay against it.
+ */
 export interface GateOptions {
   contract: string;
   driver?: string | undefined;
@@ -54,6 +58,10 @@ export interface PreparedGate {
   memo: ValidatorMemo;
 }
 
+/**
+ * The gate's verdict on a candidate driver: the contract check, the diff, the recorded calls, and
+ * whether it passes.
+ */
 export interface GateReport {
   ok: boolean;
   /** false when the candidate could not be probed at all (exit 3). */

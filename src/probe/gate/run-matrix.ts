@@ -7,6 +7,7 @@ import { acquireCandidate, judgeCandidate, prepareGate, type GateOptions, type G
 import { publishedVersions } from "./published-versions.js";
 import { judgingCodeStamp, readVerdict, stampOf, verdictKey, writeVerdict } from "./verdict-cache.js";
 
+/** The gate's options over a range of published runtime versions instead of one driver. */
 export interface MatrixOptions extends Omit<GateOptions, "driver" | "sdk"> {
   /** `all`, a range (`>=0.21.0`, `0.28.x`), or exact versions separated by commas. */
   matrix: string;
@@ -37,6 +38,7 @@ export interface MatrixRow {
   junit: GateVerdict["junit"];
 }
 
+/** The gate's verdict for each version of a matrix, and the range that passes. */
 export interface MatrixReport {
   contract: { file: string; name: string };
   range: string;

@@ -24,7 +24,7 @@ const header = {
 };
 
 /**
- * A test double of `cua-driver serve`'s MCP over HTTP (0.21.0, CONTRACT.md §2.6): 401 and close
+ * A test double of `cua-driver serve`'s MCP over HTTP (0.21.0, docs/reference/cua-driver-contract.md §2.6): 401 and close
  * without the token, 403 on Origin, 202 for notifications; it echoes which TCP connection asked.
  */
 async function fakeUpstream() {

@@ -21,7 +21,7 @@ export interface HttpRecordingProxy {
 }
 
 /**
- * A loopback proxy in front of `cua-driver serve`'s MCP over HTTP (CONTRACT.md §2.6) that records
+ * A loopback proxy in front of `cua-driver serve`'s MCP over HTTP (docs/reference/cua-driver-contract.md §2.6) that records
  * each exchange as one `http` event when it completes. Each harness connection gets its own
  * upstream connection, so the driver sees the same transport sessions (one per TCP connection,
  * requests in order) it would see without the proxy. Headers are forwarded, never recorded.

@@ -4,7 +4,7 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /**
  * Checks `--http-upstream`: an `http://` URL on loopback, as `cua-driver serve` binds it
- * (CONTRACT.md §2.6). The harness's bearer token is forwarded there, so nothing else is accepted.
+ * (docs/reference/cua-driver-contract.md §2.6). The harness's bearer token is forwarded there, so nothing else is accepted.
  */
 export function parseUpstreamUrl(value: string): URL {
   let url: URL;

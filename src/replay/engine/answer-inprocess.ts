@@ -28,7 +28,7 @@ function fromOutcome(tool: string, outcome: RecordedOutcome): { reply: Reply; se
       if (/daemon closed connection without response/.test(message)) return { reply: { kind: "daemon_died", tool, message } };
       if (/timed out after \d+s waiting for daemon response/.test(message)) return { reply: { kind: "timeout", tool, message } };
       if (/^Cua Driver daemon /.test(message)) return { reply: { kind: "transport_error", tool, message } };
-      // a daemon-level ok:false, shaped as the MCP proxy shows it (CONTRACT.md §2.5)
+      // a daemon-level ok:false, shaped as the MCP proxy shows it (docs/reference/cua-driver-contract.md §2.5)
       const raw = JSON.stringify({
         content: [{ text: message, type: "text" }],
         isError: true,

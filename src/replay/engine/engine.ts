@@ -27,6 +27,7 @@ import { createUnchangedScreen } from "./unchanged-screen.js";
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
 export type EngineSource = PrepareOptions | { prepared: PreparedCassette };
 
+/** The engine's recording, faults, seed and matching. */
 export type EngineOptions = EngineSource & {
   faults?: FaultPlan;
   seed?: number;
@@ -53,7 +54,7 @@ export interface Decision {
   lifecycleEpoch?: number;
   /** The driver's own answer built by the replay, not recorded (transports render it per transport). */
   synthetic?: SyntheticAnswer;
-  /** An answer off the recorded path (DESIGN.md §4), logged as synthesized with its basis. */
+  /** An answer off the recorded path (docs/matching.md), logged as synthesized with its basis. */
   offPath?: { synthesized: SynthesizedKind; basis: SynthesisBasis };
   /** A target-style refusal fault: the requested pid's windows as the cassette last showed them. */
   candidates?: readonly WindowCandidate[];
@@ -73,11 +74,15 @@ interface Chosen {
 
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
 export type SyntheticAnswer =
-  /** The call names a session that `end_session` ended (CONTRACT.md §3.4). */
+  /** The call names a session that `end_session` ended (docs/reference/cua-driver-contract.md §3.4). */
   | { kind: "session_ended"; label: string }
-  /** The tool is not in the driver's tool list: refused before any lookup (CONTRACT.md §0.5). */
+  /** The tool is not in the driver's tool list: refused before any lookup (docs/reference/cua-driver-contract.md §0.5). */
   | { kind: "permission_denied" };
 
+/**
+ * The replay engine: decides each request's answer from the recording, the faults and the driver
+ * state model.
+ */
 export interface Engine {
   readonly exchanges: readonly RecordedExchange[];
   readonly tools: readonly ToolInfo[] | undefined;
@@ -254,7 +259,7 @@ export function createEngine(options: EngineOptions): Engine {
       exchange: virtualExchange({ request, kind: "mutation", epoch: matcher.epoch, raw }),
       commit: "none",
       synthesized: "stale_element_token",
-      basis: { source: "reference", detail: `the driver's stale_element_token refusal (CONTRACT.md §3.2): ${why}; nothing consumed` },
+      basis: { source: "reference", detail: `the driver's stale_element_token refusal (docs/reference/cua-driver-contract.md §3.2): ${why}; nothing consumed` },
     };
   };
 
@@ -421,8 +426,8 @@ export function createEngine(options: EngineOptions): Engine {
 function syntheticBasis(s: SyntheticAnswer): SynthesisBasis {
   const detail =
     s.kind === "permission_denied"
-      ? "the driver's rule: a tool it does not list is refused before any lookup (CONTRACT.md §0.5)"
-      : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (CONTRACT.md §3.4)`;
+      ? "the driver's rule: a tool it does not list is refused before any lookup (docs/reference/cua-driver-contract.md §0.5)"
+      : `the driver's rule: a call on session '${s.label}', ended in this replay, is refused (docs/reference/cua-driver-contract.md §3.4)`;
   return { source: "reference", detail };
 }
 

@@ -1,11 +1,12 @@
-import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent, RecordedFault } from "#src/schema/cassette.js";
+import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
 import type { StoredBytes } from "#src/schema/bytes.js";
 import type { ToolKind } from "#src/schema/replay-log.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { isReadOnlyTool } from "#src/driver/catalogue.js";
 import type { EventPlace } from "#src/cassette/scan.js";
 import type { Lru } from "#src/util/lru.js";
-import { createReplayMemo, type ReplayMemo } from "./memo.js";
+import { createReplayMemo } from "./memo.js";
+import type { RecordedExchange, ReplayMemo } from "./recorded-exchange.js";
 import { createCompactor, type Compactor } from "#src/util/compact-json.js";
 import { restoreField, type FrameLookup } from "./frames.js";
 import { objectSpans } from "#src/wire/json/spans.js";
@@ -13,47 +14,7 @@ import { isLifecycleTool } from "./session-lifecycle.js";
 import { recordedAnswerClass } from "./answer-summary.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
 
-/** One recorded request and the driver's answer to it, on whichever transport it was recorded. */
-export interface RecordedExchange {
-  /** seq of the request's event. */
-  seq: number;
-  transport: "cli" | "mcp" | "http";
-  request: ReplayRequest;
-  kind: ToolKind;
-  /** Epoch the request was recorded in (set by assignEpochs). */
-  epoch: number;
-  origin: "harness" | "recorder";
-  durationMs: number;
-  cli?: {
-    stdout: StoredBytes;
-    stderr: StoredBytes;
-    exitCode: number | null;
-    signal?: string;
-    /** Frame refs of files the driver wrote, by flag. */
-    files?: Record<string, { ref: string; path: string }>;
-  };
-  /** MCP over stdio or HTTP: the response line/body exactly as sent (undefined: no response). */
-  rpc?: { response?: string; status?: number; contentType?: string; stream?: number };
-  /** Built by the replay, not recorded (an answer off the recorded path): it has no seq of its own. */
-  virtual?: true;
-  /**
-   * A fault injected into this request while recording (`record --faults`). Forwarded: the answer
-   * above is the driver's and the harness got the fault instead. Not forwarded: the driver never
-   * saw the request, the answer (if any) is the fault the harness got, and the desktop did not change.
-   */
-  fault?: RecordedFault;
-  /** The memo shared by the exchanges of one preparation (what is worked out from answers, kept once). */
-  memo?: ReplayMemo;
-  /**
-   * The recorded answer says the driver did not act (outcome class `refused`: a refusal envelope, a
-   * tool it does not classify, a failed exit that is no timeout): the desktop did not change.
-   */
-  refused?: true;
-  /** Per-call CLI: the call's place in the order the recording's calls started (`start_seq`), when recorded. */
-  startSeq?: number;
-  /** Per-call CLI: when the call started (`t_ms`). */
-  startMs?: number;
-}
+export type { RecordedExchange } from "./recorded-exchange.js";
 
 export function parseJsonRpc(line: string): JsonRpcMessage | undefined {
   try {
@@ -375,7 +336,7 @@ export function endsEpoch(x: RecordedExchange): boolean {
 
 /**
  * Number the states a recording passed through: every exchange gets the epoch it was recorded
- * in, and each harness mutation ends its epoch (DESIGN.md §4), except one a recording fault kept
+ * in, and each harness mutation ends its epoch (docs/matching.md), except one a recording fault kept
  * from the driver (`fault.forwarded: false`): the desktop did not change.
  */
 export function assignEpochs(exchanges: RecordedExchange[]): number {

@@ -14,7 +14,7 @@ export interface LifecycleResult {
 type Structured = Record<string, unknown>;
 
 /**
- * The driver's own `start_session` fields for a fresh or revived label (CONTRACT.md §3.4, captured
+ * The driver's own `start_session` fields for a fresh or revived label (docs/reference/cua-driver-contract.md §3.4, captured
  * from the 0.21.0 runtime). 0.24.0 adds the required `desktop_capture_authorized`, whose value the
  * reference does not hold: for those versions only a recorded answer can serve as the template.
  */
@@ -66,11 +66,11 @@ export function buildLifecycleAnswer(options: {
     source = { source: "cassette", seq: template.seq };
   } else if (tool === "end_session") {
     structured = { active: false, session: "" };
-    from = "the driver reference (CONTRACT.md §3.4)";
+    from = "the driver reference (docs/reference/cua-driver-contract.md §3.4)";
     source = { source: "reference" };
   } else if (REFERENCE_VERSIONS.test(options.driverVersion)) {
     structured = { ...START_SESSION_0_21 };
-    from = `the driver reference for ${options.driverVersion} (CONTRACT.md §3.4)`;
+    from = `the driver reference for ${options.driverVersion} (docs/reference/cua-driver-contract.md §3.4)`;
     source = { source: "reference" };
   } else {
     return {

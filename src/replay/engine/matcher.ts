@@ -6,6 +6,10 @@ import { nearestRecorded, type Miss } from "./nearest.js";
 import type { ReplayRequest } from "./request.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
 
+/**
+ * How requests are matched to the recording: per key within the epoch, or in strict order
+ * (docs/matching.md).
+ */
 export type MatchMode = "per-key" | "strict-order";
 
 export type MatchResult =
@@ -64,7 +68,7 @@ function preferred(group: readonly RecordedExchange[], request: ReplayRequest): 
 const shapeOf = (request: ReplayRequest) => `${request.transport}:${request.outFile !== undefined ? "file" : "inline"}`;
 
 /**
- * Epoch-aware matching (DESIGN.md §4). Reads are answered from the current epoch (per key, in
+ * Epoch-aware matching (docs/matching.md). Reads are answered from the current epoch (per key, in
  * order, repeating the last), falling back to the latest earlier epoch; a mutation must be the
  * one that ended the current epoch and is consumed once. `strict-order` also pins reads to the
  * recorded order. Non-tool requests (initialize, --version, …) are answered from any epoch, and so

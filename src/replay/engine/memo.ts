@@ -1,17 +1,8 @@
 import type { RequestEntry } from "#src/schema/replay-log.js";
-import { createLru, type Lru } from "#src/util/lru.js";
-import type { RecordedExchange } from "./exchanges.js";
-import type { RecordedOutcome } from "./tool-result.js";
+import { createLru } from "#src/util/lru.js";
+import type { RecordedExchange, RecordedOutcome, ReplayMemo } from "./recorded-exchange.js";
 
-/**
- * What replays work out again and again from the same recording, kept once per preparation (its
- * exchanges share one memo; every engine and fuzz run over that preparation reuses it), within a
- * budget: an outcome keeps its answer alive, a summary is keyed by the served result.
- */
-export interface ReplayMemo {
-  outcomes: Lru<RecordedExchange, RecordedOutcome>;
-  summaries: Lru<string, NonNullable<RequestEntry["result"]>>;
-}
+export type { ReplayMemo } from "./recorded-exchange.js";
 
 export function createReplayMemo(): ReplayMemo {
   return {

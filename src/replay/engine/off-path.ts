@@ -7,7 +7,7 @@ import { derivedFrom, type KeyIndex } from "./derived.js";
 import type { ReplayRequest } from "./request.js";
 
 /**
- * The driver state model for requests the recording never saw in this state (DESIGN.md §4, "Off the
+ * The driver state model for requests the recording never saw in this state (docs/matching.md, "Off the
  * recorded path"): a fault sends a correct harness where the live run never went — a rebuild, a
  * re-read, the next action sent although an earlier one did not take effect — and these rules answer
  * it from what is known, each answer logged with its basis.

@@ -26,13 +26,13 @@ export interface ReplayRequest {
 /** Flags whose values differ from run to run and never take part in matching. */
 const VOLATILE_FLAGS: ReadonlySet<string> = new Set(["--socket", "--screenshot-out-file"]);
 
-/** The default daemon socket on Linux (CONTRACT.md §1.7). */
+/** The default daemon socket on Linux (docs/reference/cua-driver-contract.md §1.7). */
 export function defaultSocket(env: Record<string, string | undefined>): string {
   return `${env.HOME || "/tmp"}/.cache/cua-driver/cua-driver.sock`;
 }
 
 /**
- * Read a `cua-driver` argv the way the driver does (CONTRACT.md §1.1): flags anywhere, value flags
+ * Read a `cua-driver` argv the way the driver does (docs/reference/cua-driver-contract.md §1.1): flags anywhere, value flags
  * consume the next token, an unknown first positional is an implicit `call`.
  */
 export function cliRequest(options: { argv: readonly string[]; stdin?: string; env?: Record<string, string | undefined> }): ReplayRequest {

@@ -1,5 +1,5 @@
 import { toolsWith } from "#src/driver/catalogue.js";
-import type { RecordedExchange } from "./exchanges.js";
+import type { RecordedExchange } from "./recorded-exchange.js";
 import { recordedOutcome } from "./tool-result.js";
 
 /**

@@ -71,7 +71,7 @@ export function checkForUpdateAnswer(options: {
  * Answers for finite subcommands the cassette did not record but can still answer as the binary
  * would: `--version` from the header; `list-tools` and `describe` from a recorded `tools/list`
  * result (else the probe's); `--help`, `mcp-config`, `check-update` and `call check_for_update`
- * from the driver's source (CONTRACT.md §1.2, §1.4, §1.5; docs/discoveries/maintenance-surface.md).
+ * from the driver's source (docs/reference/cua-driver-contract.md §1.2, §1.4, §1.5; docs/discoveries/maintenance-surface.md).
  * `binaryPath` stands for `current_exe()`: the first `cua-driver` on the harness's PATH apart from the shim.
  */
 export function staticCliAnswer(options: {

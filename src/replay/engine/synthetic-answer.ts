@@ -9,7 +9,7 @@ export function syntheticResult(options: { synthetic: SyntheticAnswer; decision:
   const { decision, synthetic } = options;
   const tool = decision.request.tool ?? "";
   if (synthetic.kind === "permission_denied") {
-    // MCP direct (CONTRACT.md §0.5): authorization runs before the tool lookup
+    // MCP direct (docs/reference/cua-driver-contract.md §0.5): authorization runs before the tool lookup
     return canonicalJson({ content: [{ text: permissionDeniedText(tool), type: "text" }], isError: true, structuredContent: { code: "permission_denied" } });
   }
   const args = decision.request.args && typeof decision.request.args === "object" ? (decision.request.args as Record<string, unknown>) : {};

@@ -2,7 +2,7 @@ import type { ReplayRequest } from "./request.js";
 
 /**
  * Which element tokens the driver still honours, as the replay has served snapshots. The driver keeps
- * only the newest snapshot per (pid, window_id), and tokens are scoped per runtime (CONTRACT.md §3.5):
+ * only the newest snapshot per (pid, window_id), and tokens are scoped per runtime (docs/reference/cua-driver-contract.md §3.5):
  * an MCP process in direct mode owns its runtime, so a new `cua-driver mcp` stream starts with no
  * snapshot; the per-call CLI, HTTP and in-process calls share one runtime. A stale refusal (recorded,
  * or injected by a fault) retires its snapshot for good: the driver never honours a token of a look it

@@ -1,17 +1,8 @@
 import { resultFromCliStdout } from "#src/wire/cli/stdout.js";
 import { rawMember } from "#src/wire/json/spans.js";
-import type { RecordedExchange } from "./exchanges.js";
+import type { RecordedExchange, RecordedOutcome } from "./recorded-exchange.js";
 
-/** What a recorded exchange says about the tool result, in transport-neutral form. */
-export type RecordedOutcome =
-  /** The exact result object (MCP/HTTP), or one rebuilt from CLI stdout (`derived: true`). */
-  | { type: "result"; raw: string; derived: boolean }
-  /** A JSON-RPC error (MCP/HTTP): code and message. */
-  | { type: "rpc_error"; code: number; message: string }
-  /** A failed CLI invocation: non-zero exit with this stderr. */
-  | { type: "cli_failure"; exitCode: number | null; stderr: string; signal?: string }
-  /** No answer was recorded (the recording ended mid-call). */
-  | { type: "none" };
+export type { RecordedOutcome } from "./recorded-exchange.js";
 
 /**
  * The outcome of a recorded exchange. From CLI stdout the result is rebuilt as well as the

@@ -17,7 +17,7 @@ export interface DeliveredCli {
 /**
  * Serve a rendered CLI answer to the shim as `cua-driver` would: a hang waits for the driver's
  * own deadline (or the harness's kill), a delay waits, files are written where the harness asked
- * (a failed write is reported on stderr, exit code kept: CONTRACT.md §0.3). Shared by replay and
+ * (a failed write is reported on stderr, exit code kept: docs/reference/cua-driver-contract.md §0.3). Shared by replay and
  * by recording with faults, so both serve a fault the same way.
  */
 export async function deliverCliAnswer(options: {

@@ -2,6 +2,7 @@ import { execa } from "execa";
 import type { Driver, Reply, ToolInfo } from "#src/driver/port.js";
 import { parseCallFailure, parseCallStdout, parseListTools } from "#src/wire/cli/stdout.js";
 
+/** How the per-call CLI adapter runs `cua-driver call`: the binary, socket and environment. */
 export interface CliDriverOptions {
   /** The cua-driver executable (default `cua-driver` from PATH). */
   command?: string;

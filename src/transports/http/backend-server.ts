@@ -6,7 +6,7 @@ import { MAX_HEADER_BYTES, jsonSender, listenMcpHttp, readRequestBody, refuseMcp
 const MAX_BODY = 16 * 1024 * 1024;
 
 /**
- * MCP over HTTP as `cua-driver serve` offers it (CONTRACT.md §2.6), answered live by a backend's
+ * MCP over HTTP as `cua-driver serve` offers it (docs/reference/cua-driver-contract.md §2.6), answered live by a backend's
  * `cua-driver mcp` session (e.g. the published runtime): one session per TCP connection, requests
  * in order, notifications 202, token and Origin checked before anything reaches the backend.
  */

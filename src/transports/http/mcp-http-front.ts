@@ -1,4 +1,4 @@
-// The front of `cua-driver serve`'s MCP over HTTP (CONTRACT.md §2.6) that every server here puts
+// The front of `cua-driver serve`'s MCP over HTTP (docs/reference/cua-driver-contract.md §2.6) that every server here puts
 // before its own answering: the request checks, the JSON reply, the body read and the listening.
 import { timingSafeEqual } from "node:crypto";
 import type http from "node:http";
@@ -65,7 +65,7 @@ export function readRequestBody(req: http.IncomingMessage, maxBytes: number, onB
   req.on("end", () => onBody(Buffer.concat(chunks)));
 }
 
-/** `cua-driver serve` reads at most 64 KiB of request headers (CONTRACT.md §2.6); pass to http.createServer. */
+/** `cua-driver serve` reads at most 64 KiB of request headers (docs/reference/cua-driver-contract.md §2.6); pass to http.createServer. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
 /**

@@ -8,6 +8,7 @@ import { systemClock } from "#src/runtime/clock-system.js";
 import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
 import { errorLine } from "#src/wire/mcp/envelope.js";
 
+/** What `cassetteHandlers` answers and how: the URL, the token, faults and matching. */
 export interface CassetteHandlersOptions {
   /** URL the handlers answer (string pattern or RegExp). Default: any path on 127.0.0.1 / localhost, any port. */
   url?: string | RegExp;
@@ -31,7 +32,7 @@ const LOOPBACK = /^https?:\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
 /**
  * msw handlers that answer MCP-over-HTTP requests (`cua-driver serve` with
  * CUA_DRIVER_RS_MCP_HTTP_PORT) from a cassette, in process, with no port:
- * `setupServer(...cassetteHandlers("recordings/login"))`.
+ * `setupServer(...cassetteHandlers("recordings/gtk3-demo-mcp"))`.
  */
 export function cassetteHandlers(dir: string, options: CassetteHandlersOptions = {}): CassetteHandlers {
   const cassette = loadReplayCassette(dir);

@@ -14,7 +14,7 @@ export function isValidToken(token: string): boolean {
 }
 
 /**
- * MCP over HTTP as `cua-driver serve` offers it with CUA_DRIVER_RS_MCP_HTTP_PORT (CONTRACT.md §2.6):
+ * MCP over HTTP as `cua-driver serve` offers it with CUA_DRIVER_RS_MCP_HTTP_PORT (docs/reference/cua-driver-contract.md §2.6):
  * loopback only, bearer token, any `Origin` refused, POST only, notifications 202, one transport
  * session per TCP connection with its requests answered in order, the path not checked.
  */

@@ -18,7 +18,7 @@ export type McpAnswer =
 /**
  * The JSON-RPC answer to a `tools/call` decision: the recorded line (id swapped) when it was
  * recorded over MCP or HTTP, otherwise built from the recorded result; faults as `cua-driver mcp`
- * shows them (CONTRACT.md §2.5, §6).
+ * shows them (docs/reference/cua-driver-contract.md §2.5, §6).
  */
 export function answerMcpCall(options: { decision: Decision; idRaw: string; transport: "mcp" | "http" }): McpAnswer {
   const { decision, idRaw } = options;

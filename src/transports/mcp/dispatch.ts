@@ -11,7 +11,7 @@ import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/wire/mcp/envelope.js";
 
 /**
- * Answer one JSON-RPC line as `cua-driver mcp` would (CONTRACT.md §2.2-2.5): `initialize` and
+ * Answer one JSON-RPC line as `cua-driver mcp` would (docs/reference/cua-driver-contract.md §2.2-2.5): `initialize` and
  * `tools/list` from the recording whatever the client asks, `tools/call` through the engine,
  * notifications get nothing, unknown methods -32601, unparseable lines -32700.
  */

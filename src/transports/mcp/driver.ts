@@ -3,6 +3,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Driver, Reply, ToolInfo, ToolResult } from "#src/driver/port.js";
 
+/** How the MCP adapter starts `cua-driver mcp`. */
 export interface McpDriverOptions {
   /** The cua-driver executable (default `cua-driver`). */
   command?: string;
@@ -15,6 +16,7 @@ export interface McpDriverOptions {
   timeoutMs?: number;
 }
 
+/** A Driver over `cua-driver mcp` (stdio); dispose it to end the process. */
 export interface McpDriver extends Driver, AsyncDisposable {
   /** Ends the `cua-driver mcp` process (stdin EOF, then the SDK's shutdown). */
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 /**
  * `serve`, `status` and `stop` for the SDK backend, with cua-driver 0.21.0's texts and exit codes
- * (CONTRACT.md §1.7). The runtime lives in this process for the whole session, so "the daemon"
+ * (docs/reference/cua-driver-contract.md §1.7). The runtime lives in this process for the whole session, so "the daemon"
  * is bookkeeping: a socket is running while a harness's `serve --socket P` is in flight, and the
  * pid reported is this process's, the one hosting the runtime. No socket file is created; what
  * that leaves out is listed in docs/discoveries/sdk-backend.md.

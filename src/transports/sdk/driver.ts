@@ -2,6 +2,7 @@ import type { Driver, Reply, ToolInfo, ToolResult } from "#src/driver/port.js";
 import { loadSdk, type LoadSdkOptions } from "#src/runtime/load.js";
 import type { SdkDriver } from "#src/runtime/sdk-types.js";
 
+/** Which runtime version the in-process adapter loads, and from where. */
 export interface SdkDriverOptions {
   /** `@trycua/cua-driver` version (default: the one the project pins). */
   version?: string;
@@ -10,6 +11,7 @@ export interface SdkDriverOptions {
   timeoutMs?: number;
 }
 
+/** A Driver over the published runtime in this process; dispose it to release the runtime. */
 export interface InProcessSdkDriver extends Driver, AsyncDisposable {
   close(): Promise<void>;
 }

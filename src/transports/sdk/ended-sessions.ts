@@ -1,5 +1,5 @@
 /**
- * The daemon's ended-session guard for the per-call CLI path (CONTRACT.md §3.4): `cua-driver call`
+ * The daemon's ended-session guard for the per-call CLI path (docs/reference/cua-driver-contract.md §3.4): `cua-driver call`
  * goes through a daemon that remembers which labels `end_session` ended and rejects any later call
  * naming one (except `start_session`, which revives it) before dispatch. The runtime in process has
  * no daemon, so this bookkeeping stands in for it; MCP direct mode has none either and is not guarded.

@@ -100,7 +100,7 @@ describe("SDK backend, per-call CLI", () => {
   });
 });
 
-// CONTRACT.md §3.4: `cua-driver call` goes through a daemon that rejects calls on ended sessions before dispatch.
+// docs/reference/cua-driver-contract.md §3.4: `cua-driver call` goes through a daemon that rejects calls on ended sessions before dispatch.
 describe("SDK backend, ended-session guard", () => {
   const guardText = (label: string, tool: string) =>
     `session '${label}' has ended; tool call '${tool}' was rejected. Call start_session with this id to revive it before issuing further actions, or use a new session id.\n`;
@@ -189,7 +189,7 @@ describe("SDK backend, ended-session guard", () => {
   });
 });
 
-// CONTRACT.md §1.7: the texts and exit codes of cua-driver 0.21.0's daemon lifecycle.
+// docs/reference/cua-driver-contract.md §1.7: the texts and exit codes of cua-driver 0.21.0's daemon lifecycle.
 describe("SDK backend, serve / status / stop", () => {
   const notRunning = { stdout: "", stderr: "Cua Driver daemon is not running\n", exitCode: 1 };
 

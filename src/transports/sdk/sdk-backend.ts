@@ -24,6 +24,7 @@ import { renderMcpConfig } from "#src/driver/mcp-config.js";
 import { checkForUpdateResult, renderCheckUpdate } from "#src/wire/cli/update-check.js";
 import { githubLatestRelease, updateState, type LatestRelease } from "./update-check.js";
 
+/** The published runtime standing in for the `cua-driver` binary behind the PATH shim. */
 export interface SdkBackend extends ShimBackend {
   readonly metadata: SdkMetadata;
   readonly location: SdkLocation;

@@ -1,4 +1,4 @@
-// How cua-driver 0.21 reads its argv (CONTRACT.md §1.1): flags anywhere, value flags eat the next
+// How cua-driver 0.21 reads its argv (docs/reference/cua-driver-contract.md §1.1): flags anywhere, value flags eat the next
 // token (or `--flag=value`), the first positional picks the subcommand, an unknown one is an implicit `call`.
 
 export const VALUE_FLAGS: ReadonlySet<string> = new Set([

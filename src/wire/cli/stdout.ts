@@ -14,7 +14,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
-/** A refusal envelope as CONTRACT.md §3.2 describes it: `refusal`, `status: refused`, a flat `code`, or `effect: refused`. */
+/** A refusal envelope as docs/reference/cua-driver-contract.md §3.2 describes it: `refusal`, `status: refused`, a flat `code`, or `effect: refused`. */
 export function looksLikeRefusal(structured: Record<string, unknown>): boolean {
   if (isRecord(structured.refusal) || structured.status === "refused" || structured.effect === "refused") return true;
   return typeof structured.code === "string" && structured.effect === undefined;
@@ -84,7 +84,7 @@ export function resultFromCliStdout(options: { stdout: string; tool: string }): 
   return `{"content":[${blocks.join(",")}]${refused ? ',"isError":true' : ""},"structuredContent":${structured}}`;
 }
 
-/** A non-zero exit of `cua-driver call`, from its stderr (CONTRACT.md §1.6 exit-code table). */
+/** A non-zero exit of `cua-driver call`, from its stderr (docs/reference/cua-driver-contract.md §1.6 exit-code table). */
 export function parseCallFailure(tool: string, exitCode: number, stderr: string): Reply {
   const message = stderr.trim();
   if (/daemon closed connection without response/.test(message)) return { kind: "daemon_died", tool, message };

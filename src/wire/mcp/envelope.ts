@@ -3,7 +3,7 @@ import { serdeString } from "#src/wire/json/string.js";
 
 /**
  * cua-driver's JSON-RPC envelope, a typed struct and so in declaration order, not sorted:
- * `jsonrpc, id, result|error`, and `{code, message}` inside an error (CONTRACT.md §0.4). `idRaw`
+ * `jsonrpc, id, result|error`, and `{code, message}` inside an error (docs/reference/cua-driver-contract.md §0.4). `idRaw`
  * is the request's id as JSON text, written back as it came.
  */
 export function resultLine(idRaw: string, rawResult: string): string {

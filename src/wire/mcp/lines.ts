@@ -1,5 +1,5 @@
 /**
- * MCP stdio framing (CONTRACT.md §2.2): one JSON-RPC message per line, `\n`-terminated, no
+ * MCP stdio framing (docs/reference/cua-driver-contract.md §2.2): one JSON-RPC message per line, `\n`-terminated, no
  * Content-Length headers. Chunks arrive cut anywhere, a multi-byte character included: bytes are
  * split at `\n` first and each line decoded whole. What is left when the stream ends is a last,
  * unterminated line.

@@ -1,5 +1,5 @@
-// The vitest integration (`cua-contract/vitest`): a cassette per test, the record/replay switch and
-// matchers over the replay log. Importing it registers the matchers with vitest's expect.
+// The vitest `test` with a cassette fixture, and the matchers it registers with vitest's expect
+// when it is imported (the `cua-contract/vitest` entry, src/public/vitest.ts, re-exports it).
 import { expect, test as baseTest } from "vitest";
 import { cassetteMatchers, type ExpectedDecision } from "./matchers.js";
 import { useCassette, type CassetteHandle, type UseCassetteOptions } from "./use-cassette.js";
@@ -31,11 +31,6 @@ export const test = baseTest.extend<{ cassette: (dir: string, options?: UseCasse
     }
   },
 });
-
-export { useCassette, type CassetteHandle, type UseCassetteOptions } from "./use-cassette.js";
-export { CASSETTE_MODES, resolveMode, type CassetteMode } from "./mode.js";
-export { cassetteMatchers, toPassInvariants, toHaveServedAll, toHaveDecision, type ExpectedDecision, type Judged, type MatcherResult } from "./matchers.js";
-export type { HarnessRun } from "./harness-run.js";
 
 interface CassetteMatchers<R = unknown> {
   /** Every invariant (or those named) holds over the replay log. */
