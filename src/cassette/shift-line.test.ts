@@ -20,6 +20,13 @@ describe("shiftLineHead", () => {
       t_ms: 99.5,
       stream: 3,
     });
+    // keys after t_ms in another order (a hand-made or older cassette): still only seq and t_ms move
+    expect(shifted('{"seq":3,"t_ms":80,"duration_ms":12,"kind":"cli","argv":["call","x"],"stdout":"","stderr":"","exit_code":0}')).toMatchObject({
+      seq: 103,
+      t_ms: 80.5,
+      duration_ms: 12,
+    });
+    expect(shiftLineHead(Buffer.from('{"seq":3,"t_ms":80,"duration_ms":12,"kind":"cli"}'), shift)?.head).toBe('{"seq":103,"t_ms":80.5,');
     const added = '{"seq":9,"t_ms":1,"added":{"by":"record-missing","at":"2026-05-01T00:00:00.000Z","source":"synthetic"},"kind":"cli","argv":[]}';
     expect(shifted(added)).toMatchObject({ seq: 109, t_ms: 1.5, kind: "cli", added: { by: "record-missing" } });
   });
