@@ -183,7 +183,13 @@ export async function run() {
       row("prune --out: the atomic write of its output, ÷ a plain copy of those bytes", pruneWrite.atomic, pruneWrite.plain, pruneWrite.ratio, 1.5),
       row("merge --out: the atomic write of its output, ÷ a plain copy of those bytes", mergeWrite.atomic, mergeWrite.plain, mergeWrite.ratio, 1.5),
       row("prune --out, whole command (read + validate every line, then write), ÷ copying the input", m.prune, m.copyIn, m.prune / m.copyIn, 1.5),
-      row("merge --out, whole command (checks A and B, then copies A's lines and B's with their numbers moved), ÷ copying the output", m.merge, m.copyMerged, m.merge / m.copyMerged, 1.5),
+      row(
+        "merge --out, whole command (checks A and B, then copies A's lines and B's with their numbers moved), ÷ copying the output",
+        m.merge,
+        m.copyMerged,
+        m.merge / m.copyMerged,
+        1.5,
+      ),
       "",
       "A plain copy reads 1 MiB blocks and writes them to a new file, then fsyncs it. The atomic write does the same into a temp file beside the target with every write checked, then renames it over the target and fsyncs the folder: the first two rows are what making the write safe costs. The whole commands also read every line of their input as JSON and check it against the cassette schema (compiled once from the JSON Schema, decision 0230), which is CPU work a copy does not do: on a busy machine, or a disk faster than the parse, that is what a whole-command row above the target is made of. Merge copies B's lines with only their leading numbers rewritten (not parsed and written again).",
     ].join("\n");
