@@ -181,8 +181,7 @@ function writeShifted(o: { file: string; lines: readonly EventPlace[]; shift: Sh
     lines: o.lines,
     onLine: (bytes, place) => {
       const fast = shiftLineHead(bytes, o.shift);
-      const seq = fast ? fast.seq : undefined;
-      if (fast && seq! <= MAX_SEQ) {
+      if (fast && fast.seq <= MAX_SEQ) {
         o.out.write(fast.head);
         o.out.write(fast.rest);
         o.out.write(NEWLINE);
@@ -207,10 +206,10 @@ function writeShifted(o: { file: string; lines: readonly EventPlace[]; shift: Sh
 
 const NEWLINE = Buffer.from("\n");
 
-/** Size, change time and inode of a file: whether it is the one a scan read. */
+/** Size, change time and inode of a file: whether it is the one a scan read (a file that is not there is the scan's to report). */
 function fileState(file: string): string {
-  const st = statSync(file, { bigint: true });
-  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : "absent";
 }
 
 function changedMeanwhile(file: string): UserError {
