@@ -43,4 +43,12 @@ describe("cassette merge: B's events after A's", () => {
       if (i !== 2)
         expect(tail(l).replace(/^("kind":"[a-z_]+",)"stream":\d+,/, "$1")).toBe(tail(lines[i + 1]!).replace(/^("kind":"[a-z_]+",)"stream":\d+,/, "$1"));
   });
+
+  it("a B that is not there is named as such (exit 2), not as a file that could not be checked", async () => {
+    await using tmp = await tmpDir();
+    const missing = path.join(tmp.path, "nope");
+    expect(() => mergeCassettes({ a: "recordings/gtk3-demo-mcp", b: missing, out: path.join(tmp.path, "ab") })).toThrow(
+      expect.objectContaining({ message: expect.stringContaining(`no cassette directory at ${missing}`), exitCode: 2 }),
+    );
+  });
 });
