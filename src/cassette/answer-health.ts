@@ -7,17 +7,18 @@
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import { fromStoredBytes } from "./stored-bytes.js";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { saysDaemonUnreachable } from "#src/driver/messages.js";
 
 type Answer = { tool: string; kind: "ok" } | { tool: string; kind: "empty" } | { tool: string; kind: "failed"; message: string };
 
-const CAUSES: { pattern: RegExp; cause: string }[] = [
+const CAUSES: { matches: (text: string) => boolean; cause: string }[] = [
   {
-    pattern: /\$DISPLAY variable not set|no usable display|WAYLAND_DISPLAY is set|cannot open display|can't open display/i,
+    matches: (text) => /\$DISPLAY variable not set|no usable display|WAYLAND_DISPLAY is set|cannot open display|can't open display/i.test(text),
     cause:
       "no display: the harness ran without an X server or Wayland compositor. Record with --desktop (a throwaway Xvfb desktop) or from a running desktop session",
   },
   {
-    pattern: /daemon is not running|is not running on|daemon request on .* failed|ECONNREFUSED/i,
+    matches: saysDaemonUnreachable,
     cause: "the driver is not running: start it (cua-driver serve) before recording, or record with --driver sdk, which runs the runtime in process",
   },
 ];
@@ -72,7 +73,7 @@ export function answerHealth(): { add(event: CassetteEvent): void; warnings(): s
 export function warningsFor(answers: readonly Answer[]): string[] {
   if (answers.length === 0) return [];
   const messages = answers.flatMap((a) => (a.kind === "failed" ? [a.message] : []));
-  const known = CAUSES.find((c) => messages.some((m) => c.pattern.test(m)));
+  const known = CAUSES.find((c) => messages.some((m) => c.matches(m)));
   const out: string[] = [];
   if (answers.every((a) => a.kind !== "ok")) {
     const counts = new Map<string, number>();
@@ -94,7 +95,7 @@ export function warningsFor(answers: readonly Answer[]): string[] {
     if (mine.some((a) => a.kind === "ok")) continue;
     const distinct = [...new Set(mine.map(describe))];
     if (distinct.length !== 1) continue;
-    const cause = CAUSES.find((c) => mine.some((a) => a.kind === "failed" && c.pattern.test(a.message)));
+    const cause = CAUSES.find((c) => mine.some((a) => a.kind === "failed" && c.matches(a.message)));
     // one failed call of a tool among good ones is a harness's ordinary error path, unless its cause is known
     if (mine.length < 2 && !cause) continue;
     const emptyCause = mine[0]!.kind === "empty" ? (known?.cause ?? EMPTY_CAUSE) : undefined;
@@ -112,7 +113,7 @@ function describe(a: Answer): string {
 
 function judgeText(tool: string, stdout: string, stderr: string, failed: boolean): Answer {
   const text = stdout.trim() || stderr.trim();
-  if (failed || CAUSES.some((c) => c.pattern.test(text))) return { tool, kind: "failed", message: firstLine(text || "no output") };
+  if (failed || CAUSES.some((c) => c.matches(text))) return { tool, kind: "failed", message: firstLine(text || "no output") };
   const value = parseJson(stdout);
   if (text === "" || (value !== undefined && isEmpty(value))) return { tool, kind: "empty" };
   return { tool, kind: "ok" };
@@ -124,7 +125,7 @@ function judgeResult(tool: string, result: unknown): Answer {
     .filter((c) => c.type === "text" && typeof c.text === "string")
     .map((c) => c.text as string)
     .join("\n");
-  if (r.isError === true || CAUSES.some((c) => c.pattern.test(text))) return { tool, kind: "failed", message: firstLine(text || "isError") };
+  if (r.isError === true || CAUSES.some((c) => c.matches(text))) return { tool, kind: "failed", message: firstLine(text || "isError") };
   if (r.structuredContent !== undefined ? isEmpty(r.structuredContent) : (r.content ?? []).length === 0) return { tool, kind: "empty" };
   return { tool, kind: "ok" };
 }

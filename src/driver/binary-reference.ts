@@ -18,3 +18,26 @@ export const MANIFEST_SCHEMA_VERSION = "1";
 /** `initialize` → `result.instructions` on Linux. */
 export const INITIALIZE_INSTRUCTIONS_LINUX =
   "cua-driver: cross-platform background computer-use automation.\n\nBefore UI work, classify the desired outcome. For non-GUI outcomes, prefer a client-provided app API/SDK, headless/background interface, CLI, or filesystem operation and read the result back in that semantic domain. This server has no shell.\n\nOn continuation/recent-work, when available, call `history_status`; if ready, make one bounded initial `history_query` before broad discovery; otherwise continue.\n\nFor app/window outcomes, use the narrowest semantic Cua route first: `set_window_frame` plus `list_windows` readback for geometry, typed browser tools for supported page content, and clipboard tools for clipboard state. Then climb through background `element_index` (AT-SPI), background pixels, foreground delivery, and desktop fallback. Never advance on transport success alone.\n\nWorkflow per turn:\n0. `start_session` is optional. For multi-call work, prefer a short `session` label and repeat it on every call that accepts it. Unnamed calls use the transport's implicit session. Only `start_session` revives an ended name; `end_session` explicitly cleans up.\n1. `launch_app`, then `get_window_state(pid, window_id)` to refresh element indices.\n2. Act with the fresh index.\n3. `verify_state(pid, window_id, expect)` checks bounded postconditions. `unknown` is not success; `include_screenshot:true` lets the multimodal agent judge visual evidence.\n\nIf the `cua-driver` skill is loaded, follow SKILL.md plus LINUX.md (X11/Wayland status, AT-SPI bus, BETA-level support).";
+
+/** `cua-driver --version` stdout. */
+export function versionText(version: string): string {
+  return `cua-driver ${version}\n`;
+}
+
+/** `cua-driver --help` stdout for a version. */
+export function helpText(version: string): string {
+  return HELP_TEMPLATE.replace("{version}", version);
+}
+
+/** The `first_sentence` rule of `list-tools` (cli.rs): first paragraph, lines joined, cut at `. `/`? `/`! `. */
+export function firstSentence(description: string): string {
+  const paragraph = description.split(/\n[ \t]*\n/)[0] ?? "";
+  const joined = paragraph
+    .split("\n")
+    .map((l) => l.trim())
+    .join(" ");
+  const cut = /[.?!] /.exec(joined);
+  let sentence = (cut ? joined.slice(0, cut.index + 1) : joined).trim();
+  if (sentence.endsWith(".")) sentence = sentence.slice(0, -1);
+  return sentence;
+}

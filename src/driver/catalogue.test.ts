@@ -4,6 +4,7 @@ import {
   ACTION_RESULT_TOOLS,
   classifiedNames,
   harnessActionFor,
+  HARNESS_MUTATING_ACTIONS,
   hasFlag,
   KNOWN_TOOLS_0_21,
   READ_ONLY_TOOLS_0_21,
@@ -81,6 +82,11 @@ describe("the tool catalogue against the real tool lists", () => {
     expect(harnessActionFor("type_text_chars")).toBe("type_text");
     expect(harnessActionFor("click")).toBe("click");
     expect(harnessActionFor("double_click")).toBeUndefined();
+    // the reads that stay healthy while a session is expired (the sticky faults)
+    expect(toolsWith("health")).toEqual(["check_permissions", "get_config", "get_session", "get_session_state", "health_report", "list_sessions"]);
+    for (const tool of toolsWith("health")) expect(hasFlag(tool, "read-only")).toBe(true);
+    // the harness's input actions, once kept by hand in two fuzz files
+    expect([...HARNESS_MUTATING_ACTIONS].sort()).toEqual(["click", "hotkey", "press_key", "set_window_frame", "type_text"]);
     expect([...classifiedNames(["click"])].sort()).toEqual([
       "check_for_update",
       "click",

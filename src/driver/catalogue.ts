@@ -43,7 +43,12 @@ export type ToolFlag =
    * Changes or shows which session a call runs in, never what is on screen, so a recording can
    * answer it at another point in time (docs/decisions/0014).
    */
-  | "session-state";
+  | "session-state"
+  /**
+   * A health or session-status read: it keeps answering while the session is expired, and never
+   * refreshes the session's idle time (the `session_expired` fault, docs/faults.md).
+   */
+  | "health";
 
 export interface ToolRecord {
   name: string;
@@ -70,7 +75,7 @@ const TABLE: Record<string, Row> = {
   browser_set_input_files: ["listed"],
   browser_type: ACTION,
   check_for_update: [...READ, "cli-host"],
-  check_permissions: READ,
+  check_permissions: [...READ, "health"],
   click: [...ACTION, "harness-action"],
   clipboard_read: READ,
   clipboard_write: ["listed"],
@@ -82,15 +87,15 @@ const TABLE: Record<string, Row> = {
   get_accessibility_tree: LOOK,
   get_agent_cursor_state: READ,
   get_browser_state: LOOK,
-  get_config: READ,
+  get_config: [...READ, "health"],
   get_cursor_position: [...READ, "structured-on-success"],
   get_desktop_state: [...LOOK, "structured-on-success"],
   get_recording_state: READ,
   get_screen_size: [...READ, "structured-on-success"],
-  get_session: [...READ, "structured-on-success", "session-state"],
-  get_session_state: [...READ, "session-state"],
+  get_session: [...READ, "structured-on-success", "session-state", "health"],
+  get_session_state: [...READ, "session-state", "health"],
   get_window_state: [...LOOK, "structured-on-success", "harness-action"],
-  health_report: READ,
+  health_report: [...READ, "health"],
   history_query: ["classified-unlisted"],
   history_status: ["classified-unlisted"],
   hotkey: [...ACTION, "harness-action"],
@@ -99,7 +104,7 @@ const TABLE: Record<string, Row> = {
   kill_app: ["listed"],
   launch_app: ["listed"],
   list_apps: READ,
-  list_sessions: [...READ, "structured-on-success", "session-state"],
+  list_sessions: [...READ, "structured-on-success", "session-state", "health"],
   list_windows: [...LOOK, "structured-on-success", "harness-action"],
   mouse_button_down: POINTER,
   mouse_button_up: POINTER,
@@ -157,6 +162,22 @@ export const READ_ONLY_TOOLS_0_21: ReadonlySet<string> = new Set(toolsWith("read
 export const ACTION_RESULT_TOOLS: ReadonlySet<string> = new Set(toolsWith("action-result"));
 export const STRUCTURED_ON_SUCCESS: ReadonlySet<string> = new Set(toolsWith("structured-on-success"));
 
+/**
+ * Argument keys that name a session or a file path rather than what the call does: a session label
+ * and an out-file path change from run to run, so two calls that differ only in them are the same call.
+ */
+export const VOLATILE_ARG_KEYS: readonly string[] = ["session", "screenshot_out_file"];
+
+/**
+ * The reference harness's actions that send input (a harness action for a tool that is not
+ * read-only; an alias counts as its target).
+ */
+export const HARNESS_MUTATING_ACTIONS: ReadonlySet<string> = new Set(
+  toolsWith("harness-action")
+    .filter((t) => !hasFlag(t, "read-only"))
+    .map((t) => harnessActionFor(t)!),
+);
+
 /** Whether a tool is read-only: from the driver's own annotations when given, else the catalogue. */
 export function isReadOnlyTool(tool: string, tools?: readonly ToolInfo[]): boolean {
   const info = tools?.find((t) => t.name === tool);
@@ -176,9 +197,4 @@ export function harnessActionFor(tool: string): string | undefined {
  */
 export function classifiedNames(registered: Iterable<string>): Set<string> {
   return new Set([...registered, ...toolsWith("cli-host"), ...toolsWith("classified-unlisted")]);
-}
-
-/** What the binary says for a name with no risk classification (authorization runs before lookup). */
-export function permissionDeniedText(tool: string): string {
-  return `Permission denied: tool '${tool}' has no reviewed risk classification`;
 }

@@ -1,20 +1,18 @@
 /**
- * `cua-driver mcp-config [--client NAME]` as the 0.21.0 binary prints it on Linux (cli.rs:1910-2139):
- * client-specific wiring text around the binary's own path (`std::env::current_exe()`, else
- * `cua-driver`). Pure: the caller says what the binary path is.
+ * What `cua-driver mcp-config [--client NAME]` says, as the 0.21.0 binary says it on Linux
+ * (cli.rs:1910-2139): client-specific wiring text around the binary's own path
+ * (`std::env::current_exe()`, else `cua-driver`), or the error for a client it does not know.
+ * Pure: the caller says what the binary path is; `src/wire/cli/render-mcp-config.ts` prints it.
  */
 
-export interface McpConfigOutput {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
-}
+/** The guidance for a known client (without the final newline), or the error text for an unknown one. */
+export type McpConfigGuidance = { ok: true; text: string } | { ok: false; error: string };
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
-export function renderMcpConfig(options: { client: string | undefined; binary: string }): McpConfigOutput {
+export function mcpConfigGuidance(options: { client: string | undefined; binary: string }): McpConfigGuidance {
   const { binary } = options;
-  const out = (text: string): McpConfigOutput => ({ stdout: `${text}\n`, stderr: "", exitCode: 0 });
+  const out = (text: string): McpConfigGuidance => ({ ok: true, text });
   const normalised = binary.replace(/\\/g, "/");
   switch (options.client) {
     case undefined:
@@ -90,9 +88,8 @@ export function renderMcpConfig(options: { client: string | undefined; binary: s
       );
     default:
       return {
-        stdout: "",
-        stderr: `Unknown client '${options.client}'. Valid: claude, codex, cursor, antigravity, openclaw, opencode, hermes, pi, prime-agent, qwen, droid, zcode.\n`,
-        exitCode: 2,
+        ok: false,
+        error: `Unknown client '${options.client}'. Valid: claude, codex, cursor, antigravity, openclaw, opencode, hermes, pi, prime-agent, qwen, droid, zcode.`,
       };
   }
 }

@@ -1,3 +1,5 @@
+import { refusalCodesWith } from "./refusals.js";
+
 /**
  * What a driver answer means for the state of the desktop: the one table every verdict reads
  * (the invariants, the replay's epoch, the fuzzer's oracles). docs/invariants.md, "Outcome classes".
@@ -18,21 +20,15 @@ export const OUTCOME_CLASSES: readonly OutcomeClass[] = ["not_reached", "refused
 
 /**
  * Refusal codes that mean the frame or element the harness acted on is out of date: after one, a
- * new look is needed before the next input (0.21–0.28 source; `browser_ref_stale` is the browser's).
+ * new look is needed before the next input (the `stale` rows of the refusal table).
  */
-export const STALE_REFUSAL_CODES: readonly string[] = [
-  "stale_element_token",
-  "invalid_snapshot_id",
-  "generation_mismatch",
-  "px_frame_mismatch",
-  "browser_ref_stale",
-];
+export const STALE_REFUSAL_CODES: readonly string[] = refusalCodesWith("stale");
 
 /**
  * Refusals after which the driver never honours the refused token again (it belongs to a look
  * the driver has retired): the replay refuses the rest of that look's tokens too.
  */
-export const TOKEN_RETIRING_CODES: readonly string[] = ["stale_element_token", "invalid_snapshot_id", "generation_mismatch"];
+export const TOKEN_RETIRING_CODES: readonly string[] = refusalCodesWith("token-retiring");
 
 /** Whether a refusal code says the target is stale (the bundled codes, any code naming `stale`, or extra ones). */
 export function isStaleCode(code: string | undefined, extra: readonly string[] = []): boolean {
@@ -44,7 +40,7 @@ export function isStaleCode(code: string | undefined, extra: readonly string[] =
  * Codes the driver sends after it has acted in part: `type_text_incomplete` delivers some characters
  * before it gives up, so the call is `done` (with a partial effect), not a refusal.
  */
-export const PARTIAL_EFFECT_CODES: readonly string[] = ["type_text_incomplete"];
+export const PARTIAL_EFFECT_CODES: readonly string[] = refusalCodesWith("partial-effect");
 
 /** The judging summary of one answer (the replay log's `result`). */
 export interface AnswerSummary {

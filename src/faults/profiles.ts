@@ -1,3 +1,4 @@
+import { REFUSAL } from "#src/driver/refusals.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 
 /**
@@ -46,7 +47,7 @@ const PROFILES: readonly FaultProfile[] = [
       rules: [
         {
           match: { tool: "type_text", probability: 0.5 },
-          fault: { kind: "refusal", code: "background_unavailable", delay: { ms: 19_500, jitter_ms: 6_500 } },
+          fault: { kind: "refusal", code: REFUSAL.background_unavailable, delay: { ms: 19_500, jitter_ms: 6_500 } },
         },
       ],
     },
@@ -81,7 +82,7 @@ const PROFILES: readonly FaultProfile[] = [
         { match: { tool: "type_text", probability: 0.1 }, fault: { kind: "freeze" } },
         {
           match: { tool: "type_text", probability: 0.5 },
-          fault: { kind: "refusal", code: "background_unavailable", delay: { ms: 19_500, jitter_ms: 6_500 } },
+          fault: { kind: "refusal", code: REFUSAL.background_unavailable, delay: { ms: 19_500, jitter_ms: 6_500 } },
         },
         { match: { tool: POINTER, probability: 0.04 }, fault: { kind: "stall", ms: 62_000 } },
         { match: { tool: POINTER, probability: 0.3 }, fault: { kind: "no_effect" } },

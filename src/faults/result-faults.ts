@@ -1,9 +1,10 @@
+import { REFUSAL, type WindowCandidate } from "#src/driver/refusals.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { corruptResultImages } from "./corrupt-image.js";
 import { emptyResult } from "./empty.js";
 import { oversizeResult } from "./oversized.js";
 import type { ResultFault } from "./fault-table.js";
-import { refusalResult, type WindowCandidate } from "./refusal.js";
+import { refusalResult } from "./refusal.js";
 
 export { isResultFault, type ResultFault } from "./fault-table.js";
 
@@ -37,7 +38,7 @@ export function applyResultFault(options: {
       return oversizeResult(recorded ?? '{"content":[]}', fault.bytes);
     case "session_expired":
       // the driver ended the session on its own (idle): the refusal an ended session gets
-      return refusalResult({ code: "session_ended", tool, args });
+      return refusalResult({ code: REFUSAL.session_ended, tool, args });
     default:
       return assertNever(fault, "result fault");
   }

@@ -1,3 +1,4 @@
+import { toolsWith } from "#src/driver/catalogue.js";
 import type { Fault } from "#src/schema/fault-plan.js";
 import type { ReplayTransport } from "#src/schema/replay-log.js";
 
@@ -23,14 +24,7 @@ export interface StickyRequest {
 }
 
 /** Health and session-status reads: they stay healthy while a session is expired (and never refresh its idle time). */
-export const HEALTH_TOOLS: ReadonlySet<string> = new Set([
-  "health_report",
-  "check_permissions",
-  "get_config",
-  "get_session",
-  "get_session_state",
-  "list_sessions",
-]);
+export const HEALTH_TOOLS: ReadonlySet<string> = new Set(toolsWith("health"));
 
 interface Active {
   rule: number;

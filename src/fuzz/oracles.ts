@@ -1,3 +1,4 @@
+import { HARNESS_MUTATING_ACTIONS } from "#src/driver/catalogue.js";
 import { TRANSPORT_FAULTS } from "#src/faults/fault-table.js";
 import type { HarnessAction, StepResult } from "#src/schema/harness-step.js";
 import type { RequestEntry, ReplayLogEntry } from "#src/schema/replay-log.js";
@@ -10,8 +11,6 @@ export interface OracleFailure {
   step: number;
   message: string;
 }
-
-const MUTATION_ACTIONS: ReadonlySet<string> = new Set(["click", "type_text", "press_key", "hotkey", "set_window_frame"]);
 
 /** Each step's calls paired with the replay-log requests they produced (the in-process replayer logs one per call, in order). */
 export function pairCalls(steps: readonly StepResult[], log: readonly ReplayLogEntry[]): RequestEntry[][] {
@@ -40,7 +39,7 @@ export function checkOracles(options: { actions: readonly HarnessAction[]; steps
     const action = actions[i];
     const requests = paired[i] ?? [];
     if (!action) return;
-    if (MUTATION_ACTIONS.has(action.action) && result.decision === "done") {
+    if (HARNESS_MUTATING_ACTIONS.has(action.action) && result.decision === "done") {
       const sent = result.calls
         .map((c, j) => ({ c, r: requests[j] }))
         .filter(({ c }) => c.purpose === "action" || c.purpose === "retry")

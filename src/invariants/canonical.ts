@@ -1,8 +1,9 @@
+import { VOLATILE_ARG_KEYS } from "#src/driver/catalogue.js";
 import type { RequestEntry } from "#src/schema/replay-log.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 
-/** Argument keys that name a session or a file path rather than what the call does. */
-const VOLATILE_KEYS: ReadonlySet<string> = new Set(["session", "screenshot_out_file"]);
+/** Argument keys that name a session or a file path rather than what the call does (the driver model's list). */
+const VOLATILE_KEYS: ReadonlySet<string> = new Set(VOLATILE_ARG_KEYS);
 
 /**
  * Requests that ask the driver what it is (version, tool list, help, update check) rather than act

@@ -1,5 +1,6 @@
 import { toolsWith } from "#src/driver/catalogue.js";
 import { answerOutcome, type OutcomeClass, STALE_REFUSAL_CODES } from "#src/driver/outcome.js";
+import { REFUSAL } from "#src/driver/refusals.js";
 import { faultOutcome, TIMEOUT_FAULTS, TRANSPORT_FAULTS } from "#src/faults/fault-table.js";
 import type { ObservationEntry, ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
 
@@ -16,7 +17,7 @@ export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(toolsWith("session-l
 export const STALE_CODES: readonly string[] = STALE_REFUSAL_CODES;
 
 /** Answers the replay builds by the driver's rule of refusing before it acts. */
-const REFUSING_SYNTHESES: ReadonlySet<string> = new Set(["permission_denied", "session_ended", "stale_element_token"]);
+const REFUSING_SYNTHESES: ReadonlySet<string> = new Set(["permission_denied", REFUSAL.session_ended, REFUSAL.stale_element_token]);
 
 /**
  * The outcome class of a logged request (src/driver/outcome.ts): the fault's class when a fault took

@@ -1,11 +1,9 @@
+import { refusalHas } from "#src/driver/refusals.js";
 import type { RequestEntry } from "#src/schema/replay-log.js";
 import { isDiscovery, requestKey } from "./canonical.js";
 import { isDeclaredObservation, isFreshObservation, isMutation, isRebuild, outcomeOf, quote, refusalCodeOf, timelineOf } from "./classify.js";
 import { causeTracker } from "./evidence.js";
 import type { Invariant } from "./types.js";
-
-/** Refusals that say "not now": the same request later is the right move (the input lane was busy). */
-const TRANSIENT_REFUSALS: ReadonlySet<string> = new Set(["input_busy"]);
 
 // A refusal is the driver's answer to that exact request in that state: sending it again unchanged,
 // with nothing in between that could change the state or the harness's picture of it, gets the same
@@ -46,7 +44,7 @@ export const noResendAfterRefusal: Invariant = {
       const code = refusalCodeOf(e);
       // a refusal with a code is the driver saying what is wrong with this request; an error without
       // one (a permission gate, a missing argument) is what a test suite provokes on purpose
-      if (outcome === "refused" && code !== undefined && !TRANSIENT_REFUSALS.has(code)) refused.set(key, e);
+      if (outcome === "refused" && code !== undefined && !refusalHas(code, "not-now")) refused.set(key, e);
       else if (outcome === "done") reset();
     }
     return causes.violations();

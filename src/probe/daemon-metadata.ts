@@ -1,10 +1,11 @@
 import net from "node:net";
 import { DriverMetadataSchema, type DaemonStatus, type DriverMetadata } from "#src/schema/probe-snapshot.js";
+import { socketOfStatus } from "#src/driver/messages.js";
 import type { StepOutcome } from "./step.js";
 
 /** The socket `cua-driver status` names (`  socket: <path>`), if any. */
 export function socketFromStatus(status: DaemonStatus | undefined): string | undefined {
-  return status?.running ? /^\s*socket:\s*(.+?)\s*$/m.exec(status.stdout)?.[1] : undefined;
+  return status?.running ? socketOfStatus(status.stdout) : undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { daemonTimedOutAfter } from "#src/driver/messages.js";
 import type { CallOptions, Clock, Reply, ToolInfo } from "#src/driver/port.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ReplayLogEntry, SummaryEntry } from "#src/schema/replay-log.js";
@@ -85,7 +86,7 @@ export function createReplayer(options: ReplayerOptions): Replayer {
         reply = {
           kind: "timeout",
           tool,
-          message: timeout !== undefined ? `no answer within ${timeout} ms` : `timed out after ${answer.afterMs / 1000}s waiting for daemon response`,
+          message: timeout !== undefined ? `no answer within ${timeout} ms` : daemonTimedOutAfter(answer.afterMs / 1000),
         };
       } else if (timeout !== undefined && delayMs > timeout) {
         await clock.sleep(timeout);

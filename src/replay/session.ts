@@ -1,3 +1,5 @@
+import { versionText } from "#src/driver/binary-reference.js";
+import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import type { Clock } from "#src/driver/port.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { MarkEntry, ObservationEntry, ReplayLogEntry, ReplayTransport, RequestEntry, SummaryEntry, SynthesizedAnswer } from "#src/schema/replay-log.js";
@@ -121,8 +123,8 @@ export function createReplaySession(options: ReplaySessionOptions): ReplaySessio
   };
   const source = options.source ?? "the cassette";
   const header = options.cassette.header;
-  const driverVersion = header?.driver.version ?? "0.21.0";
-  const versionOutput = header?.driver.version_output ?? (header?.driver.version ? `cua-driver ${header.driver.version}\n` : undefined);
+  const driverVersion = header?.driver.version ?? REFERENCE_DRIVER_VERSION;
+  const versionOutput = header?.driver.version_output ?? (header?.driver.version ? versionText(header.driver.version) : undefined);
   const driver: RecordedDriver = {
     version: driverVersion,
     ...(versionOutput !== undefined ? { versionOutput } : {}),

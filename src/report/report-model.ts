@@ -10,6 +10,7 @@ import { checkLogCassette } from "./log-cassette-check.js";
 import { checkSections, type ScenarioExtras } from "./html/check-sections.js";
 import { resolveCassette, type ReportInput } from "./load-input.js";
 import type { ReportModel } from "./html/model.js";
+import { PACK_AFTER } from "./html/packed-pages.js";
 import { replayLogNotes, replayLogProblems, replayLogRows } from "./html/replay-log-rows.js";
 
 /** The report model of an input: its facts, notes, failures and timeline rows (no images yet). */
@@ -19,7 +20,7 @@ export async function reportModel(options: {
   scenarioExtras?: (scenario: ScenarioResult) => ScenarioExtras | undefined;
 }): Promise<ReportModel> {
   const { input } = options;
-  if (input.kind === "cassette") return cassetteModel(input.file, input.cassette, input.recording);
+  if (input.kind === "cassette") return cassetteModel(input.file, input.cassette, input.recording, pagedRecording(input) !== undefined);
   if (input.kind === "replay-log") {
     const cassette = options.cassetteDir ? await readCassette(options.cassetteDir, { probe: "skip" }) : undefined;
     if (cassette) checkLogCassette({ entries: input.entries, cassette, logFile: input.file });
@@ -28,10 +29,20 @@ export async function reportModel(options: {
   return checkModel(input.file, input.result, options.scenarioExtras);
 }
 
-function cassetteModel(file: string, cassette: Cassette, recording: ReportRecording | undefined): ReportModel {
+/**
+ * The recording of a cassette whose timeline is built a page at a time (more than PACK_AFTER
+ * calls): its rows are never all held, and its pages after the first are packed (docs/decisions/0235).
+ */
+export function pagedRecording(input: ReportInput): ReportRecording | undefined {
+  if (input.kind !== "cassette" || !input.recording) return undefined;
+  return input.recording.count > PACK_AFTER ? input.recording : undefined;
+}
+
+function cassetteModel(file: string, cassette: Cassette, recording: ReportRecording | undefined, paged: boolean): ReportModel {
   const h = cassette.header;
-  const rows = cassetteRows({ ...(recording ? { recording } : { events: cassette.events }), cassetteDir: cassette.dir, idPrefix: "" });
-  const mutations = rows.filter((r) => r.kind === "mutation").length;
+  const rows = paged ? [] : cassetteRows({ ...(recording ? { recording } : { events: cassette.events }), cassetteDir: cassette.dir, idPrefix: "" });
+  const calls = paged && recording ? recording.count : rows.length;
+  const mutations = paged && recording ? recording.mutations : rows.filter((r) => r.kind === "mutation").length;
   return {
     title: `Cassette ${path.basename(path.resolve(file))}`,
     input: { kind: "cassette", file },
@@ -39,7 +50,7 @@ function cassetteModel(file: string, cassette: Cassette, recording: ReportRecord
       ["driver", `${h.driver.version ?? "unknown version"} on ${h.driver.platform} (source: ${h.driver.source})`],
       ["transport", h.transport],
       ["recorded", `${h.recorded_at} by ${h.recorder.name} ${h.recorder.version}`],
-      ["calls", `${rows.length} (${mutations} mutations, ${rows.length - mutations} others; epochs 0–${mutations})`],
+      ["calls", `${calls} (${mutations} mutations, ${calls - mutations} others; epochs 0–${mutations})`],
     ],
     notes: [...(h.notes ?? []), ...cassette.warnings],
     sections: [{ id: "recording", title: "Recording", facts: [], problems: [], rows }],

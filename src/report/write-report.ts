@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { loadFrame } from "#src/cassette/frame-store.js";
 import { UserError } from "#src/errors.js";
 import { frameCache, signature, type FrameCache } from "#src/harness/screen/decode.js";
@@ -6,11 +7,13 @@ import { pngSize } from "#src/harness/screen/signature-grid.js";
 import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
 import { version } from "#src/version.js";
 import type { ScenarioExtras } from "./html/check-sections.js";
-import { compareShots } from "./html/compare-shots.js";
+import { cassetteRow } from "./html/cassette-rows.js";
+import { compareShots, type ShotComparison, type ShotWalk } from "./html/compare-shots.js";
 import { loadReportInput, type ReportInput } from "./load-input.js";
 import type { ReportRow, ReportShot, ScreenChangeKind } from "./html/model.js";
-import { renderReport } from "./html/render-report.js";
-import { reportModel } from "./report-model.js";
+import type { ReportRecording } from "./html/recording.js";
+import { renderContext, renderReport, TIMELINE_PAGE, timelinePage, type RenderContext, type RenderOptions } from "./html/render-report.js";
+import { pagedRecording, reportModel } from "./report-model.js";
 import { writeOutputFile } from "./write-output.js";
 
 /**
@@ -119,34 +122,33 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
   let compared = 0;
   let changed = 0;
   let screenshots = 0;
-  for (const section of model.sections) {
-    for (const row of section.rows) {
+  const compare: ShotComparison = async (prev, next) => {
+    const a = frameBytes(prev);
+    const b = frameBytes(next);
+    let change: { kind: ScreenChangeKind; changedFraction?: number };
+    try {
+      change = await options.screen.screenChange(a, b, { frames });
+    } catch {
+      // An image that does not decode proves nothing about the screen: shown as changed, without a diff.
+      return { kind: "changed", note: "could not be decoded" };
+    }
+    const fraction = change.changedFraction !== undefined ? { fraction: change.changedFraction } : {};
+    return { kind: change.kind, ...fraction };
+  };
+  const walkRows = async (sectionRows: readonly ReportRow[], walk?: ShotWalk) => {
+    for (const row of sectionRows) {
       for (const shot of row.shots) {
         frameBytes(shot);
         screenshots++;
       }
     }
-    const counts = await compareShots({
-      rows: section.rows,
-      compare: async (prev, next) => {
-        const a = frameBytes(prev);
-        const b = frameBytes(next);
-        let change: { kind: ScreenChangeKind; changedFraction?: number };
-        try {
-          change = await options.screen.screenChange(a, b, { frames });
-        } catch {
-          // An image that does not decode proves nothing about the screen: shown as changed, without a diff.
-          return { kind: "changed", note: "could not be decoded" };
-        }
-        const fraction = change.changedFraction !== undefined ? { fraction: change.changedFraction } : {};
-        return { kind: change.kind, ...fraction };
-      },
-    });
+    const counts = await compareShots({ rows: sectionRows, compare, ...(walk ? { walk } : {}) });
     pairs += counts.pairs;
     compared += counts.compared;
-    for (const row of section.rows) for (const shot of row.shots) if (shot.change?.kind === "changed") changed++;
-  }
-  const html = renderReport({
+    for (const row of sectionRows) for (const shot of row.shots) if (shot.change?.kind === "changed") changed++;
+  };
+  for (const section of model.sections) await walkRows(section.rows);
+  const render: RenderOptions & { context: RenderContext } = {
     model,
     generator: `cua-contract ${version}`,
     imageSrc: (id) => {
@@ -154,11 +156,18 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
       return image ? `data:${image.mime};base64,${Buffer.from(image.bytes).toString("base64")}` : "";
     },
     imageSize: (id) => images.get(id)?.size,
-  });
+    packPage: (html) => gzipSync(html).toString("base64"),
+    context: renderContext(),
+  };
+  const paged = pagedRecording(options.input);
+  if (paged && options.input.kind === "cassette") {
+    model.sections[0]!.timeline = await pagedTimeline({ recording: paged, cassetteDir: options.input.cassette.dir, render, walkRows });
+  }
+  const html = renderReport(render);
   return {
     html,
     stats: {
-      rows: rows.length,
+      rows: paged ? paged.count : rows.length,
       problems: model.sections.reduce((n, s) => n + s.problems.length, 0),
       screenshots,
       pairs,
@@ -167,6 +176,32 @@ export async function buildReport(options: BuildReportOptions): Promise<{ html: 
       bytes: Buffer.byteLength(html),
     },
   };
+}
+
+/**
+ * The timeline of a long cassette, a page at a time: each page's rows are built (their answers read
+ * then), their screenshots compared with the ones before them, and the page rendered (and packed
+ * after the first); only the markup is kept, so memory does not grow with the rows (docs/decisions/0235).
+ */
+async function pagedTimeline(options: {
+  recording: ReportRecording;
+  cassetteDir: string;
+  render: RenderOptions & { context: RenderContext };
+  walkRows: (rows: readonly ReportRow[], walk: ShotWalk) => Promise<void>;
+}): Promise<{ count: number; pages: string[] }> {
+  const { recording, cassetteDir, render } = options;
+  const total = recording.count;
+  const walk: ShotWalk = { known: new Map() };
+  // the rows a screenshot can be compared with: those with screenshots
+  const labels = new Map<string, string>();
+  const pages: string[] = [];
+  for (let start = 0; start < total; start += TIMELINE_PAGE) {
+    const rows = recording.exchangesAt(start, start + TIMELINE_PAGE).map((exchange) => cassetteRow({ exchange, recording, cassetteDir, idPrefix: "" }));
+    for (const row of rows) if (row.shots.length > 0) labels.set(row.id, row.label);
+    await options.walkRows(rows, walk);
+    pages.push(timelinePage({ options: render, ctx: render.context, rows, start, total, labels }));
+  }
+  return { count: total, pages };
 }
 
 export interface WriteReportOptions {

@@ -13,12 +13,13 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { UserError } from "#src/errors.js";
+import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import type { SdkModule } from "./sdk-types.js";
 import { npmFailure, npmRegistry, publishedRuntime, publishedSdkVersions, SDK_PACKAGE, type NpmEnv } from "./registry.js";
 
 export { publishedSdkVersions, SDK_PACKAGE };
 /** The version cua-contract is built and tested against; used when no version is asked for and the project has none that fits. */
-export const DEFAULT_SDK_VERSION = "0.21.0";
+export const DEFAULT_SDK_VERSION = REFERENCE_DRIVER_VERSION;
 /** The runtime versions `--driver sdk` takes from the user's project without being asked: from 0.21.0, below 1.0.0. */
 export const SDK_VERSION_RANGE = { from: "0.21.0", below: "1.0.0" } as const;
 

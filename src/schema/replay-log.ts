@@ -54,7 +54,9 @@ export type ServedResult = z.infer<typeof ServedResultSchema>;
  * token from a newer look), `fresh_look` (a look the replay served already, read again: the recorded
  * look with a new snapshot id and new element tokens, as the driver makes a new snapshot on every read),
  * `unchanged_screen` (a read after a `no_effect` fault: the look recorded before the mutation that
- * changed nothing).
+ * changed nothing), `discover` and `ping` (a cua-driver ≥ 0.28 server's `server/discover` and `ping`,
+ * built from the driver's source: docs/eras.md), `skill_pack` (its skills/resources answers, from
+ * the reference skill pack, whose commits the basis names).
  */
 export const SynthesizedKindSchema = z.enum([
   "session_ended",
@@ -74,6 +76,9 @@ export const SynthesizedKindSchema = z.enum([
   "same_element",
   "fresh_look",
   "unchanged_screen",
+  "discover",
+  "ping",
+  "skill_pack",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
 

@@ -44,7 +44,8 @@ export interface McpSessionHandler {
 
 export interface ShimBackend {
   cli(request: CliRequest): Promise<CliResponse>;
-  mcp(init: { argv: string[]; cwd: string; env: Record<string, string> }, io: McpIo): McpSessionHandler;
+  /** `transport: "http"` when the session is one connection of MCP over HTTP (the driver's era rules are stdio's). */
+  mcp(init: { argv: string[]; cwd: string; env: Record<string, string>; transport?: "stdio" | "http" }, io: McpIo): McpSessionHandler;
   /** Called once when the session ends (flush, summarise). */
   close?(): Promise<void>;
 }

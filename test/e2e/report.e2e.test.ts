@@ -1,26 +1,17 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/run-cli.js";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
-import { chromiumPath, skipWithout } from "../helpers/system-packages.js";
+import { launchReportBrowser } from "../helpers/report-browser.js";
+import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 import { writeCarelessReplayLog } from "./report-fixtures.js";
 
 // The report is checked in a real browser: Debian's chromium, driven by playwright-core (no download).
 const skipBrowser = await skipWithout("chromium", "report in Chromium");
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const outputDir = path.join(repoRoot, "test-output");
 const trajectory = path.join(repoRoot, "test/fixtures/trajectories/gtk3-demo-0.21.0");
 
@@ -63,12 +54,7 @@ beforeAll(async () => {
   const imported = await runCliInProcess(["import", trajectory, "--out", cassette, "--driver-source", "sdk", "--driver-version", "0.21.0"]);
   expect(imported.exitCode, String(imported.stderr)).toBe(0);
   mkdirSync(outputDir, { recursive: true });
-  context = await chromium.launchPersistentContext(path.join(tmp.path, "chromium-profile"), {
-    ...(await chromiumPath().then((p) => (p ? { executablePath: p } : {}))),
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1280, height: 900 },
-  });
+  context = await launchReportBrowser(path.join(tmp.path, "chromium-profile"));
 }, 60_000);
 
 afterAll(async () => {

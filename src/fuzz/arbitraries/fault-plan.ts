@@ -1,18 +1,13 @@
 import fc from "fast-check";
+import { FUZZ_REFUSALS, namedTargets, type RefusalCode } from "#src/driver/refusals.js";
 import { FAULT_PROFILES } from "#src/faults/profiles.js";
 import type { Fault, FaultKind, FaultRule } from "#src/schema/fault-plan.js";
 
-/** Refusal codes the fuzzer injects: the ones a harness must treat specially, and plain ones. */
-export const FUZZ_REFUSAL_CODES = [
-  "stale_element_token",
-  "session_ended",
-  "background_unavailable",
-  "input_busy",
-  "px_frame_mismatch",
-  "ambiguous_window_target",
-] as const;
-
-type RefusalCode = (typeof FUZZ_REFUSAL_CODES)[number];
+/**
+ * Refusal codes the fuzzer injects: the ones a harness must treat specially, and plain ones (the
+ * refusal table's `fuzz` column, in its draw order).
+ */
+export const FUZZ_REFUSAL_CODES: readonly RefusalCode[] = FUZZ_REFUSALS.map((r) => r.code);
 
 /**
  * One call of the flow a fault can be aimed at: its tool, which call of that tool it is, and
@@ -34,26 +29,14 @@ export function faultTargets(calls: readonly { tool: string; args: Record<string
   return calls.map(({ tool, args, mutation }) => {
     const nth = (seen.get(tool) ?? 0) + 1;
     seen.set(tool, nth);
-    return {
-      tool,
-      nth,
-      mutation,
-      element: "element_token" in args || "element_index" in args,
-      pixels: "x" in args && "y" in args,
-      window: "window_id" in args || "pid" in args,
-    };
+    return { tool, nth, mutation, ...namedTargets(args) };
   });
 }
 
 /** The refusal codes the driver can give a call like this one (docs/reference/cua-driver-contract.md §6), most telling first. */
 export function refusalCodesFor(target: FaultTarget): RefusalCode[] {
-  const codes: RefusalCode[] = [];
-  if (target.element) codes.push("stale_element_token");
-  codes.push("session_ended");
-  if (target.mutation) codes.push("background_unavailable", "input_busy");
-  if (target.pixels) codes.push("px_frame_mismatch");
-  if (target.window) codes.push("ambiguous_window_target");
-  return codes;
+  const aimed = { any: true, mutation: target.mutation, element: target.element, pixels: target.pixels, window: target.window };
+  return FUZZ_REFUSALS.filter((r) => aimed[r.aim]).map((r) => r.code);
 }
 
 const refusal = (code: string): Fault => ({ kind: "refusal", code });

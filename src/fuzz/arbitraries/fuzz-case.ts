@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { HARNESS_MUTATING_ACTIONS } from "#src/driver/catalogue.js";
 import type { FaultRule } from "#src/schema/fault-plan.js";
 import type { HarnessAction } from "#src/schema/harness-step.js";
 import type { StepExpectation } from "#src/schema/scenario.js";
@@ -30,8 +31,6 @@ export interface FuzzCase {
 
 type Probe = { kind: "key_combo"; keys: string | string[] } | { kind: "typed_text"; text: string };
 
-const MUTATING: ReadonlySet<string> = new Set(["click", "type_text", "press_key", "hotkey", "set_window_frame"]);
-
 function probeArb(): fc.Arbitrary<Probe> {
   return fc.oneof(
     blockedComboArb().map((keys): Probe => ({ kind: "key_combo", keys })),
@@ -51,7 +50,7 @@ function probeAction(probe: Probe, window: FuzzBase["window"]): HarnessAction {
 export function fuzzCaseArb(bases: readonly FuzzBase[], options: { fieldFaults?: boolean } = {}): fc.Arbitrary<FuzzCase> {
   return fc.nat({ max: bases.length - 1 }).chain((index) => {
     const base = bases[index]!;
-    const mutationSteps = base.steps.flatMap((s, i) => (MUTATING.has(s.action) ? [i] : []));
+    const mutationSteps = base.steps.flatMap((s, i) => (HARNESS_MUTATING_ACTIONS.has(s.action) ? [i] : []));
     return fc
       .record({
         keepBaseRules: fc.boolean(),

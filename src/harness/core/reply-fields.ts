@@ -1,3 +1,4 @@
+import { REFUSAL } from "#src/driver/refusals.js";
 import type { Reply, ToolResult } from "#src/driver/port.js";
 import { isTransportFailure } from "#src/driver/port.js";
 
@@ -100,7 +101,7 @@ export function refusalCode(reply: Reply): string | undefined {
  */
 export function isSessionEnded(reply: Reply): boolean {
   if (isTransportFailure(reply) || reply.isError !== true) return false;
-  if (readReplyFields(reply).code === "session_ended") return true;
+  if (readReplyFields(reply).code === REFUSAL.session_ended) return true;
   const text = (reply.content ?? [])
     .map((b) => (b.type === "text" && typeof b.text === "string" ? b.text : ""))
     .join("\n")

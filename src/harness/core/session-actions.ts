@@ -1,6 +1,7 @@
 import type { Clock } from "#src/driver/port.js";
 import { isTransportFailure } from "#src/driver/port.js";
 import { hasFlag, harnessActionFor, isReadOnlyTool } from "#src/driver/catalogue.js";
+import { REFUSAL } from "#src/driver/refusals.js";
 import type { HarnessAction, StepResult } from "#src/schema/harness-step.js";
 import type { CallPolicy } from "./call-policy.js";
 import { layoutDifference, layoutOf } from "./frame-lease.js";
@@ -94,7 +95,7 @@ export function createSessionActions(options: {
         note: `The session had ended; it was revived, and ${tool} was not sent again. Read fresh state, then send it again if it is still needed.`,
       });
     }
-    if (refusalCode(reply) === "stale_element_token") return refreshAfterStaleToken(rec, verdict, args);
+    if (refusalCode(reply) === REFUSAL.stale_element_token) return refreshAfterStaleToken(rec, verdict, args);
     return fromVerdict(rec, verdict);
   }
 

@@ -1,5 +1,6 @@
 import type { ToolInfo } from "#src/driver/port.js";
 import { isReadOnlyTool } from "#src/driver/catalogue.js";
+import { refusalHas } from "#src/driver/refusals.js";
 import { HarnessActionSchema, HARNESS_ACTION_NAMES, type HarnessAction, type StepResult } from "#src/schema/harness-step.js";
 import { checkBatchSize, checkWaitBudget } from "./batch-budget.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
@@ -102,8 +103,8 @@ export function createStepRunner(options: {
     // the driver's own refusal with its code; a stale token or an ended session has guards of its own
     const code = /^The driver refused \(([^)]+)\)/.exec(result.verdict.note)?.[1];
     if (result.verdict.outcome === "refused") {
-      // input_busy means "not now": the same request later is the right move
-      if (code !== undefined && code !== "input_busy") refused.set(key, code);
+      // a "not now" refusal (input_busy): the same request later is the right move
+      if (code !== undefined && !refusalHas(code, "not-now")) refused.set(key, code);
     } else if (result.verdict.outcome !== "unknown") refused.clear();
   }
 

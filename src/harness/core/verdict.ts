@@ -1,5 +1,6 @@
 import type { Reply } from "#src/driver/port.js";
 import { isTransportFailure } from "#src/driver/port.js";
+import { REFUSAL } from "#src/driver/refusals.js";
 import type { Verdict } from "#src/schema/harness-step.js";
 import { readReplyFields } from "./reply-fields.js";
 
@@ -66,7 +67,7 @@ export function classifyActionResult(reply: Reply, context: ClassifyContext = {}
       f.recommended,
     );
   }
-  if (f.code === "type_text_incomplete" && f.deliveredChars !== undefined && f.deliveredChars <= 0 && (f.requestedChars ?? 1) > 0) {
+  if (f.code === REFUSAL.type_text_incomplete && f.deliveredChars !== undefined && f.deliveredChars <= 0 && (f.requestedChars ?? 1) > 0) {
     return {
       decision: "escalate",
       outcome: "no_effect",
@@ -93,10 +94,10 @@ export function classifyActionResult(reply: Reply, context: ClassifyContext = {}
 }
 
 function refusalNote(code: string | undefined, message: string | undefined, recommended: string | undefined): string {
-  if (code === "stale_element_token") {
+  if (code === REFUSAL.stale_element_token) {
     return "The element token is stale: the window changed since it was read. Read the window again and choose the target from the fresh list; do not aim at a look-alike.";
   }
-  if (code === "session_ended") return "The driver session had ended; nothing was done. Revive it with start_session, read fresh state, then act.";
+  if (code === REFUSAL.session_ended) return "The driver session had ended; nothing was done. Revive it with start_session, read fresh state, then act.";
   const why = code ? `The driver refused (${code})` : "The driver reported an error";
   const said = message ? `: ${message.length > 160 ? `${message.slice(0, 159)}…` : message}` : "";
   const next = recommended ? ` Recommended: ${recommended}.` : " Change the approach; do not re-send the same call unchanged.";

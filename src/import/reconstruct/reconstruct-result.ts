@@ -1,3 +1,4 @@
+import { BACKGROUND_ESCALATION_REASON, REFUSAL, readRefusalText } from "#src/driver/refusals.js";
 import type { TrajectoryAction, TrajectoryState } from "#src/schema/trajectory.js";
 
 /** A tool result rebuilt from a trajectory: the text block, the structuredContent when known, isError. */
@@ -12,30 +13,21 @@ const ESCALATIONS: Record<string, { reason: string; target: string }> = {
   retry_with_foreground_delivery: { reason: "delivery_failed", target: "foreground" },
 };
 
-// Refusal texts whose structuredContent is fully determined by the text (docs/reference/cua-driver-contract.md §3.2).
-const REFUSAL_TEXTS: Array<{ match: RegExp; build: (m: RegExpExecArray, action: TrajectoryAction) => Record<string, unknown> }> = [
-  {
-    match: /^(element_token is stale; call get_window_state again to refresh)$/,
-    build: (m) => ({ refusal: { code: "stale_element_token", message: m[1] }, status: "refused" }),
-  },
-  {
-    match: /^(this session has ended; call start_session explicitly to reuse its label)$/,
-    build: (m) => ({ refusal: { code: "session_ended", message: m[1] }, status: "refused" }),
-  },
-  {
-    match: /^Background delivery is not available: (.+?)\. (Retry this action with delivery_mode:"foreground")/s,
-    build: (m, action) => ({
-      code: "background_unavailable",
-      detail: m[1],
-      escalation: {
-        reason:
-          action.action_truth?.escalation?.detail ?? 'background input is unavailable on this surface; retry this action with delivery_mode:"foreground".',
-        recommended: "foreground",
-      },
-      suggestion: `${m[2]}.`,
-    }),
-  },
-];
+/** The structuredContent of a refusal whose text determines it (the driver model reads the text). */
+function refusalFromText(text: string, action: TrajectoryAction): Record<string, unknown> | undefined {
+  const read = readRefusalText(text);
+  if (!read) return undefined;
+  if (read.code !== REFUSAL.background_unavailable) return { refusal: { code: read.code, message: read.message }, status: "refused" };
+  return {
+    code: read.code,
+    detail: read.detail,
+    escalation: {
+      reason: action.action_truth?.escalation?.detail ?? BACKGROUND_ESCALATION_REASON,
+      recommended: "foreground",
+    },
+    suggestion: read.suggestion,
+  };
+}
 
 /**
  * Rebuilds the result of a recorded action from action.json. The text is exact (result_summary is
@@ -47,10 +39,8 @@ export function rebuildActionResult(action: TrajectoryAction): RebuiltResult & {
   const unmapped: string[] = [];
   const text = action.result_summary;
   if (action.result_error) {
-    for (const known of REFUSAL_TEXTS) {
-      const m = known.match.exec(text);
-      if (m) return { text, structured: known.build(m, action), isError: true, unmapped };
-    }
+    const structured = refusalFromText(text, action);
+    if (structured) return { text, structured, isError: true, unmapped };
     return { text, isError: true, unmapped };
   }
   const truth = action.action_truth;

@@ -1,4 +1,4 @@
-import { looksLikeRefusal } from "#src/wire/cli/stdout.js";
+import { envelopeCode, isRefusalEnvelope } from "#src/driver/refusals.js";
 
 /** What a `cua-driver call` answer says happened: accepted, or refused with a code; and the effect it claims. */
 export interface CallOutcome {
@@ -19,10 +19,9 @@ export function callOutcome(options: { stdout: string; exitCode: number | null }
     return { accepted: true };
   }
   if (!structured) return { accepted: true };
-  const refusal = structured.refusal as { code?: unknown } | undefined;
-  const code = typeof refusal?.code === "string" ? refusal.code : typeof structured.code === "string" ? structured.code : undefined;
+  const code = envelopeCode(structured);
   const effect = typeof structured.effect === "string" ? structured.effect : undefined;
-  return { accepted: !looksLikeRefusal(structured), ...(code ? { code } : {}), ...(effect ? { effect } : {}) };
+  return { accepted: !isRefusalEnvelope(structured), ...(code ? { code } : {}), ...(effect ? { effect } : {}) };
 }
 
 export const describeOutcome = (o: CallOutcome): string =>
@@ -42,9 +41,8 @@ export function mcpOutcome(line: string): CallOutcome {
   if (message.error) return { accepted: false, code: `rpc ${String(message.error.code)}` };
   const s = message.result?.structuredContent;
   const structured = s && typeof s === "object" && !Array.isArray(s) ? (s as Record<string, unknown>) : undefined;
-  const refusal = structured?.refusal as { code?: unknown } | undefined;
-  const code = typeof refusal?.code === "string" ? refusal.code : typeof structured?.code === "string" ? structured.code : undefined;
+  const code = envelopeCode(structured);
   const effect = typeof structured?.effect === "string" ? structured.effect : undefined;
-  const refused = message.result?.isError === true || (structured !== undefined && looksLikeRefusal(structured));
+  const refused = message.result?.isError === true || (structured !== undefined && isRefusalEnvelope(structured));
   return { accepted: !refused, ...(code ? { code } : {}), ...(effect ? { effect } : {}) };
 }

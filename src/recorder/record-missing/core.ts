@@ -2,6 +2,7 @@ import type { FrameExt } from "#src/cassette/frame-ref.js";
 import type { Redactor } from "#src/cassette/redact.js";
 import type { FrameRef } from "#src/schema/bytes.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
+import { REFUSAL } from "#src/driver/refusals.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import { endsEpoch, parseJsonRpc, type RecordedExchange } from "#src/replay/engine/exchanges.js";
 import { isLifecycleTool } from "#src/replay/engine/session-lifecycle.js";
@@ -70,7 +71,7 @@ export function classify(d: Decision): Step {
   if (d.outcome === "unmatched" || d.fallbackEpoch !== undefined) return "missing";
   if (d.synthetic) return "local";
   const kind = d.offPath?.synthesized;
-  if (kind === "stale_element_token") return "local";
+  if (kind === REFUSAL.stale_element_token) return "local";
   if (kind === "resent_mutation" || kind === "skipped_ahead") return "missing";
   if (kind === "lifecycle" || d.exchange?.virtual) return "synthesized";
   return "recorded";

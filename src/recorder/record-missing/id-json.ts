@@ -2,6 +2,7 @@
  * The per-run identifiers of cua-driver in a JSON text, found and rewritten in place: every other
  * byte stays as it was (the driver's sorted keys, pretty printing and `1.0` floats are kept).
  */
+import { ELEMENT_TOKEN, SNAPSHOT_ID } from "#src/driver/element-token.js";
 
 /** The identifier kinds a desktop run assigns afresh: process ids, window ids, snapshot ids. */
 export type IdKind = "pid" | "window" | "snapshot";
@@ -12,8 +13,8 @@ const KEYS: Readonly<Record<string, IdKind | "token">> = { pid: "pid", window_id
 /** Keys whose string holds image bytes, never text to look into. */
 const OPAQUE = new Set(["screenshot_png_b64", "data"]);
 
-const TOKEN = /^(s[0-9a-f]{8}):(\d+)$/;
-const SNAPSHOT = /^s[0-9a-f]{8}$/;
+const TOKEN = ELEMENT_TOKEN;
+const SNAPSHOT = SNAPSHOT_ID;
 
 /**
  * Identifiers inside text (the tree text `window_id=… pid=…`, `[xid=…] pid=Some(…)`, `Clicked

@@ -1,4 +1,4 @@
-import { VALUE_FLAGS } from "#src/wire/cli/argv.js";
+import { VALUE_FLAGS } from "#src/driver/cli-surface.js";
 
 /**
  * The argv a harness's `cua-driver call …` goes live with: its positional JSON through `json`

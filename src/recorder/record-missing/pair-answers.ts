@@ -1,3 +1,4 @@
+import { ELEMENT_TOKEN } from "#src/driver/element-token.js";
 import type { IdKind } from "./id-json.js";
 
 /** One identifier seen in a recorded answer and, at the same place, in the live answer to the same request. */
@@ -14,7 +15,7 @@ export interface Pairing {
 }
 
 const ID_KEYS: Readonly<Record<string, IdKind>> = { pid: "pid", window_id: "window", snapshot_id: "snapshot" };
-const TOKEN = /^(s[0-9a-f]{8}):(\d+)$/;
+const TOKEN = ELEMENT_TOKEN;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

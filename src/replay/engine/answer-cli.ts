@@ -1,7 +1,7 @@
 import type { StoredBytes } from "#src/schema/bytes.js";
 import { applyResultFault, CLI_DAEMON_DEADLINE_MS, truncateText } from "#src/faults/result-faults.js";
 import { corruptBase64 } from "#src/faults/corrupt-image.js";
-import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed } from "#src/faults/driver-messages.js";
+import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed } from "#src/driver/messages.js";
 import { assertNever } from "#src/util/assert-never.js";
 import type { Decision } from "./engine.js";
 import type { FrameLookup } from "./frames.js";

@@ -1,5 +1,5 @@
 import type { Reply, ToolResult } from "#src/driver/port.js";
-import { DAEMON_CLOSED } from "#src/faults/driver-messages.js";
+import { DAEMON_CLOSED, DAEMON_NOT_RUNNING, DAEMON_PREFIX, daemonFailureKind } from "#src/driver/messages.js";
 import { applyResultFault, CLI_DAEMON_DEADLINE_MS } from "#src/faults/result-faults.js";
 import { assertNever } from "#src/util/assert-never.js";
 import type { Decision } from "./engine.js";
@@ -25,9 +25,10 @@ function fromOutcome(tool: string, outcome: RecordedOutcome): { reply: Reply; se
       return { reply: { kind: "transport_error", tool, message: `JSON-RPC ${outcome.code}: ${outcome.message}` } };
     case "cli_failure": {
       const message = outcome.stderr.trim();
-      if (/daemon closed connection without response/.test(message)) return { reply: { kind: "daemon_died", tool, message } };
-      if (/timed out after \d+s waiting for daemon response/.test(message)) return { reply: { kind: "timeout", tool, message } };
-      if (/^Cua Driver daemon /.test(message)) return { reply: { kind: "transport_error", tool, message } };
+      const failure = daemonFailureKind(message);
+      if (failure === "daemon_died" || failure === "timeout") return { reply: { kind: failure, tool, message } };
+      // any other text of the daemon client about the daemon: it was not reached
+      if (message.startsWith(DAEMON_PREFIX)) return { reply: { kind: "transport_error", tool, message } };
       // a daemon-level ok:false, shaped as the MCP proxy shows it (docs/reference/cua-driver-contract.md §2.5)
       const raw = JSON.stringify({
         content: [{ text: message, type: "text" }],
@@ -71,7 +72,7 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
     case "no_effect":
       return { type: "reply", delayMs: 0, ...fromOutcome(tool, outcome) };
     case "daemon_down":
-      return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: "Cua Driver daemon is not running" } };
+      return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: DAEMON_NOT_RUNNING } };
     case "daemon_died_midcall":
       return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: DAEMON_CLOSED } };
     case "exit":

@@ -1,6 +1,7 @@
 import type { RequestEntry } from "#src/schema/replay-log.js";
 import { answerOutcome, type OutcomeClass } from "#src/driver/outcome.js";
-import { DAEMON_CLOSED, DAEMON_TIMED_OUT } from "#src/faults/driver-messages.js";
+import { callMayHaveRun } from "#src/driver/messages.js";
+import { envelopeCode } from "#src/driver/refusals.js";
 import { resultFromCliStdout } from "#src/wire/cli/stdout.js";
 import { rawMember } from "#src/wire/json/spans.js";
 
@@ -16,8 +17,7 @@ export function summarise(raw: string): NonNullable<RequestEntry["result"]> {
   if (value.isError) out.isError = true;
   const s = value.structuredContent;
   if (s && typeof s === "object") {
-    const refusal = s.refusal as { code?: unknown } | undefined;
-    const code = typeof refusal?.code === "string" ? refusal.code : typeof s.code === "string" ? s.code : undefined;
+    const code = envelopeCode(s);
     if (code) out.refusal_code = code;
     if (typeof s.effect === "string") out.effect = s.effect;
     if (Array.isArray(s.windows)) {
@@ -46,7 +46,7 @@ export function recordedAnswerClass(
   const { exitCode, stderr } = answer;
   if (exitCode !== 0) {
     // the CLI gave up waiting, or the daemon went away mid-call: the call may have run
-    if (exitCode === null || stderr.includes(DAEMON_TIMED_OUT) || stderr.includes(DAEMON_CLOSED)) return "unknown";
+    if (exitCode === null || callMayHaveRun(stderr)) return "unknown";
     return answerOutcome({ exit_code: exitCode });
   }
   if (answer.tool === undefined || answer.stdout === undefined) return "done";

@@ -3,7 +3,8 @@ import type { RequestEntry, SummaryEntry, SynthesisBasis, SynthesizedKind, ToolK
 import type { ToolInfo } from "#src/driver/port.js";
 import { isReadOnlyTool } from "#src/driver/catalogue.js";
 import { FAULT_TABLE, faultOutcome, faultTakesEffect } from "#src/faults/fault-table.js";
-import { listsCandidates, pidOf, refusalResult, type WindowCandidate } from "#src/faults/refusal.js";
+import { listsCandidates, refusalResult } from "#src/faults/refusal.js";
+import { pidOf, type WindowCandidate } from "#src/driver/refusals.js";
 import { createFaultSelector, type SelectedFault } from "#src/faults/select.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { keyOptions } from "./match-key.js";
@@ -22,6 +23,8 @@ import { createReplayMemo, type ReplayMemo } from "./memo.js";
 import { summarise } from "./answer-summary.js";
 import { freshLook, freshSnapshotId, recordedForm, recordedSnapshotId } from "./fresh-look.js";
 import { TOKEN_RETIRING_CODES } from "#src/driver/outcome.js";
+import { REFUSAL } from "#src/driver/refusals.js";
+import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import { createUnchangedScreen } from "./unchanged-screen.js";
 
 /** The recording, as events (built into exchanges here) or already prepared (built once, shared by many engines). */
@@ -75,7 +78,7 @@ interface Chosen {
 /** Answers the driver gives by rule, which the replay can give without a recording of them. */
 export type SyntheticAnswer =
   /** The call names a session that `end_session` ended (docs/reference/cua-driver-contract.md §3.4). */
-  | { kind: "session_ended"; label: string }
+  | { kind: typeof REFUSAL.session_ended; label: string }
   /** The tool is not in the driver's tool list: refused before any lookup (docs/reference/cua-driver-contract.md §0.5). */
   | { kind: "permission_denied" };
 
@@ -239,7 +242,13 @@ export function createEngine(options: EngineOptions): Engine {
   /** start_session / end_session built for this label and state, from a recorded answer or the reference. */
   const lifecycle = (request: ReplayRequest, kind: ToolKind, label: string | undefined, matched: Chosen | undefined): Chosen | undefined => {
     if (label === undefined) return undefined;
-    const built = buildLifecycleAnswer({ tool: request.tool!, label, revived: ended.has(label), exchanges, driverVersion: options.driverVersion ?? "0.21.0" });
+    const built = buildLifecycleAnswer({
+      tool: request.tool!,
+      label,
+      revived: ended.has(label),
+      exchanges,
+      driverVersion: options.driverVersion ?? REFERENCE_DRIVER_VERSION,
+    });
     if (!built.ok) return undefined;
     const exchange = virtualExchange({ request, kind, epoch: matcher.epoch, raw: built.result.raw });
     const { exchange: _recorded, ...keep } = matched ?? { commit: "none" as const };
@@ -254,11 +263,11 @@ export function createEngine(options: EngineOptions): Engine {
     const why = tokens.staleReason(request);
     if (why === undefined) return undefined;
     const args = request.args && typeof request.args === "object" ? (request.args as Record<string, unknown>) : {};
-    const raw = refusalResult({ code: "stale_element_token", tool: request.tool ?? "", args });
+    const raw = refusalResult({ code: REFUSAL.stale_element_token, tool: request.tool ?? "", args });
     return {
       exchange: virtualExchange({ request, kind: "mutation", epoch: matcher.epoch, raw }),
       commit: "none",
-      synthesized: "stale_element_token",
+      synthesized: REFUSAL.stale_element_token,
       basis: { source: "reference", detail: `the driver's stale_element_token refusal (docs/reference/cua-driver-contract.md §3.2): ${why}; nothing consumed` },
     };
   };
@@ -291,7 +300,7 @@ export function createEngine(options: EngineOptions): Engine {
         // the driver refuses any call on an ended session before the tool runs: nothing to match
         served++;
         synthesizedCount++;
-        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: "session_ended", label } };
+        return { ...base, epochAfter: epochBefore, outcome: "replayed", synthetic: { kind: REFUSAL.session_ended, label } };
       }
       const fault =
         kind === "other"

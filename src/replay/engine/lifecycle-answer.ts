@@ -1,3 +1,4 @@
+import { lifecycleText, referenceLifecycleStructured } from "#src/driver/result-shapes.js";
 import type { SynthesisBasis } from "#src/schema/replay-log.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import type { RecordedExchange } from "./exchanges.js";
@@ -12,31 +13,6 @@ export interface LifecycleResult {
 }
 
 type Structured = Record<string, unknown>;
-
-/**
- * The driver's own `start_session` fields for a fresh or revived label (docs/reference/cua-driver-contract.md §3.4, captured
- * from the 0.21.0 runtime). 0.24.0 adds the required `desktop_capture_authorized`, whose value the
- * reference does not hold: for those versions only a recorded answer can serve as the template.
- */
-const START_SESSION_0_21: Structured = {
-  active: true,
-  capture_scope: "auto",
-  desktop_unlocked: false,
-  effective_scope: "window",
-  escalation_detail: null,
-  escalation_reason: null,
-  revived: false,
-  session: "",
-};
-
-/** The content text the driver puts beside the structured answer (the 0.21.0 runtime, over MCP). */
-const TEXT: Record<string, (label: string) => string> = {
-  start_session: (label) => `✅ Session '${label}' is active.`,
-  end_session: (label) => `✅ Session '${label}' ended.`,
-};
-
-/** Versions whose `start_session` answer the reference above describes exactly. */
-const REFERENCE_VERSIONS = /^0\.(2[0-3])\./;
 
 export type LifecycleBuild = { ok: true; result: LifecycleResult } | { ok: false; missing: string };
 
@@ -54,9 +30,10 @@ export function buildLifecycleAnswer(options: {
   driverVersion: string;
 }): LifecycleBuild {
   const { tool, label, revived } = options;
-  const text = TEXT[tool];
-  if (!text) return { ok: false, missing: `an answer to ${tool}` };
+  const text = lifecycleText(tool, label);
+  if (text === undefined) return { ok: false, missing: `an answer to ${tool}` };
   const template = templateOf(tool, options.exchanges);
+  const reference = template ? undefined : referenceLifecycleStructured(tool, options.driverVersion);
   let structured: Structured;
   let from: string;
   let source: Pick<SynthesisBasis, "source" | "seq">;
@@ -64,13 +41,12 @@ export function buildLifecycleAnswer(options: {
     structured = { ...template.structured };
     from = `the recorded ${tool} #${template.seq}`;
     source = { source: "cassette", seq: template.seq };
-  } else if (tool === "end_session") {
-    structured = { active: false, session: "" };
-    from = "the driver reference (docs/reference/cua-driver-contract.md §3.4)";
-    source = { source: "reference" };
-  } else if (REFERENCE_VERSIONS.test(options.driverVersion)) {
-    structured = { ...START_SESSION_0_21 };
-    from = `the driver reference for ${options.driverVersion} (docs/reference/cua-driver-contract.md §3.4)`;
+  } else if (reference !== undefined) {
+    structured = reference;
+    from =
+      tool === "end_session"
+        ? "the driver reference (docs/reference/cua-driver-contract.md §3.4)"
+        : `the driver reference for ${options.driverVersion} (docs/reference/cua-driver-contract.md §3.4)`;
     source = { source: "reference" };
   } else {
     return {
@@ -80,7 +56,7 @@ export function buildLifecycleAnswer(options: {
   }
   structured.session = label;
   if (tool === "start_session") structured.revived = revived;
-  const raw = canonicalJson({ content: [{ text: text(label), type: "text" }], structuredContent: structured });
+  const raw = canonicalJson({ content: [{ text, type: "text" }], structuredContent: structured });
   const state = tool === "start_session" ? (revived ? ", revived (the label was ended in this replay)" : ", not revived") : "";
   return { ok: true, result: { raw, basis: { ...source, detail: `${from}, for label '${label}'${state}` } } };
 }

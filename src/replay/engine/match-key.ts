@@ -1,9 +1,10 @@
+import { VOLATILE_ARG_KEYS } from "#src/driver/catalogue.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import { parsePath, withoutPaths, type PathStep } from "./json-path.js";
 import type { ReplayRequest } from "./request.js";
 
 /** Argument paths ignored by default: session labels and out-file paths change from run to run. */
-export const DEFAULT_IGNORE: readonly string[] = ["session", "screenshot_out_file"];
+export const DEFAULT_IGNORE: readonly string[] = VOLATILE_ARG_KEYS;
 
 export interface KeyOptions {
   ignore: readonly PathStep[][];

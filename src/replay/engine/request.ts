@@ -1,3 +1,4 @@
+import { defaultSocket, VOLATILE_FLAGS } from "#src/driver/cli-surface.js";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
 import type { ReplayTransport } from "#src/schema/replay-log.js";
 
@@ -23,14 +24,6 @@ export interface ReplayRequest {
   badJson?: string;
 }
 
-/** Flags whose values differ from run to run and never take part in matching. */
-const VOLATILE_FLAGS: ReadonlySet<string> = new Set(["--socket", "--screenshot-out-file"]);
-
-/** The default daemon socket on Linux (docs/reference/cua-driver-contract.md §1.7). */
-export function defaultSocket(env: Record<string, string | undefined>): string {
-  return `${env.HOME || "/tmp"}/.cache/cua-driver/cua-driver.sock`;
-}
-
 /**
  * Read a `cua-driver` argv the way the driver does (docs/reference/cua-driver-contract.md §1.1): flags anywhere, value flags
  * consume the next token, an unknown first positional is an implicit `call`.
@@ -40,7 +33,7 @@ export function cliRequest(options: { argv: readonly string[]; stdin?: string; e
   const parsed = parseDriverArgv(options.argv);
   const flags = parsed.flags;
   const socketFlag = flags.get("--socket");
-  const socket = typeof socketFlag === "string" ? socketFlag : defaultSocket(options.env ?? {});
+  const socket = typeof socketFlag === "string" ? socketFlag : defaultSocket(options.env?.HOME);
   const outFlag = flags.get("--screenshot-out-file");
   const outFile = typeof outFlag === "string" ? outFlag : undefined;
   const kept: Record<string, string | true> = {};

@@ -1,3 +1,5 @@
+import { isSessionEndedGuardText } from "#src/driver/messages.js";
+import { REFUSAL } from "#src/driver/refusals.js";
 import { toolsWith } from "#src/driver/catalogue.js";
 import type { RecordedExchange } from "./recorded-exchange.js";
 import { recordedOutcome } from "./tool-result.js";
@@ -21,7 +23,7 @@ export function sessionLabel(args: unknown): string | undefined {
 }
 
 /** The daemon's guard for a call on an ended session, as `cua-driver call` prints it (stderr, exit 1). */
-export { sessionEndedGuardText } from "#src/driver/session-guard.js";
+export { sessionEndedGuardText } from "#src/driver/messages.js";
 
 /**
  * The recorded answer for a lifecycle call out of the recorded order: the same key in the current
@@ -40,7 +42,7 @@ export function lifecycleAnswer(group: readonly RecordedExchange[], epoch: numbe
 /** Whether a recorded answer is itself the driver's `session_ended` refusal (then it is served as recorded). */
 export function recordsSessionEnded(exchange: RecordedExchange): boolean {
   const outcome = recordedOutcome(exchange);
-  if (outcome.type === "result") return outcome.raw.includes('"session_ended"');
-  if (outcome.type === "cli_failure") return /session '.*' has ended/.test(outcome.stderr);
+  if (outcome.type === "result") return outcome.raw.includes(JSON.stringify(REFUSAL.session_ended));
+  if (outcome.type === "cli_failure") return isSessionEndedGuardText(outcome.stderr);
   return false;
 }

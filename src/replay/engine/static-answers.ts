@@ -1,6 +1,7 @@
 import { withHostTools } from "#src/wire/mcp/host-tools.js";
-import { renderMcpConfig } from "#src/driver/mcp-config.js";
-import { checkedAt, checkForUpdateResult, offlineUpdateState, renderCheckUpdate, type UpdateState } from "#src/wire/cli/update-check.js";
+import { renderMcpConfig } from "#src/wire/cli/render-mcp-config.js";
+import { checkedAt, offlineUpdateState, type UpdateState } from "#src/driver/update-check.js";
+import { checkForUpdateResult, renderCheckUpdate } from "#src/wire/cli/update-check.js";
 import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
 import { renderDescribe, renderHelp, renderListTools } from "#src/wire/cli/render-static.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";

@@ -1,5 +1,6 @@
 import { refusalResult } from "#src/faults/refusal.js";
-import { permissionDeniedText } from "#src/driver/catalogue.js";
+import { permissionDeniedText } from "#src/driver/messages.js";
+import { REFUSAL } from "#src/driver/refusals.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import { sessionEndedGuardText } from "./session-lifecycle.js";
 import type { Decision, SyntheticAnswer } from "./engine.js";
@@ -13,7 +14,7 @@ export function syntheticResult(options: { synthetic: SyntheticAnswer; decision:
     return canonicalJson({ content: [{ text: permissionDeniedText(tool), type: "text" }], isError: true, structuredContent: { code: "permission_denied" } });
   }
   const args = decision.request.args && typeof decision.request.args === "object" ? (decision.request.args as Record<string, unknown>) : {};
-  return refusalResult({ code: "session_ended", tool, args });
+  return refusalResult({ code: REFUSAL.session_ended, tool, args });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { ELEMENT_TOKEN } from "#src/driver/element-token.js";
 import type { ReplayRequest } from "./request.js";
 
 /**
@@ -45,8 +46,6 @@ export function elementsOf(structuredContent: Record<string, unknown>): Map<stri
   return out;
 }
 
-const TOKEN = /^(s[0-9a-f]{8}):\d+$/;
-
 /** The runtime a request runs in: an MCP stdio stream owns one; every other transport shares the driver's. */
 export function runtimeOf(request: ReplayRequest): string {
   return request.transport === "mcp" && request.stream !== undefined ? `mcp:${request.stream}` : "driver";
@@ -57,7 +56,7 @@ export function snapshotOf(request: ReplayRequest): { snapshot: string; window: 
   const args = request.args;
   if (request.method !== "call" || !args || typeof args !== "object") return undefined;
   const a = args as Record<string, unknown>;
-  const token = typeof a.element_token === "string" ? TOKEN.exec(a.element_token)?.[1] : undefined;
+  const token = typeof a.element_token === "string" ? ELEMENT_TOKEN.exec(a.element_token)?.[1] : undefined;
   const snapshot = token ?? (typeof a.snapshot_id === "string" ? a.snapshot_id : undefined);
   if (snapshot === undefined) return undefined;
   return { snapshot, window: windowKey(a) };

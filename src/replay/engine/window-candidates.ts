@@ -1,4 +1,4 @@
-import type { WindowCandidate } from "#src/faults/refusal.js";
+import type { WindowCandidate } from "#src/driver/refusals.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { recordedOutcome } from "./tool-result.js";
 

@@ -63,7 +63,7 @@ function withoutMarkers(text: string, refs: string[]): string {
 /** Pairs requests with answers (replay engine's own pairing) and reads each answer once. */
 export function viewExchanges(options: { events: readonly CassetteEvent[] }): ExchangeView[] {
   const recording = recordingOfEvents(options.events);
-  return recording.exchanges.map((exchange) => viewExchange(exchange, recording.tMs.get(exchange.seq) ?? 0));
+  return recording.exchangesAt(0, recording.count).map((exchange) => viewExchange(exchange, recording.tMs.get(exchange.seq) ?? 0));
 }
 
 /** What the report shows of one exchange (its answer read here; nothing of it is kept but the view). */
@@ -124,6 +124,18 @@ export function imageId(ref: string): string {
   return `img-${ref.slice("frames/".length, "frames/".length + 16)}`;
 }
 
+/** Equal texts kept once while rows are held (the timeline of a small cassette). */
+export function textOnce(): (text: string | undefined) => string | undefined {
+  const texts = new Map<string, string>();
+  return (text) => {
+    if (text === undefined) return undefined;
+    const kept = texts.get(text);
+    if (kept !== undefined) return kept;
+    texts.set(text, text);
+    return text;
+  };
+}
+
 /**
  * The timeline of a cassette: one row per recorded request, with its epoch and the verdict on
  * mutations. Rows are built one at a time (a recording read on demand keeps no answer); equal
@@ -133,38 +145,44 @@ export function cassetteRows(
   options: ({ events: readonly CassetteEvent[] } | { recording: ReportRecording }) & { cassetteDir: string; idPrefix: string },
 ): ReportRow[] {
   const recording = "recording" in options ? options.recording : recordingOfEvents(options.events);
-  const texts = new Map<string, string>();
-  const once = (text: string | undefined): string | undefined => {
-    if (text === undefined) return undefined;
-    const kept = texts.get(text);
-    if (kept !== undefined) return kept;
-    texts.set(text, text);
-    return text;
+  const once = textOnce();
+  return recording
+    .exchangesAt(0, recording.count)
+    .map((x) => cassetteRow({ exchange: x, recording, cassetteDir: options.cassetteDir, idPrefix: options.idPrefix, once }));
+}
+
+/** The row of one recorded exchange (its answer read now); `once` keeps equal texts once. */
+export function cassetteRow(options: {
+  exchange: RecordedExchange;
+  recording: ReportRecording;
+  cassetteDir: string;
+  idPrefix: string;
+  once?: (text: string | undefined) => string | undefined;
+}): ReportRow {
+  const { exchange: x, recording } = options;
+  const once = options.once ?? ((text: string | undefined) => text);
+  const view = viewExchange(x, recording.tMs.get(x.seq) ?? 0);
+  const detail = once(
+    view.resultText && view.resultText.length > DETAIL_MAX
+      ? `${view.resultText.slice(0, DETAIL_MAX)}… (${view.resultText.length} characters)`
+      : view.resultText,
+  );
+  return {
+    id: `${options.idPrefix}seq-${x.seq}`,
+    label: `seq ${x.seq}`,
+    t_ms: view.t_ms,
+    method: x.request.method,
+    ...(x.request.tool !== undefined ? { tool: x.request.tool } : {}),
+    ...(x.request.method === "call" ? { args: once(prettyArgs(x.request.args)) } : {}),
+    kind: x.kind,
+    result: view.summary,
+    ...(detail !== undefined ? { resultDetail: detail } : {}),
+    isError: view.isError,
+    ...(x.kind === "mutation" ? { verdict: verdictOf(view.reply, x.request.tool) } : {}),
+    outcome: "recorded",
+    epochBefore: x.epoch,
+    // the epoch the replay is in after it: a refused call, a session start or end, a call kept from the driver end none
+    epochAfter: endsEpoch(x) ? x.epoch + 1 : x.epoch,
+    shots: shotsOf(view, options.cassetteDir),
   };
-  return recording.exchanges.map((x) => {
-    const view = viewExchange(x, recording.tMs.get(x.seq) ?? 0);
-    const detail = once(
-      view.resultText && view.resultText.length > DETAIL_MAX
-        ? `${view.resultText.slice(0, DETAIL_MAX)}… (${view.resultText.length} characters)`
-        : view.resultText,
-    );
-    return {
-      id: `${options.idPrefix}seq-${x.seq}`,
-      label: `seq ${x.seq}`,
-      t_ms: view.t_ms,
-      method: x.request.method,
-      ...(x.request.tool !== undefined ? { tool: x.request.tool } : {}),
-      ...(x.request.method === "call" ? { args: once(prettyArgs(x.request.args)) } : {}),
-      kind: x.kind,
-      result: view.summary,
-      ...(detail !== undefined ? { resultDetail: detail } : {}),
-      isError: view.isError,
-      ...(x.kind === "mutation" ? { verdict: verdictOf(view.reply, x.request.tool) } : {}),
-      outcome: "recorded",
-      epochBefore: x.epoch,
-      // the epoch the replay is in after it: a refused call, a session start or end, a call kept from the driver end none
-      epochAfter: endsEpoch(x) ? x.epoch + 1 : x.epoch,
-      shots: shotsOf(view, options.cassetteDir),
-    };
-  });
 }

@@ -96,6 +96,11 @@ export interface ReportSection {
   rows: ReportRow[];
   /** The harness's own steps (in-process check runs), shown before the requests they made. */
   steps?: ReportRow[];
+  /**
+   * A timeline built a page at a time as the input was read (a long cassette; `rows` is then
+   * empty): its call count and each page's markup (`timelinePage`).
+   */
+  timeline?: { count: number; pages: string[] };
 }
 
 export interface ReportModel {

@@ -1,7 +1,10 @@
+import { createHash } from "node:crypto";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compareShots } from "./compare-shots.js";
+import { compareShots, type ShotWalk } from "./compare-shots.js";
 import type { ReportModel, ReportRow, ReportShot } from "./model.js";
-import { renderReport } from "./render-report.js";
+import { PACK_AFTER, PACKED_PAGES_SCRIPT, PACKED_PAGES_SCRIPT_HASH } from "./packed-pages.js";
+import { renderContext, renderReport, TIMELINE_PAGE, timelinePage } from "./render-report.js";
 
 const shot = (ref: string): ReportShot => ({
   image: `img-${ref}`,
@@ -123,5 +126,82 @@ describe("a long timeline", () => {
     const html = render(model([row(0), row(1)]));
     expect(html).not.toContain('<div class="page"');
     expect(html).toContain('<ol class="timeline"><li');
+  });
+});
+
+describe("a timeline of more than PACK_AFTER calls", () => {
+  const pack = (html: string) => gzipSync(html).toString("base64");
+  const unpack = (data: string) => gunzipSync(Buffer.from(data, "base64")).toString("utf8");
+  const packed = (m: ReportModel) => renderReport({ model: m, imageSrc: (id) => `data:image/png;base64,${id}`, generator: "test", packPage: pack });
+
+  it("keeps its first page as markup and packs the others, each with the ids of its calls; the failures still come first", () => {
+    const rows = Array.from({ length: PACK_AFTER + 1 }, (_, n) => row(n));
+    const html = packed(model(rows, [{ kind: "invariant", title: "bounded-retries", message: "m", links: [{ row: "call-2000", label: "#2000" }] }]));
+    expect(html.match(/<li class="call/g)).toHaveLength(TIMELINE_PAGE);
+    const pages = [
+      ...html.matchAll(
+        /<details class="page packed" aria-label="([^"]*)" data-ids="([^"]*)"><summary>[^<]*<\/summary><script type="application\/x-cua-report-page">([^<]*)<\/script><\/details>/g,
+      ),
+    ];
+    expect(pages.map((p) => p[1])).toEqual([
+      "#200 – #399",
+      "#400 – #599",
+      "#600 – #799",
+      "#800 – #999",
+      "#1000 – #1199",
+      "#1200 – #1399",
+      "#1400 – #1599",
+      "#1600 – #1799",
+      "#1800 – #1999",
+      "#2000 – #2000",
+    ]);
+    expect(pages[0]![2]!.split(" ")).toEqual(rows.slice(200, 400).map((r) => r.id));
+    // a packed page is the markup the page would have had
+    const page = unpack(pages[0]![3]!);
+    expect(page.startsWith('<ol class="timeline" start="201"><li class="call kind-read outcome-replayed" id="call-200"')).toBe(true);
+    expect(page.match(/<li class="call/g)).toHaveLength(TIMELINE_PAGE);
+    expect(unpack(pages[9]![3]!)).toMatch(/class="call kind-read outcome-replayed flagged" id="call-2000"/);
+    expect(html.indexOf('href="#call-2000"')).toBeLessThan(html.indexOf("<details"));
+    // the one script, allowed by its hash and nothing else
+    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html).toContain(`<script>${PACKED_PAGES_SCRIPT}</script>`);
+    expect(html).toContain(`style-src 'unsafe-inline'; script-src ${PACKED_PAGES_SCRIPT_HASH}">`);
+  });
+
+  it("allows its script by the script's own SHA-256", () => {
+    expect(PACKED_PAGES_SCRIPT_HASH).toBe(`'sha256-${createHash("sha256").update(PACKED_PAGES_SCRIPT).digest("base64")}'`);
+  });
+
+  it("is not packed at PACK_AFTER calls or without a packer: no script, as before", () => {
+    const rows = Array.from({ length: PACK_AFTER }, (_, n) => row(n));
+    for (const html of [packed(model(rows)), render(model(Array.from({ length: PACK_AFTER + 1 }, (_, n) => row(n))))]) {
+      expect(html).not.toContain("<script");
+      expect(html).not.toContain("script-src");
+      expect(html).not.toContain("<details");
+    }
+  });
+
+  it("built a page at a time is the timeline built whole", async () => {
+    const rows = () => Array.from({ length: PACK_AFTER + 300 }, (_, n) => row(n, n % 150 === 0 ? { shots: [shot(n % 300 ? "b" : "a")] } : {}));
+    const whole = rows();
+    await compareShots({ rows: whole, compare: async () => ({ kind: "changed", fraction: 0.5 }) });
+    const expected = packed(model(whole));
+    // the same rows a page at a time, the walk carried from page to page
+    const paged = rows();
+    const walk: ShotWalk = { known: new Map() };
+    const ctx = renderContext();
+    const options = { model: model([]), imageSrc: (id: string) => `data:image/png;base64,${id}`, generator: "test", packPage: pack, context: ctx };
+    const labels = new Map<string, string>();
+    const pages: string[] = [];
+    let compared = 0;
+    for (let start = 0; start < paged.length; start += TIMELINE_PAGE) {
+      const page = paged.slice(start, start + TIMELINE_PAGE);
+      for (const r of page) if (r.shots.length > 0) labels.set(r.id, r.label);
+      compared += (await compareShots({ rows: page, compare: async () => ({ kind: "changed", fraction: 0.5 }), walk })).compared;
+      pages.push(timelinePage({ options, ctx, rows: page, start, total: paged.length, labels }));
+    }
+    expect(compared).toBe(2);
+    options.model.sections[0]!.timeline = { count: paged.length, pages };
+    expect(renderReport(options)).toBe(expected);
   });
 });

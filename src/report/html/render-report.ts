@@ -1,5 +1,7 @@
+import { createLru, type Lru } from "#src/util/lru.js";
 import { esc } from "./escape.js";
 import type { ReportModel, ReportProblem, ReportRow, ReportSection, ReportShot } from "./model.js";
+import { PACK_AFTER, PACKED_PAGE_TYPE, PACKED_PAGES_CSS, PACKED_PAGES_SCRIPT, PACKED_PAGES_SCRIPT_HASH } from "./packed-pages.js";
 import { REPORT_CSS } from "./report-style.js";
 
 export interface RenderOptions {
@@ -13,6 +15,13 @@ export interface RenderOptions {
   imageSize?: (image: string) => { width: number; height: number } | undefined;
   /** Shown in the footer, e.g. "cua-contract 0.1.0". */
   generator: string;
+  /**
+   * Packs the markup of a timeline page (gzip, then base64). When given, a timeline of more than
+   * PACK_AFTER calls keeps its first page as markup and packs the rest (docs/decisions/0235).
+   */
+  packPage?: (html: string) => string;
+  /** The context a timeline built page by page was rendered in (renderContext); a new one otherwise. */
+  context?: RenderContext;
 }
 
 function facts(list: Array<[string, string]>): string {
@@ -36,10 +45,22 @@ function seconds(ms: number | undefined): string {
   return ms === undefined ? "" : `+${(ms / 1000).toFixed(3)} s`;
 }
 
-// What a render has written once already: images (by id) and full results (by text, with the row showing it).
-interface RenderContext {
+/**
+ * What a render has written once already: images (by id) and full results (by text, with the row
+ * showing it; the most recent within a budget, so a long timeline holds a bounded amount: a result
+ * whose first showing was forgotten is written again), and whether a page was packed.
+ */
+export interface RenderContext {
   images: Set<string>;
-  details: Map<string, { id: string; label: string }>;
+  details: Lru<string, { id: string; label: string }>;
+  packed: boolean;
+}
+
+/** Characters of full results a render remembers to link to instead of writing them again. */
+const DETAILS_REMEMBERED = 2 ** 20;
+
+export function renderContext(): RenderContext {
+  return { images: new Set(), details: createLru({ maxWeight: DETAILS_REMEMBERED }), packed: false };
 }
 
 // Image ids become CSS class names: letters, digits and dashes only.
@@ -65,7 +86,7 @@ function diffView(options: RenderOptions, ctx: RenderContext, prev: string, next
   return `<div class="frame diffview" role="img" aria-label="${esc(alt)}"${aspect(options, next)}><div class="layer ${imageClass(next)}"></div><div class="delta"><div class="layer ${imageClass(prev)}"></div><div class="layer ${imageClass(next)}"></div></div></div>`;
 }
 
-function shot(options: RenderOptions, ctx: RenderContext, row: ReportRow, s: ReportShot, rowLabels: Map<string, string>): string {
+function shot(options: RenderOptions, ctx: RenderContext, row: ReportRow, s: ReportShot, rowLabels: ReadonlyMap<string, string>): string {
   const change = s.change;
   const prevLabel = change ? (rowLabels.get(change.previousRow) ?? change.previousRow) : "";
   const pct = change?.fraction !== undefined && change.kind !== "identical" ? ` (${(change.fraction * 100).toFixed(1)} % of cells)` : "";
@@ -99,11 +120,11 @@ function fullResult(ctx: RenderContext, r: ReportRow): string {
   const detail = r.resultDetail!;
   const first = ctx.details.get(detail);
   if (first) return `<p class="same">full result: same as <a href="#${esc(first.id)}">${esc(first.label)}</a></p>`;
-  ctx.details.set(detail, { id: r.id, label: r.label });
+  ctx.details.set(detail, { id: r.id, label: r.label }, detail.length);
   return `<details><summary>full result</summary><pre>${esc(detail)}</pre></details>`;
 }
 
-function row(options: RenderOptions, ctx: RenderContext, r: ReportRow, rowLabels: Map<string, string>): string {
+function row(options: RenderOptions, ctx: RenderContext, r: ReportRow, rowLabels: ReadonlyMap<string, string>): string {
   const classes = ["call", `kind-${r.kind}`, `outcome-${r.outcome}`, r.isError ? "is-error" : "", r.flagged ? "flagged" : ""].filter(Boolean).join(" ");
   const name = r.tool ?? r.method;
   const epoch =
@@ -142,9 +163,11 @@ function section(options: RenderOptions, ctx: RenderContext, s: ReportSection, s
     steps.length > 0
       ? `<h2>Harness steps (${steps.length})</h2><ol class="timeline steps">${steps.map((r) => row(options, ctx, r, labels)).join("\n")}</ol>`
       : "";
+  const built = s.timeline;
+  const count = built ? built.count : rows.length;
   const timeline =
-    rows.length > 0
-      ? `<h2>Timeline (${rows.length} call${rows.length === 1 ? "" : "s"})</h2>${pages(rows, (r) => row(options, ctx, r, labels))}`
+    count > 0
+      ? `<h2>Timeline (${count} call${count === 1 ? "" : "s"})</h2>${built ? built.pages.join("\n") : pages(options, ctx, rows, labels)}`
       : steps.length > 0
         ? ""
         : `<p class="note">No calls to show.</p>`;
@@ -163,18 +186,45 @@ export const TIMELINE_PAGE = 200;
 /**
  * The timeline, in pages of TIMELINE_PAGE calls (docs/decisions/0203): a page the reader has not
  * scrolled to is not laid out or painted (`content-visibility: auto`), so the first paint of a
- * report of 50 000 calls costs what a page costs. No script: anchors, find-in-page and the filters
- * reach every call, since every page is in the document.
+ * report of thousands of calls costs what a page costs. No script: anchors, find-in-page and the
+ * filters reach every call, since every page is in the document. Past PACK_AFTER calls the pages
+ * after the first are packed instead (timelinePage).
  */
-function pages(rows: readonly ReportRow[], render: (r: ReportRow) => string): string {
-  if (rows.length <= TIMELINE_PAGE) return `<ol class="timeline">${rows.map(render).join("\n")}</ol>`;
+function pages(options: RenderOptions, ctx: RenderContext, rows: readonly ReportRow[], labels: ReadonlyMap<string, string>): string {
   const out: string[] = [];
   for (let start = 0; start < rows.length; start += TIMELINE_PAGE) {
-    const page = rows.slice(start, start + TIMELINE_PAGE);
-    const range = `${page[0]!.label} – ${page.at(-1)!.label}`;
-    out.push(`<div class="page" aria-label="${esc(range)}"><ol class="timeline" start="${start + 1}">${page.map(render).join("\n")}</ol></div>`);
+    out.push(timelinePage({ options, ctx, rows: rows.slice(start, start + TIMELINE_PAGE), start, total: rows.length, labels }));
   }
   return out.join("\n");
+}
+
+/**
+ * One page of a timeline of `total` calls, its rows starting at `start` (a multiple of
+ * TIMELINE_PAGE); `labels` names the rows its screenshots are compared with. A timeline of one
+ * page is a plain list. Past PACK_AFTER calls, when the shell can pack, every page but the first is
+ * a closed `<details>` holding its markup packed, with the ids of its rows for links to reach them
+ * (docs/decisions/0235).
+ */
+export function timelinePage(page: {
+  options: RenderOptions;
+  ctx: RenderContext;
+  rows: readonly ReportRow[];
+  start: number;
+  total: number;
+  labels: ReadonlyMap<string, string>;
+}): string {
+  const { options, ctx, rows, start, total } = page;
+  const html = rows.map((r) => row(options, ctx, r, page.labels)).join("\n");
+  if (total <= TIMELINE_PAGE) return `<ol class="timeline">${html}</ol>`;
+  const range = `${rows[0]!.label} – ${rows.at(-1)!.label}`;
+  const list = `<ol class="timeline" start="${start + 1}">${html}</ol>`;
+  if (!options.packPage || total <= PACK_AFTER || start === 0) return `<div class="page" aria-label="${esc(range)}">${list}</div>`;
+  const first = !ctx.packed;
+  ctx.packed = true;
+  const note = first
+    ? `<p class="note">The calls after the first ${TIMELINE_PAGE} are packed in pages: open a page to show it (find-in-page and the filters see the pages that are open; a link to a call opens its page).</p>`
+    : "";
+  return `${note}<details class="page packed" aria-label="${esc(range)}" data-ids="${esc(rows.map((r) => r.id).join(" "))}"><summary>calls ${esc(range)} (${rows.length})</summary><script type="${PACKED_PAGE_TYPE}">${options.packPage(list)}</script></details>`;
 }
 
 const passBadge = (s: ReportSection) =>
@@ -219,7 +269,10 @@ function filterBar(multi: boolean): string {
   ].join("")}</form>`;
 }
 
-/** The whole report as one HTML document; no scripts, no network. Each image is in it once. */
+/**
+ * The whole report as one HTML document; no network. Each image is in it once. No script either,
+ * unless a timeline's pages were packed: then the one script that unpacks them, allowed by its hash.
+ */
 export function renderReport(options: RenderOptions): string {
   const { model } = options;
   const single = model.sections.length === 1;
@@ -227,19 +280,19 @@ export function renderReport(options: RenderOptions): string {
   const judged = model.sections.some((s) => s.passed !== undefined);
   const status = judged ? ` <span class="badge ${overall ? "pass" : "fail"}">${overall ? "passed" : "failed"}</span>` : "";
   const notes = model.notes.length > 0 ? `<ul class="notes">${model.notes.map((n) => `<li>${esc(n)}</li>`).join("")}</ul>` : "";
-  const ctx: RenderContext = { images: new Set(), details: new Map() };
+  const ctx = options.context ?? renderContext();
   const sections = (single ? model.sections : orderSections(model.sections)).map((s) => section(options, ctx, s, single)).join("\n");
   const images = [...ctx.images].map((id) => `.${imageClass(id)}{background-image:url("${cssUrl(options.imageSrc(id))}")}`).join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'">
-<title>${esc(model.title)}</title><style>${REPORT_CSS}</style>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data: 'self'; style-src 'unsafe-inline'${ctx.packed ? `; script-src ${PACKED_PAGES_SCRIPT_HASH}` : ""}">
+<title>${esc(model.title)}</title><style>${REPORT_CSS}${ctx.packed ? PACKED_PAGES_CSS : ""}</style>
 <style>
 ${images}
 </style></head>
 <body><header class="top"><h1>${esc(model.title)}${status}</h1>${facts([["input", `${model.input.kind}: ${model.input.file}`], ...model.facts])}${notes}${filterBar(!single)}</header>
 <main>${single ? "" : overview(model)}${sections}
-<footer>Generated by ${esc(options.generator)}.</footer></main></body></html>
+<footer>Generated by ${esc(options.generator)}.</footer></main>${ctx.packed ? `<script>${PACKED_PAGES_SCRIPT}</script>` : ""}</body></html>
 `;
 }
 

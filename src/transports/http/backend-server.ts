@@ -17,7 +17,7 @@ export async function startBackendHttpServer(options: { backend: ShimBackend; po
     if (!conn) {
       const waiting: Array<(line: string) => void> = [];
       const handler = options.backend.mcp(
-        { argv: ["mcp"], cwd: process.cwd(), env: process.env as Record<string, string> },
+        { argv: ["mcp"], cwd: process.cwd(), env: process.env as Record<string, string>, transport: "http" },
         { send: (line) => waiting.shift()?.(line), stderr: () => {}, exit: () => socket.destroy() },
       );
       conn = { handler, waiting, chain: Promise.resolve() };

@@ -1,4 +1,4 @@
-import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "#src/faults/driver-messages.js";
+import { connectRefused, DAEMON_CLOSED, EXAMPLE_SOCKET, PANIC_EXIT_CODE, proxyForwardingError } from "#src/driver/messages.js";
 import { applyResultFault, truncateText } from "#src/faults/result-faults.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import { syntheticResult } from "#src/replay/engine/synthetic-answer.js";
@@ -20,7 +20,21 @@ export type McpAnswer =
  * recorded over MCP or HTTP, otherwise built from the recorded result; faults as `cua-driver mcp`
  * shows them (docs/reference/cua-driver-contract.md §2.5, §6).
  */
-export function answerMcpCall(options: { decision: Decision; idRaw: string; transport: "mcp" | "http" }): McpAnswer {
+export function answerMcpCall(options: {
+  decision: Decision;
+  idRaw: string;
+  transport: "mcp" | "http";
+  /** Finishes a whole response line for the request's era (the modern envelope on results: ./era.ts). */
+  finish?: (line: string) => string;
+}): McpAnswer {
+  const answer = answerCall(options);
+  const { finish } = options;
+  // a truncated line was finished before it was cut, as the driver wrote the whole line first
+  if (!finish || answer.type !== "line" || options.decision.fault?.fault.kind === "truncated") return answer;
+  return { ...answer, line: finish(answer.line) };
+}
+
+function answerCall(options: { decision: Decision; idRaw: string; transport: "mcp" | "http"; finish?: (line: string) => string }): McpAnswer {
   const { decision, idRaw } = options;
   const { exchange, fault, request } = decision;
   const tool = request.tool ?? "";
@@ -80,7 +94,7 @@ export function answerMcpCall(options: { decision: Decision; idRaw: string; tran
     case "exit":
       return options.transport === "http" ? { type: "drop" } : { type: "exit", code: f.code, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}) };
     case "truncated":
-      return { type: "line", delayMs: 0, line: truncateText(normal().line, f.keep) };
+      return { type: "line", delayMs: 0, line: truncateText((options.finish ?? ((l: string) => l))(normal().line), f.keep) };
     case "corrupt_image":
     case "empty":
     case "oversized":

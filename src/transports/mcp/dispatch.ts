@@ -9,6 +9,18 @@ import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/wire/mcp/envelope.js";
+import { type EraSession, finishModernLine, legacyLine, speaksModern } from "./era.js";
+import {
+  argumentsRefusal,
+  eraGate,
+  httpModernGap,
+  initializeResult0_28,
+  METADATA_METHODS_0_28,
+  metadataResult,
+  skillAnswer,
+  unknownToolLine,
+} from "./modern-answers.js";
+import { SKILL_METHODS } from "./skills.js";
 
 /**
  * Answer one JSON-RPC line as `cua-driver mcp` would (docs/reference/cua-driver-contract.md §2.2-2.5): `initialize` and
@@ -20,6 +32,8 @@ export async function dispatchMcpLine(options: {
   line: string;
   stream: number;
   transport: "mcp" | "http";
+  /** The stdio connection's era state, for a recording of 0.28 or later: every request passes the driver's era check (docs/eras.md). */
+  era?: EraSession;
 }): Promise<McpAnswer | undefined> {
   const { session, line, stream, transport } = options;
   if (line.trim() === "") return undefined;
@@ -28,31 +42,48 @@ export async function dispatchMcpLine(options: {
   const idRaw = message.idRaw;
   if (idRaw === undefined) return undefined; // a notification (or id:null): no answer
   const method = message.method;
+  const dual = options.era !== undefined;
+  const httpGap = transport === "http" && speaksModern(session.driverVersion) ? httpModernGap({ ...message, method }) : undefined;
+  if (httpGap) return { type: "line", delayMs: 0, line: httpGap };
+  const gate = dual ? eraGate({ era: options.era!, line, message: { ...message, method } }) : undefined;
+  if (gate && "answer" in gate) return { type: "line", delayMs: 0, line: gate.answer };
+  const modern = gate?.era === "modern";
+  // a legacy request gets a modern-era recorded answer without the envelope, as the driver would answer it
+  const finish = (l: string) => (modern ? finishModernLine(l, method, session.driverVersion) : dual ? legacyLine(l) : l);
   if (method === "tools/call") {
     const params = message.params as Record<string, unknown> | undefined;
     if (params === undefined || params === null) return { type: "line", delayMs: 0, line: errorLine(idRaw, -32602, "Invalid params: missing params") };
     if (typeof params.name !== "string") return { type: "line", delayMs: 0, line: errorLine(idRaw, -32602, "Invalid params: missing tool name") };
+    const badArgs = dual ? argumentsRefusal(idRaw, params) : undefined;
+    if (badArgs) return { type: "line", delayMs: 0, line: badArgs };
   }
-  if (method !== "initialize" && method !== "tools/list" && method !== "tools/call") {
+  if (method !== "initialize" && method !== "tools/list" && method !== "tools/call" && !(dual && METADATA_METHODS_0_28.has(method))) {
     return { type: "line", delayMs: 0, line: errorLine(idRaw, -32601, `Unknown method: ${method}`) };
   }
   const request = mcpRequest({ message, stream, transport });
   const tMs = session.t();
   if (method !== "tools/call" && !session.engine.exchanges.some((x) => x.request.method === method && x.rpc?.response)) {
     // the cassette has no such exchange (e.g. CLI-only): answer as the recorded driver version would
-    const { raw, synthesized } = method === "initialize" ? synthesizedInitialize(session) : synthesizedToolsList(session);
+    const skill = dual && SKILL_METHODS.has(method) ? skillAnswer({ method, params: message.params, idRaw }) : undefined;
+    if (skill && "line" in skill) return { type: "line", delayMs: 0, line: skill.line };
+    const { raw, synthesized } =
+      skill ??
+      metadataResult(method) ??
+      (method === "initialize" ? (dual ? initializeResult0_28(session.driverVersion) : synthesizedInitialize(session)) : synthesizedToolsList(session));
     session.record(session.synthesized(request), { tMs, synthesized });
-    return { type: "line", delayMs: 0, line: resultLine(idRaw, raw) };
+    return { type: "line", delayMs: 0, line: finish(resultLine(idRaw, raw)) };
   }
   const update = request.tool === "check_for_update" ? checkForUpdateAnswer({ driver: session.driver, exchanges: session.engine.exchanges }) : undefined;
   if (update) {
     session.record(session.synthesized(request), { tMs, served: update.raw, synthesized: update.synthesized });
-    return { type: "line", delayMs: 0, line: resultLine(idRaw, update.raw), served: update.raw };
+    return { type: "line", delayMs: 0, line: finish(resultLine(idRaw, update.raw)), served: update.raw };
   }
   const decision = session.decide(request);
   let answer: McpAnswer;
-  if (method === "tools/call") answer = answerMcpCall({ decision, idRaw, transport });
-  else if (decision.exchange?.rpc?.response) answer = { type: "line", delayMs: 0, line: withId(decision.exchange.rpc.response, idRaw) };
+  // the modern era refuses a tool it does not list as a protocol error, before any lookup (mcp_wire.rs:167-179)
+  if (modern && decision.synthetic?.kind === "permission_denied") answer = { type: "line", delayMs: 0, line: unknownToolLine(idRaw, request.tool ?? "") };
+  else if (method === "tools/call") answer = answerMcpCall({ decision, idRaw, transport, ...(dual ? { finish } : {}) });
+  else if (decision.exchange?.rpc?.response) answer = { type: "line", delayMs: 0, line: finish(withId(decision.exchange.rpc.response, idRaw)) };
   else answer = { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, "cua-contract replay: no recorded answer") };
   // over HTTP each answer is its own response, so `--speed recorded` waits here (stdio paces its output stream)
   const paced = transport === "http" && answer.type === "line" ? session.speedDelayMs(decision) : 0;

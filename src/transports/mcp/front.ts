@@ -2,6 +2,7 @@ import type { ReplaySession } from "#src/replay/session.js";
 import { assertNever } from "#src/util/assert-never.js";
 import type { ReplayFront } from "#src/transports/front.js";
 import { dispatchMcpLine, logUnanswered } from "./dispatch.js";
+import { createEraSession, speaksModern } from "./era.js";
 
 /**
  * `cua-driver mcp` and MCP over HTTP as a replay front: one JSON-RPC line (stdio) or body (HTTP)
@@ -14,6 +15,8 @@ export function mcpFront(session: ReplaySession, transport: "mcp" | "http"): Rep
     transport,
     open() {
       const stream = session.openStream(transport);
+      // the driver's era state is per stdio connection, from 0.28; its HTTP endpoint stays legacy-only
+      const era = transport === "mcp" && speaksModern(session.driverVersion) ? createEraSession() : undefined;
       let stuck = false;
       let closed = false;
       return {
@@ -22,7 +25,7 @@ export function mcpFront(session: ReplaySession, transport: "mcp" | "http"): Rep
             logUnanswered({ session, line, stream, transport });
             return { type: "unanswered" };
           }
-          const answer = await dispatchMcpLine({ session, line, stream, transport });
+          const answer = await dispatchMcpLine({ session, line, stream, transport, ...(era ? { era } : {}) });
           if (!answer) return { type: "none" };
           switch (answer.type) {
             case "line":

@@ -7,6 +7,7 @@
  */
 import path from "node:path";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { DAEMON_NOT_RUNNING, DAEMON_SHUTTING_DOWN, daemonAlreadyRunning, daemonListening, daemonRunningStatus } from "#src/driver/messages.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 
 export type LifecycleCommand = "serve" | "status" | "stop";
@@ -28,16 +29,13 @@ export function createDaemonLifecycle(options: { pid: number }): DaemonLifecycle
       const daemon = served.get(key);
       switch (command) {
         case "status":
-          return daemon
-            ? text({ stdout: `Cua Driver daemon is running\n  socket: ${socket}\n  pid: ${options.pid}\n`, exitCode: 0 })
-            : text({ stderr: "Cua Driver daemon is not running\n", exitCode: 1 });
+          return daemon ? text({ stdout: daemonRunningStatus(socket, options.pid), exitCode: 0 }) : text({ stderr: `${DAEMON_NOT_RUNNING}\n`, exitCode: 1 });
         case "stop":
-          if (!daemon) return text({ stderr: "Cua Driver daemon is not running\n", exitCode: 1 });
+          if (!daemon) return text({ stderr: `${DAEMON_NOT_RUNNING}\n`, exitCode: 1 });
           daemon.shutdown();
           return text({ exitCode: 0 });
         case "serve":
-          if (daemon)
-            return text({ stderr: `Cua Driver daemon is already running on ${socket} (pid ${options.pid}). Run \`cua-driver stop\` first.\n`, exitCode: 1 });
+          if (daemon) return text({ stderr: daemonAlreadyRunning(socket, options.pid), exitCode: 1 });
           return serve({ served, key, socket, request });
       }
     },
@@ -50,7 +48,7 @@ export function createDaemonLifecycle(options: { pid: number }): DaemonLifecycle
 // A serve stays in flight until `stop` names its socket, the session ends, or its shim is killed.
 function serve(options: { served: Map<string, { shutdown(): void }>; key: string; socket: string; request: CliRequest }): Promise<CliResponse> {
   const { served, key, socket, request } = options;
-  const listening = `Cua Driver daemon listening on ${socket}\n`;
+  const listening = daemonListening(socket);
   if (request.signal.aborted) return Promise.resolve({ ...text({ stderr: listening, exitCode: null }), signal: "SIGTERM" });
   return new Promise((resolve) => {
     const finish = (response: CliResponse) => {
@@ -60,7 +58,7 @@ function serve(options: { served: Map<string, { shutdown(): void }>; key: string
     };
     const killed = () => finish({ ...text({ stderr: listening, exitCode: null }), signal: "SIGTERM" });
     request.signal.addEventListener("abort", killed, { once: true });
-    served.set(key, { shutdown: () => finish(text({ stderr: `${listening}Cua Driver daemon shutting down.\n`, exitCode: 0 })) });
+    served.set(key, { shutdown: () => finish(text({ stderr: `${listening}${DAEMON_SHUTTING_DOWN}`, exitCode: 0 })) });
   });
 }
 

@@ -4,7 +4,7 @@
  * naming one (except `start_session`, which revives it) before dispatch. The runtime in process has
  * no daemon, so this bookkeeping stands in for it; MCP direct mode has none either and is not guarded.
  */
-import { sessionEndedGuardText } from "#src/driver/session-guard.js";
+import { sessionEndedGuardText } from "#src/driver/messages.js";
 import { member, parseSerdeJson, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
 
 export interface EndedSessions {

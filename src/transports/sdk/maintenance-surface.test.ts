@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { tmpDir } from "../../../test/helpers/tmp-dir.js";
 import { createSdkBackend, sdkBackendFor, type SdkBackend } from "./sdk-backend.js";
-import { pickLatestStable, type LatestRelease } from "./update-check.js";
+import { pickLatestStable } from "#src/driver/update-check.js";
+import type { LatestRelease } from "./update-check.js";
 
 const REFERENCE = path.join(repoRoot, "test/fixtures/reference/cua-driver");
 const ROSTER = JSON.parse(readFileSync(path.join(REFERENCE, "upstream/.github/scripts/cua-driver-mcp-compat/expected-tools.json"), "utf8")) as {

@@ -9,8 +9,19 @@ import type { SdkDriver } from "#src/runtime/sdk-types.js";
 import { serdeString } from "#src/wire/json/string.js";
 import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine } from "#src/wire/mcp/envelope.js";
-import { permissionDeniedText } from "#src/driver/catalogue.js";
+import { permissionDeniedText } from "#src/driver/messages.js";
 import { driverErrorText, type ToolNames } from "./tool-names.js";
+import { createEraSession, type EraSession, finishModernLine, speaksModern } from "#src/transports/mcp/era.js";
+import {
+  argumentsRefusal,
+  eraGate,
+  httpModernGap,
+  initializeResult0_28,
+  metadataResult,
+  skillAnswer,
+  unknownToolLine,
+} from "#src/transports/mcp/modern-answers.js";
+import { SKILL_METHODS } from "#src/transports/mcp/skills.js";
 
 export interface McpDirectOptions {
   driver: SdkDriver;
@@ -18,6 +29,8 @@ export interface McpDirectOptions {
   protocolVersion: string;
   listToolsJson: string;
   names: ToolNames;
+  /** `http`: one connection of MCP over HTTP, where the driver applies no stdio era rule. */
+  transport?: "stdio" | "http";
   /** The raw result of a tool the binary hosts itself (check_for_update), else undefined. */
   hostCall?(tool: string): Promise<string | undefined>;
   send(line: string): void;
@@ -31,10 +44,12 @@ export interface McpDirectSession {
 
 export function createMcpDirectSession(options: McpDirectOptions): McpDirectSession {
   let queue = Promise.resolve();
+  // from 0.28 the process checks every request's era (src/transports/mcp/era.ts)
+  const era = speaksModern(options.version) && options.transport !== "http" ? createEraSession() : undefined;
   return {
     line(line) {
       queue = queue.then(async () => {
-        const reply = await answer(options, line);
+        const reply = await answer(options, line, era);
         if (reply !== undefined) options.send(reply);
       });
     },
@@ -43,7 +58,7 @@ export function createMcpDirectSession(options: McpDirectOptions): McpDirectSess
 }
 
 /** The response line for one request line, or undefined for blank lines and notifications. */
-export async function answer(options: Omit<McpDirectOptions, "send">, line: string): Promise<string | undefined> {
+export async function answer(options: Omit<McpDirectOptions, "send">, line: string, era?: EraSession): Promise<string | undefined> {
   if (line.trim() === "") return undefined;
   let request: SerdeNode;
   try {
@@ -57,23 +72,40 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
   if (!idNode || (idNode.kind === "scalar" && idNode.raw === "null")) return undefined;
   const id = serdeCompact(idNode);
   const params = member(request, "params");
-  if (method === "initialize") return resultLine(id, initializeResult(options));
-  if (method === "tools/list") return resultLine(id, options.listToolsJson);
+  const modernOverHttp =
+    options.transport === "http" && speaksModern(options.version)
+      ? httpModernGap({ idRaw: id, method, params: params ? JSON.parse(serdeCompact(params)) : undefined })
+      : undefined;
+  if (modernOverHttp) return modernOverHttp;
+  const gate = era ? eraGate({ era, line, message: { idRaw: id, method, params: params ? JSON.parse(serdeCompact(params)) : undefined } }) : undefined;
+  if (gate && "answer" in gate) return gate.answer;
+  const finish = (l: string) => (gate?.era === "modern" ? finishModernLine(l, method, options.version) : l);
+  if (method === "initialize") return resultLine(id, speaksModern(options.version) ? initializeResult0_28(options.version).raw : initializeResult(options));
+  if (method === "tools/list") return finish(resultLine(id, options.listToolsJson));
+  if (era && SKILL_METHODS.has(method)) {
+    const skill = skillAnswer({ method, params: params ? JSON.parse(serdeCompact(params)) : undefined, idRaw: id });
+    return "line" in skill ? skill.line : finish(resultLine(id, skill.raw));
+  }
+  const metadata = era ? metadataResult(method) : undefined;
+  if (metadata) return finish(resultLine(id, metadata.raw));
   if (method !== "tools/call") return errorLine(id, -32601, `Unknown method: ${method}`);
   if (!params || (params.kind === "scalar" && params.raw === "null")) return errorLine(id, -32602, "Invalid params: missing params");
   const name = stringValue(member(params, "name"));
   if (name === undefined) return errorLine(id, -32602, "Invalid params: missing tool name");
+  const badArgs = era ? argumentsRefusal(id, JSON.parse(serdeCompact(params)) as Record<string, unknown>) : undefined;
+  if (badArgs) return badArgs;
   if (!options.names.classified.has(name)) {
+    if (gate?.era === "modern") return unknownToolLine(id, name);
     return resultLine(id, toolError(permissionDeniedText(name), '{"code":"permission_denied"}'));
   }
   const args = withoutReservedArgs(member(params, "arguments"));
   try {
     const hosted = await options.hostCall?.(name);
-    if (hosted !== undefined) return resultLine(id, hosted);
+    if (hosted !== undefined) return finish(resultLine(id, hosted));
     const result = await options.driver.callTool(name, args);
-    return resultLine(id, result.rawJson);
+    return finish(resultLine(id, result.rawJson));
   } catch (failure) {
-    return resultLine(id, toolError(driverErrorText(failure), '{"exit_code":1}'));
+    return finish(resultLine(id, toolError(driverErrorText(failure), '{"exit_code":1}')));
   }
 }
 

@@ -14,13 +14,13 @@ import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVers
 import { rustIoErrorText } from "./rust-io-error.js";
 import type { SdkDriver, SdkMetadata } from "#src/runtime/sdk-types.js";
 import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "#src/wire/json/tree.js";
-import { permissionDeniedText } from "#src/driver/catalogue.js";
+import { permissionDeniedText, unknownToolText, USAGE_EXIT_CODE } from "#src/driver/messages.js";
 import { driverErrorText, toolNames, type ToolNames } from "./tool-names.js";
 import { resolveBinaryPath } from "#src/runtime/binary-path.js";
 import { createDaemonLifecycle, LIFECYCLE_COMMANDS, type DaemonLifecycle, type LifecycleCommand } from "./daemon-lifecycle.js";
 import { createEndedSessions, type EndedSessions } from "./ended-sessions.js";
 import { withHostToolsRaw } from "#src/wire/mcp/host-tools.js";
-import { renderMcpConfig } from "#src/driver/mcp-config.js";
+import { renderMcpConfig } from "#src/wire/cli/render-mcp-config.js";
 import { checkForUpdateResult, renderCheckUpdate } from "#src/wire/cli/update-check.js";
 import { githubLatestRelease, updateState, type LatestRelease } from "./update-check.js";
 
@@ -65,7 +65,9 @@ export function sdkBackendFor(options: {
     location,
     driver,
     cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, hostCall, latest, daemons, endedSessions }),
-    mcp: (init, io) => mcpStartupRefusal({ argv: init.argv, io }) ?? mcpSession({ io, driver, metadata, listToolsJson, names, hostCall, latest }),
+    mcp: (init, io) =>
+      mcpStartupRefusal({ argv: init.argv, io }) ??
+      mcpSession({ io, driver, metadata, listToolsJson, names, hostCall, latest, http: init.transport === "http" }),
     close: async () => {
       daemons.close();
       await driver.shutdown?.();
@@ -150,7 +152,7 @@ async function call(
   // The daemon rejects a call on an ended session before it dispatches (and so before `Unknown tool`).
   const guard = options.endedSessions.guard({ tool, args });
   if (guard !== undefined) return failure(guard, 1);
-  if (!options.names.registered.has(tool) && tool !== "type_text_chars") return failure(`Unknown tool: ${tool}`, 64);
+  if (!options.names.registered.has(tool) && tool !== "type_text_chars") return failure(unknownToolText(tool), USAGE_EXIT_CODE);
   let rawJson: string;
   try {
     rawJson = (await options.hostCall(tool)) ?? (await options.driver.callTool(tool, withoutReservedArgs(args), { signal: request.signal })).rawJson;
@@ -188,9 +190,10 @@ function positionalJsonError(options: { tool: string; implicit: boolean; receive
   ].join("\n");
 }
 
-function mcpSession(options: Context & { io: McpIo }): McpSessionHandler {
+function mcpSession(options: Context & { io: McpIo; http: boolean }): McpSessionHandler {
   let gone = false;
   const session = createMcpDirectSession({
+    ...(options.http ? { transport: "http" as const } : {}),
     driver: options.driver,
     version: options.metadata.driverVersion,
     protocolVersion: options.metadata.mcpProtocolVersion,

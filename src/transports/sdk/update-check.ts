@@ -4,10 +4,16 @@
  * timeout, the highest non-draft stable `cua-driver-rs-v*` tag. No on-disk cache (the binary keeps
  * one for 20 h in ~/.cua-driver/version_check.json; the backend never writes the user's home).
  */
-import { checkedAt, offlineUpdateState, updateStateFor, type UpdateState } from "#src/wire/cli/update-check.js";
-
-const RELEASES_URL = "https://api.github.com/repos/trycua/cua/releases?per_page=40";
-const TIMEOUT_MS = 4000;
+import {
+  checkedAt,
+  FETCH_ERRORS,
+  offlineUpdateState,
+  pickLatestStable,
+  RELEASES_TIMEOUT_MS as TIMEOUT_MS,
+  RELEASES_URL,
+  updateStateFor,
+  type UpdateState,
+} from "#src/driver/update-check.js";
 
 /** Where the latest version comes from: a version, or the error text the driver would report. */
 export type LatestRelease = (version: string) => Promise<{ latest: string } | { error: string }>;
@@ -28,38 +34,24 @@ export const githubLatestRelease: LatestRelease = async (version) => {
       headers: { accept: "application/vnd.github+json", "user-agent": `cua-driver-rs/${version}` },
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-    if (res.status >= 400) return { error: `HTTP error: http status: ${res.status}` };
+    if (res.status >= 400) return { error: FETCH_ERRORS.status(res.status) };
     try {
       body = await res.json();
     } catch (error) {
-      return { error: `JSON parse error: ${(error as Error).message}` };
+      return { error: FETCH_ERRORS.json((error as Error).message) };
     }
   } catch (error) {
-    return { error: `HTTP error: ${fetchErrorText(error)}` };
+    return { error: FETCH_ERRORS.http(fetchErrorText(error)) };
   }
   const latest = pickLatestStable(body);
-  return latest ? { latest } : { error: "no matching cua-driver-rs-v* release in response" };
+  return latest ? { latest } : { error: FETCH_ERRORS.noRelease };
 };
 
 function fetchErrorText(error: unknown): string {
   const e = error as { name?: string; cause?: { code?: string; message?: string } };
-  if (e.name === "TimeoutError") return "timeout: global";
+  if (e.name === "TimeoutError") return FETCH_ERRORS.timeout;
   const code = e.cause?.code;
-  if (code === "EAI_AGAIN") return "io: failed to lookup address information: Temporary failure in name resolution";
-  if (code === "ENOTFOUND") return "io: failed to lookup address information: Name or service not known";
-  return `io: ${e.cause?.message ?? (error as Error).message}`;
-}
-
-/** `pick_latest_release` for the stable channel (version_check.rs:698-729). */
-export function pickLatestStable(body: unknown): string | undefined {
-  if (!Array.isArray(body)) return undefined;
-  let best: number[] | undefined;
-  for (const r of body as { tag_name?: unknown; draft?: unknown }[]) {
-    if (typeof r?.tag_name !== "string" || r.draft === true) continue;
-    const m = /^cua-driver-rs-v(\d+)\.(\d+)\.(\d+)$/.exec(r.tag_name);
-    if (!m) continue;
-    const v = [Number(m[1]), Number(m[2]), Number(m[3])];
-    if (!best || v[0]! > best[0]! || (v[0] === best[0] && (v[1]! > best[1]! || (v[1] === best[1] && v[2]! > best[2]!)))) best = v;
-  }
-  return best?.join(".");
+  if (code === "EAI_AGAIN") return FETCH_ERRORS.lookupTemporary;
+  if (code === "ENOTFOUND") return FETCH_ERRORS.lookupNotFound;
+  return FETCH_ERRORS.io(e.cause?.message ?? (error as Error).message);
 }

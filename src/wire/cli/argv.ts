@@ -1,58 +1,7 @@
 // How cua-driver 0.21 reads its argv (docs/reference/cua-driver-contract.md §1.1): flags anywhere, value flags eat the next
 // token (or `--flag=value`), the first positional picks the subcommand, an unknown one is an implicit `call`.
-
-export const VALUE_FLAGS: ReadonlySet<string> = new Set([
-  "--cursor-theme",
-  "--cursor-reduced-motion",
-  "--glide-ms",
-  "--dwell-ms",
-  "--idle-hide-ms",
-  "--screenshot-out-file",
-  "--client",
-  "--socket",
-  "--permission-mode",
-  "--grant",
-  "--session-policy",
-  "--capability-manifest",
-  "--pid-file",
-  "--type",
-  "--host-bundle-id",
-  "--pid",
-  "--strategy",
-  "--window-id",
-  "--session",
-  "--profile-mode",
-  "--profile-name",
-  "--experimental-pip-geometry",
-]);
-
-export const SUBCOMMANDS: ReadonlySet<string> = new Set([
-  "mcp",
-  "list-tools",
-  "describe",
-  "call",
-  "serve",
-  "stop",
-  "revoke",
-  "status",
-  "config",
-  "telemetry",
-  "recording",
-  "update",
-  "check-update",
-  "doctor",
-  "diagnose",
-  "permissions",
-  "autostart",
-  "skills",
-  "manifest",
-  "channel",
-  "cursor-theme",
-  "sessions",
-  "history",
-  "mcp-config",
-  "dump-docs",
-]);
+// Which flags take a value and which subcommands exist is the driver model's (src/driver/cli-surface.ts).
+import { SUBCOMMANDS, VALUE_FLAGS } from "#src/driver/cli-surface.js";
 
 export interface DriverArgv {
   /** `version`/`help` when those flags win, `mcp` for bare `cua-driver`, else the subcommand. */

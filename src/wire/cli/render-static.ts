@@ -3,7 +3,8 @@
  * `list-tools`, `describe`, `manifest`, rendered from the runtime's own tool inventory
  * (`listToolsJson()`) and version, the way the 0.21.0 binary prints them.
  */
-import { HELP_TEMPLATE, MANIFEST_SCHEMA_VERSION, MANIFEST_SUBCOMMANDS_JSON } from "#src/driver/binary-reference.js";
+import { firstSentence, helpText, MANIFEST_SCHEMA_VERSION, MANIFEST_SUBCOMMANDS_JSON, versionText } from "#src/driver/binary-reference.js";
+import { unknownToolText, USAGE_EXIT_CODE } from "#src/driver/messages.js";
 import { serdeString } from "#src/wire/json/string.js";
 import { member, parseSerdeJson, serdeCompact, serdePretty, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
 
@@ -14,11 +15,11 @@ export interface RenderedText {
 }
 
 export function renderVersion(version: string): RenderedText {
-  return { stdout: `cua-driver ${version}\n`, stderr: "", exitCode: 0 };
+  return { stdout: versionText(version), stderr: "", exitCode: 0 };
 }
 
 export function renderHelp(version: string): RenderedText {
-  return { stdout: HELP_TEMPLATE.replace("{version}", version), stderr: "", exitCode: 0 };
+  return { stdout: helpText(version), stderr: "", exitCode: 0 };
 }
 
 interface InventoryTool {
@@ -49,26 +50,13 @@ export function renderListTools(listToolsJson: string): RenderedText {
   return { stdout: lines.map((l) => `${l}\n`).join(""), stderr: "", exitCode: 0 };
 }
 
-/** The `first_sentence` rule of `list-tools` (cli.rs): first paragraph, lines joined, cut at `. `/`? `/`! `. */
-export function firstSentence(description: string): string {
-  const paragraph = description.split(/\n[ \t]*\n/)[0] ?? "";
-  const joined = paragraph
-    .split("\n")
-    .map((l) => l.trim())
-    .join(" ");
-  const cut = /[.?!] /.exec(joined);
-  let sentence = (cut ? joined.slice(0, cut.index + 1) : joined).trim();
-  if (sentence.endsWith(".")) sentence = sentence.slice(0, -1);
-  return sentence;
-}
-
 /** `describe <tool>`: name, description, pretty input schema; unknown → the tool list, exit 64. */
 export function renderDescribe(listToolsJson: string, name: string): RenderedText {
   const tools = inventoryTools(listToolsJson);
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
     const names = tools.map((t) => t.name).sort();
-    return { stdout: "", stderr: `Unknown tool: ${name}\nAvailable tools:\n${names.map((n) => `  ${n}\n`).join("")}`, exitCode: 64 };
+    return { stdout: "", stderr: `${unknownToolText(name)}\nAvailable tools:\n${names.map((n) => `  ${n}\n`).join("")}`, exitCode: USAGE_EXIT_CODE };
   }
   let out = `name: ${tool.name}\n\n`;
   if (tool.description) out += `description:\n${tool.description}\n\n`;

@@ -7,17 +7,13 @@
  */
 import type { Reply, ToolResult } from "#src/driver/port.js";
 import { STRUCTURED_ON_SUCCESS } from "#src/driver/catalogue.js";
+import { daemonFailureKind } from "#src/driver/messages.js";
+import { isRefusalEnvelope } from "#src/driver/refusals.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import { compactRaw, objectSpans, rawMember, removeMembers } from "#src/wire/json/spans.js";
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-/** A refusal envelope as docs/reference/cua-driver-contract.md §3.2 describes it: `refusal`, `status: refused`, a flat `code`, or `effect: refused`. */
-export function looksLikeRefusal(structured: Record<string, unknown>): boolean {
-  if (isRecord(structured.refusal) || structured.status === "refused" || structured.effect === "refused") return true;
-  return typeof structured.code === "string" && structured.effect === undefined;
 }
 
 /**
@@ -36,7 +32,7 @@ export function parseCallStdout(tool: string, stdout: string): ToolResult {
           const mimeType = typeof structured.screenshot_mime_type === "string" ? structured.screenshot_mime_type : "image/png";
           result.content.push({ type: "image", data: structured.screenshot_png_b64, mimeType });
         }
-        if (looksLikeRefusal(structured)) result.isError = true;
+        if (isRefusalEnvelope(structured)) result.isError = true;
         return result;
       }
     } catch {
@@ -80,16 +76,15 @@ export function resultFromCliStdout(options: { stdout: string; tool: string }): 
     structured = removeMembers(structured, ["screenshot_png_b64"]);
   }
   blocks.unshift(canonicalJson({ text: trimmed, type: "text" }));
-  const refused = looksLikeRefusal(JSON.parse(structured) as Record<string, unknown>);
+  const refused = isRefusalEnvelope(JSON.parse(structured) as Record<string, unknown>);
   return `{"content":[${blocks.join(",")}]${refused ? ',"isError":true' : ""},"structuredContent":${structured}}`;
 }
 
 /** A non-zero exit of `cua-driver call`, from its stderr (docs/reference/cua-driver-contract.md §1.6 exit-code table). */
 export function parseCallFailure(tool: string, exitCode: number, stderr: string): Reply {
   const message = stderr.trim();
-  if (/daemon closed connection without response/.test(message)) return { kind: "daemon_died", tool, message };
-  if (/timed out after \d+s waiting for daemon response/.test(message)) return { kind: "timeout", tool, message };
-  if (/daemon request on .* failed|is not running on|is incompatible/.test(message)) return { kind: "transport_error", tool, message };
+  const failure = daemonFailureKind(message);
+  if (failure) return { kind: failure, tool, message };
   return {
     content: [{ type: "text", text: message || `cua-driver call ${tool} exited ${exitCode}` }],
     structuredContent: { exit_code: exitCode },

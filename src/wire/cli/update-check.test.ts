@@ -3,8 +3,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { withHostToolsRaw } from "#src/wire/mcp/host-tools.js";
-import { renderMcpConfig } from "#src/driver/mcp-config.js";
-import { checkedAt, checkForUpdateResult, renderCheckUpdate, updateStateFor } from "./update-check.js";
+import { renderMcpConfig } from "#src/wire/cli/render-mcp-config.js";
+import { checkedAt, updateStateFor } from "#src/driver/update-check.js";
+import { checkForUpdateResult, renderCheckUpdate } from "./update-check.js";
 
 const fixture = (rel: string) => readFileSync(path.join(repoRoot, "test/fixtures", rel), "utf8");
 

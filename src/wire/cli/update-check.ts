@@ -1,138 +1,29 @@
 /**
- * The driver's update check, as `cua-driver check-update [--json]` prints it and the
- * `check_for_update` tool returns it (cua-driver 0.21.0: version_check.rs:119-146, 196-304,
- * cli.rs:3629-3669, check_update_tool.rs:29-86; docs/discoveries/maintenance-surface.md).
- * Pure: the state comes in, text comes out; whoever calls decides where "latest" came from.
+ * The update check's encodings (the state and texts are `src/driver/update-check.ts`):
+ * `cua-driver check-update [--json]` output and the `check_for_update` tool result.
  */
+import { CHECK_FOR_UPDATE_ENTRY, checkUpdateExitCode, checkUpdateLines, type UpdateState, updateSummary } from "#src/driver/update-check.js";
 import { canonicalJson, canonicalPretty } from "#src/wire/json/canonical.js";
 import { serdeString } from "#src/wire/json/string.js";
-
-/** `UpdateState` (version_check.rs:119-146), every field present; serde writes `None` as null. */
-export interface UpdateState {
-  current_version: string;
-  current_channel: "stable" | "nightly" | null;
-  selected_channel: "stable" | "nightly" | null;
-  latest_version: string | null;
-  update_available: boolean;
-  source: "github_releases";
-  /** `YYYY-MM-DDTHH:MM:SSZ`, whole seconds (version_check.rs:761-764). */
-  checked_at: string;
-  cache_hit: boolean;
-  install_command: string | null;
-  release_notes_url: string | null;
-  error: string | null;
-}
-
-/**
- * The fetch error of a machine that cannot resolve api.github.com: `HTTP error: ` (version_check.rs:683)
- * + ureq's `io: …` (ureq error.rs Display) + Rust std's getaddrinfo text with glibc's EAI_AGAIN message.
- */
-export const OFFLINE_FETCH_ERROR = "HTTP error: io: failed to lookup address information: Temporary failure in name resolution";
-
-/** The install one-liner on Linux and macOS (version_check.rs:175-184). */
-export const INSTALL_COMMAND = "curl -fsSL https://cua.ai/driver/install.sh | bash";
-
-/** `ReleaseChannel::from_version` (release_channel.rs:24-36): plain semver is stable. */
-export function channelOf(version: string): "stable" | "nightly" | null {
-  if (/^\d+\.\d+\.\d+$/.test(version)) return "stable";
-  if (/^\d+\.\d+\.\d+-nightly\.[0-9A-Za-z.]+$/.test(version)) return "nightly";
-  return null;
-}
-
-/** An ISO-8601 instant cut to whole seconds, the way the driver writes `checked_at`. */
-export function checkedAt(iso: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? "1970-01-01T00:00:00Z" : `${new Date(ms).toISOString().slice(0, 19)}Z`;
-}
-
-/** What the check returns when GitHub cannot be reached and no cache exists (version_check.rs:266-279, 291-304). */
-export function offlineUpdateState(options: { version: string; checkedAt: string; error?: string }): UpdateState {
-  const current = channelOf(options.version);
-  return {
-    current_version: options.version,
-    current_channel: current,
-    selected_channel: "stable",
-    latest_version: null,
-    update_available: false,
-    source: "github_releases",
-    checked_at: options.checkedAt,
-    cache_hit: false,
-    install_command: null,
-    release_notes_url: null,
-    error: options.error ?? OFFLINE_FETCH_ERROR,
-  };
-}
-
-/** What the check returns when the latest stable release is `latest` (version_check.rs:281-304, 525-535). */
-export function updateStateFor(options: { version: string; latest: string; checkedAt: string }): UpdateState {
-  const current = channelOf(options.version);
-  const available = (current !== null && current !== "stable") || isNewer(options.latest, options.version);
-  return {
-    current_version: options.version,
-    current_channel: current,
-    selected_channel: "stable",
-    latest_version: options.latest,
-    update_available: available,
-    source: "github_releases",
-    checked_at: options.checkedAt,
-    cache_hit: false,
-    install_command: available ? INSTALL_COMMAND : null,
-    release_notes_url: available ? `https://github.com/trycua/cua/releases/tag/cua-driver-rs-v${options.latest}` : null,
-    error: null,
-  };
-}
-
-/** Plain `x.y.z` comparison; the driver uses semver precedence, the same for release versions. */
-export function isNewer(latest: string, current: string): boolean {
-  const a = latest.split(/[.-]/).slice(0, 3).map(Number);
-  const b = current.split(/[.-]/).slice(0, 3).map(Number);
-  for (let i = 0; i < 3; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
-  return false;
-}
 
 /** `cua-driver check-update [--json]` (cli.rs:3629-3669): text or pretty JSON on stdout; exit 1 only when the check failed outright. */
 export function renderCheckUpdate(options: { state: UpdateState; json: boolean }): { stdout: string; stderr: string; exitCode: number } {
   const { state } = options;
-  const exitCode = state.error !== null && state.latest_version === null ? 1 : 0;
+  const exitCode = checkUpdateExitCode(state);
   if (options.json) return { stdout: `${canonicalPretty(state)}\n`, stderr: "", exitCode };
-  const lines = [`Current: ${state.current_version}`];
-  if (state.latest_version !== null) {
-    lines.push(`Latest:  ${state.latest_version}`, "");
-    if (state.update_available) {
-      lines.push("Update available. Run `cua-driver update --apply` to install.");
-      if (state.release_notes_url !== null) lines.push(`Release notes: ${state.release_notes_url}`);
-    } else lines.push("You're on the latest release.");
-  } else if (state.error !== null) {
-    lines.push("Latest:  <unavailable>", "", `Could not reach GitHub: ${state.error}`);
-  } else lines.push("Latest:  <unavailable>");
-  return { stdout: lines.map((l) => `${l}\n`).join(""), stderr: "", exitCode };
+  return {
+    stdout: checkUpdateLines(state)
+      .map((l) => `${l}\n`)
+      .join(""),
+    stderr: "",
+    exitCode,
+  };
 }
 
 /** The `check_for_update` tool result (check_update_tool.rs:59-86): a summary text and the state; never `isError`. */
 export function checkForUpdateResult(state: UpdateState): string {
-  const summary =
-    state.error !== null
-      ? `Update check failed: ${state.error}`
-      : state.update_available
-        ? `Update available: cua-driver ${state.latest_version ?? "?"} (you have ${state.current_version}).`
-        : `Up to date (cua-driver ${state.current_version}).`;
-  return `{"content":[{"text":${serdeString(summary)},"type":"text"}],"structuredContent":${canonicalJson(state)}}`;
+  return `{"content":[{"text":${serdeString(updateSummary(state))},"type":"text"}],"structuredContent":${canonicalJson(state)}}`;
 }
 
-/**
- * The `check_for_update` entry of the binary's tools/list (check_update_tool.rs:29-50 through
- * tool.rs:159-206, risk r0 metadata_only, capability `driver.update_check` tool.rs:415), keys sorted.
- * The binary registers it after the platform tools (history_runtime.rs:419-422, main.rs:284-298);
- * the published runtime's own inventory does not have it.
- */
-export const CHECK_FOR_UPDATE_ENTRY = {
-  annotations: { destructiveHint: false, idempotentHint: true, openWorldHint: true, readOnlyHint: true },
-  capabilities: ["driver.update_check"],
-  description:
-    "Check the saved stable/nightly Cua Driver channel for a release on GitHub. Returns current and selected channels, current and latest versions, an `update_available` boolean, the install one-liner, and the release notes URL. Read-only — never installs. Mirror of `cua-driver check-update --json`.",
-  inputSchema: { additionalProperties: false, properties: {}, type: "object" },
-  name: "check_for_update",
-  risk: { class: "r0", enforcement: "metadata_only", operation_sensitive: false, version: "1" },
-} as const;
-
+/** The `check_for_update` tools/list entry as JSON text. */
 export const CHECK_FOR_UPDATE_ENTRY_JSON = JSON.stringify(CHECK_FOR_UPDATE_ENTRY);

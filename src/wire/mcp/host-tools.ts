@@ -3,7 +3,8 @@
  * last (history_runtime.rs:419-422 via main.rs:284-298). The published runtime's `listToolsJson()`
  * does not have it, so a tools/list built from the runtime adds it here.
  */
-import { CHECK_FOR_UPDATE_ENTRY, CHECK_FOR_UPDATE_ENTRY_JSON } from "#src/wire/cli/update-check.js";
+import { CHECK_FOR_UPDATE_ENTRY } from "#src/driver/update-check.js";
+import { CHECK_FOR_UPDATE_ENTRY_JSON } from "#src/wire/cli/update-check.js";
 
 /** A parsed tools/list result with the binary's host tools appended when missing. */
 export function withHostTools<T extends { tools?: unknown }>(result: T): T {

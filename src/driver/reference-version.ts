@@ -1,0 +1,6 @@
+/**
+ * The cua-driver release the toolkit's model of the driver is read from (its tools, texts, refusal
+ * envelopes and the binary's own surface), and so the runtime version it is built and tested
+ * against: a recording that does not say which driver answered it is taken to be from this one.
+ */
+export const REFERENCE_DRIVER_VERSION = "0.21.0";
