@@ -1,17 +1,16 @@
-import { statSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "#src/errors.js";
-import { CassetteHeaderSchema, MAX_SEQ, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
-import { makePrivateDir, openAtomicFile, type AtomicFile } from "#src/util/atomic-file.js";
+import { CassetteHeaderSchema, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
+import { makePrivateDir, openAtomicFile } from "#src/util/atomic-file.js";
 import { CASSETTE_FILE, PROBE_FILE } from "./cassette.js";
-import { copyKeptLines, eachKeptLine, type KeptLine } from "./copy-lines.js";
+import { copyKeptLines, type KeptLine } from "./copy-lines.js";
 import { frameRefsOf } from "./event-frames.js";
 import { copyFrame } from "./frame-signature.js";
 import { copyProbe, refuseExistingOutput } from "./prune.js";
 import { fastValidators } from "./fast-validators.js";
 import { lockCassette } from "./safe-files.js";
 import { scanCassette, type EventPlace } from "./scan.js";
-import { shiftLineHead, type Shift } from "./shift-line.js";
+import { fileState, writeShiftedLines } from "./merge-b.js";
 
 export interface MergeResult {
   out: string;
@@ -119,10 +118,7 @@ function writeMerged(o: {
   try {
     out.write(`${JSON.stringify(header)}\n`);
     copyKeptLines({ from: a.file, header: false, lines: aLines, out });
-    // B's lines as the scan above validated them: a B changed since cannot be merged from that scan
-    if (fileState(b.file) !== o.bBefore) throw changedMeanwhile(b.file);
-    writeShifted({ file: b.file, lines: o.bLines, shift: o.shift, out });
-    if (fileState(b.file) !== o.bBefore) throw changedMeanwhile(b.file);
+    writeShiftedLines({ file: b.file, lines: o.bLines, shift: o.shift, out, checked: o.bBefore });
     out.commit();
   } catch (error) {
     out.abort();
@@ -171,51 +167,5 @@ function mergedHeader(a: Side, b: Side, warnings: string[]): CassetteHeader {
       ...(b.header.notes ?? []),
       `merged: ${b.events} events from a cassette recorded ${b.header.recorded_at} appended after ${a.events} recorded ${a.header.recorded_at}`,
     ],
-  });
-}
-
-/** B's events after A's: seq, t_ms and stream moved, the rest of each line copied byte for byte where its layout allows. */
-function writeShifted(o: { file: string; lines: readonly EventPlace[]; shift: Shift; out: Pick<AtomicFile, "write"> }): void {
-  eachKeptLine({
-    from: o.file,
-    lines: o.lines,
-    onLine: (bytes, place) => {
-      const fast = shiftLineHead(bytes, o.shift);
-      if (fast && fast.seq <= MAX_SEQ) {
-        o.out.write(fast.head);
-        o.out.write(fast.rest);
-        o.out.write(NEWLINE);
-        return;
-      }
-      // any other layout: read as JSON, moved, written again
-      const e = fastValidators.event(JSON.parse(bytes.toString("utf8")), o.file, place.line);
-      const shifted = { ...e, seq: e.seq + o.shift.seq, t_ms: e.t_ms + o.shift.t, ...("stream" in e ? { stream: e.stream + o.shift.stream } : {}) };
-      // only seq has a bound to pass
-      if (shifted.seq > MAX_SEQ) {
-        throw new UserError(`event seq ${e.seq} cannot be moved past A's events (seq ${shifted.seq} would be over 2^48)`, {
-          code: "BAD_INPUT",
-          file: o.file,
-          line: place.line,
-          fix: "Merge cassettes whose seq numbers add up to less than 2^48 (renumber them, or re-record).",
-        });
-      }
-      o.out.write(`${JSON.stringify(shifted)}\n`);
-    },
-  });
-}
-
-const NEWLINE = Buffer.from("\n");
-
-/** Size, change time and inode of a file: whether it is the one a scan read (a file that is not there is the scan's to report). */
-function fileState(file: string): string {
-  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : "absent";
-}
-
-function changedMeanwhile(file: string): UserError {
-  return new UserError("the cassette changed while it was being merged", {
-    code: "BAD_INPUT",
-    file,
-    fix: "Another program wrote to it meanwhile: wait for that to finish, then merge again.",
   });
 }
