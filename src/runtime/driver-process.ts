@@ -7,7 +7,7 @@
  * adapter). Who starts it and why stays with the caller; how it is started is said once here.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { StdioClientTransport, type StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StdioClientTransport, StdioServerParameters } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execa, type Options as ExecaOptions, type ResultPromise } from "execa";
 
 /** What a driver run is started with when the caller asks for a quiet one: no telemetry workers, no update check. */
@@ -96,7 +96,11 @@ export function startDriverStream(
   return execa(driver, args, streamOptions(options.env));
 }
 
-/** The MCP SDK's stdio client transport over `cua-driver mcp`: the SDK starts the driver when the client connects. */
-export function driverStdioTransport(parameters: StdioServerParameters): StdioClientTransport {
+/**
+ * The MCP SDK's stdio client transport over `cua-driver mcp`: the SDK starts the driver when the client connects.
+ * Loaded on first use, so commands that never speak MCP to a driver do not load the SDK.
+ */
+export async function driverStdioTransport(parameters: StdioServerParameters): Promise<StdioClientTransport> {
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   return new StdioClientTransport(parameters);
 }

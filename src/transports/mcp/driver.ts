@@ -42,7 +42,7 @@ function failure(tool: string, error: unknown): Reply {
  */
 export async function createMcpDriver(options: McpDriverOptions = {}): Promise<McpDriver> {
   let stderr = "";
-  const transport = driverStdioTransport({
+  const transport = await driverStdioTransport({
     command: options.command ?? "cua-driver",
     args: options.args ?? ["mcp"],
     env: { ...(process.env as Record<string, string>), ...QUIET_DRIVER_ENV, ...options.env },
