@@ -20,14 +20,7 @@ if (!out) {
 mkdirSync(out, { recursive: true });
 const scratch = mkdtempSync(path.join(tmpdir(), "cua-snapshot-"));
 
-const mutants = [
-  "resend-timed-out-click",
-  "never-rebuild-session",
-  "unverifiable-is-done",
-  "trust-empty-window-list",
-  "raw-key-combo",
-  "ignore-frame-lease",
-];
+const mutants = ["resend-timed-out-click", "never-rebuild-session", "unverifiable-is-done", "trust-empty-window-list", "raw-key-combo", "ignore-frame-lease"];
 const runs = [
   ["check", ["check", "--json"]],
   ...mutants.map((m) => [`check-${m}`, ["check", "--json", "--harness", m]]),

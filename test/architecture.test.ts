@@ -1,7 +1,9 @@
 // The layering of src/, checked on every run: which folder may import which (in one direction,
-// with no circles), and a pure core that does no I/O and reads no clock or random source,
-// followed through everything it imports. No exceptions are listed: a finding is fixed by moving
-// code, not by adding it here. docs/architecture.md explains the order.
+// with no circles), a pure core that does no I/O and reads no clock or random source, followed
+// through everything it imports, carriers that only mount a stand-in, and one module that starts
+// the driver binary. No exceptions are listed: a finding is fixed by moving code, not by adding it
+// here (PROCESS_STARTERS is no exception: it says what each module that starts a process starts,
+// and the driver binary is one module's). docs/architecture.md explains the order.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -58,6 +60,9 @@ const PURE: readonly string[] = [
   "src/import/reconstruct",
 ];
 
+/** Modules of the pure core that live beside impure ones: each transport's answers and fault rendering. */
+const PURE_FILES: readonly string[] = ["src/transports/cli/answer.ts", "src/transports/mcp/answer.ts"];
+
 const FORBIDDEN_IMPORT = /^(node:|fs$|path$|os$|child_process$|net$|execa|msw|@modelcontextprotocol\/|sharp|pixelmatch|yargs|playwright)/;
 const FORBIDDEN_CALLS: readonly [RegExp, string][] = [
   [/\bconsole\./, "console"],
@@ -70,6 +75,35 @@ const FORBIDDEN_CALLS: readonly [RegExp, string][] = [
 ];
 /** Module-level state a pure module could mutate between calls: a top-level let/var, or a mutable collection. */
 const MODULE_STATE = /^(?:export\s+)?(?:let|var)\s|^(?:export\s+)?const\s+\w+\s*(?::\s*(?!Readonly)[^=\s][^=]*)?=\s*new\s+(?:Map|Set|WeakMap|WeakSet)\b/;
+
+/**
+ * Every module that starts a process, and what it starts. The cua-driver binary is started by one
+ * module only (decision 0210): a module that runs it any other way is a second place to keep
+ * in step (how it is found, its environment, how it is stopped) and fails here.
+ */
+const PROCESS_STARTERS: Readonly<Record<string, string>> = {
+  "src/runtime/driver-process.ts": "the cua-driver binary, the only module that starts it",
+  "src/runtime/load.ts": "npm, installing the published runtime",
+  "src/runtime/registry.ts": "npm, asking the registry for versions",
+  "src/desktop/desktop.ts": "Xvfb, the session bus, the window manager, the app, xdotool",
+  "src/desktop/recording-desktop.ts": "a shell that stops the desktop when the recorder dies",
+  "src/shim-server/native-shim.ts": "the C compiler that builds the native shim",
+  "src/shim-server/run-harness.ts": "the user's harness",
+  "src/check/external-run.ts": "the user's harness",
+  "src/vitest/harness-run.ts": "the user's harness",
+};
+const STARTS_PROCESS = /^((node:)?child_process|execa|cross-spawn|@modelcontextprotocol\/sdk\/client\/stdio(\.js)?)$/;
+
+/**
+ * The carriers: what moves a harness's bytes (the shim's socket and stdio, an HTTP server, msw,
+ * stdin/stdout of `serve`). A carrier mounts a stand-in (src/driver/stand-in.ts, decision 0210)
+ * and decides nothing: no replay engine, fault, answer renderer or dispatcher, and no
+ * `decide(…)` of its own. Found by what they do (a server, a line reader, msw handlers), plus
+ * everything of the shim-server.
+ */
+const CARRIES = /\b(http|net)\.createServer\(|\bcreateInterface\(|\bfrom "msw"/;
+const DECIDES_IMPORT = /^src\/(replay\/engine\/|faults\/|transports\/[^/]+\/(answer|dispatch)\.ts$)/;
+const DECIDES_CALL = /\.decide\(|\b(dispatchMcpLine|answerCli|answerMcpCall|answerInprocess)\(/;
 
 interface Module {
   file: string;
@@ -226,8 +260,40 @@ describe("architecture", () => {
     expect(circles).toEqual([]);
   });
 
+  it("starts the driver binary in one module, and every other process where it says what it starts", () => {
+    const offences: string[] = [];
+    for (const m of modules.values()) {
+      for (const b of m.bare)
+        if (STARTS_PROCESS.test(b.spec) && !(rel(m.file) in PROCESS_STARTERS))
+          offences.push(
+            `${rel(m.file)}:${b.line}: imports ${b.spec}; a driver is started through src/runtime/driver-process.ts, anything else is named in PROCESS_STARTERS`,
+          );
+    }
+    expect(offences).toEqual([]);
+    for (const file of Object.keys(PROCESS_STARTERS)) expect(modules.has(path.join(repoRoot, file)), file).toBe(true);
+  });
+
+  it("has carriers that mount a stand-in and decide no answer of their own", () => {
+    const carriers = [...modules.values()].filter((m) => m.folder === "shim-server" || m.lines.some((l) => CARRIES.test(l)));
+    expect(carriers.length).toBeGreaterThan(5);
+    const offences: string[] = [];
+    for (const m of carriers) {
+      for (const i of m.imports)
+        if (i.runtime && DECIDES_IMPORT.test(rel(i.target)))
+          offences.push(`${rel(m.file)}:${i.line}: a carrier imports ${rel(i.target)}; mount a stand-in instead`);
+      m.lines.forEach((text, n) => {
+        if (/^\s*(\*|\/\*|\/\/)/.test(text)) return;
+        if (DECIDES_CALL.test(text.replace(/\/\/.*$/, ""))) offences.push(`${rel(m.file)}:${n + 1}: a carrier decides an answer; mount a stand-in instead`);
+      });
+    }
+    expect(offences).toEqual([]);
+  });
+
   it("keeps the pure core, and everything it imports, free of I/O, clocks and randomness", () => {
-    const pure = [...modules.keys()].filter((f) => PURE.some((p) => f.startsWith(path.join(repoRoot, p) + path.sep)));
+    const pure = [...modules.keys()].filter(
+      (f) => PURE.some((p) => f.startsWith(path.join(repoRoot, p) + path.sep)) || PURE_FILES.some((p) => f === path.join(repoRoot, p)),
+    );
+    for (const p of PURE_FILES) expect(modules.has(path.join(repoRoot, p)), p).toBe(true);
     expect(pure.length).toBeGreaterThan(100);
     // every module a pure one reaches at run time
     const reached = new Map<string, string>();

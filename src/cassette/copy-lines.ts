@@ -99,3 +99,36 @@ function rpcField(body: Parameters<typeof fromStoredBytes>[0] | undefined, field
     return undefined;
   }
 }
+
+/**
+ * Hands the bytes of each of `lines` (without its newline) to `onLine`, reading the file in order in
+ * 1 MiB chunks: nothing is decoded. The Buffer is valid only during the call.
+ */
+export function eachKeptLine<L extends KeptLine>(o: { from: string; lines: readonly L[]; onLine: (bytes: Buffer, line: L) => void }): void {
+  const fd = openSync(o.from, constants.O_RDONLY | constants.O_NONBLOCK);
+  let chunk = Buffer.allocUnsafe(CHUNK);
+  // the file's bytes chunk[0, have) start at file offset `at`
+  let at = 0;
+  let have = 0;
+  const fill = (start: number, end: number) => {
+    if (end - start > chunk.length) chunk = Buffer.allocUnsafe(end - start);
+    let got = 0;
+    // read ahead a whole chunk from `start`, but at least up to `end`
+    while (got < end - start) {
+      const n = readSync(fd, chunk, got, chunk.length - got, start + got);
+      if (n === 0) throw new Error(`${o.from} is shorter than when it was read (changed by another program meanwhile?)`);
+      got += n;
+    }
+    at = start;
+    have = got;
+  };
+  try {
+    for (const line of o.lines) {
+      const end = line.offset + line.bytes;
+      if (line.offset < at || end > at + have) fill(line.offset, end);
+      o.onLine(chunk.subarray(line.offset - at, end - at), line);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}

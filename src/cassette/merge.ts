@@ -1,6 +1,6 @@
 import path from "node:path";
 import { UserError } from "#src/errors.js";
-import { CassetteHeaderSchema, MAX_SEQ, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
+import { CassetteHeaderSchema, type CassetteEvent, type CassetteHeader, type CassetteTransport } from "#src/schema/cassette.js";
 import { makePrivateDir, openAtomicFile } from "#src/util/atomic-file.js";
 import { CASSETTE_FILE, PROBE_FILE } from "./cassette.js";
 import { copyKeptLines, type KeptLine } from "./copy-lines.js";
@@ -10,6 +10,7 @@ import { copyProbe, refuseExistingOutput } from "./prune.js";
 import { fastValidators } from "./fast-validators.js";
 import { lockCassette } from "./safe-files.js";
 import { scanCassette, type EventPlace } from "./scan.js";
+import { fileState, writeShiftedLines } from "./merge-b.js";
 
 export interface MergeResult {
   out: string;
@@ -76,7 +77,11 @@ function mergeChecked(options: { a: string; b: string; out: string }): MergeResu
     if ("stream" in e) streamShift = Math.max(streamShift, e.stream + 1);
   });
   tShift += 1;
-  const b = scanSide(options.b);
+  const bLines: EventPlace[] = [];
+  const bBefore = fileState(path.join(path.resolve(options.b), CASSETTE_FILE));
+  const b = scanSide(options.b, (_e, place) => {
+    bLines.push(place);
+  });
   checkCompatible(a, b);
   const warnings: string[] = [];
   const header = mergedHeader(a, b, warnings);
@@ -84,7 +89,7 @@ function mergeChecked(options: { a: string; b: string; out: string }): MergeResu
   const lock = lockCassette(options.out);
   try {
     refuseExistingOutput(options.out, "Choose an empty --out directory.");
-    return writeMerged({ options, a, b, aLines, header, warnings, shift: { seq: seqShift, t: tShift, stream: streamShift } });
+    return writeMerged({ options, a, b, aLines, bLines, bBefore, header, warnings, shift: { seq: seqShift, t: tShift, stream: streamShift } });
   } finally {
     lock.release();
   }
@@ -95,14 +100,13 @@ function writeMerged(o: {
   a: Side;
   b: Side;
   aLines: KeptLine[];
+  bLines: EventPlace[];
+  bBefore: string;
   header: CassetteHeader;
   warnings: string[];
   shift: { seq: number; t: number; stream: number };
 }): MergeResult {
   const { options, a, b, aLines, header, warnings } = o;
-  const seqShift = o.shift.seq;
-  const tShift = o.shift.t;
-  const streamShift = o.shift.stream;
   const frames = new Map<string, string>();
   for (const ref of a.frames) frames.set(ref, a.dir);
   for (const ref of b.frames) if (!frames.has(ref)) frames.set(ref, b.dir);
@@ -114,25 +118,7 @@ function writeMerged(o: {
   try {
     out.write(`${JSON.stringify(header)}\n`);
     copyKeptLines({ from: a.file, header: false, lines: aLines, out });
-    scanCassette({
-      dir: b.dir,
-      validators: fastValidators,
-      frames: "skip",
-      probe: "skip",
-      onEvent: (e, place) => {
-        const shifted = { ...e, seq: e.seq + seqShift, t_ms: e.t_ms + tShift, ...("stream" in e ? { stream: e.stream + streamShift } : {}) };
-        // B's events were validated by the scan above; moving them changes only numbers, and only seq has a bound to pass
-        if (shifted.seq > MAX_SEQ) {
-          throw new UserError(`event seq ${e.seq} cannot be moved past A's events (seq ${shifted.seq} would be over 2^48)`, {
-            code: "BAD_INPUT",
-            file: b.file,
-            line: place.line,
-            fix: "Merge cassettes whose seq numbers add up to less than 2^48 (renumber them, or re-record).",
-          });
-        }
-        out.write(`${JSON.stringify(shifted)}\n`);
-      },
-    });
+    writeShiftedLines({ file: b.file, lines: o.bLines, shift: o.shift, out, checked: o.bBefore });
     out.commit();
   } catch (error) {
     out.abort();

@@ -2,14 +2,15 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { isTransportFailure } from "#src/driver/port.js";
-import { answerCli } from "#src/replay/engine/answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { answerInprocess } from "#src/replay/engine/answer-inprocess.js";
-import { cliRequest, mcpRequest } from "#src/replay/engine/request.js";
+import { cliRequest, mcpRequest, type ReplayRequest } from "#src/replay/engine/request.js";
+import type { Decision } from "#src/replay/engine/engine.js";
 import { loadReplayCassette } from "#src/replay/load.js";
-import { createReplaySession } from "#src/replay/session.js";
+import { createReplaySession, type ReplaySession } from "#src/replay/session.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { FaultKindSchema, FaultSchema, type Fault, type FaultKind } from "#src/schema/fault-plan.js";
-import { AppliedFaultSchema } from "#src/schema/replay-log.js";
+import { AppliedFaultSchema, type ReplayTransport } from "#src/schema/replay-log.js";
 import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { assertNever } from "#src/util/assert-never.js";
 import {
@@ -133,11 +134,33 @@ describe("the fault table", () => {
 const cassette = loadReplayCassette(path.join(repoRoot, "test/fixtures/cassettes/replay-mcp-gtk"));
 const READ = { tool: "get_window_state", args: { pid: 24132, window_id: 4194311, max_elements: 40 } };
 const MUTATION = { tool: "click", args: { pid: 24132, window_id: 4194311, element_token: "s00000004:15" } };
-const TRANSPORTS = ["cli", "mcp", "http", "inprocess"] as const;
-type Transport = (typeof TRANSPORTS)[number];
+type Call = { tool: string; args: Record<string, unknown> };
+
+/**
+ * How each transport of the replay log puts a call to the replay and renders the decision: a
+ * transport without its row (its request, its rendering of every fault kind) fails the type-check.
+ */
+const RENDER: Record<ReplayTransport, { request(call: Call): ReplayRequest; answer(decision: Decision, session: ReplaySession): Served }> = {
+  cli: {
+    request: (call) => cliRequest({ argv: ["call", call.tool, JSON.stringify(call.args)], env: { HOME: "/home/u" } }),
+    answer: (decision, session) => answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) }),
+  },
+  mcp: { request: (call) => mcpCall(call, "mcp"), answer: (decision) => answerMcpCall({ decision, idRaw: "7", transport: "mcp" }) },
+  http: { request: (call) => mcpCall(call, "http"), answer: (decision) => answerMcpCall({ decision, idRaw: "7", transport: "http" }) },
+  inprocess: {
+    request: (call) => ({ transport: "inprocess", method: "call", tool: call.tool, args: call.args }),
+    answer: (decision) => answerInprocess(decision),
+  },
+};
+const TRANSPORTS = Object.keys(RENDER) as ReplayTransport[];
+type Served = ReturnType<typeof answerCli> | ReturnType<typeof answerMcpCall> | ReturnType<typeof answerInprocess>;
+
+function mcpCall(call: Call, transport: "mcp" | "http"): ReplayRequest {
+  return mcpRequest({ message: { idRaw: "7", method: "tools/call", params: { name: call.tool, arguments: call.args } }, transport });
+}
 
 /** What the harness is served for one call on one transport, and how the replay's epoch moved. */
-function serve(transport: Transport, call: { tool: string; args: Record<string, unknown> }, fault?: Fault) {
+function serve(transport: ReplayTransport, call: Call, fault?: Fault) {
   const session = createReplaySession({
     cassette,
     clock: createVirtualClock(),
@@ -145,19 +168,8 @@ function serve(transport: Transport, call: { tool: string; args: Record<string, 
     ignore: ["session"],
     ...(fault ? { faults: { rules: [{ match: { tool: call.tool }, fault }] } } : {}),
   });
-  const request =
-    transport === "cli"
-      ? cliRequest({ argv: ["call", call.tool, JSON.stringify(call.args)], env: { HOME: "/home/u" } })
-      : transport === "inprocess"
-        ? { transport, method: "call" as const, tool: call.tool, args: call.args }
-        : mcpRequest({ message: { idRaw: "7", method: "tools/call", params: { name: call.tool, arguments: call.args } }, transport });
-  const decision = session.decide(request);
-  const answer =
-    transport === "cli"
-      ? answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) })
-      : transport === "inprocess"
-        ? answerInprocess(decision)
-        : answerMcpCall({ decision, idRaw: "7", transport });
+  const decision = session.decide(RENDER[transport].request(call));
+  const answer = RENDER[transport].answer(decision, session);
   const entry = session.record(decision, { tMs: 0, ...("served" in answer && answer.served !== undefined ? { served: answer.served } : {}) });
   return { answer, entry, moved: entry.epoch_after !== entry.epoch_before };
 }

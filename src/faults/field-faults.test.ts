@@ -3,7 +3,7 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { createVirtualClock, type VirtualClock } from "#src/driver/clock-virtual.js";
-import { answerCli } from "#src/replay/engine/answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { answerInprocess } from "#src/replay/engine/answer-inprocess.js";
 import { cliRequest, mcpRequest, type ReplayRequest } from "#src/replay/engine/request.js";
 import { loadReplayCassette } from "#src/replay/load.js";

@@ -1,9 +1,9 @@
-import { execa } from "execa";
 import { performance } from "node:perf_hooks";
 import type { InitializeResult, ToolsListResult } from "#src/schema/probe-snapshot.js";
 import { InitializeResultSchema, ToolsListResultSchema } from "#src/schema/probe-snapshot.js";
 import type { StepOutcome } from "./step.js";
 import { createLineFramer } from "#src/wire/mcp/lines.js";
+import { startDriverStream } from "#src/runtime/driver-process.js";
 
 export interface McpProbeResult {
   initialize: StepOutcome<InitializeResult>;
@@ -17,7 +17,7 @@ export interface McpProbeResult {
  * (docs/reference/cua-driver-contract.md §2.2), and closes stdin. Each request has its own deadline.
  */
 export async function probeMcp(options: { driver: string; args: string[]; timeoutMs: number; env: NodeJS.ProcessEnv }): Promise<McpProbeResult> {
-  const child = execa(options.driver, options.args, { env: options.env, reject: false, stdin: "pipe", stdout: "pipe", stderr: "pipe", buffer: false });
+  const child = startDriverStream(options.driver, options.args, { env: options.env });
   const waiting = new Map<number, (line: Record<string, unknown>) => void>();
   let stderr = "";
   let closed: string | undefined;

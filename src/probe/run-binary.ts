@@ -1,4 +1,3 @@
-import { execa } from "execa";
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
 import path from "node:path";
@@ -14,14 +13,12 @@ import {
   type ProbeStep,
 } from "#src/schema/probe-snapshot.js";
 import { parseVersion } from "#src/util/versions.js";
+import { QUIET_DRIVER_ENV, runDriverWithDeadline } from "#src/runtime/driver-process.js";
 import { probeMcp } from "./mcp-session.js";
 import { daemonMetadata, socketFromStatus } from "./daemon-metadata.js";
 import { recordStep, runStep, timeStep, type StepOutcome } from "./step.js";
 
 export const DEFAULT_STEP_TIMEOUT_MS = 10_000;
-
-/** Quiet, side-effect-free children: no telemetry workers, no update check. */
-const DRIVER_ENV = { CUA_DRIVER_RS_TELEMETRY_ENABLED: "false", CUA_DRIVER_RS_UPDATE_CHECK: "0" };
 
 /** One run of a driver CLI step, as the probe reads it. */
 export interface ProbeCliRun {
@@ -37,7 +34,7 @@ export type ProbeCliRunner = (options: { driver: string; args: string[]; env: No
 
 /** The default step runner: the driver as a child process with the step's deadline. */
 export const runProbeCli: ProbeCliRunner = async ({ driver, args, env, timeoutMs }) => {
-  const r = await execa(driver, args, { env, reject: false, timeout: timeoutMs, forceKillAfterDelay: 1000, stdin: "ignore", stripFinalNewline: false });
+  const r = await runDriverWithDeadline(driver, args, { env, timeout: timeoutMs, forceKillAfterDelay: 1000, stdin: "ignore", stripFinalNewline: false });
   return { exitCode: r.exitCode, signal: r.signal, stdout: String(r.stdout), stderr: String(r.stderr), timedOut: Boolean(r.timedOut) };
 };
 
@@ -51,7 +48,8 @@ export async function probeBinary(options: {
 }): Promise<ProbeSnapshot> {
   const driver = await resolveExecutable(options.driver);
   const timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
-  const env = { ...process.env, ...options.env, ...DRIVER_ENV };
+  // quiet, side-effect-free children: no telemetry workers, no update check
+  const env = { ...process.env, ...options.env, ...QUIET_DRIVER_ENV };
   const steps: ProbeStep[] = [];
   const runCli = options.runCli ?? runProbeCli;
   const run = (args: string[]) => runCli({ driver, args, env, timeoutMs });

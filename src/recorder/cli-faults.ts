@@ -1,12 +1,13 @@
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import type { SelectedFault } from "#src/faults/select.js";
 import { deliverCliAnswer } from "#src/transports/cli/deliver-cli.js";
-import { answerCli } from "#src/replay/engine/answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import type { RecordedExchange } from "#src/replay/engine/exchanges.js";
 import type { ReplayRequest } from "#src/replay/engine/request.js";
 import { systemClock } from "#src/runtime/clock-system.js";
 import { buildCliEvent, startCliCall } from "./cli-event.js";
-import type { CliAnswer as DriverAnswer } from "./cli-answer.js";
+import type { StandIn } from "#src/driver/stand-in.js";
+import { callCli } from "#src/shim-server/mount.js";
 import { outFilesOf, readIfWritten } from "./cli-out-files.js";
 import { recordedFault, type RecordFaults } from "./record-faults.js";
 import type { RecordingParts } from "./recording-parts.js";
@@ -23,7 +24,7 @@ export async function recordFaultedCliCall(
     replayRequest: ReplayRequest;
     fault: SelectedFault;
     faults: RecordFaults;
-    answer: (request: CliRequest) => Promise<DriverAnswer>;
+    live: StandIn<CliRequest, CliResponse>;
   },
 ): Promise<CliResponse> {
   const { request, replayRequest, fault, clock } = options;
@@ -59,8 +60,8 @@ export async function recordFaultedCliCall(
     return delivered.response;
   }
   const outFiles = outFilesOf(request.argv, request.cwd);
-  const { response, recorded } = await options.answer(request);
-  if (!recorded) return response;
+  const { response, answered } = await callCli(options.live, request);
+  if (!answered) return response;
   const files: Record<string, { bytes: Buffer; path: string }> = {};
   for (const f of outFiles) {
     const bytes = readIfWritten(f.absolute, f.before);

@@ -1,3 +1,4 @@
+import { answering } from "../../test/helpers/answering.js";
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
@@ -31,12 +32,12 @@ describe("recording overlapping per-call CLI calls", () => {
     const daemon = recordCliCall({
       ...parts,
       request: request(["serve"]),
-      answer: () => new Promise((resolve) => (stopDaemon = () => resolve({ response: response("", 0), recorded: true }))),
+      live: answering(() => new Promise((resolve) => (stopDaemon = () => resolve({ response: response("", 0), recorded: true })))),
     });
     await recordCliCall({
       ...parts,
       request: request(["serve"]),
-      answer: async () => ({ response: response("already running\n", 1), recorded: true }),
+      live: answering(async () => ({ response: response("already running\n", 1), recorded: true })),
     });
     stopDaemon!();
     await daemon;

@@ -2,7 +2,8 @@ import { sha256Hex } from "#src/cassette/frame-ref.js";
 import type { ProbeCliRun } from "#src/probe/run-binary.js";
 import { recordCliCall } from "./cli-recording.js";
 import type { RecordingParts } from "./recording-parts.js";
-import { runDriverOnce } from "./run-driver.js";
+import { tap } from "#src/driver/stand-in.js";
+import { binaryCliStandIn } from "#src/transports/cli/live.js";
 
 export interface DriverIdentity {
   /** Parsed from `--version` (e.g. "0.21.0"), null when it could not be read. */
@@ -43,18 +44,15 @@ export async function recordIdentityCall(options: IdentityParts & { identity: Dr
   const { identity, argv, driver } = options;
   const signal = AbortSignal.timeout(options.timeoutMs);
   let spawnError: Error | undefined;
+  // the binary's stand-in, watched for a driver that could not be started (no event is recorded for it)
+  const live = tap(binaryCliStandIn({ driver, who: "cua-contract record" }), () => (reply) => {
+    if (reply.type === "closed") spawnError = reply.cause;
+  });
   const response = await recordCliCall({
     ...options,
     origin: "recorder",
     request: { argv, stdin: Buffer.alloc(0), cwd: process.cwd(), env: options.env, signal },
-    answer: async (request) => {
-      const run = await runDriverOnce({ driver, ...request });
-      spawnError = run.spawnError;
-      return {
-        response: { stdout: run.stdout, stderr: run.stderr, exitCode: run.exitCode, ...(run.signal ? { signal: run.signal } : {}) },
-        recorded: !run.spawnError,
-      };
-    },
+    live,
   });
   const shown = `\`${driver} ${argv.join(" ")}\``;
   if (spawnError) identity.warnings.push(`could not run ${shown}: ${spawnError.message}`);
@@ -67,7 +65,7 @@ export async function recordIdentityCall(options: IdentityParts & { identity: Dr
     identity.manifestSha256 = sha256Hex(response.stdout);
   }
   return {
-    exitCode: response.exitCode ?? undefined,
+    exitCode: spawnError ? undefined : (response.exitCode ?? undefined),
     signal: response.signal,
     stdout: response.stdout.toString("utf8"),
     stderr: spawnError ? spawnError.message : response.stderr.toString("utf8"),

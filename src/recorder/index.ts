@@ -2,7 +2,7 @@
 export { record, openRecording, type OpenRecording, type RecordOptions, type RecordResult } from "./record-session.js";
 export { createDriverRecorderBackend } from "./driver-backend.js";
 export { startClock, type RecordingClock, type RecordingParts } from "./recording-parts.js";
-export { recordCliCall, type CliAnswer } from "./cli-recording.js";
+export { cliRecordingTap, recordCliCall } from "./cli-recording.js";
 export { openMcpStreamRecording, type McpStreamRecording } from "./mcp-stream-recording.js";
 export { createRecordingSink, type RecordingSink } from "./recording-sink.js";
 export { buildCliEvent, type RecordedCliCall } from "./cli-event.js";
@@ -10,5 +10,5 @@ export { recordMcpSession } from "./mcp-session.js";
 export { captureIdentity, type DriverIdentity } from "./identity.js";
 export { probeAndIdentify } from "./probe-capture.js";
 export { findDriver } from "./find-driver.js";
-export { runDriverOnce, type DriverRun } from "./run-driver.js";
+export { runDriverOnce, type DriverRun } from "#src/runtime/driver-process.js";
 export { runHarness } from "#src/shim-server/run-harness.js";

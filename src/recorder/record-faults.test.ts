@@ -1,3 +1,4 @@
+import { answering } from "../../test/helpers/answering.js";
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
@@ -50,10 +51,10 @@ describe("record --faults, per-call CLI", () => {
     const response = await recordCliCall({
       ...p,
       request: cliRequest(CLICK, abort.signal),
-      answer: async () => {
+      live: answering(async () => {
         calls++;
         return { response: { stdout: Buffer.from(ACTION), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true };
-      },
+      }),
     });
     expect(calls).toBe(1);
     expect(response).toMatchObject({ exitCode: null, signal: "SIGKILL" });
@@ -69,10 +70,10 @@ describe("record --faults, per-call CLI", () => {
     const response = await recordCliCall({
       ...p,
       request: cliRequest(CLICK),
-      answer: async () => {
+      live: answering(async () => {
         calls++;
         throw new Error("must not be called");
-      },
+      }),
     });
     expect(calls).toBe(0);
     const stderr = "Cua Driver daemon request on /home/u/.cache/cua-driver/cua-driver.sock failed: daemon closed connection without response\n";
@@ -83,10 +84,10 @@ describe("record --faults, per-call CLI", () => {
   it("counts only the harness's tool calls: a read, the recorder's own calls and a second click go through", async () => {
     const p = parts(plan({ kind: "empty" }));
     const answer = async () => ({ response: { stdout: Buffer.from(ACTION), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true });
-    await recordCliCall({ ...p, origin: "recorder", request: cliRequest(["--version"]), answer });
-    await recordCliCall({ ...p, request: cliRequest(["call", "list_windows", "{}"]), answer });
-    const first = await recordCliCall({ ...p, request: cliRequest(CLICK), answer });
-    const second = await recordCliCall({ ...p, request: cliRequest(CLICK), answer });
+    await recordCliCall({ ...p, origin: "recorder", request: cliRequest(["--version"]), live: answering(answer) });
+    await recordCliCall({ ...p, request: cliRequest(["call", "list_windows", "{}"]), live: answering(answer) });
+    const first = await recordCliCall({ ...p, request: cliRequest(CLICK), live: answering(answer) });
+    const second = await recordCliCall({ ...p, request: cliRequest(CLICK), live: answering(answer) });
     expect(p.base.events.map((e) => ("fault" in e ? e.fault?.kind : undefined))).toEqual([undefined, undefined, "empty", undefined]);
     expect(first.stdout.toString()).not.toBe(ACTION);
     expect(second.stdout.toString()).toBe(ACTION);

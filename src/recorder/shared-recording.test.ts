@@ -1,3 +1,4 @@
+import { answering } from "../../test/helpers/answering.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -46,10 +47,10 @@ describe("recordCliCall (binary and runtime recorders)", () => {
     const response = await recordCliCall({
       ...parts,
       request: request(argv, dir),
-      answer: async () => {
+      live: answering(async () => {
         writeFileSync(path.join(dir, "shot.png"), PNG);
         return { response: { stdout: Buffer.from("{}\n"), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true };
-      },
+      }),
     });
     expect(response.stdout.toString()).toBe("{}\n");
     expect(events).toHaveLength(1);
@@ -68,13 +69,13 @@ describe("recordCliCall (binary and runtime recorders)", () => {
     await recordCliCall({
       ...parts,
       request: request(argv, dir),
-      answer: async () => ({ response: { stdout: Buffer.from("{}\n"), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true }),
+      live: answering(async () => ({ response: { stdout: Buffer.from("{}\n"), stderr: Buffer.alloc(0), exitCode: 0 }, recorded: true })),
     });
     expect(events[1]).not.toHaveProperty("files");
     const unrecorded = await recordCliCall({
       ...parts,
       request: request(["--version"]),
-      answer: async () => ({ response: { stdout: Buffer.alloc(0), stderr: Buffer.from("no"), exitCode: 127 }, recorded: false }),
+      live: answering(async () => ({ response: { stdout: Buffer.alloc(0), stderr: Buffer.from("no"), exitCode: 127 }, recorded: false })),
     });
     expect([unrecorded.exitCode, events.length]).toEqual([127, 2]);
   });

@@ -1,7 +1,8 @@
 /**
- * What answers the `cua-driver` shim: the recorder (forwarding to a real driver or the SDK) or the
- * replayer (answering from a cassette). The shim-server owns the socket and the framing; a backend
- * only sees requests.
+ * What the `cua-driver` shim mounts: a stand-in (src/driver/stand-in.ts) per call, through
+ * `mountCli` (mount.ts), and an MCP stream per `cua-driver mcp` — the replay's or the runtime's
+ * stand-in on the shim's stdio (`mountMcpStdio`), or a recording tap over a live stream. The
+ * shim-server owns the socket and the framing; a backend only sees requests.
  */
 
 /** One per-call invocation of the shim (`cua-driver call …`, `cua-driver --version`, …). */

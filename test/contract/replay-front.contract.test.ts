@@ -1,4 +1,4 @@
-// The replay-front contract (src/transports/front.ts), run against every front: per-call CLI,
+// The replay stand-ins' contract (src/driver/stand-in.ts), run against the replay of every transport: per-call CLI,
 // MCP stdio, MCP over HTTP and in-process. Each is driven through its own raw form over the same
 // real recording (recordings/gtk3-demo-mcp, 0.21.0 under Xvfb) and must agree on what the driver
 // answered, what it refuses, what a call that never returns holds up, and what the log says.
@@ -10,10 +10,10 @@ import { createReplayer } from "#src/replay/replayer.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
-import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
+import type { ReplayLogEntry, ReplayTransport, RequestEntry } from "#src/schema/replay-log.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { cliFront } from "#src/transports/cli/replay-backend.js";
-import type { FrontReply, ReplayFront } from "#src/transports/front.js";
+import type { StandInReply, StandIn } from "#src/driver/stand-in.js";
 import { inprocessFront, type InprocessRequest } from "#src/transports/inprocess/front.js";
 import { mcpFront } from "#src/transports/mcp/front.js";
 import { parseCallStdout } from "#src/wire/cli/stdout.js";
@@ -29,7 +29,7 @@ interface Implementation<Request, Answer> {
   name: string;
   /** Whether a call that never returns holds up the later requests of its connection (one request at a time). */
   oneAtATime: boolean;
-  make(faults?: FaultPlan): { front: ReplayFront<Request, Answer>; entries(): ReplayLogEntry[] };
+  make(faults?: FaultPlan): { front: StandIn<Request, Answer>; entries(): ReplayLogEntry[] };
   request(tool: string, args: Record<string, unknown>, id: number): Request;
   read(answer: Answer): Read;
 }
@@ -99,7 +99,9 @@ const inprocess: Implementation<InprocessRequest, Reply> = {
   },
 };
 
-const IMPLEMENTATIONS: Implementation<any, any>[] = [cli, mcpLike("mcp"), mcpLike("http"), inprocess];
+/** One replay stand-in per transport of the replay log: a transport without its entry fails the type-check. */
+const BY_TRANSPORT: Record<ReplayTransport, Implementation<any, any>> = { cli, mcp: mcpLike("mcp"), http: mcpLike("http"), inprocess };
+const IMPLEMENTATIONS = Object.values(BY_TRANSPORT);
 
 /** The recorded answer to the first list_windows (event 11 of the recording). */
 const RECORDED = readRpc(
@@ -110,10 +112,16 @@ const RECORDED = readRpc(
 
 const requests = (entries: ReplayLogEntry[]) => entries.filter((e): e is RequestEntry => e.type === "request");
 
-function answered<A>(reply: FrontReply<A>): A {
+function answered<A>(reply: StandInReply<A>): A {
   expect(reply.type).toBe("answer");
   return (reply as { answer: A }).answer;
 }
+
+it("has one replay stand-in per transport, each under its own name", () => {
+  expect(Object.entries(BY_TRANSPORT).map(([name, impl]) => [name, impl.make().front.transport])).toEqual(
+    Object.keys(BY_TRANSPORT).map((name) => [name, name]),
+  );
+});
 
 describe.each(IMPLEMENTATIONS)("replay front: $name", (impl) => {
   it("answers a recorded call with what the driver answered, and logs it as replayed on its transport", async () => {

@@ -8,7 +8,7 @@ import { fromStoredBytes } from "#src/cassette/stored-bytes.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { buildCliEvent } from "#src/recorder/cli-event.js";
 import { deliverCliAnswer } from "#src/transports/cli/deliver-cli.js";
-import { answerCli } from "#src/replay/engine/answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import { cliRequest, type ReplayRequest } from "#src/replay/engine/request.js";
 import { answerStatic } from "#src/transports/cli/replay-backend.js";

@@ -1,13 +1,15 @@
 import { findDriver } from "#src/recorder/find-driver.js";
-import { runDriverOnce } from "#src/recorder/run-driver.js";
 import type { CassetteHeader } from "#src/schema/cassette.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
-import { spawnLiveMcp } from "./live-mcp.js";
+import { mountCli } from "#src/shim-server/mount.js";
+import { binaryCliStandIn } from "#src/transports/cli/live.js";
+import { binaryMcpStream } from "#src/transports/mcp/live-binary.js";
+import { sdkCliStandIn } from "#src/transports/sdk/stand-in.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { sdkDriverInfo } from "#src/recorder/sdk/sdk-recorder.js";
 import { resolvedSdkVersion } from "#src/recorder/sdk/recording-driver.js";
 
-/** The live driver record-missing forwards to: per-call CLI invocations in, the driver's bytes out. */
+/** The live driver record-missing forwards to: per-call CLI invocations in, the driver's bytes out, through the binary's or the runtime's stand-in. */
 export interface LiveDriver {
   /** Who answers (the header's `driver` shape): version, platform, `source` (`sdk` for the runtime, `binary` for an executable). */
   readonly info: CassetteHeader["driver"];
@@ -24,18 +26,13 @@ export async function openLiveDriver(driver: string, options: { source?: "binary
     const sdk = await createSdkBackend({ version });
     return {
       info: sdkDriverInfo(sdk),
-      cli: (request) => sdk.cli(request),
+      cli: mountCli(sdkCliStandIn(sdk)),
       mcp: (init, io) => sdk.mcp(init, io),
       close: () => sdk.close?.() ?? Promise.resolve(),
     };
   }
   const file = findDriver({ driver });
-  const run = async (request: CliRequest): Promise<CliResponse> => {
-    const r = await runDriverOnce({ driver: file, ...request });
-    if (r.spawnError)
-      return { stdout: Buffer.alloc(0), stderr: Buffer.from(`cua-contract: cannot run the driver ${file}: ${r.spawnError.message}\n`), exitCode: 127 };
-    return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exitCode, ...(r.signal ? { signal: r.signal } : {}) };
-  };
+  const run = mountCli(binaryCliStandIn({ driver: file, who: "cua-contract" }));
   const said = await run({
     argv: ["--version"],
     stdin: Buffer.alloc(0),
@@ -48,7 +45,7 @@ export async function openLiveDriver(driver: string, options: { source?: "binary
   return {
     info: { version: parsed?.[1] ?? null, platform: `${process.platform}-${process.arch}`, source: options.source ?? "binary", location: file },
     cli: run,
-    mcp: (init, io) => spawnLiveMcp({ file, init, io }),
+    mcp: (init, io) => binaryMcpStream({ file, who: "cua-contract", init, io }),
     close: async () => {},
   };
 }

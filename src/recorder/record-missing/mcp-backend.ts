@@ -3,6 +3,7 @@ import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "#src/re
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
+import { pairedMcpStandIn } from "#src/transports/mcp/live-paired.js";
 import { errorLine, withId } from "#src/wire/mcp/envelope.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
@@ -32,39 +33,17 @@ export function createRecordMissingMcp(o: {
   const { core, io, recordedStream } = o;
   const { session, table, growth, counts, redactor } = core;
   const stream = session.openStream("mcp");
-  const waiting = new Map<string, (line: string | undefined) => void>();
-  let liveEnded = false;
-  let signalLiveEnd: () => void = () => {};
-  const liveEnd = new Promise<void>((resolve) => (signalLiveEnd = resolve));
-  const live = core.live.mcp!(o.init, {
-    send: (line) => {
-      const id = parseJsonRpc(line)?.idRaw;
-      const answer = id !== undefined ? waiting.get(id) : undefined;
-      if (answer) {
-        waiting.delete(id!);
-        answer(line);
-      }
-    },
-    stderr: () => {},
-    exit: () => {
-      liveEnded = true;
-      for (const [id, answer] of waiting) {
-        waiting.delete(id);
-        answer(undefined);
-      }
-      signalLiveEnd();
-    },
-  });
+  // the live stream, asked request by request under ids of this run's own
+  const live = pairedMcpStandIn((liveIo) => core.live.mcp!(o.init, liveIo)).open();
   let next = 0;
   /** The request sent live under an id of its own; its live answer line, or undefined when the live stream ended. */
-  const ask = (line: string): Promise<string | undefined> =>
-    new Promise((resolve) => {
-      if (liveEnded) return resolve(undefined);
-      const id = JSON.stringify(`cua-contract-record-missing-${next++}`);
-      waiting.set(id, resolve);
-      counts.forwarded++;
-      live.line(withId(table.toLive(line), id));
-    });
+  const ask = async (line: string): Promise<string | undefined> => {
+    if (live.exited) return undefined;
+    const id = JSON.stringify(`cua-contract-record-missing-${next++}`);
+    counts.forwarded++;
+    const reply = await live.send(withId(table.toLive(line), id));
+    return reply.type === "answer" ? reply.answer : undefined;
+  };
   let gone = false;
   const send = (line: string) => {
     if (!gone) io.send(line);
@@ -105,7 +84,7 @@ export function createRecordMissingMcp(o: {
     const message = parseJsonRpc(line);
     const valid = message !== undefined && message.method !== undefined && /"jsonrpc"\s*:/.test(line);
     if (valid && message.idRaw === undefined) {
-      live.line(table.toLive(line)); // a notification: the live stream hears it too, nothing answers it
+      void live.send(table.toLive(line)); // a notification: the live stream hears it too, nothing answers it
       return;
     }
     if (!valid || message.method !== "tools/call" || isHostTool(message.params)) {
@@ -167,15 +146,15 @@ export function createRecordMissingMcp(o: {
     // stdin EOF: the requests before it are answered, the live stream ends too, then this one
     end: () =>
       enqueue(async () => {
-        live.end();
-        await Promise.race([liveEnd, new Promise((resolve) => setTimeout(resolve, LIVE_END_MS).unref())]);
+        live.close();
+        await Promise.race([live.ended, new Promise((resolve) => setTimeout(resolve, LIVE_END_MS).unref())]);
         session.closeStream("mcp", stream);
         if (!gone) io.exit(0);
         markDone();
       }),
     gone: () => {
       gone = true;
-      live.gone?.();
+      live.gone();
       markDone();
     },
   };

@@ -1,6 +1,7 @@
 // record-missing against a scripted live desktop whose pids, window ids and snapshot numbers are
 // not the recording's: the ids the live driver gets, the ids the harness sees, where the added calls
 // go, and that a plain replay of the grown cassette answers the changed harness byte for byte.
+import { answering } from "../../../test/helpers/answering.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -116,7 +117,9 @@ async function recordBase(dir: string, cwd: string, desktop: ScriptedDesktop): P
   const parts = { sink, redactor: createRedactor({ enabled: true }), clock: startClock() };
   await flow(
     "base",
-    overCli((argv) => recordCliCall({ ...parts, request: request(cwd, argv), answer: async (r) => ({ response: await desktop.cli(r), recorded: true }) })),
+    overCli((argv) =>
+      recordCliCall({ ...parts, request: request(cwd, argv), live: answering(async (r) => ({ response: await desktop.cli(r), recorded: true })) }),
+    ),
   );
   sink.close();
 }

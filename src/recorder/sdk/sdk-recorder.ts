@@ -5,13 +5,13 @@
  */
 import { sha256Hex } from "#src/cassette/frame-ref.js";
 import { recordCliCall } from "#src/recorder/cli-recording.js";
-import { faultStreamEnder, openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
-import { createMcpRelay } from "#src/recorder/mcp-relay.js";
+import { tapMcpStream } from "#src/recorder/mcp-tap.js";
 import type { RecordingParts } from "#src/recorder/recording-parts.js";
 import type { CassetteHeader } from "#src/schema/cassette.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
 import { SDK_PACKAGE } from "#src/runtime/load.js";
 import type { SdkBackend } from "#src/transports/sdk/sdk-backend.js";
+import { sdkCliStandIn } from "#src/transports/sdk/stand-in.js";
 
 type RecorderParts = RecordingParts & { sdk: SdkBackend };
 
@@ -48,44 +48,12 @@ export async function captureSdkIdentity(parts: RecorderParts): Promise<{ versio
 }
 
 function recordCli(options: RecorderParts & { request: CliRequest; origin: "harness" | "recorder" }): Promise<CliResponse> {
-  return recordCliCall({ ...options, answer: async (request) => ({ response: await options.sdk.cli(request), recorded: true }) });
+  return recordCliCall({ ...options, live: sdkCliStandIn(options.sdk) });
 }
 
 function recordMcp(
   options: RecorderParts & { init: { argv: string[]; cwd: string; env: Record<string, string> }; io: McpIo; stream: number },
 ): McpSessionHandler {
-  const { io } = options;
-  const recording = openMcpStreamRecording({ ...options, argv: options.init.argv });
-  // the stream ended by an injected fault (a death, or stdin EOF on a hung call): the runtime's session is dropped
-  const fault = faultStreamEnder({ recording, io, stop: () => inner.gone?.() });
-  const endStream = fault.end;
-  const inner = options.sdk.mcp(options.init, {
-    send: (line) => relay.fromDriver(line),
-    stderr: (data) => {
-      if (fault.ended) return;
-      recording.stderr(data);
-      io.stderr(data);
-    },
-    exit: (code, signal) => {
-      if (fault.ended) return;
-      recording.close(code, signal);
-      io.exit(code, signal);
-    },
-  });
-  const relay = createMcpRelay({
-    recording,
-    stream: options.stream,
-    toHarness: (line) => io.send(line),
-    toDriver: (line) => inner.line(line),
-    die: endStream,
-    ...(options.faults ? { faults: options.faults } : {}),
-  });
-  return {
-    line: (line) => relay.fromHarness(line),
-    end: () => (relay.stuck() ? endStream(0) : inner.end()),
-    gone: () => {
-      recording.close(null, "SIGTERM");
-      inner.gone?.();
-    },
-  };
+  // the runtime's session says nothing when the harness goes away: the tap closes the recording
+  return tapMcpStream({ ...options, argv: options.init.argv, open: (tapped) => options.sdk.mcp(options.init, tapped), goneUnreported: true });
 }

@@ -5,7 +5,7 @@ import { tmpDir } from "../../../test/helpers/tmp-dir.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
-import { answerCli } from "./answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { cliRequest } from "./request.js";
 
 // Hand-built (synthetic) MCP results a real runtime would not emit, served to `cua-driver call`:

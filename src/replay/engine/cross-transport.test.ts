@@ -4,7 +4,7 @@ import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { createReplaySession } from "#src/replay/session.js";
-import { answerCli } from "./answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { cliRequest, mcpRequest } from "./request.js";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import { answerMcpCall } from "#src/transports/mcp/answer.js";
-import { answerCli } from "./answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { answerInprocess } from "./answer-inprocess.js";
 import { createEngine, type Decision } from "./engine.js";
 import type { ReplayRequest } from "./request.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CassetteEvent } from "#src/schema/cassette.js";
-import { answerCli } from "./answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { createEngine } from "./engine.js";
 import { prepareCassette } from "./prepared.js";
 import { cliRequest, type ReplayRequest } from "./request.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import { runInvariants } from "#src/invariants/run.js";
 import { answerMcpCall } from "#src/transports/mcp/answer.js";
-import { answerCli } from "./answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { answerInprocess } from "./answer-inprocess.js";
 import { createEngine } from "./engine.js";
 import type { ReplayRequest } from "./request.js";

@@ -7,7 +7,7 @@ import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
-import { answerCli } from "./answer-cli.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { createEngine } from "./engine.js";
 import { cliRequest, mcpRequest } from "./request.js";
 import { windowCandidates } from "./window-candidates.js";

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Clock } from "#src/driver/port.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { fromStoredBytes } from "#src/cassette/stored-bytes.js";
-import type { CliAnswer } from "#src/replay/engine/answer-cli.js";
+import type { CliAnswer } from "#src/transports/cli/answer.js";
 
 /** What the shim got for a rendered CLI answer, and whether the harness gave up on it first. */
 export interface DeliveredCli {

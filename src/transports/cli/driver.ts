@@ -1,6 +1,6 @@
-import { execa } from "execa";
 import type { Driver, Reply, ToolInfo } from "#src/driver/port.js";
 import { parseCallFailure, parseCallStdout, parseListTools } from "#src/wire/cli/stdout.js";
+import { QUIET_DRIVER_ENV, runDriverWithDeadline } from "#src/runtime/driver-process.js";
 
 /** How the per-call CLI adapter runs `cua-driver call`: the binary, socket and environment. */
 export interface CliDriverOptions {
@@ -20,16 +20,15 @@ export interface CliDriverOptions {
  */
 export function createCliDriver(options: CliDriverOptions = {}): Driver {
   const command = options.command ?? "cua-driver";
-  const env = { CUA_DRIVER_RS_TELEMETRY_ENABLED: "false", CUA_DRIVER_RS_UPDATE_CHECK: "0", ...options.env };
+  const env = { ...QUIET_DRIVER_ENV, ...options.env };
   const socket = options.socket ? ["--socket", options.socket] : [];
 
   return {
     async call(tool, args, callOptions = {}): Promise<Reply> {
       const timeout = callOptions.timeoutMs ?? options.timeoutMs ?? 30_000;
-      const r = await execa(command, ["call", tool, JSON.stringify(args), ...socket], {
+      const r = await runDriverWithDeadline(command, ["call", tool, JSON.stringify(args), ...socket], {
         env,
         timeout,
-        reject: false,
         stdin: "ignore",
         stripFinalNewline: false,
       });
@@ -42,7 +41,7 @@ export function createCliDriver(options: CliDriverOptions = {}): Driver {
       return parseCallStdout(tool, String(r.stdout));
     },
     async listTools(): Promise<ToolInfo[]> {
-      const r = await execa(command, ["list-tools"], { env, timeout: options.timeoutMs ?? 30_000, reject: false, stdin: "ignore" });
+      const r = await runDriverWithDeadline(command, ["list-tools"], { env, timeout: options.timeoutMs ?? 30_000, stdin: "ignore" });
       if (r.exitCode !== 0) throw new Error(`${command} list-tools failed (exit ${r.exitCode ?? r.signal}): ${String(r.stderr).trim()}`);
       return parseListTools(String(r.stdout));
     },

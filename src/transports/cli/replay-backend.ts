@@ -1,12 +1,14 @@
-import type { CliRequest, CliResponse, McpIo, ShimBackend } from "#src/shim-server/backend.js";
-import { createMcpStdioSession } from "#src/transports/mcp/stdio-session.js";
-import { answerCli } from "#src/replay/engine/answer-cli.js";
+import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
+import { mountMcpStdio } from "#src/shim-server/mcp-stdio.js";
+import { mountCli } from "#src/shim-server/mount.js";
+import { mcpFront } from "#src/transports/mcp/front.js";
+import { answerCli } from "#src/transports/cli/answer.js";
 import { deliverCliAnswer } from "./deliver-cli.js";
 import { cliRequest, type ReplayRequest } from "#src/replay/engine/request.js";
 import { staticCliAnswer } from "#src/replay/engine/static-answers.js";
 import { resolveBinaryPath } from "#src/runtime/binary-path.js";
 import type { ReplaySession } from "#src/replay/session.js";
-import type { ReplayFront } from "#src/transports/front.js";
+import { perRequestStandIn, type StandIn } from "#src/driver/stand-in.js";
 
 /**
  * The replayer behind the `cua-driver` shim: every invocation is answered from the cassette,
@@ -14,16 +16,9 @@ import type { ReplayFront } from "#src/transports/front.js";
  */
 export function createReplayBackend(options: { session: ReplaySession }): ShimBackend {
   const { session } = options;
-  const front = cliFront(session);
   return {
     // each `cua-driver call` process is a connection of one request
-    async cli(request) {
-      const connection = front.open();
-      const reply = await connection.send(request);
-      connection.close();
-      if (reply.type !== "answer") throw new Error(`the CLI front gave ${reply.type} where a process answers`);
-      return reply.answer;
-    },
+    cli: mountCli(cliFront(session)),
     mcp: (_init, io) => replayMcpSession(session, io),
   };
 }
@@ -33,19 +28,14 @@ export function createReplayBackend(options: { session: ReplaySession }): ShimBa
  * and exit code out, as the binary would give them; a call that hangs answers when the harness kills
  * the process (exit by SIGKILL) or at the driver's own deadline.
  */
-export function cliFront(session: ReplaySession): ReplayFront<CliRequest, CliResponse> {
-  return {
-    transport: "cli",
-    open: () => ({
-      send: async (request) => ({ type: "answer", answer: await answerCliRequest({ session, request }) }),
-      close() {},
-    }),
-  };
+export function cliFront(session: ReplaySession): StandIn<CliRequest, CliResponse> {
+  return perRequestStandIn("cli", async (request) => ({ type: "answer", answer: await answerCliRequest({ session, request }) }));
 }
 
 /** An MCP stdio session answered from the replay session, at its speed. */
-export function replayMcpSession(session: ReplaySession, io: McpIo): ReturnType<typeof createMcpStdioSession> {
-  return createMcpStdioSession(session.speed === "recorded" ? pacedMcp(session, io) : { session, io });
+export function replayMcpSession(session: ReplaySession, io: McpIo): McpSessionHandler {
+  const paced = session.speed === "recorded" ? pacedMcp(session, io) : { session, io };
+  return mountMcpStdio(mcpFront(paced.session, "mcp").open(), paced.io);
 }
 
 /**

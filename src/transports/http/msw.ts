@@ -5,7 +5,7 @@ import type { MatchMode } from "#src/replay/engine/matcher.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession, type ReplaySession } from "#src/replay/session.js";
 import { systemClock } from "#src/runtime/clock-system.js";
-import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
+import { mcpFront } from "#src/transports/mcp/front.js";
 import { errorLine } from "#src/wire/mcp/envelope.js";
 
 /** What `cassetteHandlers` answers and how: the URL, the token, faults and matching. */
@@ -46,8 +46,8 @@ export function cassetteHandlers(dir: string, options: CassetteHandlersOptions =
     ...(options.ignore ? { ignore: options.ignore } : {}),
     ...(options.onEntry ? { onEntry: options.onEntry } : {}),
   });
-  // msw has no connections: the whole handler set is one transport session (stream)
-  const stream = session.openStream("http");
+  // msw has no connections: the whole handler set is one transport session (stream), and its requests do not queue
+  const connection = mcpFront(session, "http", { queued: false }).open();
   const json = (status: number, body: string) => new HttpResponse(body, { status, headers: { "content-type": "application/json" } });
   const handler = http.all(options.url ?? LOOPBACK, async ({ request }) => {
     if (request.headers.get("origin") !== null) return json(403, errorLine(undefined, -32600, "Browser-origin requests are forbidden"));
@@ -56,10 +56,10 @@ export function cassetteHandlers(dir: string, options: CassetteHandlersOptions =
     }
     if (request.method !== "POST") return new HttpResponse(null, { status: 405 });
     const body = await request.text();
-    const answer = await dispatchMcpLine({ session, line: body, stream, transport: "http" });
-    if (!answer) return new HttpResponse(null, { status: 202 });
-    if (answer.type === "line") return json(200, answer.line);
-    if (answer.type === "hang") {
+    const reply = await connection.send(body);
+    if (reply.type === "none") return new HttpResponse(null, { status: 202 });
+    if (reply.type === "answer") return json(200, reply.answer);
+    if (reply.type === "hang") {
       await delay("infinite");
       return new HttpResponse(null, { status: 504 });
     }

@@ -1,6 +1,6 @@
 import http from "node:http";
 import { mcpFront } from "#src/transports/mcp/front.js";
-import type { FrontConnection } from "#src/transports/front.js";
+import type { StandInConnection } from "#src/driver/stand-in.js";
 import type { ReplaySession } from "#src/replay/session.js";
 import { MAX_HEADER_BYTES, jsonSender, listenMcpHttp, readRequestBody, refuseMcpHttpRequest, type McpHttpServer } from "./mcp-http-front.js";
 
@@ -21,7 +21,7 @@ export function isValidToken(token: string): boolean {
 export async function startMcpHttpServer(options: { session: ReplaySession; port: number; token: string; host?: string }): Promise<McpHttpServer> {
   const { token } = options;
   const front = mcpFront(options.session, "http");
-  const connections = new WeakMap<object, { connection: FrontConnection<string, string>; chain: Promise<void>; stuck: boolean }>();
+  const connections = new WeakMap<object, { connection: StandInConnection<string, string>; chain: Promise<void>; stuck: boolean }>();
   const server = http.createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const socket = req.socket;
     let conn = connections.get(socket);

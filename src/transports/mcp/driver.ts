@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, ErrorCode, ListToolsResultSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Driver, Reply, ToolInfo, ToolResult } from "#src/driver/port.js";
+import { driverStdioTransport, QUIET_DRIVER_ENV } from "#src/runtime/driver-process.js";
 
 /** How the MCP adapter starts `cua-driver mcp`. */
 export interface McpDriverOptions {
@@ -42,10 +42,10 @@ function failure(tool: string, error: unknown): Reply {
  */
 export async function createMcpDriver(options: McpDriverOptions = {}): Promise<McpDriver> {
   let stderr = "";
-  const transport = new StdioClientTransport({
+  const transport = await driverStdioTransport({
     command: options.command ?? "cua-driver",
     args: options.args ?? ["mcp"],
-    env: { ...(process.env as Record<string, string>), CUA_DRIVER_RS_TELEMETRY_ENABLED: "false", CUA_DRIVER_RS_UPDATE_CHECK: "0", ...options.env },
+    env: { ...(process.env as Record<string, string>), ...QUIET_DRIVER_ENV, ...options.env },
     ...(options.cwd ? { cwd: options.cwd } : {}),
     stderr: "pipe",
   });

@@ -1,6 +1,6 @@
 import type { ReplaySession } from "#src/replay/session.js";
 import { assertNever } from "#src/util/assert-never.js";
-import type { ReplayFront } from "#src/transports/front.js";
+import type { StandIn } from "#src/driver/stand-in.js";
 import { dispatchMcpLine, logUnanswered } from "./dispatch.js";
 import { createEraSession, speaksModern } from "./era.js";
 
@@ -8,9 +8,11 @@ import { createEraSession, speaksModern } from "./era.js";
  * `cua-driver mcp` and MCP over HTTP as a replay front: one JSON-RPC line (stdio) or body (HTTP)
  * in, one out. The driver handles one request at a time, so after a call that never returns the
  * connection answers nothing more; what the harness sends behind it is still logged, as unanswered,
- * so the invariants judge the whole conversation.
+ * so the invariants judge the whole conversation. `queued: false` is for a carrier with no
+ * connections, whose requests do not wait for one another (msw): a hang holds up only itself.
  */
-export function mcpFront(session: ReplaySession, transport: "mcp" | "http"): ReplayFront<string, string> {
+export function mcpFront(session: ReplaySession, transport: "mcp" | "http", options: { queued?: boolean } = {}): StandIn<string, string> {
+  const queued = options.queued ?? true;
   return {
     transport,
     open() {
@@ -31,7 +33,7 @@ export function mcpFront(session: ReplaySession, transport: "mcp" | "http"): Rep
             case "line":
               return { type: "answer", answer: answer.line };
             case "hang":
-              stuck = true;
+              stuck = queued;
               return { type: "hang" };
             case "exit":
               return { type: "closed", code: answer.code, ...(answer.stderr ? { stderr: answer.stderr } : {}) };

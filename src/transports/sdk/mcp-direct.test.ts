@@ -1,7 +1,9 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadSdk } from "#src/runtime/load.js";
-import { answer, createMcpDirectSession, type McpDirectOptions } from "./mcp-direct.js";
+import { mountMcpStdio } from "#src/shim-server/mcp-stdio.js";
+import { answer, type McpDirectOptions } from "./mcp-direct.js";
+import { sdkMcpStandIn } from "./stand-in.js";
 import { toolNames } from "./tool-names.js";
 
 const oracles = new URL("../../../test/fixtures/sdk-oracles/", import.meta.url);
@@ -40,18 +42,33 @@ describe("MCP direct mode over the 0.21.0 runtime", () => {
     );
   });
 
-  it("tools/call returns the runtime's result bytes and answers one request at a time, in order", async () => {
+  it("tools/call returns the runtime's result bytes and answers one request at a time, in order, mounted on stdio", async () => {
     const sent: string[] = [];
-    const session = createMcpDirectSession({ ...options, send: (l) => sent.push(l) });
-    session.line('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_config","arguments":{"_session_id":"x"}}}');
-    session.line('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-    session.line("");
-    session.line('{"jsonrpc":"2.0","id":2,"method":"ping"}');
-    await session.drain();
+    const exited = new Promise<number | null>((resolve) => {
+      const session = mountMcpStdio(sdkMcpStandIn(options).open(), { send: (l) => sent.push(l), stderr: () => {}, exit: resolve });
+      session.line('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_config","arguments":{"_session_id":"x"}}}');
+      session.line('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      session.line("");
+      session.line('{"jsonrpc":"2.0","id":2,"method":"ping"}');
+      session.end();
+    });
+    expect(await exited).toBe(0);
     const direct = await options.driver.callTool("get_config", "{}");
     expect(sent).toEqual([
       `{"jsonrpc":"2.0","id":1,"result":${direct.rawJson}}`,
       '{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Unknown method: ping"}}',
     ]);
+  });
+
+  it("stops asking and answering once the shim is gone", async () => {
+    const sent: string[] = [];
+    let exits = 0;
+    const session = mountMcpStdio(sdkMcpStandIn(options).open(), { send: (l) => sent.push(l), stderr: () => {}, exit: () => exits++ }, { stopWhenGone: true });
+    session.line('{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
+    session.gone?.();
+    session.line('{"jsonrpc":"2.0","id":2,"method":"tools/list"}');
+    session.end();
+    await new Promise((r) => setTimeout(r, 100));
+    expect([sent, exits]).toEqual([[], 0]);
   });
 });

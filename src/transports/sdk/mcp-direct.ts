@@ -1,10 +1,12 @@
 /**
- * `cua-driver mcp` in direct mode (Linux/Windows bare `mcp`), answered by the in-process runtime:
+ * `cua-driver mcp` in direct mode (Linux/Windows bare `mcp`), answered by the in-process runtime
+ * (its stand-in is `sdkMcpStandIn`, which the sdk backend mounts on the shim's stdio):
  * newline-delimited JSON-RPC, one request at a time in order, notifications unanswered,
  * `initialize` with the runtime's version, `tools/list` = the runtime's inventory bytes,
  * `tools/call` = the runtime's result bytes, never re-serialised.
  */
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
+import type { StandIn } from "#src/driver/stand-in.js";
 import type { SdkDriver } from "#src/runtime/sdk-types.js";
 import { serdeString } from "#src/wire/json/string.js";
 import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
@@ -42,15 +44,38 @@ export interface McpDirectSession {
   drain(): Promise<void>;
 }
 
+/**
+ * The runtime in process as the stand-in of `cua-driver mcp` in direct mode (or of one connection
+ * of MCP over HTTP): one JSON-RPC line in, the binary's answer line out, nothing for a notification
+ * or a blank line. A connection is one process: from 0.28 it holds the era the process speaks
+ * (src/transports/mcp/era.ts).
+ */
+export function sdkMcpStandIn(options: Omit<McpDirectOptions, "send">): StandIn<string, string> {
+  return {
+    transport: options.transport === "http" ? "http" : "mcp",
+    open() {
+      // from 0.28 the process checks every request's era (src/transports/mcp/era.ts)
+      const era = speaksModern(options.version) && options.transport !== "http" ? createEraSession() : undefined;
+      return {
+        async send(line) {
+          const reply = await answer(options, line, era);
+          return reply === undefined ? { type: "none" } : { type: "answer", answer: reply };
+        },
+        close() {},
+      };
+    },
+  };
+}
+
+/** One direct-mode process answered line by line, one at a time in order (the stand-in's connection, queued). */
 export function createMcpDirectSession(options: McpDirectOptions): McpDirectSession {
+  const connection = sdkMcpStandIn(options).open();
   let queue = Promise.resolve();
-  // from 0.28 the process checks every request's era (src/transports/mcp/era.ts)
-  const era = speaksModern(options.version) && options.transport !== "http" ? createEraSession() : undefined;
   return {
     line(line) {
       queue = queue.then(async () => {
-        const reply = await answer(options, line, era);
-        if (reply !== undefined) options.send(reply);
+        const reply = await connection.send(line);
+        if (reply.type === "answer") options.send(reply.answer);
       });
     },
     drain: () => queue,

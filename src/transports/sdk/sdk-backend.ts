@@ -8,7 +8,8 @@ import path from "node:path";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
 import { driverCommand } from "#src/wire/cli/argv.js";
 import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "#src/runtime/load.js";
-import { createMcpDirectSession, withoutReservedArgs } from "./mcp-direct.js";
+import { sdkMcpStandIn, withoutReservedArgs } from "./mcp-direct.js";
+import { mountMcpStdio } from "#src/shim-server/mcp-stdio.js";
 import { renderCall } from "#src/wire/cli/render-call.js";
 import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "#src/wire/cli/render-static.js";
 import { rustIoErrorText } from "./rust-io-error.js";
@@ -190,9 +191,9 @@ function positionalJsonError(options: { tool: string; implicit: boolean; receive
   ].join("\n");
 }
 
+// Direct mode ends on stdin EOF, after the request in flight has been answered; the runtime's session stops when the shim is gone.
 function mcpSession(options: Context & { io: McpIo; http: boolean }): McpSessionHandler {
-  let gone = false;
-  const session = createMcpDirectSession({
+  const standIn = sdkMcpStandIn({
     ...(options.http ? { transport: "http" as const } : {}),
     driver: options.driver,
     version: options.metadata.driverVersion,
@@ -200,23 +201,8 @@ function mcpSession(options: Context & { io: McpIo; http: boolean }): McpSession
     listToolsJson: options.listToolsJson,
     names: options.names,
     hostCall: options.hostCall,
-    send: (line) => {
-      if (!gone) options.io.send(line);
-    },
   });
-  return {
-    line: (line) => {
-      if (!gone) session.line(line);
-    },
-    // Direct mode ends on stdin EOF, after the request in flight has been answered.
-    end: () =>
-      void session.drain().then(() => {
-        if (!gone) options.io.exit(0);
-      }),
-    gone: () => {
-      gone = true;
-    },
-  };
+  return mountMcpStdio(standIn.open(), options.io, { stopWhenGone: true });
 }
 
 const SERVE_ONLY_FLAGS = [

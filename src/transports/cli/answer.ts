@@ -3,13 +3,13 @@ import { applyResultFault, CLI_DAEMON_DEADLINE_MS, truncateText } from "#src/fau
 import { corruptBase64 } from "#src/faults/corrupt-image.js";
 import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed } from "#src/driver/messages.js";
 import { assertNever } from "#src/util/assert-never.js";
-import type { Decision } from "./engine.js";
-import type { FrameLookup } from "./frames.js";
+import type { Decision } from "#src/replay/engine/engine.js";
+import type { FrameLookup } from "#src/replay/engine/frames.js";
 import { renderCall, withImageBlock } from "#src/wire/cli/render-call.js";
 import { objectSpans, rawMember, setSortedMember } from "#src/wire/json/spans.js";
-import { cliRuleFailure } from "./synthetic-answer.js";
-import { recordedOutcome } from "./tool-result.js";
-import { sessionEndedGuardText, sessionLabel } from "./session-lifecycle.js";
+import { cliRuleFailure } from "#src/replay/engine/synthetic-answer.js";
+import { recordedOutcome } from "#src/replay/engine/tool-result.js";
+import { sessionEndedGuardText, sessionLabel } from "#src/replay/engine/session-lifecycle.js";
 
 export interface CliOutputAnswer {
   stdout: StoredBytes;
