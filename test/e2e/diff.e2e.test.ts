@@ -32,7 +32,7 @@ describe("diff", () => {
   });
 
   it("compares a snapshot with a tools/list result, and names a file that is neither (exit 2)", async () => {
-    const mixed = await runCliInProcess(["diff", "contracts/drivers/cua-driver-0.21.0.probe.json", list("0.21.0")]);
+    const mixed = await runCliInProcess(["diff", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", list("0.21.0")]);
     expect(mixed.exitCode).toBe(0);
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "x.json");

@@ -193,7 +193,7 @@ describe("probe bad input", () => {
     const bad = path.join(dir.path, "bad.json");
     const good = JSON.parse(await readFile(path.join(repoRoot, contract), "utf8"));
     await writeFile(bad, JSON.stringify({ ...good, format: "cua-contract" }, null, 2));
-    const r = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const r = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", "--contract", bad]);
     expect(r.exitCode).toBe(2);
     // line 3: "$schema" is on line 2
     expect(r.stderr).toContain(`${bad}:3: format: driver contract is invalid`);
@@ -202,7 +202,7 @@ describe("probe bad input", () => {
     good.tools.click.annotations.idempotentHint = "yes";
     const hintText = JSON.stringify(good, null, 2);
     await writeFile(bad, hintText);
-    const hint = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const hint = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", "--contract", bad]);
     expect(hint.exitCode).toBe(2);
     const hintLine = hintText.split("\n").indexOf('        "idempotentHint": "yes",') + 1;
     expect(hintLine).toBeGreaterThan(1);
@@ -214,12 +214,12 @@ describe("probe bad input", () => {
     good.driver.versions = "latest";
     const rangeText = JSON.stringify(good, null, 2);
     await writeFile(bad, rangeText);
-    const range = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const range = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", "--contract", bad]);
     const rangeLine = rangeText.split("\n").indexOf('    "versions": "latest",') + 1;
     expect(range.stderr).toContain(`${bad}:${rangeLine}: driver.versions: driver contract is invalid: "latest" is not a version`);
 
     await writeFile(bad, '{\n  "format": \n}');
-    const syntax = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const syntax = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", "--contract", bad]);
     expect(syntax.exitCode).toBe(2);
     expect(syntax.stderr).toMatch(/bad\.json(:3)?: driver contract is not valid JSON \(/);
   });
