@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/run-cli.js";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
@@ -184,6 +185,21 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     const exists = await runCliInProcess(["contract", "init", "--from", saved, "--out", out]);
     expect(exists.exitCode).toBe(2);
     expect(exists.stderr).toContain("already exists. Choose another path, or pass --force to overwrite it.");
+  });
+});
+
+describe("probe --from a gzip-compressed snapshot", () => {
+  it("reads it like its plain JSON, and --save FILE.gz writes one that reads back the same", async () => {
+    await using dir = await tmpDir();
+    const gz = "contracts/drivers/cua-driver-0.21.0.probe.json.gz";
+    const plain = path.join(dir.path, "plain.probe.json");
+    const saved = path.join(dir.path, "saved.probe.json.gz");
+    await writeFile(plain, gunzipSync(await readFile(path.join(repoRoot, gz))), { mode: 0o600 });
+    const fromGz = await runCliInProcess(["probe", "--from", gz, "--contract", contract, "--json", "--save", saved]);
+    const fromPlain = await runCliInProcess(["probe", "--from", plain, "--contract", contract, "--json"]);
+    expect(fromGz.exitCode).toBe(0);
+    expect(json(fromGz.stdout)).toEqual(json(fromPlain.stdout));
+    expect(JSON.parse(gunzipSync(await readFile(saved)).toString("utf8"))).toEqual(JSON.parse(await readFile(plain, "utf8")));
   });
 });
 
