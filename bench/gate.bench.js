@@ -57,7 +57,7 @@ export async function run() {
   const dirs = readdirSync(recordings, { withFileTypes: true })
     .filter((e) => e.isDirectory() && existsSync(path.join(recordings, e.name, "cassette.jsonl")))
     .map((e) => path.join(recordings, e.name));
-  const candidate = (await readSnapshot(path.join(root, "contracts/drivers/cua-driver-0.21.0.probe.json"))).tools_list.tools;
+  const candidate = (await readSnapshot(path.join(root, "contracts/drivers/cua-driver-0.21.0.probe.json.gz"))).tools_list.tools;
   const cacheRoot = mkdtempSync(path.join(os.tmpdir(), "gate-bench-cache-"));
   const small = await measure({ dirs, recordingsDir: recordings, candidate, runs: 25, cacheRoot });
   // gate --matrix all: the first run fills the private snapshot cache (probing every published version) and the verdict cache.

@@ -7,6 +7,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
  * would start these small files last and leave the run waiting on them at the end.
  */
 const LONGEST = [
+  "live-writers",
   "record-faults-desktop-cli",
   "gate-verify",
   "fuzz-external",
@@ -17,6 +18,7 @@ const LONGEST = [
   "record-missing",
   "off-path-cli",
   "off-path-http",
+  "writers/crash",
 ];
 
 export default class LongestFirst extends BaseSequencer {

@@ -10,14 +10,14 @@ import { scanRecordedToolsList } from "./recorded-tools-list.js";
 const FIX = "Pass a probe snapshot (`cua-contract probe --save FILE`), a tools/list result, or a cassette directory with probe.json.";
 
 /**
- * A driver surface from a probe snapshot, a tools/list result (or its JSON-RPC response) or a
+ * A driver surface from a probe snapshot (plain or gzip-compressed), a tools/list result (or its JSON-RPC response) or a
  * cassette: its probe.json, else the tools/list answer recorded in its MCP or HTTP traffic.
  */
 export async function loadSurface(location: string): Promise<DriverSurface> {
   const info = await stat(location).catch(() => undefined);
   if (info?.isDirectory() && !(await stat(path.join(location, PROBE_FILE)).catch(() => undefined))) return recordedSurface(location);
   const file = await snapshotFile(location);
-  const value = await readJsonFile({ file, code: "BAD_SNAPSHOT", what: "diff input", fix: FIX });
+  const value = await readJsonFile({ file, code: "BAD_SNAPSHOT", what: "diff input", fix: FIX, gzip: true });
   const found = surfaceOfDocument(value);
   if ("problem" in found) {
     throw new UserError(`diff input is ${found.problem}`, { code: "BAD_SNAPSHOT", file, ...(found.field ? { field: found.field } : {}), fix: FIX });

@@ -7,10 +7,10 @@ import { UserError } from "#src/errors.js";
 
 const FIX = "Write a snapshot with `cua-contract probe --save FILE`.";
 
-/** A probe snapshot from a file, or the `probe.json` of a cassette directory. */
+/** A probe snapshot from a file (plain or gzip-compressed, `*.probe.json.gz`), or the `probe.json` of a cassette directory. */
 export async function readSnapshot(location: string): Promise<ProbeSnapshot> {
   const file = await snapshotFile(location);
-  const { value, text } = await readJsonDocument({ file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX });
+  const { value, text } = await readJsonDocument({ file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX, gzip: true });
   return parseWith({ schema: ProbeSnapshotSchema, value, text, file, code: "BAD_SNAPSHOT", what: "probe snapshot", fix: FIX });
 }
 

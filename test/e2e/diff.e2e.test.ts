@@ -1,5 +1,6 @@
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
@@ -32,7 +33,7 @@ describe("diff", () => {
   });
 
   it("compares a snapshot with a tools/list result, and names a file that is neither (exit 2)", async () => {
-    const mixed = await runCliInProcess(["diff", "contracts/drivers/cua-driver-0.21.0.probe.json", list("0.21.0")]);
+    const mixed = await runCliInProcess(["diff", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", list("0.21.0")]);
     expect(mixed.exitCode).toBe(0);
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "x.json");
@@ -40,6 +41,22 @@ describe("diff", () => {
     const r = await runCliInProcess(["diff", bad, list("0.21.0")]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain(`${bad}: tools.0.name: diff input is not a valid tools/list result`);
+  });
+
+  it("reads a gzip-compressed snapshot like its plain JSON, and names a corrupt one with the fix (exit 2)", async () => {
+    const gz = "contracts/drivers/cua-driver-0.21.0.probe.json.gz";
+    await using dir = await tmpDir();
+    const plain = path.join(dir.path, "plain.probe.json");
+    await writeFile(plain, gunzipSync(await readFile(gz)), { mode: 0o600 });
+    const same = await runCliInProcess(["diff", gz, plain, "--json"]);
+    expect(same.exitCode).toBe(0);
+    expect(JSON.parse(String(same.stdout))).toMatchObject({ ok: true, changes: [] });
+    const corrupt = path.join(dir.path, "corrupt.probe.json.gz");
+    await writeFile(corrupt, (await readFile(gz)).subarray(0, 500), { mode: 0o600 });
+    const r = await runCliInProcess(["diff", corrupt, plain]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`${corrupt}: diff input is not valid gzip data`);
+    expect(r.stderr).toContain("gzip -k FILE.json");
   });
 
   it("diffs a cassette without probe.json by the tools/list answer it recorded, and names a cassette that has neither (exit 2)", async () => {

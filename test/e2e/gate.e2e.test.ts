@@ -93,7 +93,7 @@ describe("gate --sdk 0.21.0 and --driver", () => {
     expect(r.exitCode).toBe(0);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.ok).toBe(true);
-    expect(doc.diff.baseline).toBe("contracts/drivers/cua-driver-0.21.0.probe.json");
+    expect(doc.diff.baseline).toBe("contracts/drivers/cua-driver-0.21.0.probe.json.gz");
     // The binary's tools/list also carries the CLI-host tool the runtime does not register.
     expect(doc.diff.changes.map((c: any) => c.message)).toEqual(["check_for_update: tool is new"]);
   });

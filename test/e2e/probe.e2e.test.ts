@@ -1,6 +1,7 @@
 import { chmod, mkdir, readFile, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/run-cli.js";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
@@ -187,13 +188,28 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
   });
 });
 
+describe("probe --from a gzip-compressed snapshot", () => {
+  it("reads it like its plain JSON, and --save FILE.gz writes one that reads back the same", async () => {
+    await using dir = await tmpDir();
+    const gz = "contracts/drivers/cua-driver-0.21.0.probe.json.gz";
+    const plain = path.join(dir.path, "plain.probe.json");
+    const saved = path.join(dir.path, "saved.probe.json.gz");
+    await writeFile(plain, gunzipSync(await readFile(path.join(repoRoot, gz))), { mode: 0o600 });
+    const fromGz = await runCliInProcess(["probe", "--from", gz, "--contract", contract, "--json", "--save", saved]);
+    const fromPlain = await runCliInProcess(["probe", "--from", plain, "--contract", contract, "--json"]);
+    expect(fromGz.exitCode).toBe(0);
+    expect(json(fromGz.stdout)).toEqual(json(fromPlain.stdout));
+    expect(JSON.parse(gunzipSync(await readFile(saved)).toString("utf8"))).toEqual(JSON.parse(await readFile(plain, "utf8")));
+  });
+});
+
 describe("probe bad input", () => {
   it("names the contract file, the field and the valid values", async () => {
     await using dir = await tmpDir();
     const bad = path.join(dir.path, "bad.json");
     const good = JSON.parse(await readFile(path.join(repoRoot, contract), "utf8"));
     await writeFile(bad, JSON.stringify({ ...good, format: "cua-contract" }, null, 2));
-    const r = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const r = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", "--contract", bad]);
     expect(r.exitCode).toBe(2);
     // line 3: "$schema" is on line 2
     expect(r.stderr).toContain(`${bad}:3: format: driver contract is invalid`);
@@ -202,7 +218,7 @@ describe("probe bad input", () => {
     good.tools.click.annotations.idempotentHint = "yes";
     const hintText = JSON.stringify(good, null, 2);
     await writeFile(bad, hintText);
-    const hint = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const hint = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", "--contract", bad]);
     expect(hint.exitCode).toBe(2);
     const hintLine = hintText.split("\n").indexOf('        "idempotentHint": "yes",') + 1;
     expect(hintLine).toBeGreaterThan(1);
@@ -214,12 +230,12 @@ describe("probe bad input", () => {
     good.driver.versions = "latest";
     const rangeText = JSON.stringify(good, null, 2);
     await writeFile(bad, rangeText);
-    const range = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const range = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", "--contract", bad]);
     const rangeLine = rangeText.split("\n").indexOf('    "versions": "latest",') + 1;
     expect(range.stderr).toContain(`${bad}:${rangeLine}: driver.versions: driver contract is invalid: "latest" is not a version`);
 
     await writeFile(bad, '{\n  "format": \n}');
-    const syntax = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json", "--contract", bad]);
+    const syntax = await runCliInProcess(["probe", "--from", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", "--contract", bad]);
     expect(syntax.exitCode).toBe(2);
     expect(syntax.stderr).toMatch(/bad\.json(:3)?: driver contract is not valid JSON \(/);
   });

@@ -21,7 +21,7 @@ export const contractCommand = defineCommand({
       throw new UserError("contract init needs a probe snapshot to start from", {
         code: "USAGE",
         field: "--from",
-        fix: "Pass --from SNAPSHOT (written by `cua-contract probe --save FILE`, e.g. contracts/drivers/cua-driver-0.21.0.probe.json) or a cassette directory with probe.json.",
+        fix: "Pass --from SNAPSHOT (written by `cua-contract probe --save FILE`, e.g. contracts/drivers/cua-driver-0.21.0.probe.json.gz) or a cassette directory with probe.json.",
       });
     }
     const from = args.from;

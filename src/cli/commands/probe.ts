@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import { defineCommand } from "#src/cli/command.js";
 import { checkContract, probeFailed, type CheckReport } from "#src/contract/check.js";
 import { acquireSnapshot } from "#src/probe/acquire.js";
@@ -16,7 +17,7 @@ export const probeCommand = defineCommand({
       .option("sdk", { type: "string", describe: "Probe the published runtime @trycua/cua-driver@VERSION" })
       .option("from", { type: "string", describe: "Read the snapshot stored in a cassette (or a snapshot file)" })
       .option("contract", { type: "string", describe: "Check the probe against this driver contract" })
-      .option("save", { type: "string", describe: "Write the probe snapshot to FILE" })
+      .option("save", { type: "string", describe: "Write the probe snapshot to FILE (gzip-compressed when FILE ends in .gz)" })
       .option("timeout-ms", { type: "number", default: 10_000, describe: "Deadline of each probe step" })
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" })
       .option("junit", { type: "string", describe: "Write JUnit XML (one case per contract item) to FILE" }),
@@ -35,7 +36,12 @@ export const probeCommand = defineCommand({
       from: args.from,
       timeoutMs: args.timeoutMs,
     });
-    if (args.save) writeOutputFile({ file: String(args.save), flag: "--save", text: `${JSON.stringify(snapshot, null, 2)}\n` });
+    if (args.save) {
+      const file = String(args.save);
+      const text = `${JSON.stringify(snapshot, null, 2)}\n`;
+      // FILE.gz is written gzip-compressed, as every reader of a snapshot file reads it
+      writeOutputFile({ file, flag: "--save", text: file.endsWith(".gz") ? gzipSync(text, { level: 9 }) : text });
+    }
     const unreachable = probeFailed(snapshot);
     const report: CheckReport | undefined = contract && !unreachable ? checkContract({ snapshot, contract }) : undefined;
     if (args.junit && report)

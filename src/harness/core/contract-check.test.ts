@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { manualClock, scriptedDriver } from "../../../test/helpers/scripted-driver.js";
@@ -7,9 +8,12 @@ import type { ToolInfo } from "#src/driver/port.js";
 import { checkToolsAgainstContract } from "./contract-check.js";
 import { createHarnessSession } from "./session.js";
 
-const read = (p: string) => JSON.parse(readFileSync(path.join(repoRoot, p), "utf8"));
+const read = (p: string) => {
+  const bytes = readFileSync(path.join(repoRoot, p));
+  return JSON.parse((p.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8"));
+};
 const contract = read("contracts/drivers/cua-driver-0.21.json");
-const tools = (read("contracts/drivers/cua-driver-0.21.0.probe.json") as { tools_list: { tools: ToolInfo[] } }).tools_list.tools;
+const tools = (read("contracts/drivers/cua-driver-0.21.0.probe.json.gz") as { tools_list: { tools: ToolInfo[] } }).tools_list.tools;
 
 describe("startup contract check (the prober's check on tools/list)", () => {
   it("the real 0.21.0 tools meet the shipped 0.21 contract", () => {

@@ -257,7 +257,8 @@ function writers(): Run[] {
   ];
 }
 
-describe("verify --update and record-missing at once with every other writer, on one cassette", () => {
+// The pairs are independent (each on its own copy), so they run side by side: most of each is waiting on a lock.
+describe.concurrent("verify --update and record-missing at once with every other writer, on one cassette", () => {
   const all = [
     "replay --record-missing",
     "verify --update --force",
