@@ -19,7 +19,7 @@ function isLate(r: RequestEntry): boolean {
 // calling burns its whole budget waiting. Waits stay bounded: a few late answers, then a rebuild.
 export const boundedWaitsAfterStall: Invariant = {
   id: "bounded-waits-after-stall",
-  statement: `After an answer that came late (a stall, or ${LATE_ANSWER_MS / 1000} s or more), at most ${MAX_LATE_AFTER_STALL} more late answers follow before the harness rebuilds (start_session, or a new \`cua-driver mcp\` process) or stops: no unbounded chain of waits.`,
+  statement: `After an answer that came ${LATE_ANSWER_MS / 1000} s or more late (a stall that long, or a slow answer), at most ${MAX_LATE_AFTER_STALL} more late answers follow before the harness rebuilds (start_session, or a new \`cua-driver mcp\` process) or stops: no unbounded chain of waits.`,
   check(entries) {
     const causes = causeTracker("bounded-waits-after-stall");
     let chain: { first: RequestEntry; late: number } | undefined;
