@@ -1,5 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { FAULT_SAMPLE } from "../../test/helpers/fault-samples.js";
 import { repoRoot } from "../../test/helpers/run-cli.js";
 import { isTransportFailure } from "#src/driver/port.js";
 import { answerCli } from "#src/transports/cli/answer.js";
@@ -27,24 +28,7 @@ import {
 // ---- type level: checked by `npm run typecheck`, which fails if an expected error goes away ----
 
 /** One fault of each kind; a mapped type, so a kind added to the schema fails here too. */
-const SAMPLE: { [K in FaultKind]: Extract<Fault, { kind: K }> } = {
-  hang: { kind: "hang" },
-  delay: { kind: "delay", ms: 250 },
-  timeout_after_effect: { kind: "timeout_after_effect" },
-  timeout_before_effect: { kind: "timeout_before_effect" },
-  daemon_down: { kind: "daemon_down" },
-  daemon_died_midcall: { kind: "daemon_died_midcall" },
-  exit: { kind: "exit", code: 3, stderr: "driver gone\n" },
-  truncated: { kind: "truncated" },
-  corrupt_image: { kind: "corrupt_image" },
-  empty: { kind: "empty" },
-  refusal: { kind: "refusal", code: "stale_element_token" },
-  stall: { kind: "stall", ms: 62_000 },
-  freeze: { kind: "freeze" },
-  no_effect: { kind: "no_effect" },
-  oversized: { kind: "oversized", bytes: 1_048_576 },
-  session_expired: { kind: "session_expired" },
-};
+const SAMPLE = FAULT_SAMPLE;
 
 // @ts-expect-error a per-kind Record that leaves out a kind (refusal) does not type-check
 const missingKind: Record<FaultKind, string> = {

@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
-import type { Fault, FaultKind } from "#src/schema/fault-plan.js";
+import type { Fault } from "#src/schema/fault-plan.js";
 import type { RequestEntry } from "#src/schema/replay-log.js";
+import { FAULT_SAMPLE } from "../../../test/helpers/fault-samples.js";
 import { repoRoot } from "../../../test/helpers/run-cli.js";
 import { CLIENT_CAPABILITIES_KEY, finishModernLine, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_KEY } from "./era.js";
 import { mcpFront } from "./front.js";
@@ -15,25 +16,6 @@ import { mcpFront } from "./front.js";
 const CASSETTE = path.join(repoRoot, "recordings/gtk3-demo-mcp");
 const META = { [PROTOCOL_VERSION_KEY]: MODERN_PROTOCOL_VERSION, [CLIENT_CAPABILITIES_KEY]: {} };
 const LOOK = { pid: 29390, window_id: 4194311, session: "fixture-harness" };
-
-const KINDS: { [K in FaultKind]: Extract<Fault, { kind: K }> } = {
-  hang: { kind: "hang" },
-  delay: { kind: "delay", ms: 250 },
-  timeout_after_effect: { kind: "timeout_after_effect" },
-  timeout_before_effect: { kind: "timeout_before_effect" },
-  daemon_down: { kind: "daemon_down" },
-  daemon_died_midcall: { kind: "daemon_died_midcall" },
-  exit: { kind: "exit", code: 3, stderr: "driver gone\n" },
-  truncated: { kind: "truncated" },
-  corrupt_image: { kind: "corrupt_image" },
-  empty: { kind: "empty" },
-  refusal: { kind: "refusal", code: "stale_element_token" },
-  stall: { kind: "stall", ms: 62_000 },
-  freeze: { kind: "freeze" },
-  no_effect: { kind: "no_effect" },
-  oversized: { kind: "oversized", bytes: 1_048_576 },
-  session_expired: { kind: "session_expired" },
-};
 
 async function faulted(era: "legacy" | "modern", fault?: Fault) {
   const cassette = loadReplayCassette(CASSETTE);
@@ -54,7 +36,7 @@ async function faulted(era: "legacy" | "modern", fault?: Fault) {
 }
 
 describe("fault kinds on a modern tools/call", () => {
-  it.each(Object.values(KINDS).map((f) => [f.kind, f] as const))("%s is its legacy twin in the modern era", async (_kind, fault) => {
+  it.each(Object.values(FAULT_SAMPLE).map((f) => [f.kind, f] as const))("%s is its legacy twin in the modern era", async (_kind, fault) => {
     const legacy = await faulted("legacy", fault);
     const modern = await faulted("modern", fault);
     const { t_ms: _a, duration_ms: _b, n: _n1, ...legacyEntry } = legacy.entry as RequestEntry & { duration_ms?: number };
