@@ -14,7 +14,7 @@ import {
 } from "#src/schema/probe-snapshot.js";
 import { parseVersion } from "#src/util/versions.js";
 import { QUIET_DRIVER_ENV, runDriverWithDeadline } from "#src/runtime/driver-process.js";
-import { probeMcp } from "./mcp-session.js";
+import { probeMcp } from "#src/transports/mcp/client.js";
 import { daemonMetadata, socketFromStatus } from "./daemon-metadata.js";
 import { recordStep, runStep, timeStep, type StepOutcome } from "./step.js";
 

@@ -1,9 +1,11 @@
 import { performance } from "node:perf_hooks";
 import type { InitializeResult, ToolsListResult } from "#src/schema/probe-snapshot.js";
 import { InitializeResultSchema, ToolsListResultSchema } from "#src/schema/probe-snapshot.js";
-import type { StepOutcome } from "./step.js";
 import { createLineFramer } from "#src/wire/mcp/lines.js";
 import { startDriverStream } from "#src/runtime/driver-process.js";
+
+/** What one request came to: its result, or why it has none (the shape of a probe step's outcome). */
+export type StepOutcome<T> = { status: "succeeded"; value: T; message?: string } | { status: "failed" | "unsupported"; message: string; timedOut?: boolean };
 
 export interface McpProbeResult {
   initialize: StepOutcome<InitializeResult>;
