@@ -18,7 +18,7 @@ import { judgeMcpAnswer, worstOf } from "./judge-answer.js";
 import { openUpdate, type UpdateWriter } from "./update-cassette.js";
 import { divergenceNote, type Divergence, type VerifiedCall } from "./verified-call.js";
 import { runCliStep } from "./verify-cli-step.js";
-import { openLiveMcpStream, type LiveMcpStream } from "./verify-mcp-stream.js";
+import { openMcpStreamClient, type McpStreamClient } from "#src/transports/mcp/stream-client.js";
 
 /** What `runVerify` sends again: a cassette's flow, to which live driver, and what to compare. */
 export interface VerifyOptions {
@@ -154,7 +154,7 @@ const parts = (differences: readonly { severity: Severity }[]) => differences.so
 export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
   const ids = createIdMap();
   const calls: VerifiedCall[] = [];
-  const streams = new Map<number, LiveMcpStream>();
+  const streams = new Map<number, McpStreamClient>();
   const flow = readFlow(ctx.cassette);
   let divergence: Divergence | undefined;
   const finish = (call: VerifiedCall, unfaithful = false) => {
@@ -234,7 +234,7 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       finish(call, unknown.length > 0);
     } else if (item.type === "stream" && item.event.kind === "mcp_open") {
       const event = item.event;
-      streams.set(event.stream, openLiveMcpStream({ backend: ctx.backend, argv: event.argv, cwd: ctx.work, env: ctx.env, timeoutMs: ctx.timeoutMs }));
+      streams.set(event.stream, openMcpStreamClient({ backend: ctx.backend, argv: event.argv, cwd: ctx.work, env: ctx.env, timeoutMs: ctx.timeoutMs }));
     } else if (mcp) {
       const { event, place: line, answered } = mcp;
       const stream = streams.get(event.stream);

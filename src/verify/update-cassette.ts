@@ -12,7 +12,7 @@ import { sdkSnapshot } from "#src/probe/snapshot-cache.js";
 import type { SdkBackend } from "#src/transports/sdk/sdk-backend.js";
 import { version as recorderVersion } from "#src/version.js";
 import type { CliStepResult } from "./verify-cli-step.js";
-import type { LiveMcpStream } from "./verify-mcp-stream.js";
+import type { McpStreamClient } from "#src/transports/mcp/stream-client.js";
 
 function sameDir(a: string, b: string): boolean {
   const real = (p: string) => {
@@ -28,7 +28,7 @@ function sameDir(a: string, b: string): boolean {
 /** `verify --update`: the candidate's answers written as a new cassette (redacted, images in frames, probe.json beside it). */
 export interface UpdateWriter {
   cli(step: { event: Extract<CassetteEvent, { kind: "cli" }>; result: CliStepResult }): void;
-  mcp(stream: { stream: number; argv: string[]; live: LiveMcpStream }): void;
+  mcp(stream: { stream: number; argv: string[]; live: McpStreamClient }): void;
   /** Closes the cassette and returns its directory. */
   finish(): string;
   /** Removes what was written (a failed or refused update leaves nothing half-made). */

@@ -1,7 +1,10 @@
 import type { McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
 
-/** A live MCP stdio session with the candidate, driven one request at a time. */
-export interface LiveMcpStream {
+/**
+ * A client of one MCP stdio session a ShimBackend serves (verify's candidate, live or replayed),
+ * driven one request at a time: a request's answer is the line with its id.
+ */
+export interface McpStreamClient {
   /** Sends a line; for a request (it has an id), resolves with the answer line, or undefined past the deadline. */
   send(line: string, id: unknown): Promise<string | undefined>;
   /** Every line the candidate wrote, in order (for --update). */
@@ -11,15 +14,16 @@ export interface LiveMcpStream {
   close(): Promise<number | null>;
 }
 
-export function openLiveMcpStream(options: {
+/** Opens a session on the backend with the argv and environment `cua-driver mcp` was started with. */
+export function openMcpStreamClient(options: {
   backend: ShimBackend;
   argv: string[];
   cwd: string;
   env: Record<string, string>;
   timeoutMs: number;
-}): LiveMcpStream {
+}): McpStreamClient {
   const waiting = new Map<string, (line: string) => void>();
-  const lines: LiveMcpStream["lines"] = [];
+  const lines: McpStreamClient["lines"] = [];
   const stderr: string[] = [];
   let exited: (code: number | null) => void = () => {};
   const exit = new Promise<number | null>((resolve) => (exited = resolve));
