@@ -4,7 +4,7 @@ import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { recordCliCall } from "./cli-recording.js";
-import type { RecordingSink } from "./recording-sink.js";
+import type { RecordingSink } from "#src/cassette/recording-sink.js";
 
 /** A sink that keeps the events in the order they were appended. */
 function memorySink(): RecordingSink & { events: CassetteEventInput[] } {

@@ -4,7 +4,7 @@ export { createDriverRecorderBackend } from "./driver-backend.js";
 export { startClock, type RecordingClock, type RecordingParts } from "./recording-parts.js";
 export { cliRecordingTap, recordCliCall } from "./cli-recording.js";
 export { openMcpStreamRecording, type McpStreamRecording } from "./mcp-stream-recording.js";
-export { createRecordingSink, type RecordingSink } from "./recording-sink.js";
+export { createRecordingSink, type RecordingSink } from "#src/cassette/recording-sink.js";
 export { buildCliEvent, type RecordedCliCall } from "./cli-event.js";
 export { recordMcpSession } from "./mcp-session.js";
 export { captureIdentity, type DriverIdentity } from "./identity.js";

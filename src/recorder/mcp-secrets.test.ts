@@ -3,7 +3,7 @@ import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
 import { recordHttpExchange } from "./http/http-exchange-recording.js";
 import { openMcpStreamRecording } from "./mcp-stream-recording.js";
-import type { RecordingSink } from "./recording-sink.js";
+import type { RecordingSink } from "#src/cassette/recording-sink.js";
 
 function memorySink() {
   const events: CassetteEventInput[] = [];

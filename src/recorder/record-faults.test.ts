@@ -8,7 +8,7 @@ import { recordCliCall } from "./cli-recording.js";
 import { createMcpRelay } from "./mcp-relay.js";
 import { openMcpStreamRecording } from "./mcp-stream-recording.js";
 import { createRecordFaults, keepingEvents } from "./record-faults.js";
-import type { RecordingSink } from "./recording-sink.js";
+import type { RecordingSink } from "#src/cassette/recording-sink.js";
 
 function memorySink(): RecordingSink & { events: CassetteEventInput[] } {
   const events: CassetteEventInput[] = [];

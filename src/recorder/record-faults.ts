@@ -12,7 +12,7 @@ import { windowCandidates } from "#src/replay/engine/window-candidates.js";
 import type { CassetteEvent, RecordedFault } from "#src/schema/cassette.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ToolKind } from "#src/schema/replay-log.js";
-import type { RecordingSink } from "./recording-sink.js";
+import type { RecordingSink } from "#src/cassette/recording-sink.js";
 
 /** The fault plan while recording: which harness call gets which fault, decided as the replay decides it. */
 export interface RecordFaults {

@@ -13,7 +13,7 @@ import { startClock } from "./recording-parts.js";
 import { findDriver } from "./find-driver.js";
 import { captureIdentity } from "./identity.js";
 import { probeAndIdentify } from "./probe-capture.js";
-import { createRecordingSink } from "./recording-sink.js";
+import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { sdkRecordingDriver } from "./sdk/recording-driver.js";
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
 import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } from "./http/index.js";

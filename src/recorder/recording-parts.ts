@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import type { Redactor } from "#src/cassette/redact.js";
-import type { RecordingSink } from "./recording-sink.js";
+import type { RecordingSink } from "#src/cassette/recording-sink.js";
 import type { RecordFaults } from "./record-faults.js";
 
 /** Milliseconds since the recording started (the `t_ms` of events). */

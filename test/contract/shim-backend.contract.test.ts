@@ -11,7 +11,7 @@ import { createRedactor } from "#src/cassette/redact.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { createDriverRecorderBackend } from "#src/recorder/driver-backend.js";
 import { startClock } from "#src/recorder/recording-parts.js";
-import { createRecordingSink } from "#src/recorder/recording-sink.js";
+import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
 import type { CliRequest, McpIo, ShimBackend } from "#src/shim-server/backend.js";

@@ -14,7 +14,7 @@ import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { type StandIn, type StandInReply, tap } from "#src/driver/stand-in.js";
 import { cliRecordingTap } from "#src/recorder/cli-recording.js";
 import { startClock } from "#src/recorder/recording-parts.js";
-import { createRecordingSink } from "#src/recorder/recording-sink.js";
+import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION } from "#src/schema/cassette-format.js";

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import { startClock } from "#src/recorder/recording-parts.js";
-import { createRecordingSink } from "#src/recorder/recording-sink.js";
+import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { startHttpRecordingProxy } from "./recording-proxy.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];

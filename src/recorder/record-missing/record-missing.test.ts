@@ -10,7 +10,7 @@ import { readCassetteSync } from "#src/cassette/reader.js";
 import { recordCliCall } from "#src/recorder/cli-recording.js";
 import { startClock } from "#src/recorder/recording-parts.js";
 import { openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
-import { createRecordingSink } from "#src/recorder/recording-sink.js";
+import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { createReplayBackend } from "#src/transports/cli/replay-backend.js";
 import { loadReplayCassette } from "#src/replay/load.js";

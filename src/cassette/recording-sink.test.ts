@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readCassette } from "#src/cassette/reader.js";
+import { readCassette } from "./reader.js";
 import { createRecordingSink } from "./recording-sink.js";
 
 const dirs: string[] = [];

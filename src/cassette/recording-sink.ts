@@ -1,15 +1,15 @@
 import path from "node:path";
 import { UserError } from "#src/errors.js";
-import { CASSETTE_FILE, PROBE_FILE } from "#src/cassette/cassette.js";
-import { readCassetteSync } from "#src/cassette/reader.js";
-import { probeFileBytes } from "#src/cassette/probe-file.js";
-import { rewriteHeader } from "#src/cassette/rewrite-header.js";
-import { checkRegularFile, lockCassette } from "#src/cassette/safe-files.js";
+import { CASSETTE_FILE, PROBE_FILE } from "./cassette.js";
+import { readCassetteSync } from "./reader.js";
+import { probeFileBytes } from "./probe-file.js";
+import { rewriteHeader } from "./rewrite-header.js";
+import { checkRegularFile, lockCassette } from "./safe-files.js";
 import type { FrameRef } from "#src/schema/bytes.js";
 import type { CassetteHeader, CassetteTransport } from "#src/schema/cassette.js";
-import type { FrameExt } from "#src/cassette/frame-ref.js";
-import { openCassetteWriter, type CassetteEventInput, type CassetteWriter } from "#src/cassette/writer.js";
-import { syncFiles, writeFrame } from "#src/cassette/frame-store.js";
+import type { FrameExt } from "./frame-ref.js";
+import { openCassetteWriter, type CassetteEventInput, type CassetteWriter } from "./writer.js";
+import { syncFiles, writeFrame } from "./frame-store.js";
 import { makePrivateDir, writeFileAtomic } from "#src/util/atomic-file.js";
 import { rmSync } from "node:fs";
 
