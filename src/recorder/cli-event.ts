@@ -5,7 +5,7 @@ import type { CassetteEventInput } from "#src/cassette/writer.js";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
 import type { Redactor } from "#src/cassette/redact.js";
 import { storeText } from "#src/cassette/store-text.js";
-import { eventTime } from "./recording-parts.js";
+import { eventTime } from "#src/transports/recording/recording-parts.js";
 
 export interface RecordedCliCall {
   argv: string[];

@@ -9,8 +9,8 @@ import { buildCliEvent, startCliCall } from "./cli-event.js";
 import type { StandIn } from "#src/driver/stand-in.js";
 import { callCli } from "#src/shim-server/mount.js";
 import { outFilesOf, readIfWritten } from "./cli-out-files.js";
-import { recordedFault, type RecordFaults } from "./record-faults.js";
-import type { RecordingParts } from "./recording-parts.js";
+import { recordedFault, type RecordFaults } from "#src/transports/recording/record-faults.js";
+import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /**
  * One per-call invocation with a fault from the plan: a fault after the effect forwards the call,

@@ -1,7 +1,7 @@
 // The recorder: runs a harness against a real driver behind the shim and writes a cassette.
 export { record, openRecording, type OpenRecording, type RecordOptions, type RecordResult } from "./record-session.js";
 export { createDriverRecorderBackend } from "./driver-backend.js";
-export { startClock, type RecordingClock, type RecordingParts } from "./recording-parts.js";
+export { startClock, type RecordingClock, type RecordingParts } from "#src/transports/recording/recording-parts.js";
 export { cliRecordingTap, recordCliCall } from "./cli-recording.js";
 export { openMcpStreamRecording, type McpStreamRecording } from "./mcp-stream-recording.js";
 export { createRecordingSink, type RecordingSink } from "#src/cassette/recording-sink.js";

@@ -1,4 +1,4 @@
-import type { RecordingParts } from "./recording-parts.js";
+import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /** The parts of a JSON-RPC message that teach the redactor a secret. */
 export interface McpMessage {

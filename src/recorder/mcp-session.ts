@@ -1,7 +1,7 @@
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { binaryMcpStream, type LiveMcpStream } from "#src/transports/mcp/live-binary.js";
 import { tapMcpStream } from "./mcp-tap.js";
-import type { RecordingParts } from "./recording-parts.js";
+import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /**
  * Records one `cua-driver mcp` session of the real driver: the binary's live stream, tapped.

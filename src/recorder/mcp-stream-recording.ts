@@ -1,6 +1,6 @@
 import { storeText } from "#src/cassette/store-text.js";
 import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "./mcp-secrets.js";
-import { eventTime, type RecordingParts } from "./recording-parts.js";
+import { eventTime, type RecordingParts } from "#src/transports/recording/recording-parts.js";
 import type { RecordedFault } from "#src/schema/cassette.js";
 
 /** The cassette side of one MCP stream: open on creation, then lines, stderr and one close. */

@@ -1,7 +1,7 @@
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { createMcpRelay } from "./mcp-relay.js";
 import { faultStreamEnder, openMcpStreamRecording } from "./mcp-stream-recording.js";
-import type { RecordingParts } from "./recording-parts.js";
+import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /**
  * The recording of one `cua-driver mcp` stream as a tap on whatever answers it live (a binary's

@@ -1,7 +1,7 @@
 import { probeBinary, runProbeCli, type ProbeCliRunner } from "#src/probe/run-binary.js";
 import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import { IDENTITY_ARGV, IDENTITY_TIMEOUT_MS, recordIdentityCall, startIdentity, type DriverIdentity } from "./identity.js";
-import type { RecordingParts } from "./recording-parts.js";
+import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /**
  * Identity and capability probe of a driver binary in one pass: the prober's `--version` and

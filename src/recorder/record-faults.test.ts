@@ -7,7 +7,7 @@ import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { recordCliCall } from "./cli-recording.js";
 import { createMcpRelay } from "./mcp-relay.js";
 import { openMcpStreamRecording } from "./mcp-stream-recording.js";
-import { createRecordFaults, keepingEvents } from "./record-faults.js";
+import { createRecordFaults, keepingEvents } from "#src/transports/recording/record-faults.js";
 import type { RecordingSink } from "#src/cassette/recording-sink.js";
 
 function memorySink(): RecordingSink & { events: CassetteEventInput[] } {

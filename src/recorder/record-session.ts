@@ -9,7 +9,7 @@ import { startShimServer, type ShimServer } from "#src/shim-server/server.js";
 import type { ShimKind } from "#src/shim-server/shim-files.js";
 import { version as recorderVersion } from "#src/version.js";
 import { createDriverRecorderBackend } from "./driver-backend.js";
-import { startClock } from "./recording-parts.js";
+import { startClock } from "#src/transports/recording/recording-parts.js";
 import { findDriver } from "./find-driver.js";
 import { captureIdentity } from "./identity.js";
 import { probeAndIdentify } from "./probe-capture.js";
@@ -19,7 +19,7 @@ import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
 import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } from "./http/index.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ToolInfo } from "#src/driver/port.js";
-import { createRecordFaults, keepingEvents } from "./record-faults.js";
+import { createRecordFaults, keepingEvents } from "#src/transports/recording/record-faults.js";
 import { signFrames } from "#src/harness/screen/sign-frames.js";
 
 export interface RecordOptions extends HttpRecordingOptions {

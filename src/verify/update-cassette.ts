@@ -6,7 +6,7 @@ import { probeFileBytes } from "#src/cassette/probe-file.js";
 import { writeFileAtomic } from "#src/util/atomic-file.js";
 import { buildCliEvent } from "#src/recorder/cli-event.js";
 import { openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
-import { startClock } from "#src/recorder/recording-parts.js";
+import { startClock } from "#src/transports/recording/recording-parts.js";
 import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
 import { sdkSnapshot } from "#src/probe/snapshot-cache.js";
 import type { SdkBackend } from "#src/transports/sdk/sdk-backend.js";

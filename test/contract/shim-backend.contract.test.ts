@@ -10,7 +10,7 @@ import { CASSETTE_FORMAT, CASSETTE_VERSION } from "#src/schema/cassette-format.j
 import { createRedactor } from "#src/cassette/redact.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { createDriverRecorderBackend } from "#src/recorder/driver-backend.js";
-import { startClock } from "#src/recorder/recording-parts.js";
+import { startClock } from "#src/transports/recording/recording-parts.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";

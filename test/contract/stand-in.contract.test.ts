@@ -13,7 +13,7 @@ import { createRedactor } from "#src/cassette/redact.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { type StandIn, type StandInReply, tap } from "#src/driver/stand-in.js";
 import { cliRecordingTap } from "#src/recorder/cli-recording.js";
-import { startClock } from "#src/recorder/recording-parts.js";
+import { startClock } from "#src/transports/recording/recording-parts.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";

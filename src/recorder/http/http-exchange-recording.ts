@@ -1,7 +1,7 @@
 import { placeholderFor } from "#src/cassette/redact.js";
 import { storeText } from "#src/cassette/store-text.js";
 import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "#src/recorder/mcp-secrets.js";
-import { eventTime, type RecordingParts } from "#src/recorder/recording-parts.js";
+import { eventTime, type RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /** One MCP-over-HTTP request and its answer, as the proxy saw them. */
 export interface HttpExchange {

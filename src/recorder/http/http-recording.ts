@@ -1,5 +1,5 @@
 import { UserError } from "#src/errors.js";
-import type { RecordingParts } from "#src/recorder/recording-parts.js";
+import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import { startHttpRecordingProxy, type HttpRecordingProxy } from "./recording-proxy.js";
 import { parseProxyPort, parseUpstreamUrl } from "./upstream-url.js";
 

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
-import { startClock } from "#src/recorder/recording-parts.js";
+import { startClock } from "#src/transports/recording/recording-parts.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { startHttpRecordingProxy } from "./recording-proxy.js";
 

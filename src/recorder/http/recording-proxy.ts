@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { UserError } from "#src/errors.js";
 import { readRequestBody } from "#src/transports/http/mcp-http-front.js";
-import type { RecordingParts } from "#src/recorder/recording-parts.js";
+import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import { recordHttpExchange } from "./http-exchange-recording.js";
 
 /** Bodies above this are cut off (cua-driver itself refuses more than 16 MiB). */

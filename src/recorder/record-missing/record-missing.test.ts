@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import { readCassetteSync } from "#src/cassette/reader.js";
 import { recordCliCall } from "#src/recorder/cli-recording.js";
-import { startClock } from "#src/recorder/recording-parts.js";
+import { startClock } from "#src/transports/recording/recording-parts.js";
 import { openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "#src/shim-server/backend.js";

@@ -3,7 +3,7 @@
  * instead of a binary — the header's `driver` (source "sdk"), the identity calls, the backend.
  */
 import type { DriverIdentity } from "#src/recorder/identity.js";
-import type { RecordingParts } from "#src/recorder/recording-parts.js";
+import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import { probeSdk } from "#src/probe/run-sdk.js";
 import type { CassetteHeader } from "#src/schema/cassette.js";
 import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
