@@ -1,6 +1,6 @@
 import type { ShimBackend } from "#src/shim-server/backend.js";
 import { recordCliCall } from "./cli-recording.js";
-import { recordMcpSession } from "./mcp-session.js";
+import { recordMcpSession } from "#src/transports/mcp/binary-recording.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import { binaryCliStandIn } from "#src/transports/cli/live.js";
 

@@ -5,8 +5,8 @@ import type { CassetteEventInput } from "#src/cassette/writer.js";
 import type { CliRequest } from "#src/shim-server/backend.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import { recordCliCall } from "./cli-recording.js";
-import { createMcpRelay } from "./mcp-relay.js";
-import { openMcpStreamRecording } from "./mcp-stream-recording.js";
+import { createMcpRelay } from "#src/transports/mcp/tap-relay.js";
+import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
 import { createRecordFaults, keepingEvents } from "#src/transports/recording/record-faults.js";
 import type { RecordingSink } from "#src/cassette/recording-sink.js";
 

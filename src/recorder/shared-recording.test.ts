@@ -7,7 +7,7 @@ import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
 import type { CliRequest } from "#src/shim-server/backend.js";
 import { recordCliCall } from "./cli-recording.js";
-import { openMcpStreamRecording } from "./mcp-stream-recording.js";
+import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
 import type { RecordingSink } from "#src/cassette/recording-sink.js";
 
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");

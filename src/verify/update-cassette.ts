@@ -5,7 +5,7 @@ import { PROBE_FILE, createRedactor, openCassetteWriter, type Cassette, type Cas
 import { probeFileBytes } from "#src/cassette/probe-file.js";
 import { writeFileAtomic } from "#src/util/atomic-file.js";
 import { buildCliEvent } from "#src/recorder/cli-event.js";
-import { openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
+import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
 import { startClock } from "#src/transports/recording/recording-parts.js";
 import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";
 import { sdkSnapshot } from "#src/probe/snapshot-cache.js";

@@ -1,6 +1,6 @@
 import { placeholderFor } from "#src/cassette/redact.js";
 import { storeText } from "#src/cassette/store-text.js";
-import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "#src/recorder/mcp-secrets.js";
+import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "#src/transports/mcp/secrets.js";
 import { eventTime, type RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /** One MCP-over-HTTP request and its answer, as the proxy saw them. */

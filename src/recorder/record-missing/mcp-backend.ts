@@ -1,5 +1,5 @@
 import { storeText } from "#src/cassette/store-text.js";
-import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "#src/recorder/mcp-secrets.js";
+import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "#src/transports/mcp/secrets.js";
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";

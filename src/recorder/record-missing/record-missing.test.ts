@@ -9,7 +9,7 @@ import { createRedactor } from "#src/cassette/redact.js";
 import { readCassetteSync } from "#src/cassette/reader.js";
 import { recordCliCall } from "#src/recorder/cli-recording.js";
 import { startClock } from "#src/transports/recording/recording-parts.js";
-import { openMcpStreamRecording } from "#src/recorder/mcp-stream-recording.js";
+import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { createReplayBackend } from "#src/transports/cli/replay-backend.js";

@@ -5,7 +5,7 @@
  */
 import { sha256Hex } from "#src/cassette/frame-ref.js";
 import { recordCliCall } from "#src/recorder/cli-recording.js";
-import { tapMcpStream } from "#src/recorder/mcp-tap.js";
+import { tapMcpStream } from "#src/transports/mcp/tap.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import type { CassetteHeader } from "#src/schema/cassette.js";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";

@@ -1,6 +1,6 @@
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
-import { binaryMcpStream, type LiveMcpStream } from "#src/transports/mcp/live-binary.js";
-import { tapMcpStream } from "./mcp-tap.js";
+import { binaryMcpStream, type LiveMcpStream } from "./live-binary.js";
+import { tapMcpStream } from "./tap.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /**

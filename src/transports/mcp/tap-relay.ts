@@ -2,8 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { SelectedFault } from "#src/faults/select.js";
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
 import { mcpRequest, type ReplayRequest } from "#src/replay/engine/request.js";
-import { answerMcpCall, type McpAnswer } from "#src/transports/mcp/answer.js";
-import type { McpStreamRecording } from "./mcp-stream-recording.js";
+import { answerMcpCall, type McpAnswer } from "./answer.js";
+import type { McpStreamRecording } from "./stream-recording.js";
 import { recordedFault, type RecordFaults } from "#src/transports/recording/record-faults.js";
 
 /** The recorder between a harness and one `cua-driver mcp` stream. */

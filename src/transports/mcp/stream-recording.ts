@@ -1,5 +1,5 @@
 import { storeText } from "#src/cassette/store-text.js";
-import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "./mcp-secrets.js";
+import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "./secrets.js";
 import { eventTime, type RecordingParts } from "#src/transports/recording/recording-parts.js";
 import type { RecordedFault } from "#src/schema/cassette.js";
 

@@ -1,6 +1,6 @@
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
-import { createMcpRelay } from "./mcp-relay.js";
-import { faultStreamEnder, openMcpStreamRecording } from "./mcp-stream-recording.js";
+import { createMcpRelay } from "./tap-relay.js";
+import { faultStreamEnder, openMcpStreamRecording } from "./stream-recording.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 
 /**
