@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
-import { recordCliCall } from "./cli-recording.js";
+import { recordCliCall } from "#src/transports/cli/tap.js";
 import type { RecordingSink } from "#src/cassette/recording-sink.js";
 
 /** A sink that keeps the events in the order they were appended. */

@@ -1,5 +1,5 @@
 import type { ShimBackend } from "#src/shim-server/backend.js";
-import { recordCliCall } from "./cli-recording.js";
+import { recordCliCall } from "#src/transports/cli/tap.js";
 import { recordMcpSession } from "#src/transports/mcp/binary-recording.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import { binaryCliStandIn } from "#src/transports/cli/live.js";

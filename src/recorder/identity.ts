@@ -1,6 +1,6 @@
 import { sha256Hex } from "#src/cassette/frame-ref.js";
 import type { ProbeCliRun } from "#src/probe/run-binary.js";
-import { recordCliCall } from "./cli-recording.js";
+import { recordCliCall } from "#src/transports/cli/tap.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import { tap } from "#src/driver/stand-in.js";
 import { binaryCliStandIn } from "#src/transports/cli/live.js";

@@ -4,7 +4,7 @@ import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
 import type { CliRequest } from "#src/shim-server/backend.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
-import { recordCliCall } from "./cli-recording.js";
+import { recordCliCall } from "#src/transports/cli/tap.js";
 import { createMcpRelay } from "#src/transports/mcp/tap-relay.js";
 import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
 import { createRecordFaults, keepingEvents } from "#src/transports/recording/record-faults.js";

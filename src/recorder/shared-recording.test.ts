@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
 import type { CliRequest } from "#src/shim-server/backend.js";
-import { recordCliCall } from "./cli-recording.js";
+import { recordCliCall } from "#src/transports/cli/tap.js";
 import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
 import type { RecordingSink } from "#src/cassette/recording-sink.js";
 

@@ -4,7 +4,7 @@ import { UserError } from "#src/errors.js";
 import { PROBE_FILE, createRedactor, openCassetteWriter, type Cassette, type CassetteWriter } from "#src/cassette/index.js";
 import { probeFileBytes } from "#src/cassette/probe-file.js";
 import { writeFileAtomic } from "#src/util/atomic-file.js";
-import { buildCliEvent } from "#src/recorder/cli-event.js";
+import { buildCliEvent } from "#src/transports/cli/recorded-call.js";
 import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
 import { startClock } from "#src/transports/recording/recording-parts.js";
 import type { CassetteEvent, CassetteHeader } from "#src/schema/cassette.js";

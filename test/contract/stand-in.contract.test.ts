@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { type StandIn, type StandInReply, tap } from "#src/driver/stand-in.js";
-import { cliRecordingTap } from "#src/recorder/cli-recording.js";
+import { cliRecordingTap } from "#src/transports/cli/tap.js";
 import { startClock } from "#src/transports/recording/recording-parts.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { loadReplayCassette } from "#src/replay/load.js";

@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { parseDriverArgv } from "#src/wire/cli/argv.js";
 import { fromStoredBytes } from "#src/cassette/stored-bytes.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
-import { buildCliEvent } from "#src/recorder/cli-event.js";
+import { buildCliEvent } from "#src/transports/cli/recorded-call.js";
 import { deliverCliAnswer } from "#src/transports/cli/deliver-cli.js";
 import { answerCli } from "#src/transports/cli/answer.js";
 import type { Decision } from "#src/replay/engine/engine.js";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import { readCassetteSync } from "#src/cassette/reader.js";
-import { recordCliCall } from "#src/recorder/cli-recording.js";
+import { recordCliCall } from "#src/transports/cli/tap.js";
 import { startClock } from "#src/transports/recording/recording-parts.js";
 import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";

@@ -4,7 +4,7 @@
  * saw them (redacted, images moved to frames), in a cassette whose header says `driver.source: "sdk"`.
  */
 import { sha256Hex } from "#src/cassette/frame-ref.js";
-import { recordCliCall } from "#src/recorder/cli-recording.js";
+import { recordCliCall } from "#src/transports/cli/tap.js";
 import { tapMcpStream } from "#src/transports/mcp/tap.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import type { CassetteHeader } from "#src/schema/cassette.js";

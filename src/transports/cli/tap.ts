@@ -1,11 +1,11 @@
 import { tap, type StandIn, type Tap } from "#src/driver/stand-in.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { callCli } from "#src/shim-server/mount.js";
-import { buildCliEvent, startCliCall } from "./cli-event.js";
+import { buildCliEvent, startCliCall } from "./recorded-call.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import type { RecordFaults } from "#src/transports/recording/record-faults.js";
-import { recordFaultedCliCall } from "./cli-faults.js";
-import { outFilesOf, readIfWritten } from "./cli-out-files.js";
+import { recordFaultedCliCall } from "./tap-faults.js";
+import { outFilesOf, readIfWritten } from "./out-files.js";
 import { cliRequest } from "#src/replay/engine/request.js";
 
 /**

@@ -1,14 +1,14 @@
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import type { SelectedFault } from "#src/faults/select.js";
-import { deliverCliAnswer } from "#src/transports/cli/deliver-cli.js";
-import { answerCli } from "#src/transports/cli/answer.js";
+import { deliverCliAnswer } from "./deliver-cli.js";
+import { answerCli } from "./answer.js";
 import type { RecordedExchange } from "#src/replay/engine/exchanges.js";
 import type { ReplayRequest } from "#src/replay/engine/request.js";
 import { systemClock } from "#src/runtime/clock-system.js";
-import { buildCliEvent, startCliCall } from "./cli-event.js";
+import { buildCliEvent, startCliCall } from "./recorded-call.js";
 import type { StandIn } from "#src/driver/stand-in.js";
 import { callCli } from "#src/shim-server/mount.js";
-import { outFilesOf, readIfWritten } from "./cli-out-files.js";
+import { outFilesOf, readIfWritten } from "./out-files.js";
 import { recordedFault, type RecordFaults } from "#src/transports/recording/record-faults.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 
