@@ -16,7 +16,7 @@ import { probeAndIdentify } from "./probe-capture.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";
 import { sdkRecordingDriver } from "./sdk/recording-driver.js";
 import { startRecordingDesktop } from "#src/desktop/recording-desktop.js";
-import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } from "./http/index.js";
+import { checkHttpRecording, startHttpRecording, type HttpRecordingOptions } from "#src/transports/http/recording.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { createRecordFaults, keepingEvents } from "#src/transports/recording/record-faults.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
-import { recordHttpExchange } from "./http/http-exchange-recording.js";
-import { openMcpStreamRecording } from "#src/transports/mcp/stream-recording.js";
+import { recordHttpExchange } from "#src/transports/http/exchange-recording.js";
+import { openMcpStreamRecording } from "./stream-recording.js";
 import type { RecordingSink } from "#src/cassette/recording-sink.js";
 
 function memorySink() {

@@ -1,3 +1,4 @@
+// Recording MCP over HTTP: a loopback proxy in front of `cua-driver serve` (docs/reference/cua-driver-contract.md §2.6).
 import { UserError } from "#src/errors.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
 import { startHttpRecordingProxy, type HttpRecordingProxy } from "./recording-proxy.js";

@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { UserError } from "#src/errors.js";
-import { readRequestBody } from "#src/transports/http/mcp-http-front.js";
+import { readRequestBody } from "./mcp-http-front.js";
 import type { RecordingParts } from "#src/transports/recording/recording-parts.js";
-import { recordHttpExchange } from "./http-exchange-recording.js";
+import { recordHttpExchange } from "./exchange-recording.js";
 
 /** Bodies above this are cut off (cua-driver itself refuses more than 16 MiB). */
 const MAX_BODY = 32 * 1024 * 1024;
