@@ -3,7 +3,19 @@ import type { ProbeSnapshot, ProbeStepName, ToolEntry } from "#src/schema/probe-
 import { satisfies } from "#src/util/versions.js";
 import { checkErasAndSkills } from "./check-eras.js";
 
-export type CheckItemKind = "version" | "argv" | "tool" | "capability" | "input" | "annotation" | "output_schema" | "protocol_version" | "contract_version" | "mcp_era" | "skill" | "skill_digest";
+export type CheckItemKind =
+  | "version"
+  | "argv"
+  | "tool"
+  | "capability"
+  | "input"
+  | "annotation"
+  | "output_schema"
+  | "protocol_version"
+  | "contract_version"
+  | "mcp_era"
+  | "skill"
+  | "skill_digest";
 
 /** `unverified`: the probe could not see this (e.g. an sdk probe has no CLI); reported, not failed. */
 export type CheckItemStatus = "passed" | "failed" | "unverified";

@@ -52,7 +52,8 @@ export function diffSurfaces(a: DriverSurface, b: DriverSurface): DriverDiff {
     });
   }
   if (a.eras && b.eras) changes.push(...diffEras(a.eras.eras, b.eras.eras));
-  else if ((a.eras && !a.eras.inferred) || (b.eras && !b.eras.inferred)) notes.push(`MCP eras not compared: ${a.eras ? "the second" : "the first"} side did not record them`);
+  else if ((a.eras && !a.eras.inferred) || (b.eras && !b.eras.inferred))
+    notes.push(`MCP eras not compared: ${a.eras ? "the second" : "the first"} side did not record them`);
   // a side known to lack the modern era serves no skills: everything of the other side's catalogue came or went
   const skillsA = a.skills ?? (lacksModernEra(a) ? NO_SKILLS : undefined);
   const skillsB = b.skills ?? (lacksModernEra(b) ? NO_SKILLS : undefined);

@@ -28,7 +28,8 @@ function snapshot(version: string, extra: Partial<ProbeSnapshot> = {}): ProbeSna
 }
 const modern = (version: string, catalogue = skill()) =>
   snapshot(version, { mcp_eras: ["legacy", "2026-07-28"], discover: { supportedVersions: ["2026-07-28"] }, skills: catalogue });
-const kinds = (a: ProbeSnapshot, b: ProbeSnapshot) => diffSurfaces(surfaceOfSnapshot(a), surfaceOfSnapshot(b)).changes.map((c) => `${c.severity} ${c.kind} ${String(c.from ?? c.to)}`);
+const kinds = (a: ProbeSnapshot, b: ProbeSnapshot) =>
+  diffSurfaces(surfaceOfSnapshot(a), surfaceOfSnapshot(b)).changes.map((c) => `${c.severity} ${c.kind} ${String(c.from ?? c.to)}`);
 
 describe("eras and skills in diff", () => {
   it("knows the first modern release as the MCP transport does", () => {

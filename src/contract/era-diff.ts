@@ -43,8 +43,10 @@ export function diffSkills(a: SkillCatalogue, b: SkillCatalogue): Change[] {
   const out: Change[] = [];
   const skillsB = new Set(b.skills.map((s) => s.uri));
   const skillsA = new Set(a.skills.map((s) => s.uri));
-  for (const s of a.skills) if (!skillsB.has(s.uri)) out.push({ severity: "breaking", kind: "skill_removed", path: "/skills", from: s.uri, message: `skill ${s.uri} is gone` });
-  for (const s of b.skills) if (!skillsA.has(s.uri)) out.push({ severity: "additive", kind: "skill_added", path: "/skills", to: s.uri, message: `skill ${s.uri} is new` });
+  for (const s of a.skills)
+    if (!skillsB.has(s.uri)) out.push({ severity: "breaking", kind: "skill_removed", path: "/skills", from: s.uri, message: `skill ${s.uri} is gone` });
+  for (const s of b.skills)
+    if (!skillsA.has(s.uri)) out.push({ severity: "additive", kind: "skill_added", path: "/skills", to: s.uri, message: `skill ${s.uri} is new` });
   const byUri = new Map(b.resources.map((r) => [r.uri, r]));
   const urisA = new Set(a.resources.map((r) => r.uri));
   for (const r of a.resources) {
@@ -63,7 +65,8 @@ export function diffSkills(a: SkillCatalogue, b: SkillCatalogue): Change[] {
     }
   }
   for (const r of b.resources) {
-    if (!urisA.has(r.uri)) out.push({ severity: "additive", kind: "resource_added", path: "/skills/resources", to: r.uri, message: `skill resource ${r.uri} is new` });
+    if (!urisA.has(r.uri))
+      out.push({ severity: "additive", kind: "resource_added", path: "/skills/resources", to: r.uri, message: `skill resource ${r.uri} is new` });
   }
   return out;
 }

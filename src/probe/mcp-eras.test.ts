@@ -16,7 +16,12 @@ const SKILLS = {
     },
   ],
 };
-const RESOURCES = { resources: [{ uri: "skill://cua-driver/LINUX.md", size: 5, name: "LINUX.md" }, { uri: "skill://cua-driver/SKILL.md", size: 10 }] };
+const RESOURCES = {
+  resources: [
+    { uri: "skill://cua-driver/LINUX.md", size: 5, name: "LINUX.md" },
+    { uri: "skill://cua-driver/SKILL.md", size: 10 },
+  ],
+};
 
 function asking(answers: Record<string, RawAnswer>): { ask: AskMcp; sent: { method: string; params: unknown }[] } {
   const sent: { method: string; params: unknown }[] = [];
@@ -65,7 +70,11 @@ describe("the probe's modern-era requests", () => {
       { result: { capabilities: {} } },
     ];
     const outcomes = await Promise.all(cases.map(async (answer) => (await probeModernEra(asking({ "server/discover": answer }).ask)).steps));
-    expect(outcomes.map((steps) => steps.map((s) => `${s.step} ${s.outcome.status}`))).toEqual([["mcp_discover failed"], ["mcp_discover failed"], ["mcp_discover failed"]]);
+    expect(outcomes.map((steps) => steps.map((s) => `${s.step} ${s.outcome.status}`))).toEqual([
+      ["mcp_discover failed"],
+      ["mcp_discover failed"],
+      ["mcp_discover failed"],
+    ]);
     expect(outcomes[1]![0]!.outcome).toMatchObject({ timedOut: true });
     expect(outcomes[0]![0]!.outcome).toMatchObject({ message: expect.stringContaining("-32602") });
   });

@@ -87,7 +87,8 @@ export async function probeSdk(options: {
     if (outcome.status !== "succeeded") return outcome;
     return { status: "succeeded" as const, value: DriverMetadataSchema.parse(outcome.value) };
   });
-  const modern = driver && options.mcpLines ? await probeSdkEras(driver, options.mcpLines, steps).catch((error: unknown) => eraFailure(error, steps)) : undefined;
+  const modern =
+    driver && options.mcpLines ? await probeSdkEras(driver, options.mcpLines, steps).catch((error: unknown) => eraFailure(error, steps)) : undefined;
   const snapshot: ProbeSnapshot = {
     format: PROBE_FORMAT,
     version: PROBE_VERSION,

@@ -4,7 +4,17 @@ export const PROBE_FORMAT = "cua-probe";
 export const PROBE_VERSION = 1;
 
 /** The read-only steps a probe runs, in order. */
-export const ProbeStepNameSchema = z.enum(["version", "manifest", "list_tools", "mcp_initialize", "mcp_tools_list", "status", "metadata", "mcp_discover", "mcp_skills"]);
+export const ProbeStepNameSchema = z.enum([
+  "version",
+  "manifest",
+  "list_tools",
+  "mcp_initialize",
+  "mcp_tools_list",
+  "status",
+  "metadata",
+  "mcp_discover",
+  "mcp_skills",
+]);
 export type ProbeStepName = z.infer<typeof ProbeStepNameSchema>;
 
 /** `unsupported`: the driver (or this kind of probe) has no such step; a finding, not a crash. */
@@ -119,9 +129,7 @@ export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
 export const SkillCatalogueSchema = z
   .object({
     skills: z.array(z.object({ uri: z.string(), name: z.string().optional(), version: z.string().optional() }).strict()),
-    resources: z.array(
-      z.object({ uri: z.string(), size: z.number().int().nonnegative().optional(), digest: z.string().optional() }).strict(),
-    ),
+    resources: z.array(z.object({ uri: z.string(), size: z.number().int().nonnegative().optional(), digest: z.string().optional() }).strict()),
   })
   .strict();
 export type SkillCatalogue = z.infer<typeof SkillCatalogueSchema>;

@@ -42,12 +42,16 @@ describe("diff", () => {
     const snapshot = JSON.parse(await readFile(saved, "utf8"));
     expect(snapshot.mcp_eras).toEqual(["legacy", "2026-07-28"]);
     expect(snapshot.discover.supportedVersions).toEqual(["2026-07-28"]);
-    expect(snapshot.skills.resources).toContainEqual({ uri: "skill://cua-driver/LINUX.md", size: expect.any(Number), digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+    expect(snapshot.skills.resources).toContainEqual({
+      uri: "skill://cua-driver/LINUX.md",
+      size: expect.any(Number),
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
     const r = await runCliInProcess(["diff", "contracts/snapshots/sdk-0.21.0.probe.json", saved, "--json"]);
     const doc = JSON.parse(String(r.stdout));
     expect(doc.changes).toContainEqual({ severity: "additive", kind: "era_added", path: "/mcp_eras", to: "2026-07-28", message: "MCP era 2026-07-28 is new" });
     expect(doc.changes.filter((c: { kind: string }) => c.kind === "resource_added")).toHaveLength(8);
-    expect(doc.changes.filter((c: { kind: string }) => c.kind.startsWith("era_") && c.severity !== "additive")).toEqual([]);
+    expect(doc.changes.filter((c: { kind: string; severity: string }) => c.kind.startsWith("era_") && c.severity !== "additive")).toEqual([]);
     const back = await runCliInProcess(["diff", saved, "contracts/snapshots/sdk-0.21.0.probe.json"]);
     expect(back.stdout).toContain("breaking    MCP era 2026-07-28 is gone  (/mcp_eras)");
   });
