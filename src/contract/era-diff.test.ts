@@ -52,7 +52,7 @@ describe("eras and skills in diff", () => {
       {
         severity: "behavioural",
         kind: "digest_changed",
-        path: "/skills/resources/skill://cua-driver/SKILL.md",
+        path: "/skills/resources/skill:~1~1cua-driver~1SKILL.md",
         from: "sha256:aa",
         to: "sha256:cc",
         message: "skill resource skill://cua-driver/SKILL.md changed: sha256:aa → sha256:cc",

@@ -57,7 +57,7 @@ export function diffSkills(a: SkillCatalogue, b: SkillCatalogue): Change[] {
       out.push({
         severity: "behavioural",
         kind: "digest_changed",
-        path: `/skills/resources/${r.uri}`,
+        path: resourcePointer(r.uri),
         from: r.digest,
         to: other.digest,
         message: `skill resource ${r.uri} changed: ${r.digest} → ${other.digest}`,
@@ -69,4 +69,15 @@ export function diffSkills(a: SkillCatalogue, b: SkillCatalogue): Change[] {
       out.push({ severity: "additive", kind: "resource_added", path: "/skills/resources", to: r.uri, message: `skill resource ${r.uri} is new` });
   }
   return out;
+}
+
+/** The JSON pointer of one skill resource (`/skills/resources/<uri>`, `~` and `/` escaped). */
+export function resourcePointer(uri: string): string {
+  return `/skills/resources/${uri.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+}
+
+/** The resource URI a `digest_changed` change names, read back from its pointer. */
+export function resourceOfPointer(path: string | undefined): string | undefined {
+  const m = /^\/skills\/resources\/([^/]+)$/.exec(path ?? "");
+  return m ? m[1]!.replace(/~1/g, "/").replace(/~0/g, "~") : undefined;
 }

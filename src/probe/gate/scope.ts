@@ -1,6 +1,7 @@
 import type { DriverContract } from "#src/schema/driver-contract.js";
 import type { GateFailure } from "#src/contract/baseline.js";
 import type { Change } from "#src/contract/change.js";
+import { resourceOfPointer } from "#src/contract/era-diff.js";
 
 /**
  * Whether a change reaches something the contract names: a tool it lists, an enforcement adapter
@@ -12,7 +13,7 @@ export function inContractScope(change: Change, contract: DriverContract): boole
   // an era or a skill resource reaches a contract that names it; a digest, one that pins it
   if (change.kind === "era_removed") return (contract.driver.mcp_eras ?? []).includes(String(change.from));
   if (change.kind === "skill_removed" || change.kind === "resource_removed") return String(change.from) in (contract.skills ?? {});
-  if (change.kind === "digest_changed") return contract.skills?.[change.path?.replace("/skills/resources/", "") ?? ""]?.digest !== undefined;
+  if (change.kind === "digest_changed") return contract.skills?.[resourceOfPointer(change.path) ?? ""]?.digest !== undefined;
   if (change.covers !== undefined) return change.covers.some((tool) => tool in contract.tools);
   // The capability vocabulary's version matters to a contract that names capabilities.
   if (change.kind === "tools_list_version_changed" && change.path === "/capability_version") {
@@ -44,7 +45,7 @@ export function contractItemOf(change: Change, failed: ReadonlyMap<string, GateF
       candidates.push(`contract:skill:${String(change.from)}`);
       break;
     case "digest_changed":
-      candidates.push(`contract:skill_digest:${change.path?.replace("/skills/resources/", "") ?? ""}`);
+      candidates.push(`contract:skill_digest:${resourceOfPointer(change.path) ?? ""}`);
       break;
     case "tool_removed":
     case "tool_renamed":
