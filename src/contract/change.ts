@@ -43,7 +43,14 @@ export type ChangeKind =
   | "tools_list_version_changed"
   | "adapter_added"
   | "adapter_removed"
-  | "adapter_changed";
+  | "adapter_changed"
+  | "era_removed"
+  | "era_added"
+  | "skill_removed"
+  | "skill_added"
+  | "resource_removed"
+  | "resource_added"
+  | "digest_changed";
 
 /** One classified difference. `path` is a JSON pointer into the tool entry (or the manifest). */
 export interface Change {

@@ -1,8 +1,21 @@
 import type { DriverContract } from "#src/schema/driver-contract.js";
 import type { ProbeSnapshot, ProbeStepName, ToolEntry } from "#src/schema/probe-snapshot.js";
 import { satisfies } from "#src/util/versions.js";
+import { checkErasAndSkills } from "./check-eras.js";
 
-export type CheckItemKind = "version" | "argv" | "tool" | "capability" | "input" | "annotation" | "output_schema" | "protocol_version" | "contract_version";
+export type CheckItemKind =
+  | "version"
+  | "argv"
+  | "tool"
+  | "capability"
+  | "input"
+  | "annotation"
+  | "output_schema"
+  | "protocol_version"
+  | "contract_version"
+  | "mcp_era"
+  | "skill"
+  | "skill_digest";
 
 /** `unverified`: the probe could not see this (e.g. an sdk probe has no CLI); reported, not failed. */
 export type CheckItemStatus = "passed" | "failed" | "unverified";
@@ -57,6 +70,8 @@ export function checkContract(options: { snapshot: ProbeSnapshot; contract: Driv
       push("protocol_version", "protocolVersion", "failed", `MCP protocolVersion is ${protocol}, the contract expects ${wantProtocol}`);
     else push("protocol_version", "protocolVersion", "passed", `MCP protocolVersion is ${protocol}`);
   }
+  if (contract.driver.mcp_eras?.length || Object.keys(contract.skills ?? {}).length)
+    checkErasAndSkills({ contract, snapshot, push, unseen: unseen("mcp_discover") });
   const wantContract = contract.driver.contract_version;
   const contractVersion = snapshot.metadata?.contractVersion;
   if (wantContract) {

@@ -1,7 +1,8 @@
-import type { ToolEntry } from "#src/schema/probe-snapshot.js";
+import { MODERN_MCP_ERA, type ToolEntry } from "#src/schema/probe-snapshot.js";
 import { type Change, SEVERITIES, type Severity, isFailing } from "./change.js";
 import { deepEqual, stripAnnotations } from "./json.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
+import { diffEras, diffSkills } from "./era-diff.js";
 import { diffManifests } from "./manifest-diff.js";
 import type { DriverSurface } from "./surface.js";
 import { diffTool } from "./tool-diff.js";
@@ -50,6 +51,14 @@ export function diffSurfaces(a: DriverSurface, b: DriverSurface): DriverDiff {
       message: `driver contract version changed ${a.contractVersion} → ${b.contractVersion}`,
     });
   }
+  if (a.eras && b.eras) changes.push(...diffEras(a.eras.eras, b.eras.eras));
+  else if ((a.eras && !a.eras.inferred) || (b.eras && !b.eras.inferred))
+    notes.push(`MCP eras not compared: ${a.eras ? "the second" : "the first"} side did not record them`);
+  // a side known to lack the modern era serves no skills: everything of the other side's catalogue came or went
+  const skillsA = a.skills ?? (lacksModernEra(a) ? NO_SKILLS : undefined);
+  const skillsB = b.skills ?? (lacksModernEra(b) ? NO_SKILLS : undefined);
+  if (skillsA && skillsB) changes.push(...diffSkills(skillsA, skillsB));
+  else if (a.skills || b.skills) notes.push(`skills not compared: ${a.skills ? "the second" : "the first"} side has no skill catalogue`);
   const rank = (c: Change) => SEVERITIES.indexOf(c.severity);
   changes.sort((x, y) => rank(x) - rank(y));
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, changes.filter((c) => c.severity === s).length])) as Record<Severity, number>;
@@ -61,6 +70,12 @@ export function diffSurfaces(a: DriverSurface, b: DriverSurface): DriverDiff {
     changes,
     notes,
   };
+}
+
+const NO_SKILLS = { skills: [], resources: [] };
+
+function lacksModernEra(surface: DriverSurface): boolean {
+  return surface.eras !== undefined && !surface.eras.eras.includes(MODERN_MCP_ERA);
 }
 
 function diffToolLists(a: ToolEntry[], b: ToolEntry[]): Change[] {

@@ -1,9 +1,11 @@
+import { erasOf, type SurfaceEras } from "./era-diff.js";
 import {
   PROBE_FORMAT,
   ProbeSnapshotSchema,
   ToolsListResultSchema,
   type DriverManifest,
   type ProbeSnapshot,
+  type SkillCatalogue,
   type ToolsListResult,
 } from "#src/schema/probe-snapshot.js";
 
@@ -17,6 +19,10 @@ export interface DriverSurface {
   toolNames?: string[];
   protocolVersion?: string;
   contractVersion?: string;
+  /** The MCP eras spoken on stdio, recorded or read off a version before 0.28. */
+  eras?: SurfaceEras;
+  /** The skills and resources of the modern era, with digests. */
+  skills?: SkillCatalogue;
 }
 
 export function surfaceOfSnapshot(snapshot: ProbeSnapshot): DriverSurface {
@@ -27,6 +33,9 @@ export function surfaceOfSnapshot(snapshot: ProbeSnapshot): DriverSurface {
   const protocol = snapshot.initialize?.protocolVersion ?? snapshot.metadata?.mcpProtocolVersion;
   if (protocol) surface.protocolVersion = protocol;
   if (snapshot.metadata?.contractVersion) surface.contractVersion = snapshot.metadata.contractVersion;
+  const eras = erasOf({ recorded: snapshot.mcp_eras, version: snapshot.driver.version, speaksMcp: protocol !== undefined });
+  if (eras) surface.eras = eras;
+  if (snapshot.skills) surface.skills = snapshot.skills;
   return surface;
 }
 

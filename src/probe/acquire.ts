@@ -1,7 +1,7 @@
 import { UserError } from "#src/errors.js";
 import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import { DEFAULT_STEP_TIMEOUT_MS, probeBinary } from "./run-binary.js";
-import { probeSdk } from "./run-sdk.js";
+import { probeSdk, type SdkMcpLines } from "./run-sdk.js";
 import { readSnapshot } from "./read-snapshot.js";
 import { DEFAULT_SDK_VERSION } from "#src/runtime/load.js";
 
@@ -10,6 +10,8 @@ export interface SnapshotSource {
   sdk?: string | undefined;
   from?: string | undefined;
   timeoutMs?: number | undefined;
+  /** Asks a runtime probed in process for its MCP eras (run-sdk.ts); `probe` passes it. */
+  mcpLines?: SdkMcpLines | undefined;
 }
 
 /** A snapshot from exactly one source: a driver binary, the published runtime, or a stored snapshot. */
@@ -32,8 +34,9 @@ export async function acquireSnapshot(source: SnapshotSource & { allowFrom?: boo
     });
   // `--driver sdk[:VERSION]` is the published runtime, probed in process like `--sdk VERSION`.
   const sdk = source.driver !== undefined ? /^sdk(?::(.+))?$/.exec(source.driver) : null;
-  if (sdk) return probeSdk({ version: sdk[1] ?? DEFAULT_SDK_VERSION, timeoutMs, flag: "--driver" });
+  const eras = source.mcpLines ? { mcpLines: source.mcpLines } : {};
+  if (sdk) return probeSdk({ version: sdk[1] ?? DEFAULT_SDK_VERSION, timeoutMs, flag: "--driver", ...eras });
   if (source.driver !== undefined) return probeBinary({ driver: source.driver, timeoutMs });
-  if (source.sdk !== undefined) return probeSdk({ version: source.sdk, timeoutMs });
+  if (source.sdk !== undefined) return probeSdk({ version: source.sdk, timeoutMs, ...eras });
   return readSnapshot(source.from!);
 }

@@ -22,6 +22,8 @@ export function renderSnapshot(snapshot: ProbeSnapshot): string {
   const protocol = snapshot.initialize?.protocolVersion ?? snapshot.metadata?.mcpProtocolVersion;
   if (protocol) facts.push(`MCP ${protocol}`);
   if (snapshot.metadata?.contractVersion) facts.push(`contract ${snapshot.metadata.contractVersion}`);
+  if (snapshot.mcp_eras) facts.push(`MCP eras ${snapshot.mcp_eras.join(" + ")}`);
+  if (snapshot.skills) facts.push(`${snapshot.skills.skills.length} skill(s), ${snapshot.skills.resources.length} resource(s)`);
   if (facts.length) lines.push(facts.join(", "));
   return `${lines.join("\n")}\n`;
 }

@@ -15,6 +15,7 @@ import {
 import { parseVersion } from "#src/util/versions.js";
 import { QUIET_DRIVER_ENV, runDriverWithDeadline } from "#src/runtime/driver-process.js";
 import { probeMcp } from "#src/transports/mcp/client.js";
+import { addModernEra } from "#src/transports/mcp/probe-eras.js";
 import { daemonMetadata, socketFromStatus } from "./daemon-metadata.js";
 import { recordStep, runStep, timeStep, type StepOutcome } from "./step.js";
 
@@ -106,6 +107,7 @@ export async function probeBinary(options: {
   const mcp = await probeMcp({ driver, args: mcpArgs, timeoutMs, env });
   const initialize = recordStep("mcp_initialize", steps, mcp.initialize, mcp.durations.initialize);
   const toolsList = recordStep("mcp_tools_list", steps, mcp.toolsList, mcp.durations.toolsList);
+  for (const s of mcp.modern?.steps ?? []) recordStep(s.step, steps, s.outcome, s.ms);
   const status = recordStep("status", steps, statusStep.outcome, statusStep.ms);
   const socket = socketFromStatus(status);
   const metadata = socket
@@ -127,6 +129,7 @@ export async function probeBinary(options: {
   if (toolsList) snapshot.tools_list = toolsList;
   if (status) snapshot.status = status;
   if (metadata) snapshot.metadata = metadata;
+  if (mcp.modern) addModernEra(snapshot, mcp.modern, initialize !== undefined);
   return snapshot;
 }
 

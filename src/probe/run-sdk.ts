@@ -11,7 +11,11 @@ import {
 import { loadSdk, type LoadSdkOptions } from "#src/runtime/load.js";
 import type { SdkDriver } from "#src/runtime/sdk-types.js";
 import { DEFAULT_STEP_TIMEOUT_MS } from "./run-binary.js";
-import { runStep, type StepOutcome } from "./step.js";
+import { recordStep, runStep, type StepOutcome } from "./step.js";
+import { addModernEra, type ModernEraFindings, probeModernEra, type RawAnswer } from "#src/transports/mcp/probe-eras.js";
+
+/** Opens one MCP connection of a runtime: a request line in, its answer line out (none for a notification). */
+export type SdkMcpLines = (driver: SdkDriver) => Promise<(line: string) => Promise<string | undefined>>;
 
 const NO_CLI = "the published runtime has no CLI; probe a cua-driver binary with --driver for this step";
 
@@ -28,6 +32,11 @@ export async function probeSdk(options: {
   flag?: "--sdk" | "--driver";
   /** A runtime instance already created at `version` (the recorder's), asked instead of a new one. */
   driver?: SdkDriver;
+  /**
+   * One MCP connection of the runtime (transports/sdk/probe-lines.ts), asked for the modern era
+   * after `metadata`; without it the probe records no eras.
+   */
+  mcpLines?: SdkMcpLines;
 }): Promise<ProbeSnapshot> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS;
   const module = await loadSdk(options.version, options.load).catch((error: unknown) => {
@@ -78,6 +87,8 @@ export async function probeSdk(options: {
     if (outcome.status !== "succeeded") return outcome;
     return { status: "succeeded" as const, value: DriverMetadataSchema.parse(outcome.value) };
   });
+  const modern =
+    driver && options.mcpLines ? await probeSdkEras(driver, options.mcpLines, steps).catch((error: unknown) => eraFailure(error, steps)) : undefined;
   const snapshot: ProbeSnapshot = {
     format: PROBE_FORMAT,
     version: PROBE_VERSION,
@@ -95,9 +106,30 @@ export async function probeSdk(options: {
     const { pid: _pid, ...stable } = metadata as Record<string, unknown>;
     snapshot.metadata = DriverMetadataSchema.parse(stable);
   }
+  if (modern) addModernEra(snapshot, modern, metadata?.mcpProtocolVersion !== undefined);
   return snapshot;
 }
 
 async function CuaDriverCreate(module: Awaited<ReturnType<typeof loadSdk>>): Promise<SdkDriver> {
   return await module.CuaDriver.create();
+}
+
+// the modern era as a client of `serve --driver sdk:V --transport mcp` sees it
+async function probeSdkEras(driver: SdkDriver, mcpLines: SdkMcpLines, steps: ProbeStep[]): Promise<ModernEraFindings> {
+  const send = await mcpLines(driver);
+  let id = 1;
+  const findings = await probeModernEra(async (method, params): Promise<RawAnswer> => {
+    const reply = await send(JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }));
+    if (reply === undefined) return { failed: `${method} got no answer` };
+    const msg = JSON.parse(reply) as { result?: unknown; error?: { code?: unknown } };
+    return msg.error ? { error: msg.error } : { result: msg.result };
+  });
+  for (const s of findings.steps) recordStep(s.step, steps, s.outcome, s.ms);
+  return findings;
+}
+
+function eraFailure(error: unknown, steps: ProbeStep[]): undefined {
+  const message = `the runtime's MCP connection failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
+  recordStep("mcp_discover", steps, { status: "failed", message }, 0);
+  return undefined;
 }

@@ -1,8 +1,9 @@
 import { performance } from "node:perf_hooks";
 import type { ProbeStep, ProbeStepName } from "#src/schema/probe-snapshot.js";
+import type { StepOutcome } from "#src/transports/mcp/probe-eras.js";
 
-/** What a step runner reports: its data, or why it has none. */
-export type StepOutcome<T> = { status: "succeeded"; value: T; message?: string } | { status: "failed" | "unsupported"; message: string; timedOut?: boolean };
+/** What a step runner reports: its data, or why it has none (the MCP client's steps share the shape). */
+export type { StepOutcome };
 
 /** Runs one probe step, timing it; a thrown error becomes a failed step, never a crash. */
 export async function runStep<T>(step: ProbeStepName, steps: ProbeStep[], body: () => Promise<StepOutcome<T>>): Promise<T | undefined> {

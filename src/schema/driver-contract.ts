@@ -44,12 +44,19 @@ export const DriverContractSchema = z
         protocol_version: z.string().optional(),
         /** The driver contract version expected (`metadata.contract_version`). */
         contract_version: z.string().optional(),
+        /** MCP eras the harness speaks on stdio: `legacy` (the `initialize` handshake), `2026-07-28`. */
+        mcp_eras: z.array(z.string().min(1)).optional(),
       })
       .strict(),
     /** Required CLI argv: subcommand → flags or positional names it must accept (`call: ["--socket"]`). */
     argv: z.record(z.string(), z.array(z.string())).optional(),
     /** Required tools, by name. */
     tools: z.record(z.string(), ContractToolSchema),
+    /**
+     * Skill-pack resources the harness reads (`skills/list`, `resources/read`), by URI
+     * (`skill://cua-driver/SKILL.md`); `digest` pins the bytes (`sha256:…`).
+     */
+    skills: z.record(z.string(), z.object({ digest: z.string().optional() }).strict()).optional(),
     /** The probe snapshot the contract was written from (relative to this file); the gate diffs against it. */
     baseline: z.string().optional(),
   })

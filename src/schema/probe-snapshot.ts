@@ -4,7 +4,17 @@ export const PROBE_FORMAT = "cua-probe";
 export const PROBE_VERSION = 1;
 
 /** The read-only steps a probe runs, in order. */
-export const ProbeStepNameSchema = z.enum(["version", "manifest", "list_tools", "mcp_initialize", "mcp_tools_list", "status", "metadata"]);
+export const ProbeStepNameSchema = z.enum([
+  "version",
+  "manifest",
+  "list_tools",
+  "mcp_initialize",
+  "mcp_tools_list",
+  "status",
+  "metadata",
+  "mcp_discover",
+  "mcp_skills",
+]);
 export type ProbeStepName = z.infer<typeof ProbeStepNameSchema>;
 
 /** `unsupported`: the driver (or this kind of probe) has no such step; a finding, not a crash. */
@@ -98,6 +108,32 @@ export const InitializeResultSchema = z
   .passthrough();
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
+/** The MCP 2026-07-28 era's name, as `server/discover` lists it (docs/eras.md). */
+export const MODERN_MCP_ERA = "2026-07-28";
+
+/** The `server/discover` result of a driver that speaks the modern era; unknown keys are kept. */
+export const DiscoverResultSchema = z
+  .object({
+    supportedVersions: z.array(z.string()),
+    capabilities: JsonObject.optional(),
+    instructions: z.string().optional(),
+  })
+  .passthrough();
+export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
+
+/**
+ * The skills and resources a modern-era driver serves: each skill's URI (and its frontmatter
+ * name and version), each resource's URI with its byte size and `sha256:` digest (the digest is
+ * what `skills/list` lists for it).
+ */
+export const SkillCatalogueSchema = z
+  .object({
+    skills: z.array(z.object({ uri: z.string(), name: z.string().optional(), version: z.string().optional() }).strict()),
+    resources: z.array(z.object({ uri: z.string(), size: z.number().int().nonnegative().optional(), digest: z.string().optional() }).strict()),
+  })
+  .strict();
+export type SkillCatalogue = z.infer<typeof SkillCatalogueSchema>;
+
 /** The runtime's `metadata()` (SDK) or the daemon `metadata` result. */
 export const DriverMetadataSchema = z
   .object({
@@ -140,6 +176,14 @@ export const ProbeSnapshotSchema = z
     tools_list: ToolsListResultSchema.optional(),
     metadata: DriverMetadataSchema.optional(),
     status: DaemonStatusSchema.optional(),
+    /**
+     * The MCP eras the driver speaks on stdio: `legacy` (the `initialize` handshake) and each
+     * version `server/discover` offers. Absent when no modern era answered (a driver before 0.28
+     * answers `server/discover` with -32601) or the probe did not ask.
+     */
+    mcp_eras: z.array(z.string()).optional(),
+    discover: DiscoverResultSchema.optional(),
+    skills: SkillCatalogueSchema.optional(),
   })
   .strict();
 /** A probe snapshot as `ProbeSnapshotSchema` parses it. */

@@ -32,6 +32,30 @@ describe("diff", () => {
     });
   });
 
+  it("shows the modern MCP era, its skill and resources as added from the 0.21.0 snapshot to a 0.28.2 probe", async () => {
+    await using dir = await tmpDir();
+    const saved = path.join(dir.path, "probe-0.28.2.json");
+    const probe = await runCliInProcess(["probe", "--driver", "sdk:0.28.2", "--save", saved]);
+    expect(probe.exitCode).toBe(0);
+    expect(probe.stdout).toMatch(/^ {2}ok {3}mcp_discover /m);
+    expect(probe.stdout).toContain("MCP eras legacy + 2026-07-28, 1 skill(s), 8 resource(s)");
+    const snapshot = JSON.parse(await readFile(saved, "utf8"));
+    expect(snapshot.mcp_eras).toEqual(["legacy", "2026-07-28"]);
+    expect(snapshot.discover.supportedVersions).toEqual(["2026-07-28"]);
+    expect(snapshot.skills.resources).toContainEqual({
+      uri: "skill://cua-driver/LINUX.md",
+      size: expect.any(Number),
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
+    const r = await runCliInProcess(["diff", "contracts/snapshots/sdk-0.21.0.probe.json", saved, "--json"]);
+    const doc = JSON.parse(String(r.stdout));
+    expect(doc.changes).toContainEqual({ severity: "additive", kind: "era_added", path: "/mcp_eras", to: "2026-07-28", message: "MCP era 2026-07-28 is new" });
+    expect(doc.changes.filter((c: { kind: string }) => c.kind === "resource_added")).toHaveLength(8);
+    expect(doc.changes.filter((c: { kind: string; severity: string }) => c.kind.startsWith("era_") && c.severity !== "additive")).toEqual([]);
+    const back = await runCliInProcess(["diff", saved, "contracts/snapshots/sdk-0.21.0.probe.json"]);
+    expect(back.stdout).toContain("breaking    MCP era 2026-07-28 is gone  (/mcp_eras)");
+  });
+
   it("compares a snapshot with a tools/list result, and names a file that is neither (exit 2)", async () => {
     const mixed = await runCliInProcess(["diff", "contracts/drivers/cua-driver-0.21.0.probe.json.gz", list("0.21.0")]);
     expect(mixed.exitCode).toBe(0);

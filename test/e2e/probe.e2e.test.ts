@@ -146,6 +146,69 @@ describe("probe --driver (fake cua-driver 0.21.0)", () => {
     expect(doc.gaps.find((g: any) => g.name === "click:element_token")).toMatchObject({ blocking: false });
   });
 
+  it("asks server/discover after tools/list and records a modern driver's eras and skill catalogue", async () => {
+    await using dir = await tmpDir();
+    const modern = path.join(dir.path, "cua-driver");
+    // An imitation of a dual-era driver's `mcp`: legacy initialize and tools/list, then the modern methods.
+    const answers = {
+      initialize: { protocolVersion: "2025-06-18", serverInfo: { name: "cua-driver", version: "0.28.2" } },
+      "tools/list": { tools: [{ name: "click" }] },
+      "server/discover": { supportedVersions: ["2026-07-28"], capabilities: { resources: {} }, resultType: "complete" },
+      "skills/list": {
+        skills: [
+          {
+            uri: "skill://cua-driver/SKILL.md",
+            frontmatter: { name: "cua-driver" },
+            resources: [{ uri: "skill://cua-driver/SKILL.md", size: 3, digest: "sha256:abc" }],
+          },
+        ],
+      },
+      "resources/list": { resources: [{ uri: "skill://cua-driver/SKILL.md", size: 3 }] },
+    };
+    await writeFile(
+      modern,
+      [
+        `#!${process.execPath}`,
+        `const answers = ${JSON.stringify(answers)};`,
+        'if (process.argv[2] === "--version") { console.log("cua-driver 0.28.2"); process.exit(0); }',
+        'if (process.argv[2] !== "mcp") { console.error("not running"); process.exit(1); }',
+        "const seen = [];",
+        'require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {',
+        "  const m = JSON.parse(line);",
+        "  if (m.id === undefined) return;",
+        "  seen.push(m.method);",
+        '  const meta = m.params?._meta?.["io.modelcontextprotocol/protocolVersion"];',
+        '  const modernOk = m.method === "initialize" || m.method === "tools/list" || meta === "2026-07-28";',
+        '  const reply = answers[m.method] && modernOk ? { result: answers[m.method] } : { error: { code: -32602, message: "Missing or invalid MCP protocolVersion metadata" } };',
+        '  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, ...reply }) + "\\n");',
+        "});",
+        "",
+      ].join("\n"),
+    );
+    await chmod(modern, 0o755);
+    const saved = path.join(dir.path, "probe.json");
+    const r = await runCliInProcess(["probe", "--driver", modern, "--save", saved, "--json", ...slow]);
+    const doc = json(r.stdout);
+    expect(doc.steps.map((s: any) => `${s.step} ${s.status}`)).toEqual([
+      "version succeeded",
+      "manifest unsupported",
+      "list_tools unsupported",
+      "mcp_initialize succeeded",
+      "mcp_tools_list succeeded",
+      "mcp_discover succeeded",
+      "mcp_skills succeeded",
+      "status succeeded",
+      "metadata unsupported",
+    ]);
+    const snapshot = JSON.parse(await readFile(saved, "utf8"));
+    expect(snapshot.mcp_eras).toEqual(["legacy", "2026-07-28"]);
+    expect(snapshot.discover).toEqual(answers["server/discover"]);
+    expect(snapshot.skills).toEqual({
+      skills: [{ uri: "skill://cua-driver/SKILL.md", name: "cua-driver" }],
+      resources: [{ uri: "skill://cua-driver/SKILL.md", size: 3, digest: "sha256:abc" }],
+    });
+  });
+
   it("exits 3 when no step succeeds, 2 for a driver that is not executable or missing", async () => {
     await using dir = await tmpDir();
     const dead = path.join(dir.path, "cua-driver");

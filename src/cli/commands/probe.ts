@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import { defineCommand } from "#src/cli/command.js";
 import { checkContract, probeFailed, type CheckReport } from "#src/contract/check.js";
 import { acquireSnapshot } from "#src/probe/acquire.js";
+import { sdkMcpLines } from "#src/transports/sdk/probe-lines.js";
 import { readContract } from "#src/probe/read-contract.js";
 import { checkSuite, renderCheck, renderSnapshot } from "#src/probe/render.js";
 import { renderJunit } from "#src/util/junit.js";
@@ -35,6 +36,7 @@ export const probeCommand = defineCommand({
       sdk: args.sdk,
       from: args.from,
       timeoutMs: args.timeoutMs,
+      mcpLines: sdkMcpLines,
     });
     if (args.save) {
       const file = String(args.save);

@@ -1,6 +1,7 @@
 import type { DriverContract } from "#src/schema/driver-contract.js";
 import type { GateFailure } from "#src/contract/baseline.js";
 import type { Change } from "#src/contract/change.js";
+import { resourceOfPointer } from "#src/contract/era-diff.js";
 
 /**
  * Whether a change reaches something the contract names: a tool it lists, an enforcement adapter
@@ -9,6 +10,10 @@ import type { Change } from "#src/contract/change.js";
  */
 export function inContractScope(change: Change, contract: DriverContract): boolean {
   if (change.tool !== undefined) return change.tool in contract.tools;
+  // an era or a skill resource reaches a contract that names it; a digest, one that pins it
+  if (change.kind === "era_removed") return (contract.driver.mcp_eras ?? []).includes(String(change.from));
+  if (change.kind === "skill_removed" || change.kind === "resource_removed") return String(change.from) in (contract.skills ?? {});
+  if (change.kind === "digest_changed") return contract.skills?.[resourceOfPointer(change.path) ?? ""]?.digest !== undefined;
   if (change.covers !== undefined) return change.covers.some((tool) => tool in contract.tools);
   // The capability vocabulary's version matters to a contract that names capabilities.
   if (change.kind === "tools_list_version_changed" && change.path === "/capability_version") {
@@ -31,6 +36,16 @@ export function contractItemOf(change: Change, failed: ReadonlyMap<string, GateF
       break;
     case "protocol_version_changed":
       candidates.push("contract:protocol_version:protocolVersion");
+      break;
+    case "era_removed":
+      candidates.push(`contract:mcp_era:${String(change.from)}`);
+      break;
+    case "skill_removed":
+    case "resource_removed":
+      candidates.push(`contract:skill:${String(change.from)}`);
+      break;
+    case "digest_changed":
+      candidates.push(`contract:skill_digest:${resourceOfPointer(change.path) ?? ""}`);
       break;
     case "tool_removed":
     case "tool_renamed":

@@ -1,22 +1,23 @@
 import { performance } from "node:perf_hooks";
 import type { InitializeResult, ToolsListResult } from "#src/schema/probe-snapshot.js";
 import { InitializeResultSchema, ToolsListResultSchema } from "#src/schema/probe-snapshot.js";
+import { type ModernEraFindings, probeModernEra, type RawAnswer, type StepOutcome } from "./probe-eras.js";
 import { createLineFramer } from "#src/wire/mcp/lines.js";
 import { startDriverStream } from "#src/runtime/driver-process.js";
-
-/** What one request came to: its result, or why it has none (the shape of a probe step's outcome). */
-export type StepOutcome<T> = { status: "succeeded"; value: T; message?: string } | { status: "failed" | "unsupported"; message: string; timedOut?: boolean };
 
 export interface McpProbeResult {
   initialize: StepOutcome<InitializeResult>;
   toolsList: StepOutcome<ToolsListResult>;
   /** Milliseconds each request took (to an answer, an error or its deadline). */
   durations: { initialize: number; toolsList: number };
+  /** What `server/discover` found (probe-eras.ts); not asked once the process has gone or stopped answering. */
+  modern?: ModernEraFindings;
 }
 
 /**
  * Starts `cua-driver mcp`, sends `initialize` then `tools/list` as newline-delimited JSON-RPC
- * (docs/reference/cua-driver-contract.md §2.2), and closes stdin. Each request has its own deadline.
+ * (docs/reference/cua-driver-contract.md §2.2), then asks for the modern era (`server/discover`,
+ * probe-eras.ts), and closes stdin. Each request has its own deadline.
  */
 export async function probeMcp(options: { driver: string; args: string[]; timeoutMs: number; env: NodeJS.ProcessEnv }): Promise<McpProbeResult> {
   const child = startDriverStream(options.driver, options.args, { env: options.env });
@@ -41,26 +42,29 @@ export async function probeMcp(options: { driver: string; args: string[]; timeou
     closed = `the mcp process exited (${r.exitCode ?? r.signal ?? "?"})${lastLine(stderr) ? `: ${lastLine(stderr)}` : ""}`;
     for (const resolve of waiting.values()) resolve({});
   });
-  const request = <T>(id: number, method: string, params: unknown, parse: (r: unknown) => T): Promise<StepOutcome<T>> =>
+  const call = (id: number, method: string, params: unknown): Promise<RawAnswer> =>
     new Promise((resolve) => {
-      if (closed) return resolve({ status: "failed", message: closed });
-      const timer = setTimeout(
-        () => resolve({ status: "failed", timedOut: true, message: `${method} got no answer within ${options.timeoutMs} ms` }),
-        options.timeoutMs,
-      );
+      if (closed) return resolve({ failed: closed });
+      const timer = setTimeout(() => resolve({ failed: `${method} got no answer within ${options.timeoutMs} ms`, timedOut: true }), options.timeoutMs);
       waiting.set(id, (msg) => {
         clearTimeout(timer);
         waiting.delete(id);
-        if (closed && !("result" in msg) && !("error" in msg)) return resolve({ status: "failed", message: closed });
-        if (msg.error) return resolve({ status: "failed", message: `${method} answered with error ${JSON.stringify(msg.error)}` });
-        try {
-          resolve({ status: "succeeded", value: parse(msg.result) });
-        } catch (error) {
-          resolve({ status: "failed", message: `${method} result is not valid: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` });
-        }
+        if (closed && !("result" in msg) && !("error" in msg)) return resolve({ failed: closed });
+        if (msg.error) return resolve({ error: msg.error as { code?: unknown } });
+        resolve({ result: msg.result });
       });
       child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
+  const request = async <T>(id: number, method: string, params: unknown, parse: (r: unknown) => T): Promise<StepOutcome<T>> => {
+    const answer = await call(id, method, params);
+    if ("failed" in answer) return { status: "failed", message: answer.failed, ...(answer.timedOut ? { timedOut: true } : {}) };
+    if ("error" in answer) return { status: "failed", message: `${method} answered with error ${JSON.stringify(answer.error)}` };
+    try {
+      return { status: "succeeded", value: parse(answer.result) };
+    } catch (error) {
+      return { status: "failed", message: `${method} result is not valid: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+    }
+  };
   try {
     let started = performance.now();
     const initialize = await request(
@@ -77,7 +81,12 @@ export async function probeMcp(options: { driver: string; args: string[]; timeou
     started = performance.now();
     if (initialize.status === "succeeded") child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
     const toolsList = await request(2, "tools/list", {}, (r) => ToolsListResultSchema.parse(r));
-    return { initialize, toolsList, durations: { initialize: initializeMs, toolsList: Math.round(performance.now() - started) } };
+    const durations = { initialize: initializeMs, toolsList: Math.round(performance.now() - started) };
+    // a process that has gone, or stopped answering, is not asked again
+    if (closed || (toolsList.status !== "succeeded" && toolsList.timedOut)) return { initialize, toolsList, durations };
+    let next = 3;
+    const modern = await probeModernEra((method, params) => call(next++, method, params));
+    return { initialize, toolsList, durations, modern };
   } finally {
     child.stdin?.end();
     const killer = setTimeout(() => child.kill("SIGKILL"), 2000);
