@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import { skippedSummary } from "./helpers/skipped-summary.js";
+import { pruneDist } from "../scripts/prune-dist.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -78,6 +79,7 @@ function build(root: string): void {
     const out = String((error as { stdout?: Buffer }).stdout ?? "");
     if (!out.includes("error TS")) throw error;
   }
+  pruneDist(root);
   // tsc leaves the record alone when nothing changed: mark it checked, or a touched file would rebuild every run
   const now = new Date();
   utimesSync(path.join(root, "dist/.tsbuildinfo"), now, now);
