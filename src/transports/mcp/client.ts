@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { InitializeResult, ToolsListResult } from "#src/schema/probe-snapshot.js";
 import { InitializeResultSchema, ToolsListResultSchema } from "#src/schema/probe-snapshot.js";
-import { type ModernEraFindings, probeModernEra, type RawAnswer, type StepOutcome } from "./probe-eras.js";
+import { type ModernEraFindings, probeModernEra, type RawAnswer, readResult, type StepOutcome } from "./probe-eras.js";
 import { createLineFramer } from "#src/wire/mcp/lines.js";
 import { startDriverStream } from "#src/runtime/driver-process.js";
 
@@ -55,16 +55,8 @@ export async function probeMcp(options: { driver: string; args: string[]; timeou
       });
       child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
-  const request = async <T>(id: number, method: string, params: unknown, parse: (r: unknown) => T): Promise<StepOutcome<T>> => {
-    const answer = await call(id, method, params);
-    if ("failed" in answer) return { status: "failed", message: answer.failed, ...(answer.timedOut ? { timedOut: true } : {}) };
-    if ("error" in answer) return { status: "failed", message: `${method} answered with error ${JSON.stringify(answer.error)}` };
-    try {
-      return { status: "succeeded", value: parse(answer.result) };
-    } catch (error) {
-      return { status: "failed", message: `${method} result is not valid: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
-    }
-  };
+  const request = async <T>(id: number, method: string, params: unknown, parse: (r: unknown) => T): Promise<StepOutcome<T>> =>
+    readResult(method, await call(id, method, params), parse);
   try {
     let started = performance.now();
     const initialize = await request(

@@ -65,7 +65,8 @@ export function erasSpoken(legacy: boolean, versions: readonly string[]): string
   return [...(legacy ? ["legacy"] : []), ...versions.filter((v) => v !== "legacy")];
 }
 
-function readResult<T>(method: string, answer: RawAnswer, parse: (r: unknown) => T): StepOutcome<T> {
+/** A step's outcome from one request's answer: the parsed result, or why there is none. */
+export function readResult<T>(method: string, answer: RawAnswer, parse: (r: unknown) => T): StepOutcome<T> {
   if ("failed" in answer) return { status: "failed", message: answer.failed, ...(answer.timedOut ? { timedOut: true } : {}) };
   if ("error" in answer) return { status: "failed", message: `${method} answered with error ${JSON.stringify(answer.error)}` };
   try {
