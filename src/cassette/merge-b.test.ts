@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync } from "node:fs";
+import { appendFileSync, cpSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { tmpDir } from "../../test/helpers/tmp-dir.js";
@@ -22,6 +22,33 @@ describe("merge's copy of B", () => {
     appendFileSync(file, `${JSON.stringify({ seq: 99, t_ms: 999, kind: "cli", argv: ["--version"], stdout: "", stderr: "", exit_code: 0, duration_ms: 1 })}\n`);
     expect(() => writeShiftedLines({ file, lines, shift, out, checked })).toThrow(
       expect.objectContaining({ message: expect.stringMatching(/b\/cassette\.jsonl: the cassette changed while it was being merged/), exitCode: 2 }),
+    );
+  });
+
+  it("a B cut short under the copy is the same refusal, not a crash of the reader", async () => {
+    await using tmp = await tmpDir();
+    const file = path.join(tmp.path, "cassette.jsonl");
+    // three lines of 600 KiB: the copy reads 1 MiB at a time, so the third is read after the first is written
+    const lines = [1, 2, 3].map((seq) =>
+      JSON.stringify({ seq, t_ms: seq, kind: "cli", argv: ["call", "list_windows"], stdout: "x".repeat(600 * 1024), stderr: "", exit_code: 0, duration_ms: 1 }),
+    );
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    let offset = 0;
+    const places: EventPlace[] = lines.map((l, i) => {
+      const place = { line: i + 1, offset, bytes: Buffer.byteLength(l) };
+      offset += place.bytes + 1;
+      return place;
+    });
+    const checked = fileState(file);
+    let cut = false;
+    const out = {
+      write: () => {
+        if (!cut) truncateSync(file, places[1]!.offset);
+        cut = true;
+      },
+    };
+    expect(() => writeShiftedLines({ file, lines: places, shift: { seq: 10, t: 1, stream: 0 }, out, checked })).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/the cassette changed while it was being merged/), exitCode: 2 }),
     );
   });
 });

@@ -15,6 +15,17 @@ import { shiftLineHead, type Shift } from "./shift-line.js";
  */
 export function writeShiftedLines(o: { file: string; lines: readonly EventPlace[]; shift: Shift; out: Pick<AtomicFile, "write">; checked: string }): void {
   if (fileState(o.file) !== o.checked) throw changedMeanwhile(o.file);
+  try {
+    copyShifted(o);
+  } catch (error) {
+    // B replaced or cut short under the copy: a line is missing or torn; say that, not how it broke
+    if (fileState(o.file) !== o.checked) throw changedMeanwhile(o.file);
+    throw error;
+  }
+  if (fileState(o.file) !== o.checked) throw changedMeanwhile(o.file);
+}
+
+function copyShifted(o: { file: string; lines: readonly EventPlace[]; shift: Shift; out: Pick<AtomicFile, "write"> }): void {
   eachKeptLine({
     from: o.file,
     lines: o.lines,
@@ -40,7 +51,6 @@ export function writeShiftedLines(o: { file: string; lines: readonly EventPlace[
       o.out.write(`${JSON.stringify(shifted)}\n`);
     },
   });
-  if (fileState(o.file) !== o.checked) throw changedMeanwhile(o.file);
 }
 
 const NEWLINE = Buffer.from("\n");
