@@ -88,7 +88,9 @@ export async function probeSdk(options: {
     return { status: "succeeded" as const, value: DriverMetadataSchema.parse(outcome.value) };
   });
   const modern =
-    driver && options.mcpLines ? await probeSdkEras(driver, options.mcpLines, steps).catch((error: unknown) => eraFailure(error, steps)) : undefined;
+    driver && options.mcpLines
+      ? await probeSdkEras(driver, options.mcpLines, steps, withDeadline).catch((error: unknown) => eraFailure(error, steps))
+      : undefined;
   const snapshot: ProbeSnapshot = {
     format: PROBE_FORMAT,
     version: PROBE_VERSION,
@@ -115,13 +117,26 @@ async function CuaDriverCreate(module: Awaited<ReturnType<typeof loadSdk>>): Pro
 }
 
 // the modern era as a client of `serve --driver sdk:V --transport mcp` sees it
-async function probeSdkEras(driver: SdkDriver, mcpLines: SdkMcpLines, steps: ProbeStep[]): Promise<ModernEraFindings> {
+// each request under the probe's deadline, like every other step; an answer that is not JSON fails its own step
+async function probeSdkEras(
+  driver: SdkDriver,
+  mcpLines: SdkMcpLines,
+  steps: ProbeStep[],
+  withDeadline: <T>(what: string, call: (signal: AbortSignal) => Promise<T>) => Promise<StepOutcome<T>>,
+): Promise<ModernEraFindings> {
   const send = await mcpLines(driver);
   let id = 1;
   const findings = await probeModernEra(async (method, params): Promise<RawAnswer> => {
-    const reply = await send(JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }));
-    if (reply === undefined) return { failed: `${method} got no answer` };
-    const msg = JSON.parse(reply) as { result?: unknown; error?: { code?: unknown } };
+    const line = JSON.stringify({ jsonrpc: "2.0", id: id++, method, params });
+    const sent = await withDeadline(method, () => send(line));
+    if (sent.status !== "succeeded") return { failed: sent.message, ...(sent.timedOut ? { timedOut: true } : {}) };
+    if (sent.value === undefined) return { failed: `${method} got no answer` };
+    let msg: { result?: unknown; error?: { code?: unknown } };
+    try {
+      msg = JSON.parse(sent.value) as typeof msg;
+    } catch {
+      return { failed: `${method} answered with a line that is not JSON` };
+    }
     return msg.error ? { error: msg.error } : { result: msg.result };
   });
   for (const s of findings.steps) recordStep(s.step, steps, s.outcome, s.ms);
