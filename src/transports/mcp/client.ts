@@ -45,7 +45,10 @@ export async function probeMcp(options: { driver: string; args: string[]; timeou
   const call = (id: number, method: string, params: unknown): Promise<RawAnswer> =>
     new Promise((resolve) => {
       if (closed) return resolve({ failed: closed });
-      const timer = setTimeout(() => resolve({ failed: `${method} got no answer within ${options.timeoutMs} ms`, timedOut: true }), options.timeoutMs);
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        resolve({ failed: `${method} got no answer within ${options.timeoutMs} ms`, timedOut: true });
+      }, options.timeoutMs);
       waiting.set(id, (msg) => {
         clearTimeout(timer);
         waiting.delete(id);
