@@ -3,12 +3,13 @@
  * a skill resource going away is breaking, one appearing additive, a resource whose digest changed
  * behavioural (its bytes are not the ones a harness read before).
  */
+import { FIRST_MODERN_RELEASE } from "#src/driver/reference-version.js";
 import type { SkillCatalogue } from "#src/schema/probe-snapshot.js";
 import { satisfies } from "#src/util/versions.js";
 import type { Change } from "./change.js";
 
 /** Drivers before this release answer `server/discover` with -32601: legacy only (docs/eras.md). */
-export const FIRST_MODERN_RELEASE = "0.28.0";
+export { FIRST_MODERN_RELEASE };
 
 /** What a surface says of eras: the recorded list, or legacy-only read off a version before 0.28. */
 export interface SurfaceEras {

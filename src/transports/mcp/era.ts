@@ -8,16 +8,18 @@
 import { objectSpans, rawMember, removeMembers, setSortedMember, spliceSpan } from "#src/wire/json/spans.js";
 import { serdeString } from "#src/wire/json/string.js";
 import { satisfies } from "#src/util/versions.js";
+import { FIRST_MODERN_RELEASE } from "#src/driver/reference-version.js";
+import { MODERN_MCP_ERA } from "#src/schema/probe-snapshot.js";
 
 export type McpEra = "legacy" | "modern";
 
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+/** The modern era's protocol version, as the snapshot schema names it. */
+export const MODERN_PROTOCOL_VERSION = MODERN_MCP_ERA;
 export const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 export const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 
-/** The first release that speaks the modern era beside the legacy one (0.28.0, trycua/cua PR #3609). */
-export const FIRST_MODERN_RELEASE = "0.28.0";
+export { FIRST_MODERN_RELEASE };
 
 /** Whether a driver of this version serves the 2026-07-28 era on stdio. */
 export function speaksModern(driverVersion: string): boolean {
