@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CLIENT_CAPABILITIES_KEY, MODERN_PROTOCOL_VERSION, PROTOCOL_VERSION_KEY } from "#src/transports/mcp/era.js";
-import { MODERN_MCP_ERA } from "#src/schema/probe-snapshot.js";
-import { type AskMcp, MODERN_REQUEST_META, type RawAnswer, erasSpoken, probeModernEra } from "./probe-eras.js";
+import { MODERN_MCP_ERA, type ProbeSnapshot } from "#src/schema/probe-snapshot.js";
+import { type AskMcp, addModernEra, MODERN_REQUEST_META, type RawAnswer, erasSpoken, probeModernEra } from "./probe-eras.js";
 
 const DISCOVER = { supportedVersions: ["2026-07-28"], capabilities: { extensions: { "io.modelcontextprotocol/skills": {} } }, resultType: "complete" };
 const SKILLS = {
@@ -42,8 +42,27 @@ describe("the probe's modern-era requests", () => {
 
   it("record nothing when server/discover is -32601, as drivers before 0.28 answer it", async () => {
     const { ask, sent } = asking({});
-    expect(await probeModernEra(ask)).toEqual({ steps: [], versions: [] });
+    expect(await probeModernEra(ask)).toEqual({ steps: [], versions: [], noModernEra: true });
     expect(sent).toEqual([{ method: "server/discover", params: { _meta: MODERN_REQUEST_META } }]);
+  });
+
+  it("a -32601 is nothing in a snapshot before 0.28, and legacy only from 0.28 on (the era went away)", async () => {
+    const findings = await probeModernEra(asking({}).ask);
+    const snapshotOf = (version: string) =>
+      ({
+        format: "cua-contract-probe",
+        version: 1,
+        probed_at: "",
+        driver: { source: "binary", location: "x", platform: "linux", version },
+        steps: [],
+      }) as unknown as ProbeSnapshot;
+    const old = snapshotOf("0.21.0");
+    addModernEra(old, findings, true);
+    expect(old.mcp_eras).toBeUndefined();
+    const newer = snapshotOf("0.28.2");
+    addModernEra(newer, findings, true);
+    expect(newer.mcp_eras).toEqual(["legacy"]);
+    expect(newer.discover).toBeUndefined();
   });
 
   it("record the discover result and the catalogue with each resource's size and digest", async () => {

@@ -5,6 +5,8 @@
  * snapshot of such a driver is what it was. Transport-free: the caller carries each request.
  */
 import { performance } from "node:perf_hooks";
+import { FIRST_MODERN_RELEASE } from "#src/driver/reference-version.js";
+import { satisfies } from "#src/util/versions.js";
 import {
   type DiscoverResult,
   DiscoverResultSchema,
@@ -36,6 +38,8 @@ export interface ModernEraFindings {
   versions: string[];
   discover?: DiscoverResult;
   skills?: SkillCatalogue;
+  /** `server/discover` was answered -32601: the driver has no modern era. */
+  noModernEra?: true;
 }
 
 /** Asks for the modern era and, when the driver has it, its skills and resources. */
@@ -44,7 +48,7 @@ export async function probeModernEra(ask: AskMcp): Promise<ModernEraFindings> {
   let started = performance.now();
   const discover = await ask("server/discover", { _meta: { ...MODERN_REQUEST_META } });
   const discoverMs = Math.round(performance.now() - started);
-  if ("error" in discover && discover.error.code === -32601) return findings;
+  if ("error" in discover && discover.error.code === -32601) return { ...findings, noModernEra: true };
   const parsed = readResult("server/discover", discover, (r) => DiscoverResultSchema.parse(r));
   findings.steps.push({ step: "mcp_discover", outcome: parsed, ms: discoverMs });
   if (parsed.status !== "succeeded") return findings;
@@ -121,6 +125,13 @@ function arrayOf(result: unknown, key: string): unknown[] {
 
 /** Puts what the modern probe found on a snapshot: nothing when the driver has no modern era. */
 export function addModernEra(snapshot: ProbeSnapshot, findings: ModernEraFindings, legacy: boolean): void {
+  // a release that should speak the modern era and does not is a finding (diff: the era went away);
+  // before 0.28 the -32601 is recorded as nothing, so those snapshots stay what they were
+  const version = snapshot.driver.version;
+  if (findings.noModernEra && legacy && version && satisfies(version, `>=${FIRST_MODERN_RELEASE}`)) {
+    snapshot.mcp_eras = erasSpoken(legacy, []);
+    return;
+  }
   if (!findings.discover) return;
   snapshot.mcp_eras = erasSpoken(legacy, findings.versions);
   snapshot.discover = findings.discover;
