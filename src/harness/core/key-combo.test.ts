@@ -59,7 +59,7 @@ describe("checkKeyCombo", () => {
   });
 });
 
-describe("HARNESS-RULES.md §5 blocked sets", () => {
+describe("blocked key combo sets (docs/guards.md, checkKeyCombo)", () => {
   it.each([
     "cmd+shift+backspace",
     "cmd+option+backspace",

@@ -154,7 +154,7 @@ describe("mostSevereVerdict", () => {
   });
 });
 
-describe("HARNESS-RULES.md §1 edge cases", () => {
+describe("verdict edge cases (docs/verdicts.md, the table of rules)", () => {
   it("unverifiable wins over an error flag and a code (hermes rule 2)", () => {
     expect(classifyActionResult(sc({ effect: "unverifiable", code: "delivery_failed" }, true))).toMatchObject({
       decision: "verify_fresh_state",
