@@ -54,14 +54,19 @@ server.registerTool("list_windows", { description: "echo" }, async () => ({ cont
 await server.connect(new StdioServerTransport());
 `;
 
+/** `tools/call list_windows` round trips per second on a connected client, after 20 to warm up. */
+async function listWindowsPerSecond(client, calls) {
+  for (let i = 0; i < 20; i++) await client.callTool({ name: "list_windows", arguments: {} });
+  const t = performance.now();
+  for (let i = 0; i < calls; i++) await client.callTool({ name: "list_windows", arguments: {} });
+  return (calls / (performance.now() - t)) * 1000;
+}
+
 async function roundTrips(transportOptions, calls) {
   const client = new Client({ name: "bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ ...transportOptions, stderr: "ignore", cwd: root }));
   try {
-    for (let i = 0; i < 20; i++) await client.callTool({ name: "list_windows", arguments: {} });
-    const t = performance.now();
-    for (let i = 0; i < calls; i++) await client.callTool({ name: "list_windows", arguments: {} });
-    return (calls / (performance.now() - t)) * 1000;
+    return await listWindowsPerSecond(client, calls);
   } finally {
     await client.close();
   }
@@ -89,10 +94,7 @@ async function eraRoundTrips(mode, calls) {
   await client.connect(transport);
   try {
     if (client.getProtocolEra() !== (mode === "legacy" ? "legacy" : "modern")) throw new Error(`the client ended in the ${client.getProtocolEra()} era`);
-    for (let i = 0; i < 20; i++) await client.callTool({ name: "list_windows", arguments: {} });
-    const t = performance.now();
-    for (let i = 0; i < calls; i++) await client.callTool({ name: "list_windows", arguments: {} });
-    return (calls / (performance.now() - t)) * 1000;
+    return await listWindowsPerSecond(client, calls);
   } finally {
     await client.close();
   }

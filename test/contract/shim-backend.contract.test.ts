@@ -6,12 +6,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CASSETTE_FORMAT, CASSETTE_VERSION } from "#src/schema/cassette-format.js";
 import { createRedactor } from "#src/cassette/redact.js";
 import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { createDriverRecorderBackend } from "#src/recorder/driver-backend.js";
 import { startClock } from "#src/transports/recording/recording-parts.js";
-import { createRecordingSink } from "#src/cassette/recording-sink.js";
+import { syntheticSink } from "../helpers/synthetic-sink.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
 import type { CliRequest, McpIo, ShimBackend } from "#src/shim-server/backend.js";
@@ -45,17 +44,7 @@ const IMPLEMENTATIONS: Implementation[] = [
     name: "recorder forwarding to the fake cua-driver 0.21.0",
     make: async () => {
       const dir = path.join(work, `rec-${recordings++}`);
-      const sink = createRecordingSink({
-        dir,
-        header: {
-          format: CASSETTE_FORMAT,
-          version: CASSETTE_VERSION,
-          driver: { location: FAKE, source: "synthetic", version: "0.21.0", platform: "linux" },
-          recorded_at: new Date(0).toISOString(),
-          recorder: { name: "cua-contract", version: "test" },
-          redaction: { enabled: true },
-        },
-      });
+      const sink = syntheticSink(dir, FAKE);
       const backend = createDriverRecorderBackend({ sink, redactor: createRedactor({ enabled: true }), clock: startClock(), driver: FAKE });
       return {
         backend,

@@ -14,10 +14,9 @@ import { createVirtualClock } from "#src/driver/clock-virtual.js";
 import { type StandIn, type StandInReply, tap } from "#src/driver/stand-in.js";
 import { cliRecordingTap } from "#src/transports/cli/tap.js";
 import { startClock } from "#src/transports/recording/recording-parts.js";
-import { createRecordingSink } from "#src/cassette/recording-sink.js";
+import { syntheticSink } from "../helpers/synthetic-sink.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession } from "#src/replay/session.js";
-import { CASSETTE_FORMAT, CASSETTE_VERSION } from "#src/schema/cassette-format.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 import { binaryCliStandIn } from "#src/transports/cli/live.js";
 import { cliFront } from "#src/transports/cli/replay-backend.js";
@@ -62,17 +61,7 @@ const IMPLEMENTATIONS: Implementation[] = [
     name: "the recording tap over the live binary",
     make: async () => {
       const dir = path.join(work, `rec-${recordings++}`);
-      const sink = createRecordingSink({
-        dir,
-        header: {
-          format: CASSETTE_FORMAT,
-          version: CASSETTE_VERSION,
-          driver: { location: FAKE, source: "synthetic", version: "0.21.0", platform: "linux" },
-          recorded_at: new Date(0).toISOString(),
-          recorder: { name: "cua-contract", version: "test" },
-          redaction: { enabled: true },
-        },
-      });
+      const sink = syntheticSink(dir, FAKE);
       const standIn = tap(
         binaryCliStandIn({ driver: FAKE, who: "contract" }),
         cliRecordingTap({ sink, redactor: createRedactor({ enabled: true }), clock: startClock() }),
