@@ -106,7 +106,9 @@ interface Part {
 
 function checkArgv({ contract, snapshot, push, unseen }: Part): void {
   const manifest = snapshot.manifest;
-  const noCli = snapshot.driver.source === "sdk";
+  // the published runtime has no CLI, and a roster read from source names none
+  const noCli = snapshot.driver.source === "sdk" || snapshot.driver.source === "source";
+  const why = snapshot.driver.source === "sdk" ? "an sdk probe has no CLI" : "read from source, whose roster names no CLI";
   for (const [sub, args] of Object.entries(contract.argv ?? {})) {
     const names = args.length > 0 ? args.map((a) => `${sub} ${a}`) : [sub];
     const found = manifest?.subcommands.find((s) => s.name === sub);
@@ -116,7 +118,7 @@ function checkArgv({ contract, snapshot, push, unseen }: Part): void {
           "argv",
           name,
           noCli ? "unverified" : "failed",
-          noCli ? `driver CLI not checked: ${name} (an sdk probe has no CLI)` : `driver CLI could not be checked for ${name}: ${unseen("manifest")}`,
+          noCli ? `driver CLI not checked: ${name} (${why})` : `driver CLI could not be checked for ${name}: ${unseen("manifest")}`,
         );
         return;
       }

@@ -216,3 +216,40 @@ describe("diff of the CLI surface and protocol", () => {
     expect(diffSurfaces(surfaceOfSnapshot(a), surfaceOfSnapshot(binarySnapshot021())).changes).toEqual([]);
   });
 });
+
+describe("diff against a snapshot read from source (tool names only)", () => {
+  const sourceSnapshot = () => JSON.parse(readFileSync(new URL("../../contracts/snapshots/source-bf3affc1.probe.json", import.meta.url), "utf8"));
+
+  it("compares names only: the new tools are additive, no schema of the probed side is reported gone, and the note and sides say so", async () => {
+    const { sdkSnapshot } = await import("../../test/helpers/probe-snapshots.js");
+    const { surfaceOfSnapshot } = await import("./surface.js");
+    const probed = surfaceOfSnapshot(sdkSnapshot("0.28.2"));
+    const found = surfaceOfDocument(sourceSnapshot());
+    if (!("surface" in found)) throw new Error(found.problem);
+    const d = diffSurfaces(probed, found.surface);
+    // check_for_update is the binary's own tool on top of the runtime's inventory: not new
+    expect(brief(d.changes)).toEqual(["additive tool_added find_credentials: tool is new", "additive tool_added type_secret: tool is new"]);
+    expect(d.ok).toBe(true);
+    expect(d.notes).toContain(
+      "tool schemas not compared: the second side was read from source, which names the tools only (their schemas are unknown, not absent)",
+    );
+    expect(d.to).toMatchObject({ version: null, source: "source trycua/cua@bf3affc1" });
+    expect(d.to.read_from_source).toMatch(/^read from source trycua\/cua@bf3affc1, not a probe of a binary: source:trycua\/cua@bf3affc1/);
+    expect(d.from.read_from_source).toBeUndefined();
+  });
+
+  it("a tool the roster lacks is still gone (names are known), in either direction", async () => {
+    const { sdkSnapshot } = await import("../../test/helpers/probe-snapshots.js");
+    const { surfaceOfSnapshot } = await import("./surface.js");
+    const snapshot = sourceSnapshot();
+    snapshot.list_tools = snapshot.list_tools.filter((n: string) => n !== "zoom");
+    const found = surfaceOfDocument(snapshot);
+    if (!("surface" in found)) throw new Error(found.problem);
+    expect(brief(diffSurfaces(surfaceOfSnapshot(sdkSnapshot("0.28.2")), found.surface).changes)).toContain("breaking tool_removed zoom: tool is gone");
+    expect(brief(diffSurfaces(found.surface, surfaceOfSnapshot(sdkSnapshot("0.28.2"))).changes)).toEqual([
+      "breaking tool_removed find_credentials: tool is gone",
+      "breaking tool_removed type_secret: tool is gone",
+      "additive tool_added zoom: tool is new",
+    ]);
+  });
+});

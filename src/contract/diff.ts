@@ -2,6 +2,7 @@ import { MODERN_MCP_ERA, type ToolEntry } from "#src/schema/probe-snapshot.js";
 import { type Change, SEVERITIES, type Severity, isFailing } from "./change.js";
 import { deepEqual, stripAnnotations } from "./json.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
+import { toolsWith } from "#src/driver/catalogue.js";
 import { diffEras, diffSkills } from "./era-diff.js";
 import { diffManifests } from "./manifest-diff.js";
 import type { DriverSurface } from "./surface.js";
@@ -12,8 +13,9 @@ import { diffTool } from "./tool-diff.js";
  * what it does to a harness.
  */
 export interface DriverDiff {
-  from: { version: string | null; source: string };
-  to: { version: string | null; source: string };
+  /** `read_from_source`: the side is a snapshot read from the driver's source, never run (where, in words). */
+  from: { version: string | null; source: string; read_from_source?: string };
+  to: { version: string | null; source: string; read_from_source?: string };
   /** Breaking and behavioural changes make this false. */
   ok: boolean;
   counts: Record<Severity, number>;
@@ -26,10 +28,18 @@ export interface DriverDiff {
 export function diffSurfaces(a: DriverSurface, b: DriverSurface): DriverDiff {
   const changes: Change[] = [];
   const notes: string[] = [];
+  const namesA = rosterNames(a, b);
+  const namesB = rosterNames(b, a);
   if (a.tools && b.tools) changes.push(...diffToolLists(a.tools.tools, b.tools.tools), ...diffListHeaders(a, b));
-  else if (a.toolNames && b.toolNames) {
-    changes.push(...diffNames(a.toolNames, b.toolNames));
-    notes.push("tool schemas not compared: only list-tools names on one side");
+  else if (namesA && namesB) {
+    // names only on a side: a tool there has schemas nobody saw, so nothing of them came or went
+    changes.push(...diffNames(namesA, namesB));
+    const fromSource = [a, b].flatMap((s, i) => (s.readFromSource && !s.tools ? [`the ${i === 0 ? "first" : "second"} side`] : []));
+    notes.push(
+      fromSource.length
+        ? `tool schemas not compared: ${fromSource.join(" and ")} was read from source, which names the tools only (their schemas are unknown, not absent)`
+        : "tool schemas not compared: only list-tools names on one side",
+    );
   } else notes.push("tools not compared: one side has no tools/list");
   if (a.manifest && b.manifest) changes.push(...diffManifests(a.manifest, b.manifest));
   else if (a.manifest || b.manifest) notes.push(`CLI argv not compared: ${a.manifest ? "the second" : "the first"} side has no manifest`);
@@ -62,9 +72,10 @@ export function diffSurfaces(a: DriverSurface, b: DriverSurface): DriverDiff {
   const rank = (c: Change) => SEVERITIES.indexOf(c.severity);
   changes.sort((x, y) => rank(x) - rank(y));
   const counts = Object.fromEntries(SEVERITIES.map((s) => [s, changes.filter((c) => c.severity === s).length])) as Record<Severity, number>;
+  const side = (s: DriverSurface) => ({ version: s.version, source: s.source, ...(s.readFromSource ? { read_from_source: s.readFromSource } : {}) });
   return {
-    from: { version: a.version, source: a.source },
-    to: { version: b.version, source: b.source },
+    from: side(a),
+    to: side(b),
     ok: !changes.some(isFailing),
     counts,
     changes,
@@ -73,6 +84,16 @@ export function diffSurfaces(a: DriverSurface, b: DriverSurface): DriverDiff {
 }
 
 const NO_SKILLS = { skills: [], resources: [] };
+
+/**
+ * A side's tool names. A roster read from source is what the binary lists, so against it the
+ * published runtime's inventory counts the tools the binary registers on top of it (check_for_update).
+ */
+function rosterNames(side: DriverSurface, other: DriverSurface): string[] | undefined {
+  const names = side.toolNames ?? side.tools?.tools.map((t) => t.name);
+  if (!names || side.source !== "sdk" || !other.readFromSource) return names;
+  return [...new Set([...names, ...toolsWith("cli-host")])];
+}
 
 function lacksModernEra(surface: DriverSurface): boolean {
   return surface.eras !== undefined && !surface.eras.eras.includes(MODERN_MCP_ERA);

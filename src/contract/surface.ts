@@ -8,11 +8,17 @@ import {
   type SkillCatalogue,
   type ToolsListResult,
 } from "#src/schema/probe-snapshot.js";
+import { describeDriver, isSourceSnapshot, sourceLabel } from "#src/probe/source-snapshot.js";
 
 /** What can be compared of one driver, whatever document it came from. */
 export interface DriverSurface {
   version: string | null;
   source: string;
+  /**
+   * For a snapshot read from the driver's source (never run): where it was read, in words. Its
+   * tools are names only; their schemas are unknown, not absent.
+   */
+  readFromSource?: string;
   manifest?: DriverManifest;
   tools?: ToolsListResult;
   /** `list-tools` names, used when there is no full tools/list. */
@@ -26,7 +32,9 @@ export interface DriverSurface {
 }
 
 export function surfaceOfSnapshot(snapshot: ProbeSnapshot): DriverSurface {
-  const surface: DriverSurface = { version: snapshot.driver.version, source: snapshot.driver.source };
+  const fromSource = isSourceSnapshot(snapshot);
+  const surface: DriverSurface = { version: snapshot.driver.version, source: fromSource ? sourceLabel(snapshot.driver) : snapshot.driver.source };
+  if (fromSource) surface.readFromSource = describeDriver(snapshot.driver);
   if (snapshot.manifest) surface.manifest = snapshot.manifest;
   if (snapshot.tools_list) surface.tools = snapshot.tools_list;
   if (snapshot.list_tools) surface.toolNames = snapshot.list_tools;

@@ -2,13 +2,14 @@ import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import type { JunitCase, JunitSuite } from "#src/util/junit.js";
 import type { CheckReport } from "#src/contract/check.js";
 import type { DriverDiff } from "#src/contract/diff.js";
+import { describeDriver } from "./source-snapshot.js";
 
 const MARK = { succeeded: "ok  ", failed: "FAIL", unsupported: "--  ", passed: "ok  ", unverified: "note" } as const;
 
 /** The human summary of a probe. */
 export function renderSnapshot(snapshot: ProbeSnapshot): string {
   const d = snapshot.driver;
-  const lines = [`cua-driver ${d.version ?? "(version unknown)"} — ${d.source} ${d.location}`, "steps:"];
+  const lines = [`cua-driver ${d.version ?? "(version unknown)"} — ${describeDriver(d)}`, "steps:"];
   for (const s of snapshot.steps) {
     lines.push(
       `  ${MARK[s.status]} ${s.step.padEnd(15)} ${`${s.duration_ms} ms`.padStart(9)}${s.message ? `  ${s.timed_out ? "timed out: " : ""}${s.message}` : ""}`,
@@ -25,6 +26,11 @@ export function renderSnapshot(snapshot: ProbeSnapshot): string {
   if (snapshot.mcp_eras) facts.push(`MCP eras ${snapshot.mcp_eras.join(" + ")}`);
   if (snapshot.skills) facts.push(`${snapshot.skills.skills.length} skill(s), ${snapshot.skills.resources.length} resource(s)`);
   if (facts.length) lines.push(facts.join(", "));
+  const platforms = Object.entries(snapshot.by_platform ?? {});
+  if (platforms.length) {
+    const each = platforms.map(([p, f]) => `${p} ${f.tools} tools${f.output_schemas !== undefined ? ` (${f.output_schemas} with outputSchema)` : ""}`);
+    lines.push(`per platform: ${each.join(", ")}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -43,6 +49,9 @@ export function renderDiff(diff: DriverDiff): string {
   const lines = [
     `${diff.from.version ?? diff.from.source} → ${diff.to.version ?? diff.to.source}: ${c.breaking} breaking, ${c.behavioural} behavioural, ${c.additive} additive, ${c.cosmetic} cosmetic`,
   ];
+  for (const [which, side] of [["first", diff.from] as const, ["second", diff.to] as const]) {
+    if (side.read_from_source) lines.push(`  source      the ${which} side is ${side.read_from_source}`);
+  }
   for (const change of diff.changes) lines.push(`  ${change.severity.padEnd(11)} ${change.message}${change.path ? `  (${change.path})` : ""}`);
   for (const note of diff.notes) lines.push(`  note        ${note}`);
   return `${lines.join("\n")}\n`;

@@ -4,8 +4,8 @@ import path from "node:path";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import { probeSdk } from "./run-sdk.js";
 
-/** Where a snapshot of a published version came from. */
-export type SnapshotOrigin = "kept" | "cache" | "probe";
+/** Where a candidate's snapshot came from: a published version's (kept, cached, probed now), or one read from the driver's source. */
+export type SnapshotOrigin = "kept" | "cache" | "probe" | "source";
 
 export interface CachedSnapshot {
   snapshot: ProbeSnapshot;

@@ -29,6 +29,8 @@ export const ProbeStepSchema = z
     /** What happened, in words (the error, the timeout, why the step does not apply). */
     message: z.string().optional(),
     timed_out: z.boolean().optional(),
+    /** The step was not run: what it holds was read from the driver's source (a `source` snapshot). */
+    from_source: z.literal(true).optional(),
   })
   .strict();
 export type ProbeStep = z.infer<typeof ProbeStepSchema>;
@@ -149,6 +151,24 @@ export type DriverMetadata = z.infer<typeof DriverMetadataSchema>;
 export const DaemonStatusSchema = z.object({ running: z.boolean(), exit_code: z.number().int().nullable(), stdout: z.string(), stderr: z.string() }).strict();
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 
+/** Where a snapshot's driver came from (docs/decisions/0255 for `source`). */
+export const SnapshotSourceSchema = z.enum(["binary", "sdk", "synthetic", "source"]);
+export type SnapshotSource = z.infer<typeof SnapshotSourceSchema>;
+
+/** A commit of the driver's repository: 40 hex digits. */
+const CommitSchema = z.string().regex(/^[0-9a-f]{40}$/, "a commit is 40 lowercase hex digits");
+
+/** What a source snapshot's roster says of one platform: how many tools it lists and how many carry an outputSchema. */
+export const PlatformFactsSchema = z
+  .object({
+    tools: z.number().int().nonnegative(),
+    output_schemas: z.number().int().nonnegative().optional(),
+    /** Tools listed on this platform only. */
+    only_here: z.array(z.string()).optional(),
+  })
+  .strict();
+export type PlatformFacts = z.infer<typeof PlatformFactsSchema>;
+
 /** A capability snapshot of one driver: what every read-only probe step saw. */
 export const ProbeSnapshotSchema = z
   .object({
@@ -157,20 +177,43 @@ export const ProbeSnapshotSchema = z
     probed_at: z.string(),
     driver: z
       .object({
-        /** `binary`: a cua-driver executable; `sdk`: the npm runtime; `synthetic`: hand-built. */
-        source: z.enum(["binary", "sdk", "synthetic"]),
-        /** A path, or `sdk:@trycua/cua-driver@0.21.0`. */
+        /**
+         * `binary`: a cua-driver executable; `sdk`: the npm runtime; `synthetic`: hand-built;
+         * `source`: read from the driver's source at a commit, never run (then `repo` and `commit`
+         * are required, and `location` is `source:<repo>@<commit>:<path>`).
+         */
+        source: SnapshotSourceSchema,
+        /** A path, `sdk:@trycua/cua-driver@0.21.0`, or `source:trycua/cua@<commit>:<path>`. */
         location: z.string(),
         platform: z.string(),
         /** Parsed version, e.g. "0.21.0"; null when no step revealed it. */
         version: z.string().nullable(),
+        /** The repository a `source` snapshot was read from (`trycua/cua`). */
+        repo: z
+          .string()
+          .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "a repository is owner/name")
+          .optional(),
+        /** The commit a `source` snapshot was read at. */
+        commit: CommitSchema.optional(),
       })
-      .strict(),
+      .strict()
+      .superRefine((driver, ctx) => {
+        if (driver.source !== "source") return;
+        for (const key of ["repo", "commit"] as const) {
+          if (driver[key] === undefined) ctx.addIssue({ code: "custom", path: [key], message: `a source snapshot names its ${key}` });
+        }
+        const prefix = `source:${driver.repo}@${driver.commit}:`;
+        if (driver.repo && driver.commit && !driver.location.startsWith(prefix))
+          ctx.addIssue({ code: "custom", path: ["location"], message: `a source snapshot's location is ${prefix}<path>` });
+      }),
     steps: z.array(ProbeStepSchema),
     /** Exact `--version` output. */
     version_output: z.string().optional(),
     manifest: DriverManifestSchema.optional(),
-    /** `list-tools` names, in the order printed. */
+    /**
+     * `list-tools` names, in the order printed; for a `source` snapshot the roster's names (the
+     * source gives names only: the tools' schemas are unknown, not absent).
+     */
     list_tools: z.array(z.string()).optional(),
     initialize: InitializeResultSchema.optional(),
     tools_list: ToolsListResultSchema.optional(),
@@ -184,6 +227,12 @@ export const ProbeSnapshotSchema = z
     mcp_eras: z.array(z.string()).optional(),
     discover: DiscoverResultSchema.optional(),
     skills: SkillCatalogueSchema.optional(),
+    /**
+     * Per platform (`darwin`, `linux`, `win32`), what a source snapshot's roster says: its tool
+     * count, its outputSchema count, the tools listed there only. `list_tools` holds the roster of
+     * `driver.platform`.
+     */
+    by_platform: z.record(z.string(), PlatformFactsSchema).optional(),
   })
   .strict();
 /** A probe snapshot as `ProbeSnapshotSchema` parses it. */

@@ -25,6 +25,12 @@ export const gateCommand = defineCommand({
         type: "string",
         describe: "Directory of kept probe snapshots of published versions (sdk-VERSION.probe.json), used before the cache",
       })
+      .option("source-snapshot", {
+        type: "string",
+        array: true,
+        describe:
+          "A snapshot read from the driver's source (contracts/snapshots/source-COMMIT.probe.json) as the candidate; with --matrix, one more row each (never a published version)",
+      })
       .option("refresh", {
         type: "boolean",
         default: false,
@@ -53,7 +59,7 @@ export const gateCommand = defineCommand({
           fix: "--matrix gates every published version itself; drop the other flag, or gate one candidate without --matrix.",
         });
       }
-      const report = await runMatrix({ ...common, matrix: String(args.matrix).trim() || "all" });
+      const report = await runMatrix({ ...common, matrix: String(args.matrix).trim() || "all", sourceSnapshots: args.sourceSnapshot });
       if (args.junit)
         writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract gate --matrix", suites: matrixSuites(report) }) });
       if (args.history) appendHistory(String(args.history), historyEntry(report, new Date()));
@@ -62,7 +68,14 @@ export const gateCommand = defineCommand({
     }
     if (args.history)
       throw new UserError("--history needs --matrix", { code: "USAGE", field: "--history", fix: "Add --matrix all (or a range) to record a versions table." });
-    const report = await runGate({ ...common, driver: args.driver, sdk: args.sdk });
+    const sources = args.sourceSnapshot ?? [];
+    if (sources.length > 1)
+      throw new UserError("--source-snapshot was given more than once", {
+        code: "USAGE",
+        field: "--source-snapshot",
+        fix: "Gate one candidate at a time, or add --matrix RANGE to gate each one as a row beside the published versions.",
+      });
+    const report = await runGate({ ...common, driver: args.driver, sdk: args.sdk, sourceSnapshot: sources[0] });
     if (args.junit)
       writeOutputFile({ file: String(args.junit), flag: "--junit", text: renderJunit({ name: "cua-contract gate", suites: gateSuites(report) }) });
     if (args.saveExpectedFailures) {

@@ -2,11 +2,12 @@ import type { JunitCase, JunitSuite } from "#src/util/junit.js";
 import { checkSuite } from "#src/probe/render.js";
 import type { Change } from "#src/contract/change.js";
 import type { GateReport } from "./run-gate.js";
+import { describeDriver } from "#src/probe/source-snapshot.js";
 
 /** The human report of a gate run. */
 export function renderGate(report: GateReport, options: { expectedFile?: string | undefined } = {}): string {
   const c = report.candidate;
-  const lines = [`gate: cua-driver ${c.version ?? "(version unknown)"} (${c.source} ${c.location}) against ${report.contract.file}`];
+  const lines = [`gate: cua-driver ${c.version ?? "(version unknown)"} (${describeDriver(c)}) against ${report.contract.file}`];
   if (!report.reachable) {
     lines.push("FAIL: the candidate could not be probed at all (no probe step succeeded); run `cua-contract probe` on it for details");
     return `${lines.join("\n")}\n`;
@@ -14,6 +15,7 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
   const where = report.snapshot.file ? ` (${report.snapshot.file})` : "";
   if (report.snapshot.origin === "cache") lines.push(`snapshot: from the cache${where}; a published version never changes (--refresh probes it again)`);
   else if (report.snapshot.origin === "kept") lines.push(`snapshot: kept${where}`);
+  else if (report.snapshot.origin === "source") lines.push(`snapshot: read from source${where}; tools by name only, their schemas unknown`);
   const tag = (id: string) => (report.expected.some((f) => f.id === id) ? "expected" : "FAIL");
   const check = report.check!;
   lines.push(`contract: ${check.items.filter((i) => i.status === "passed").length}/${check.items.length} items present`);
@@ -41,12 +43,17 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
     for (const st of rec.stale) lines.push(`  stale    ${st.message}`);
     for (const r of rec.rerecord) lines.push(`  re-record ${r.cassette}: ${r.command}`);
     for (const w of rec.warnings) lines.push(`  note     ${w}`);
+    if (report.recordingsNote) lines.push(`  note     ${report.recordingsNote}`);
   }
   if (report.expected.length) lines.push(`expected failures (listed in ${options.expectedFile ?? "the baseline"}): ${report.expected.length}`);
   for (const id of report.stale) lines.push(`  FAIL     stale baseline entry, no longer failing: ${id}`);
+  const okLine =
+    c.source === "source"
+      ? "ok: the roster read from source lists every tool this contract names; what it cannot show is listed above"
+      : "ok: the candidate provides everything this contract and these recordings use";
   lines.push(
     report.ok
-      ? "ok: the candidate provides everything this contract and these recordings use"
+      ? okLine
       : `FAIL: ${report.unexpected.length} new failure(s)${report.stale.length ? `, ${report.stale.length} stale baseline entr${report.stale.length === 1 ? "y" : "ies"}` : ""}`,
   );
   return `${lines.join("\n")}\n`;
@@ -54,7 +61,16 @@ export function renderGate(report: GateReport, options: { expectedFile?: string 
 
 /** Contract items the probe could not see, with the reason and how to check them (an sdk probe's argv items as one line). */
 function renderSkipped(report: GateReport): string[] {
-  const noCli = report.candidate.source === "sdk" ? report.skipped.filter((i) => i.kind === "argv") : [];
+  const c = report.candidate;
+  if (c.source === "source" && report.skipped.length) {
+    const kinds = new Map<string, number>();
+    for (const item of report.skipped) kinds.set(item.kind, (kinds.get(item.kind) ?? 0) + 1);
+    const each = [...kinds].map(([kind, n]) => `${n} ${kind}`).join(", ");
+    return [
+      `  skipped  ${report.skipped.length} item(s) not checked, read from source (tool names only): ${each} (--json lists them); check them with --driver PATH (a cua-driver binary built from ${c.commit?.slice(0, 8)})`,
+    ];
+  }
+  const noCli = c.source === "sdk" ? report.skipped.filter((i) => i.kind === "argv") : [];
   const lines = noCli.length
     ? [
         `  skipped  ${noCli.length} item(s) not checked, the published runtime has no CLI: ${noCli.map((i) => i.name).join(", ")}; check them with --driver PATH (a cua-driver binary of the same version)`,

@@ -21,10 +21,15 @@ export function renderMatrix(report: MatrixReport): string {
   }
   lines.push("");
   const probed = report.rows.filter((r) => r.origin === "probe").map((r) => r.version);
+  const sources = report.rows.filter((r) => r.origin === "source").map((r) => r.version);
   const reused = report.rows.filter((r) => r.reused).length;
   lines.push(
-    `snapshots: ${probed.length ? `probed now: ${probed.join(", ")}; ` : ""}${report.rows.length - probed.length} from the cache or kept snapshots (published versions never change); ${reused} verdict(s) reused (nothing they depend on changed)`,
+    `snapshots: ${probed.length ? `probed now: ${probed.join(", ")}; ` : ""}${report.rows.length - probed.length - sources.length} from the cache or kept snapshots (published versions never change); ${reused} verdict(s) reused (nothing they depend on changed)`,
   );
+  if (sources.length)
+    lines.push(
+      `read from source, not probed: ${sources.join(", ")} (tool names only: schema items and recorded calls not checked; never a version to bump to)`,
+    );
   lines.push(
     report.newestPassing ? `newest version this contract and these recordings can bump to: ${report.newestPassing}` : "no version in the range passes",
   );

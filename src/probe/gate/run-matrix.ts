@@ -3,6 +3,7 @@ import { GATE_VERDICT_FORMAT, type GateVerdict } from "#src/schema/gate-verdict.
 import { rangeProblem, satisfies } from "#src/util/versions.js";
 import { defaultProbeCacheRoot, findSnapshotFile, type SnapshotOrigin } from "#src/probe/snapshot-cache.js";
 import { gateSuites } from "./render-gate.js";
+import { sourceLabel } from "#src/probe/source-snapshot.js";
 import { acquireCandidate, judgeCandidate, prepareGate, type GateOptions, type GateReport } from "./run-gate.js";
 import { publishedVersions } from "./published-versions.js";
 import { judgingCodeStamp, readVerdict, stampOf, verdictKey, writeVerdict } from "./verdict-cache.js";
@@ -15,6 +16,8 @@ export interface MatrixOptions extends Omit<GateOptions, "driver" | "sdk"> {
   published?: readonly string[] | undefined;
   /** Reuse the verdict of a version whose inputs are all unchanged (default true). */
   verdictCache?: boolean | undefined;
+  /** Snapshots read from the driver's source: one row each after the published versions, never the newest passing one. */
+  sourceSnapshots?: readonly string[] | undefined;
 }
 
 export type MatrixVerdict = GateVerdict["verdict"];
@@ -75,7 +78,13 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixReport> {
     if (useCache && written && verdict.verdict !== "unreachable") await writeVerdict(cacheRoot, written, verdict);
     rows.push(rowOf(version, verdict, candidate.origin, false));
   }
-  const passing = rows.filter((r) => r.verdict === "pass");
+  // a roster read from source is no published version: judged each run (reading it is cheap), never one to bump to
+  for (const file of options.sourceSnapshots ?? []) {
+    const candidate = await acquireCandidate({ sourceSnapshot: file });
+    const label = sourceLabel(candidate.snapshot.driver);
+    rows.push(rowOf(label, verdictOf(judgeCandidate(prepared, candidate), label), "source", false));
+  }
+  const passing = rows.filter((r) => r.verdict === "pass" && r.origin !== "source");
   return {
     contract: { file: options.contract, name: prepared.contract.name },
     range: options.matrix,
