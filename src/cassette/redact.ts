@@ -1,6 +1,9 @@
+import { hasFlag } from "#src/driver/catalogue.js";
 import { sha256Hex } from "./frame-ref.js";
 
-export type RedactionKind = "text" | "value" | "clipboard" | "bearer" | "pattern";
+/** What a placeholder stood for: typed text, a set value, clipboard text, a bearer token, a `--redact` match, a credential handle. */
+export const REDACTION_KINDS = ["text", "value", "clipboard", "bearer", "pattern", "credential"] as const;
+export type RedactionKind = (typeof REDACTION_KINDS)[number];
 
 export interface RedactionSettings {
   enabled: boolean;
@@ -21,6 +24,21 @@ const SECRET_ARGS: Record<string, { key: string; kind: RedactionKind }> = {
   set_value: { key: "value", kind: "value" },
   clipboard_write: { key: "text", kind: "clipboard" },
 };
+
+/** A key that holds a credential handle (`handle`, `credential_handle`) in a credential tool's arguments or result. */
+const HANDLE_KEY = /(?:^|_)handle$/;
+
+/** Every string under a handle key, at any depth. */
+function handlesIn(value: unknown, out: string[] = []): string[] {
+  if (Array.isArray(value)) for (const v of value) handlesIn(v, out);
+  else if (value && typeof value === "object") {
+    for (const [key, v] of Object.entries(value)) {
+      if (typeof v === "string" && HANDLE_KEY.test(key)) out.push(v);
+      else handlesIn(v, out);
+    }
+  }
+  return out;
+}
 
 /** Below this length a secret is replaced only where it is a whole value, never inside other text. */
 const MIN_SUBSTRING = 4;
@@ -77,14 +95,21 @@ export function createRedactor(settings: RedactionSettings): Redactor {
     learnFromCall(tool, args) {
       if (!settings.enabled || !tool) return;
       const spec = SECRET_ARGS[tool];
-      if (!spec) return;
+      const credential = hasFlag(tool, "credential");
+      if (!spec && !credential) return;
       const obj = typeof args === "string" ? safeParse(args) : args;
-      if (obj && typeof obj === "object") learn((obj as Record<string, unknown>)[spec.key], spec.kind);
+      if (!obj || typeof obj !== "object") return;
+      if (spec) learn((obj as Record<string, unknown>)[spec.key], spec.kind);
+      if (credential) for (const handle of handlesIn(obj)) learn(handle, "credential");
     },
     learnFromResult(tool, result) {
-      if (!settings.enabled || tool !== "clipboard_read") return;
+      if (!settings.enabled) return;
+      const credential = hasFlag(tool, "credential");
+      if (tool !== "clipboard_read" && !credential) return;
       const obj = typeof result === "string" ? safeParse(result) : result;
-      if (obj && typeof obj === "object") learn((obj as Record<string, unknown>).text, "clipboard");
+      if (!obj || typeof obj !== "object") return;
+      if (credential) for (const handle of handlesIn(obj)) learn(handle, "credential");
+      else learn((obj as Record<string, unknown>).text, "clipboard");
     },
     text(text) {
       if (!settings.enabled || text.length === 0) return text;

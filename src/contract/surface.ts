@@ -7,8 +7,10 @@ import {
   type ProbeSnapshot,
   type SkillCatalogue,
   type ToolsListResult,
+  describeDriver,
+  isSourceSnapshot,
+  sourceLabel,
 } from "#src/schema/probe-snapshot.js";
-import { describeDriver, isSourceSnapshot, sourceLabel } from "#src/probe/source-snapshot.js";
 
 /** What can be compared of one driver, whatever document it came from. */
 export interface DriverSurface {

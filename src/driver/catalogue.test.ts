@@ -60,6 +60,21 @@ describe("the tool catalogue against the real tool lists", () => {
     );
   });
 
+  it("knows every tool of the roster read from source after 0.28.2; those no release 0.20.0–0.28.2 lists are after-0.28.2, the credential tools among them", () => {
+    const roster = (
+      JSON.parse(readFileSync(new URL("../../contracts/snapshots/source-bf3affc1.probe.json", import.meta.url), "utf8")) as { list_tools: string[] }
+    ).list_tools;
+    expect(roster.filter((t) => !TOOL_CATALOGUE.has(t))).toEqual([]);
+    expect(roster.filter((t) => !hasFlag(t, "listed"))).toEqual(toolsWith("after-0.28.2"));
+    expect(toolsWith("after-0.28.2")).toEqual(["find_credentials", "type_secret"]);
+    expect(toolsWith("credential")).toEqual(["find_credentials", "type_secret"]);
+    for (const t of toolsWith("after-0.28.2"))
+      expect(
+        [...TOOL_CATALOGUE.get(t)!.flags].filter((f) => f !== "credential"),
+        t,
+      ).toEqual(["after-0.28.2"]);
+  });
+
   it("keeps the flags consistent with one another", () => {
     for (const record of TOOL_CATALOGUE.values()) {
       const f = (flag: Parameters<typeof hasFlag>[1]) => record.flags.has(flag);

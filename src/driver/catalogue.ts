@@ -48,7 +48,19 @@ export type ToolFlag =
    * A health or session-status read: it keeps answering while the session is expired, and never
    * refreshes the session's idle time (the `session_expired` fault, docs/faults.md).
    */
-  | "health";
+  | "health"
+  /**
+   * Not in any release 0.20.0–0.28.2: named by the roster read from the driver's source at
+   * trycua/cua `bf3affc1` (`contracts/snapshots/source-bf3affc1.probe.json`, docs/decisions/0255).
+   * Its schemas and annotations were not seen, so no other flag is claimed for it.
+   */
+  | "after-0.28.2"
+  /**
+   * Hands out or spends an opaque credential handle (`find_credentials` returns handles,
+   * `type_secret` delivers the secret one stands for): every handle in its arguments or result is
+   * redacted like typed text (docs/cassettes.md).
+   */
+  | "credential";
 
 export interface ToolRecord {
   name: string;
@@ -84,6 +96,7 @@ const TABLE: Record<string, Row> = {
   drag: POINTER,
   end_session: ["listed", "structured-on-success", "session-lifecycle", "session-state"],
   escalate_session: ["listed"],
+  find_credentials: ["after-0.28.2", "credential"],
   get_accessibility_tree: LOOK,
   get_agent_cursor_state: READ,
   get_browser_state: LOOK,
@@ -127,6 +140,7 @@ const TABLE: Record<string, Row> = {
   start_recording: ["listed"],
   start_session: ["listed", "structured-on-success", "session-lifecycle", "session-state"],
   stop_recording: ["listed"],
+  type_secret: ["after-0.28.2", "credential"],
   type_text: [...ACTION, "harness-action"],
   type_text_chars: { flags: ["classified-unlisted", "action-result", "input", "structured-on-success", "harness-action"], aliasOf: "type_text" },
   verify_state: [...LOOK, "structured-on-success"],

@@ -101,6 +101,17 @@ describe("the refusal table", () => {
     ]);
   });
 
+  it("knows the element-identity codes the source after 0.28.2 names, as element-style refusals that are not stale", () => {
+    for (const code of ["element_identity_required", "element_resolution_failed", "invalid_element_token"]) {
+      expect(REFUSAL_CODES, code).toContain(code);
+      expect(refusalEnvelope(code), code).toBe("element");
+      expect(isStaleCode(code), code).toBe(false);
+    }
+    expect(refusalMessage("element_identity_required", "double_click", { element_index: 2 })).toBe(
+      "double_click: pass an identity-bearing element_token from get_window_state; an index alone cannot identify an observed control",
+    );
+  });
+
   it("flags consistent with one another: token-retiring codes are stale, stale codes count as stale, not-now codes are never stale", () => {
     for (const code of refusalCodesWith("token-retiring")) expect(refusalCodesWith("stale")).toContain(code);
     for (const code of refusalCodesWith("stale")) expect(isStaleCode(code)).toBe(true);

@@ -82,6 +82,17 @@ const TABLE = {
   conflicting_element_target: { envelope: "element" },
   generation_mismatch: { envelope: "element", flags: ["stale", "token-retiring"] },
   invalid_element_token: { envelope: "element" },
+  /**
+   * After 0.28.2 (read from source, docs/discoveries/modern-mcp-era.md): a native action addressed by
+   * `element_index` (with or without `snapshot_id`) and no identity-bearing `element_token` is
+   * refused before any lookup. Not a stale look: the harness must address the element by token.
+   */
+  element_identity_required: {
+    envelope: "element",
+    message: (tool) => `${tool}: pass an identity-bearing element_token from get_window_state; an index alone cannot identify an observed control`,
+  },
+  /** After 0.28.2 (read from source): resolving an identity-bearing target failed; the resolver's own text is passed through. */
+  element_resolution_failed: { envelope: "element" },
   session_ended: {
     envelope: "element",
     message: () => "this session has ended; call start_session explicitly to reuse its label",

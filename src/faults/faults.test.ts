@@ -131,6 +131,19 @@ describe("fault shapes", () => {
     );
   });
 
+  it("renders the element-identity refusal the source after 0.28.2 names, in the element envelope with the driver's text", () => {
+    const text = "click: pass an identity-bearing element_token from get_window_state; an index alone cannot identify an observed control";
+    expect(JSON.parse(refusalResult({ code: "element_identity_required", tool: "click", args: { element_index: 3 } }))).toEqual({
+      content: [{ text, type: "text" }],
+      isError: true,
+      structuredContent: { refusal: { code: "element_identity_required", message: text }, status: "refused" },
+    });
+    // the resolver's own text is passed through: the fault's message, in the same envelope
+    expect(JSON.parse(refusalResult({ code: "element_resolution_failed", tool: "set_value", args: {}, message: "no such element" })).structuredContent).toEqual(
+      { refusal: { code: "element_resolution_failed", message: "no such element" }, status: "refused" },
+    );
+  });
+
   it("lists the given candidate windows in target-style refusals, in serde_json key order", () => {
     const candidates = [{ window_id: 7, title: 'Ünïcode "doc"', is_on_screen: false, app_name: "gedit" }];
     expect(refusalResult({ code: "ambiguous_window_target", tool: "click", args: { target: { pid: 42 } }, candidates })).toBe(

@@ -1,8 +1,7 @@
-import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
+import { describeDriver, type ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import type { JunitCase, JunitSuite } from "#src/util/junit.js";
 import type { CheckReport } from "#src/contract/check.js";
 import type { DriverDiff } from "#src/contract/diff.js";
-import { describeDriver } from "./source-snapshot.js";
 
 const MARK = { succeeded: "ok  ", failed: "FAIL", unsupported: "--  ", passed: "ok  ", unverified: "note" } as const;
 

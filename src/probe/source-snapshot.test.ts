@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ProbeSnapshotSchema } from "#src/schema/probe-snapshot.js";
-import { describeDriver, SourceRosterSchema, sourceSnapshotOf } from "./source-snapshot.js";
+import { describeDriver } from "#src/schema/probe-snapshot.js";
+import { SourceRosterSchema, sourceSnapshotOf } from "./source-snapshot.js";
 
 const root = new URL("../../", import.meta.url).pathname;
 const roster = SourceRosterSchema.parse(JSON.parse(readFileSync(`${root}docs/reference/cua-driver-roster-source-bf3affc1.json`, "utf8")));

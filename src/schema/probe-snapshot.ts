@@ -237,3 +237,27 @@ export const ProbeSnapshotSchema = z
   .strict();
 /** A probe snapshot as `ProbeSnapshotSchema` parses it. */
 export type ProbeSnapshot = z.infer<typeof ProbeSnapshotSchema>;
+
+/** `source:trycua/cua@<commit>:<path>`: where a source snapshot was read. */
+export function sourceLocation(repo: string, commit: string, file: string): string {
+  return `source:${repo}@${commit}:${file}`;
+}
+
+/**
+ * How a snapshot's driver is named where a probe's would be: a source snapshot says it was read from
+ * source at a commit and never run; others are `<source> <location>`.
+ */
+export function describeDriver(driver: ProbeSnapshot["driver"]): string {
+  if (driver.source !== "source") return `${driver.source} ${driver.location}`;
+  return `read from source ${driver.repo}@${(driver.commit ?? "").slice(0, 8)}, not a probe of a binary: ${driver.location}`;
+}
+
+/** A short label for a source snapshot (`source trycua/cua@bf3affc1`), e.g. a row of `gate --matrix`. */
+export function sourceLabel(driver: ProbeSnapshot["driver"]): string {
+  return `source ${driver.repo}@${(driver.commit ?? "").slice(0, 8)}`;
+}
+
+/** Whether a snapshot was read from source: its tools are names only, their schemas unknown. */
+export function isSourceSnapshot(snapshot: Pick<ProbeSnapshot, "driver">): boolean {
+  return snapshot.driver.source === "source";
+}

@@ -1,6 +1,5 @@
-import { placeholderFor, type RedactionKind } from "#src/cassette/index.js";
+import { placeholderFor, REDACTION_KINDS } from "#src/cassette/index.js";
 
-const KINDS: RedactionKind[] = ["text", "value", "clipboard", "bearer", "pattern"];
 const PLACEHOLDER = /«redacted:[a-z]+:[0-9a-f]{8}»/g;
 
 /**
@@ -17,7 +16,7 @@ export interface Unredactor {
 
 export function createUnredactor(secrets: readonly string[]): Unredactor {
   const byPlaceholder = new Map<string, string>();
-  for (const secret of secrets) for (const kind of KINDS) byPlaceholder.set(placeholderFor(kind, secret), secret);
+  for (const secret of secrets) for (const kind of REDACTION_KINDS) byPlaceholder.set(placeholderFor(kind, secret), secret);
   const swap = (text: string) => text.replace(PLACEHOLDER, (p) => byPlaceholder.get(p) ?? p);
   const apply = (value: unknown): unknown => {
     if (typeof value === "string") return swap(value);

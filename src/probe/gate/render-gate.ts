@@ -2,7 +2,7 @@ import type { JunitCase, JunitSuite } from "#src/util/junit.js";
 import { checkSuite } from "#src/probe/render.js";
 import type { Change } from "#src/contract/change.js";
 import type { GateReport } from "./run-gate.js";
-import { describeDriver } from "#src/probe/source-snapshot.js";
+import { describeDriver } from "#src/schema/probe-snapshot.js";
 
 /** The human report of a gate run. */
 export function renderGate(report: GateReport, options: { expectedFile?: string | undefined } = {}): string {

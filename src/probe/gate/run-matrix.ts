@@ -3,7 +3,7 @@ import { GATE_VERDICT_FORMAT, type GateVerdict } from "#src/schema/gate-verdict.
 import { rangeProblem, satisfies } from "#src/util/versions.js";
 import { defaultProbeCacheRoot, findSnapshotFile, type SnapshotOrigin } from "#src/probe/snapshot-cache.js";
 import { gateSuites } from "./render-gate.js";
-import { sourceLabel } from "#src/probe/source-snapshot.js";
+import { sourceLabel } from "#src/schema/probe-snapshot.js";
 import { acquireCandidate, judgeCandidate, prepareGate, type GateOptions, type GateReport } from "./run-gate.js";
 import { publishedVersions } from "./published-versions.js";
 import { judgingCodeStamp, readVerdict, stampOf, verdictKey, writeVerdict } from "./verdict-cache.js";
