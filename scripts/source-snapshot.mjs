@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds the probe snapshot of a roster read from cua-driver's source (docs/decisions/0255):
 //   npm run build && node scripts/source-snapshot.mjs [ROSTER] [--platform linux] [--out FILE]
-// ROSTER defaults to the newest docs/reference/cua-driver-roster-source-*.json; the snapshot goes to
-// contracts/snapshots/source-<commit>.probe.json. Its time is the roster file's last commit, so a
+// ROSTER defaults to the newest roster in docs/reference/ (docs/reference/cua-driver-roster-source-bf3affc1.json
+// today); the snapshot goes to contracts/snapshots/, named by the commit's first 8 hex digits
+// (contracts/snapshots/source-bf3affc1.probe.json). Its time is the roster file's last commit, so a
 // rerun writes the same bytes.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";

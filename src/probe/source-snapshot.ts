@@ -11,7 +11,7 @@ export const SOURCE_ROSTER_FORMAT = "cua-contract-source-roster";
 
 const Commit = z.string().regex(/^[0-9a-f]{40}$/);
 
-/** The roster as docs/reference/cua-driver-roster-source-*.json holds it (unknown keys are kept). */
+/** The roster as docs/reference/cua-driver-roster-source-bf3affc1.json holds it (unknown keys are kept). */
 export const SourceRosterSchema = z
   .object({
     format: z.literal(SOURCE_ROSTER_FORMAT),

@@ -41,7 +41,7 @@ export interface GateOptions {
   cacheRoot?: string | undefined;
   /** Probe a published version again even when its snapshot is cached. */
   refresh?: boolean | undefined;
-  /** A snapshot read from the driver's source (`contracts/snapshots/source-<commit>.probe.json`) as the candidate. */
+  /** A snapshot read from the driver's source (`contracts/snapshots/source-bf3affc1.probe.json`) as the candidate. */
   sourceSnapshot?: string | undefined;
 }
 
