@@ -178,7 +178,7 @@ async function sourceCandidate(options: Omit<GateOptions, "contract">): Promise<
     });
   const snapshot = await readSnapshot(file);
   if (!isSourceSnapshot(snapshot)) {
-    throw new UserError(`${file} is a ${snapshot.driver.source} snapshot, not one read from source`, {
+    throw new UserError(`${file} was not read from source (its driver.source is "${snapshot.driver.source}")`, {
       code: "BAD_SNAPSHOT",
       file,
       field: "driver.source",

@@ -57,6 +57,8 @@ export interface MatrixReport {
 /** The gate against every published version in a range: one verdict per version. */
 export async function runMatrix(options: MatrixOptions): Promise<MatrixReport> {
   const prepared = await prepareGate(options);
+  // read before any version is probed, so a bad file is named at once
+  const sources = await Promise.all((options.sourceSnapshots ?? []).map((file) => acquireCandidate({ sourceSnapshot: file })));
   const { versions, from } = await selectVersions(options);
   const cacheRoot = options.cacheRoot ?? defaultProbeCacheRoot();
   const useCache = options.verdictCache !== false;
@@ -79,8 +81,7 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixReport> {
     rows.push(rowOf(version, verdict, candidate.origin, false));
   }
   // a roster read from source is no published version: judged each run (reading it is cheap), never one to bump to
-  for (const file of options.sourceSnapshots ?? []) {
-    const candidate = await acquireCandidate({ sourceSnapshot: file });
+  for (const candidate of sources) {
     const label = sourceLabel(candidate.snapshot.driver);
     rows.push(rowOf(label, verdictOf(judgeCandidate(prepared, candidate), label), "source", false));
   }

@@ -52,7 +52,7 @@ describe("gate with a snapshot read from source as the candidate", () => {
   it("refuses a snapshot that was not read from source, and a second candidate", async () => {
     await expect(acquireCandidate({ sourceSnapshot: path.join(root, "contracts/snapshots/sdk-0.28.2.probe.json") })).rejects.toMatchObject({
       code: "BAD_SNAPSHOT",
-      message: expect.stringContaining("is a sdk snapshot, not one read from source"),
+      message: expect.stringContaining('was not read from source (its driver.source is "sdk")'),
     });
     await expect(acquireCandidate({ sourceSnapshot: source, sdk: "0.28.2" })).rejects.toMatchObject({ code: "USAGE" });
   });
