@@ -78,15 +78,18 @@ describe("the cost of a call after epochs have advanced", () => {
   ])(
     "%s costs about the same on 100 and on 5 000 recorded flows",
     (_name, request) => {
-      // alternating rounds, the fastest of each: what is left when the machine's noise (GC, JIT, other work) is not
+      // alternating rounds, the fastest of each: what is left when the machine's noise (GC, JIT, other work) is not.
+      // A round is a few milliseconds, so on a machine busy with other processes every round of a few can be
+      // interrupted: more rounds are taken (up to 25) until the fastest of each settles under the bound.
       const small: number[] = [];
       const large: number[] = [];
-      for (let round = 0; round < 5; round++) {
+      const ratio = () => Math.min(...large) / Math.min(...small);
+      for (let round = 0; round < 25 && (round < 5 || ratio() >= 3); round++) {
         small.push(perCall(100, 80, request, 1000));
         large.push(perCall(5_000, 80, request, 1000));
       }
       // a generous bound on a shared machine: the cost before grew with the recording (×50 and more)
-      expect(Math.min(...large) / Math.min(...small)).toBeLessThan(3);
+      expect(ratio()).toBeLessThan(3);
     },
     60_000,
   );
