@@ -5,6 +5,7 @@ import { syntheticResult } from "#src/replay/engine/synthetic-answer.js";
 import { recordedOutcome } from "#src/replay/engine/tool-result.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { errorLine, resultLine, withId } from "#src/wire/mcp/envelope.js";
+import { type McpEra, protocolFaultLine } from "./era.js";
 
 export type McpAnswer =
   | { type: "line"; line: string; delayMs: number; served?: string }
@@ -26,6 +27,8 @@ export function answerMcpCall(options: {
   transport: "mcp" | "http";
   /** Finishes a whole response line for the request's era (the modern envelope on results: ./era.ts). */
   finish?: (line: string) => string;
+  /** The era the request spoke and its params (for a protocol error in that era); legacy when absent. */
+  era?: { era: McpEra; params: unknown };
 }): McpAnswer {
   const answer = answerCall(options);
   const { finish } = options;
@@ -34,7 +37,13 @@ export function answerMcpCall(options: {
   return { ...answer, line: finish(answer.line) };
 }
 
-function answerCall(options: { decision: Decision; idRaw: string; transport: "mcp" | "http"; finish?: (line: string) => string }): McpAnswer {
+function answerCall(options: {
+  decision: Decision;
+  idRaw: string;
+  transport: "mcp" | "http";
+  finish?: (line: string) => string;
+  era?: { era: McpEra; params: unknown };
+}): McpAnswer {
   const { decision, idRaw } = options;
   const { exchange, fault, request } = decision;
   const tool = request.tool ?? "";
@@ -95,6 +104,8 @@ function answerCall(options: { decision: Decision; idRaw: string; transport: "mc
       return options.transport === "http" ? { type: "drop" } : { type: "exit", code: f.code, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}) };
     case "truncated":
       return { type: "line", delayMs: 0, line: truncateText((options.finish ?? ((l: string) => l))(normal().line), f.keep) };
+    case "protocol_error":
+      return { type: "line", delayMs: 0, line: protocolFaultLine({ idRaw, era: options.era?.era ?? "legacy", params: options.era?.params, fault: f }) };
     case "corrupt_image":
     case "empty":
     case "oversized":
