@@ -16,12 +16,8 @@ export type McpAnswer =
   /** HTTP only: close the connection without a response. */
   | { type: "drop" };
 
-/**
- * The JSON-RPC answer to a `tools/call` decision: the recorded line (id swapped) when it was
- * recorded over MCP or HTTP, otherwise built from the recorded result; faults as `cua-driver mcp`
- * shows them (docs/reference/cua-driver-contract.md §2.5, §6).
- */
-export function answerMcpCall(options: {
+/** What answering one `tools/call` decision needs. */
+export interface McpCallOptions {
   decision: Decision;
   idRaw: string;
   transport: "mcp" | "http";
@@ -29,7 +25,14 @@ export function answerMcpCall(options: {
   finish?: (line: string) => string;
   /** The era the request spoke and its params (for a protocol error in that era); legacy when absent. */
   era?: { era: McpEra; params: unknown };
-}): McpAnswer {
+}
+
+/**
+ * The JSON-RPC answer to a `tools/call` decision: the recorded line (id swapped) when it was
+ * recorded over MCP or HTTP, otherwise built from the recorded result; faults as `cua-driver mcp`
+ * shows them (docs/reference/cua-driver-contract.md §2.5, §6).
+ */
+export function answerMcpCall(options: McpCallOptions): McpAnswer {
   const answer = answerCall(options);
   const { finish } = options;
   // a truncated line was finished before it was cut, as the driver wrote the whole line first
@@ -37,13 +40,7 @@ export function answerMcpCall(options: {
   return { ...answer, line: finish(answer.line) };
 }
 
-function answerCall(options: {
-  decision: Decision;
-  idRaw: string;
-  transport: "mcp" | "http";
-  finish?: (line: string) => string;
-  era?: { era: McpEra; params: unknown };
-}): McpAnswer {
+function answerCall(options: McpCallOptions): McpAnswer {
   const { decision, idRaw } = options;
   const { exchange, fault, request } = decision;
   const tool = request.tool ?? "";
