@@ -5,14 +5,18 @@
  */
 import type { DriverContract } from "#src/schema/driver-contract.js";
 import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
-import { erasOf } from "./era-diff.js";
+import { erasOfSnapshot } from "./era-diff.js";
 
 type Push = (kind: "mcp_era" | "skill" | "skill_digest", name: string, status: "passed" | "failed" | "unverified", message: string) => void;
 
+/** Whether a contract names MCP eras or skill resources: only then does a snapshot need the probe's era steps. */
+export function namesErasOrSkills(contract: DriverContract): boolean {
+  return Boolean(contract.driver.mcp_eras?.length) || Object.keys(contract.skills ?? {}).length > 0;
+}
+
 export function checkErasAndSkills(options: { contract: DriverContract; snapshot: ProbeSnapshot; push: Push; unseen: string }): void {
   const { contract, snapshot, push } = options;
-  const protocol = snapshot.initialize?.protocolVersion ?? snapshot.metadata?.mcpProtocolVersion;
-  const eras = erasOf({ recorded: snapshot.mcp_eras, version: snapshot.driver.version, speaksMcp: protocol !== undefined });
+  const eras = erasOfSnapshot(snapshot);
   for (const era of contract.driver.mcp_eras ?? []) {
     if (!eras) push("mcp_era", era, "unverified", `MCP era ${era} not checked: ${options.unseen}`);
     else if (eras.eras.includes(era)) push("mcp_era", era, "passed", `driver speaks MCP era ${era}`);

@@ -1,7 +1,7 @@
 import type { DriverContract } from "#src/schema/driver-contract.js";
 import type { ProbeSnapshot, ProbeStepName, ToolEntry } from "#src/schema/probe-snapshot.js";
 import { satisfies } from "#src/util/versions.js";
-import { checkErasAndSkills } from "./check-eras.js";
+import { checkErasAndSkills, namesErasOrSkills } from "./check-eras.js";
 
 export type CheckItemKind =
   | "version"
@@ -70,8 +70,7 @@ export function checkContract(options: { snapshot: ProbeSnapshot; contract: Driv
       push("protocol_version", "protocolVersion", "failed", `MCP protocolVersion is ${protocol}, the contract expects ${wantProtocol}`);
     else push("protocol_version", "protocolVersion", "passed", `MCP protocolVersion is ${protocol}`);
   }
-  if (contract.driver.mcp_eras?.length || Object.keys(contract.skills ?? {}).length)
-    checkErasAndSkills({ contract, snapshot, push, unseen: unseen("mcp_discover") });
+  if (namesErasOrSkills(contract)) checkErasAndSkills({ contract, snapshot, push, unseen: unseen("mcp_discover") });
   const wantContract = contract.driver.contract_version;
   const contractVersion = snapshot.metadata?.contractVersion;
   if (wantContract) {

@@ -4,7 +4,7 @@
  * behavioural (its bytes are not the ones a harness read before).
  */
 import { FIRST_MODERN_RELEASE } from "#src/driver/reference-version.js";
-import type { SkillCatalogue } from "#src/schema/probe-snapshot.js";
+import type { ProbeSnapshot, SkillCatalogue } from "#src/schema/probe-snapshot.js";
 import { satisfies } from "#src/util/versions.js";
 import type { Change } from "./change.js";
 
@@ -27,6 +27,12 @@ export function erasOf(options: { recorded: string[] | undefined; version: strin
   if (!options.speaksMcp || options.version === null) return undefined;
   if (satisfies(options.version, `>=${FIRST_MODERN_RELEASE}`)) return undefined;
   return { eras: ["legacy"], inferred: true };
+}
+
+/** `erasOf` a probe snapshot: it speaks MCP when `initialize` or the runtime's metadata named a protocol version. */
+export function erasOfSnapshot(snapshot: ProbeSnapshot): SurfaceEras | undefined {
+  const protocol = snapshot.initialize?.protocolVersion ?? snapshot.metadata?.mcpProtocolVersion;
+  return erasOf({ recorded: snapshot.mcp_eras, version: snapshot.driver.version, speaksMcp: protocol !== undefined });
 }
 
 export function diffEras(a: readonly string[], b: readonly string[]): Change[] {

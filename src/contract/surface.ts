@@ -1,4 +1,4 @@
-import { erasOf, type SurfaceEras } from "./era-diff.js";
+import { erasOfSnapshot, type SurfaceEras } from "./era-diff.js";
 import {
   PROBE_FORMAT,
   ProbeSnapshotSchema,
@@ -43,7 +43,7 @@ export function surfaceOfSnapshot(snapshot: ProbeSnapshot): DriverSurface {
   const protocol = snapshot.initialize?.protocolVersion ?? snapshot.metadata?.mcpProtocolVersion;
   if (protocol) surface.protocolVersion = protocol;
   if (snapshot.metadata?.contractVersion) surface.contractVersion = snapshot.metadata.contractVersion;
-  const eras = erasOf({ recorded: snapshot.mcp_eras, version: snapshot.driver.version, speaksMcp: protocol !== undefined });
+  const eras = erasOfSnapshot(snapshot);
   if (eras) surface.eras = eras;
   if (snapshot.skills) surface.skills = snapshot.skills;
   return surface;

@@ -133,3 +133,12 @@ export const EXAMPLE_SOCKET = defaultSocket("/home/user");
 
 /** Exit status of a Rust process that panics: how a direct-mode `cua-driver mcp` dies mid-call. */
 export const PANIC_EXIT_CODE = 101;
+
+/**
+ * The -32602 message of cua-driver ≥ 0.28 on stdio for a legacy request (no era metadata) before a
+ * legacy `initialize` on the connection (`ProtocolSession`, trycua/cua 4d6f4a55 mcp_wire.rs:25-41).
+ */
+export const MISSING_ERA_METADATA = "Missing required per-request MCP metadata";
+
+/** The JSON-RPC code of every era refusal but the unsupported version's (invalid params). */
+export const INVALID_PARAMS_CODE = -32602;

@@ -74,7 +74,7 @@ describe("the fault table", () => {
     expect(Object.keys(FAULT_TABLE)).toEqual(variants);
     expect(Object.keys(SAMPLE)).toEqual(variants);
     expect(AppliedFaultSchema.shape.kind.options).toEqual(variants);
-    expect(FaultKindSchema.options).toHaveLength(16);
+    expect(FaultKindSchema.options).toHaveLength(17);
     for (const kind of FAULT_KINDS) expect(FaultSchema.parse(SAMPLE[kind])).toEqual(SAMPLE[kind]);
   });
 
@@ -91,6 +91,7 @@ describe("the fault table", () => {
       "exit",
       "truncated",
       "freeze",
+      "protocol_error",
     ]);
     expect([...TIMEOUT_FAULTS]).toEqual(column("timesOut"));
     expect([...RESULT_FAULTS]).toEqual(["corrupt_image", "empty", "refusal", "oversized", "session_expired"]);

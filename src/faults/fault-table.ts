@@ -48,6 +48,8 @@ export const FAULT_TABLE = {
   no_effect: { takesEffect: false, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: false, outcome: "done" },
   oversized: { takesEffect: true, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "done" },
   session_expired: { takesEffect: false, unknownOutcome: false, breaksTransport: false, timesOut: false, changesResult: true, outcome: "refused" },
+  // refused before dispatch, as a protocol error: no tool ran, so sending it again (with the right metadata) is safe
+  protocol_error: { takesEffect: false, unknownOutcome: false, breaksTransport: true, timesOut: false, changesResult: false, outcome: "not_reached" },
 } as const satisfies Record<FaultKind, FaultTraits>;
 
 /** Every fault kind, in the schema's order. */

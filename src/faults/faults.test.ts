@@ -29,7 +29,7 @@ describe("fault plan parsing", () => {
   it("names the field and lists valid kinds for an unknown fault kind", () => {
     const message = errorOf(() => parseFaultPlan({ file: "plan.json", text: '{"rules":[{"match":{},"fault":{"kind":"explode"}}]}' }));
     expect(message).toBe(
-      'plan.json: rules[0].fault.kind: unknown fault kind "explode". Valid kinds: hang, delay, timeout_after_effect, timeout_before_effect, daemon_down, daemon_died_midcall, exit, truncated, corrupt_image, empty, refusal, stall, freeze, no_effect, oversized, session_expired.',
+      'plan.json: rules[0].fault.kind: unknown fault kind "explode". Valid kinds: hang, delay, timeout_after_effect, timeout_before_effect, daemon_down, daemon_died_midcall, exit, truncated, corrupt_image, empty, refusal, stall, freeze, no_effect, oversized, session_expired, protocol_error.',
     );
   });
 

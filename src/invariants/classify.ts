@@ -17,7 +17,7 @@ export const LIFECYCLE_TOOLS: ReadonlySet<string> = new Set(toolsWith("session-l
 export const STALE_CODES: readonly string[] = STALE_REFUSAL_CODES;
 
 /** Answers the replay builds by the driver's rule of refusing before it acts. */
-const REFUSING_SYNTHESES: ReadonlySet<string> = new Set(["permission_denied", REFUSAL.session_ended, REFUSAL.stale_element_token]);
+const REFUSING_SYNTHESES: ReadonlySet<string> = new Set(["permission_denied", REFUSAL.session_ended, REFUSAL.stale_element_token, "era_refusal"]);
 
 /**
  * The outcome class of a logged request (src/driver/outcome.ts): the fault's class when a fault took

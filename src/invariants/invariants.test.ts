@@ -395,10 +395,64 @@ describe("rebuild-before-mutation across connections", () => {
   });
 });
 
+describe("era-metadata-on-every-request", () => {
+  /** An MCP stdio request of a 0.28 connection in the era it spoke (`refused`: the driver's era refusal, logged as synthesized). */
+  const eraReq = (n: number, stream: number, era: "legacy" | "modern", method: string, tool?: string, refused = false): RequestEntry => ({
+    type: "request",
+    n,
+    t_ms: n * 10,
+    transport: "mcp",
+    stream,
+    method,
+    era,
+    ...(tool ? { tool, args: {} } : {}),
+    kind: tool === "click" ? "mutation" : "read",
+    epoch_before: 0,
+    epoch_after: 0,
+    outcome: "replayed",
+    ...(refused ? { synthesized: "era_refusal" as const, basis: { source: "reference" as const } } : {}),
+  });
+  const id = "era-metadata-on-every-request";
+
+  it("passes a modern connection whose every request carries the metadata, a legacy one, and a legacy retry after a refused modern probe", () => {
+    const entries: ReplayLogEntry[] = [
+      eraReq(0, 0, "modern", "server/discover"),
+      eraReq(1, 0, "modern", "tools/call", "list_windows"),
+      eraReq(2, 0, "modern", "tools/call", "click"),
+      eraReq(3, 1, "legacy", "initialize"),
+      eraReq(4, 1, "legacy", "tools/call", "list_windows"),
+      // a pinned version the driver refuses (-32022), then the harness falls back to the legacy era
+      eraReq(5, 2, "modern", "server/discover", undefined, true),
+      eraReq(6, 2, "legacy", "initialize"),
+      eraReq(7, 2, "legacy", "tools/call", "list_windows"),
+    ];
+    expect(violations(id, entries)).toEqual([]);
+  });
+
+  it("flags a request without the metadata after the era was spoken on the connection, once per connection, not on another connection", () => {
+    const entries: ReplayLogEntry[] = [
+      eraReq(0, 0, "modern", "server/discover"),
+      eraReq(1, 0, "modern", "tools/call", "list_windows"),
+      eraReq(2, 0, "legacy", "tools/call", "click", true),
+      eraReq(3, 0, "legacy", "initialize"),
+      eraReq(4, 1, "legacy", "initialize"),
+      eraReq(5, 1, "legacy", "tools/call", "click"),
+    ];
+    const found = violations(id, entries);
+    expect(found).toHaveLength(1);
+    expect(found[0]!.evidence.requests).toEqual([0, 2, 3]);
+    expect(found[0]!.message).toMatch(/^#2 click .*without the 2026-07-28 era's metadata, after #0 server\/discover.*; #3 initialize did the same$/);
+  });
+
+  it("does not judge requests without an era (CLI, in process, drivers before 0.28)", () => {
+    expect(violations(id, log().req("list_windows", {}, { result: windows }).req("click", click).entries)).toEqual([]);
+  });
+});
+
 describe("runInvariants", () => {
   it("runs all invariants by default and reports the log as passing", () => {
     const report = runInvariants(log().req("list_windows", {}, { result: windows }).req("click", click).entries);
-    expect(report.results.map((r) => r.id)).toHaveLength(11);
+    expect(report.results.map((r) => r.id)).toHaveLength(12);
     expect(report.passed).toBe(true);
     expect(report.requests).toBe(2);
   });

@@ -39,7 +39,7 @@ describe("outcome classes", () => {
   it("every fault kind has one; the unknown ones are exactly the faults of unknown outcome", () => {
     for (const kind of FAULT_KINDS) expect(["not_reached", "refused", "unknown", "done"]).toContain(FAULT_TABLE[kind].outcome);
     expect(FAULT_KINDS.filter((k) => FAULT_TABLE[k].outcome === "unknown")).toEqual(UNKNOWN_OUTCOME_FAULTS);
-    expect(FAULT_KINDS.filter((k) => FAULT_TABLE[k].outcome === "not_reached")).toEqual(["daemon_down", "exit"]);
+    expect(FAULT_KINDS.filter((k) => FAULT_TABLE[k].outcome === "not_reached")).toEqual(["daemon_down", "exit", "protocol_error"]);
   });
   it("answers: an effect is done, a refusal or error refused, a partial typing done, a killed call unknown", () => {
     expect(answerOutcome({ effect: "delivered" })).toBe("done");

@@ -2,6 +2,7 @@ import { boundedRetries } from "./bounded-retries.js";
 import { boundedWaitsAfterStall } from "./bounded-waits-after-stall.js";
 import { noDoneOnUnchanged } from "./no-done-on-unchanged.js";
 import { emptyIsNotAbsent } from "./empty-is-not-absent.js";
+import { eraMetadataOnEveryRequest } from "./era-metadata-on-every-request.js";
 import { noInputAfterStale } from "./no-input-after-stale.js";
 import { noReplayAfterUnknown } from "./no-replay-after-unknown.js";
 import { noResendAfterRefusal } from "./no-resend-after-refusal.js";
@@ -28,6 +29,7 @@ const BY_ID: Record<InvariantId, Invariant> = {
   "no-use-after-hang": noUseAfterHang,
   "no-done-on-unchanged": noDoneOnUnchanged,
   "bounded-waits-after-stall": boundedWaitsAfterStall,
+  "era-metadata-on-every-request": eraMetadataOnEveryRequest,
 };
 
 /** Every bundled invariant, in the order reports list them. */

@@ -1,7 +1,10 @@
-import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ProbeSnapshotSchema, type ProbeSnapshot } from "#src/schema/probe-snapshot.js";
+import { erasOfSnapshot } from "#src/contract/era-diff.js";
+import { writeFileAtomic } from "#src/util/atomic-file.js";
+import { sdkMcpLines } from "#src/transports/sdk/probe-lines.js";
 import { probeSdk } from "./run-sdk.js";
 
 /** Where a candidate's snapshot came from: a published version's (kept, cached, probed now), or one read from the driver's source. */
@@ -22,6 +25,13 @@ export interface SnapshotCacheOptions {
   /** Probe again even when a cached snapshot exists (kept snapshots are still used). */
   refresh?: boolean | undefined;
   timeoutMs?: number | undefined;
+  /**
+   * The snapshot must say which MCP eras the driver speaks (a contract names `driver.mcp_eras` or
+   * `skills`): a snapshot taken without the era steps is not used where they would have found
+   * something, and a probe takes them. Cached apart (`<version>.eras.json`), so a snapshot without
+   * them stays what the outputs without eras read.
+   */
+  eras?: boolean | undefined;
 }
 
 export function defaultProbeCacheRoot(): string {
@@ -36,40 +46,65 @@ export function keptSnapshotName(version: string): string {
 
 /**
  * The probe snapshot of the published runtime at `version`. A published version never changes,
- * so a complete snapshot (tools/list and metadata) is kept after the first probe: a rerun neither
- * installs nor probes. The cache is private (0700 directory, 0600 files).
+ * so a complete snapshot (tools/list and metadata; with `eras`, also what the era steps found) is
+ * kept after the first probe: a rerun neither installs nor probes. The cache is private (0700
+ * directory, 0600 files).
  */
 export async function sdkSnapshot(version: string, options: SnapshotCacheOptions = {}): Promise<CachedSnapshot> {
-  if (options.kept) {
-    const file = path.join(options.kept, keptSnapshotName(version));
-    const snapshot = await readUsable(file, version);
-    if (snapshot) return { snapshot, origin: "kept", file };
-  }
+  const eras = options.eras === true;
+  const found = await findUsable(version, options);
+  if (found) return found;
   const root = options.cacheRoot ?? defaultProbeCacheRoot();
-  const file = path.join(root, `${version}.json`);
-  if (!options.refresh) {
-    const snapshot = await readUsable(file, version);
-    if (snapshot) return { snapshot, origin: "cache", file };
-  }
-  const snapshot = await probeSdk({ version, timeoutMs: options.timeoutMs });
-  if (!complete(snapshot, version)) return { snapshot, origin: "probe" };
+  const file = path.join(root, cacheName(version, eras));
+  const snapshot = await probeSdk({ version, timeoutMs: options.timeoutMs, ...(eras ? { mcpLines: sdkMcpLines } : {}) });
+  if (!complete(snapshot, version, eras)) return { snapshot, origin: "probe" };
   await mkdir(root, { recursive: true, mode: 0o700 });
   await chmod(root, 0o700);
-  // Write beside the final file, then rename: a concurrent reader never sees half a snapshot.
-  const staging = `${file}.${process.pid}.tmp`;
-  await writeFile(staging, `${JSON.stringify(snapshot, null, 2)}\n`, { mode: 0o600 });
-  await rename(staging, file);
+  // a concurrent reader never sees half a snapshot
+  writeFileAtomic({ file, data: `${JSON.stringify(snapshot, null, 2)}\n`, mode: 0o600 });
   return { snapshot, origin: "probe", file };
 }
 
-/** Where the snapshot of `version` would be read from, without reading it (kept first, then the cache). */
+/**
+ * The kept or cached snapshot of `version` that serves: the kept one first, then with `eras` the
+ * one cached with the era steps, then the one cached without them. With `eras`, a snapshot taken
+ * without them serves only when it already says which eras the driver speaks (a version before
+ * the modern era, where the era steps find nothing: src/contract/era-diff.ts).
+ */
+async function findUsable(version: string, options: SnapshotCacheOptions): Promise<CachedSnapshot | undefined> {
+  const eras = options.eras === true;
+  if (options.kept) {
+    const file = path.join(options.kept, keptSnapshotName(version));
+    const snapshot = await readUsable(file, version, eras);
+    if (snapshot) return { snapshot, origin: "kept", file };
+  }
+  if (options.refresh) return undefined;
+  const root = options.cacheRoot ?? defaultProbeCacheRoot();
+  for (const name of eras ? [cacheName(version, true), cacheName(version, false)] : [cacheName(version, false)]) {
+    const file = path.join(root, name);
+    const snapshot = await readUsable(file, version, eras);
+    if (snapshot) return { snapshot, origin: "cache", file };
+  }
+  return undefined;
+}
+
+/** The cache file of a version's snapshot: whether the era steps were taken is part of its name. */
+function cacheName(version: string, eras: boolean): string {
+  return eras ? `${version}.eras.json` : `${version}.json`;
+}
+
+/** Where the snapshot of `version` would be read from, without probing (kept first, then the cache); with `eras`, only one that serves for them. */
 export async function findSnapshotFile(version: string, options: SnapshotCacheOptions = {}): Promise<{ file: string; origin: "kept" | "cache" } | undefined> {
+  if (options.eras === true) {
+    const found = await findUsable(version, options);
+    return found?.file !== undefined && (found.origin === "kept" || found.origin === "cache") ? { file: found.file, origin: found.origin } : undefined;
+  }
   if (options.kept) {
     const file = path.join(options.kept, keptSnapshotName(version));
     if (await isFile(file)) return { file, origin: "kept" };
   }
   if (options.refresh) return undefined;
-  const file = path.join(options.cacheRoot ?? defaultProbeCacheRoot(), `${version}.json`);
+  const file = path.join(options.cacheRoot ?? defaultProbeCacheRoot(), cacheName(version, false));
   return (await isFile(file)) ? { file, origin: "cache" } : undefined;
 }
 
@@ -77,12 +112,17 @@ async function isFile(file: string): Promise<boolean> {
   return (await stat(file).catch(() => undefined))?.isFile() ?? false;
 }
 
-/** A snapshot worth keeping: the runtime answered both questions, at the version asked for. */
-function complete(snapshot: ProbeSnapshot, version: string): boolean {
-  return snapshot.driver.source === "sdk" && snapshot.driver.version === version && Boolean(snapshot.tools_list) && Boolean(snapshot.metadata);
+/**
+ * A snapshot worth keeping: the runtime answered both questions, at the version asked for; with
+ * `eras`, it also says which MCP eras the driver speaks (recorded, or known from the version).
+ */
+function complete(snapshot: ProbeSnapshot, version: string, eras: boolean): boolean {
+  if (!(snapshot.driver.source === "sdk" && snapshot.driver.version === version && Boolean(snapshot.tools_list) && Boolean(snapshot.metadata))) return false;
+  if (!eras) return true;
+  return erasOfSnapshot(snapshot) !== undefined;
 }
 
-async function readUsable(file: string, version: string): Promise<ProbeSnapshot | undefined> {
+async function readUsable(file: string, version: string, eras: boolean): Promise<ProbeSnapshot | undefined> {
   const text = await readFile(file, "utf8").catch(() => undefined);
   if (text === undefined) return undefined;
   let value: unknown;
@@ -93,5 +133,5 @@ async function readUsable(file: string, version: string): Promise<ProbeSnapshot 
   }
   // A damaged or foreign entry is probed again, not trusted.
   const parsed = ProbeSnapshotSchema.safeParse(value);
-  return parsed.success && complete(parsed.data, version) ? parsed.data : undefined;
+  return parsed.success && complete(parsed.data, version, eras) ? parsed.data : undefined;
 }

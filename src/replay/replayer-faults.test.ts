@@ -48,6 +48,14 @@ describe("faults on the in-process Driver", () => {
     expect(await withFault({ kind: "truncated" }).call("list_windows", {})).toMatchObject({ kind: "transport_error" });
   });
 
+  it("protocol_error: no era in process, so the refusal of a request without the era's metadata, as a JSON-RPC error", async () => {
+    expect(await withFault({ kind: "protocol_error", reason: "unsupported_version" }).call("list_windows", {})).toEqual({
+      kind: "transport_error",
+      tool: "list_windows",
+      message: "JSON-RPC -32602: Missing required per-request MCP metadata",
+    });
+  });
+
   it("empty, refusal, corrupt_image: tool results with the changed bytes in raw", async () => {
     const empty = (await withFault({ kind: "empty" }).call("list_windows", {})) as ToolResult;
     expect(empty.raw).toBe('{"content":[{"text":"Found 0 windows:","type":"text"}],"structuredContent":{"windows":[]}}');

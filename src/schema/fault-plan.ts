@@ -86,7 +86,22 @@ export const FaultSchema = z.discriminatedUnion("kind", [
    * session call for that long (the driver's idle timeout).
    */
   z.object({ kind: z.literal("session_expired"), after_ms: ms.optional() }).strict(),
+  /**
+   * The driver refuses the request at the protocol level, as cua-driver ≥ 0.28 refuses a request
+   * of the 2026-07-28 era (docs/eras.md): `unsupported_version` (-32022, `data.supported`),
+   * `missing_protocol_version` or `missing_client_capabilities` (-32602). Nothing reaches a tool.
+   */
+  z
+    .object({
+      kind: z.literal("protocol_error"),
+      reason: z.enum(["unsupported_version", "missing_protocol_version", "missing_client_capabilities"]),
+      /** unsupported_version: the versions `data.supported` lists (default: the driver's, `["2026-07-28"]`). */
+      supported: z.array(z.string().min(1)).min(1).optional(),
+    })
+    .strict(),
 ]);
+/** Why a `protocol_error` fault refuses the request. */
+export type ProtocolErrorReason = Extract<z.infer<typeof FaultSchema>, { kind: "protocol_error" }>["reason"];
 /** One fault, by `kind`, with its parameters. */
 export type Fault = z.infer<typeof FaultSchema>;
 

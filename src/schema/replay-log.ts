@@ -79,6 +79,7 @@ export const SynthesizedKindSchema = z.enum([
   "discover",
   "ping",
   "skill_pack",
+  "era_refusal",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
 
@@ -111,6 +112,11 @@ export const RequestEntrySchema = z
     stream: z.number().int().nonnegative().optional(),
     /** CLI subcommand (`call`, `--version`, `manifest`, …) or MCP method (`tools/call`, …). */
     method: z.string(),
+    /**
+     * MCP stdio to a driver of 0.28 or later: the era the request spoke (`modern` when it carried
+     * the 2026-07-28 metadata or was `server/discover`, docs/eras.md). Absent where there are no eras.
+     */
+    era: z.enum(["legacy", "modern"]).optional(),
     tool: z.string().optional(),
     /** Arguments as received (after redaction), for evidence and matching. */
     args: z.unknown().optional(),

@@ -20,6 +20,7 @@ export const InvariantIdSchema = z.enum([
   "no-use-after-hang",
   "no-done-on-unchanged",
   "bounded-waits-after-stall",
+  "era-metadata-on-every-request",
 ]);
 
 const ScenarioIdSchema = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "a scenario id is lower-case kebab-case (letters, digits, -)");

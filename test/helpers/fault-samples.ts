@@ -21,4 +21,5 @@ export const FAULT_SAMPLE: { [K in FaultKind]: Extract<Fault, { kind: K }> } = {
   no_effect: { kind: "no_effect" },
   oversized: { kind: "oversized", bytes: 1_048_576 },
   session_expired: { kind: "session_expired" },
+  protocol_error: { kind: "protocol_error", reason: "unsupported_version" },
 };

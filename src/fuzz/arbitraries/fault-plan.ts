@@ -41,7 +41,7 @@ export function refusalCodesFor(target: FaultTarget): RefusalCode[] {
 
 const refusal = (code: string): Fault => ({ kind: "refusal", code });
 
-/** One arbitrary per fault kind (every kind is fuzzed; the order is the draw order, kept stable for seeds). */
+/** One arbitrary per fault kind (every kind but UNDRAWN_FAULT_KINDS is fuzzed; the order is the draw order, kept stable for seeds). */
 function faultArbs(codes: readonly string[]): { [K in FaultKind]: fc.Arbitrary<Extract<Fault, { kind: K }>> } {
   return {
     timeout_after_effect: fc.constant({ kind: "timeout_after_effect" }),
@@ -61,16 +61,30 @@ function faultArbs(codes: readonly string[]): { [K in FaultKind]: fc.Arbitrary<E
     no_effect: fc.constant({ kind: "no_effect" }),
     oversized: fc.constantFrom({ kind: "oversized", bytes: 1_048_576 }, { kind: "oversized", bytes: 65_536 }),
     session_expired: fc.constantFrom({ kind: "session_expired" }, { kind: "session_expired", after_ms: 300_000 }),
+    protocol_error: fc.constantFrom(
+      { kind: "protocol_error", reason: "unsupported_version" },
+      { kind: "protocol_error", reason: "missing_protocol_version" },
+      { kind: "protocol_error", reason: "missing_client_capabilities" },
+    ),
   };
 }
 
 /** The kinds drawn from the field reports (docs/faults.md, "Field faults"): sampled only when asked for. */
 export const FIELD_FAULT_KINDS: readonly FaultKind[] = ["stall", "freeze", "no_effect", "oversized", "session_expired"];
 
+/**
+ * Kinds the fuzzer never draws: a `protocol_error` is an MCP era refusal, which the in-process
+ * harness the fuzzer drives sees as a transport error, as it sees `daemon_down` (drawn already);
+ * leaving it out keeps every seed's draws as they were.
+ */
+export const UNDRAWN_FAULT_KINDS: readonly FaultKind[] = ["protocol_error"];
+
 /** One fault of any kind; `field: true` adds the field kinds to the draw (a given seed then draws other faults). */
 export function faultArb(codes: readonly string[] = FUZZ_REFUSAL_CODES, options: { field?: boolean } = {}): fc.Arbitrary<Fault> {
   const arbs = faultArbs(codes);
-  const kinds = (Object.keys(arbs) as FaultKind[]).filter((kind) => options.field === true || !FIELD_FAULT_KINDS.includes(kind));
+  const kinds = (Object.keys(arbs) as FaultKind[]).filter(
+    (kind) => !UNDRAWN_FAULT_KINDS.includes(kind) && (options.field === true || !FIELD_FAULT_KINDS.includes(kind)),
+  );
   return fc.oneof(...kinds.map((kind) => arbs[kind] as fc.Arbitrary<Fault>));
 }
 

@@ -17,6 +17,8 @@ import { readContract } from "#src/probe/read-contract.js";
 import { parseWith, readJsonDocument } from "#src/util/read-json.js";
 import { readSnapshot } from "#src/probe/read-snapshot.js";
 import { sdkSnapshot, type SnapshotOrigin } from "#src/probe/snapshot-cache.js";
+import { sdkMcpLines } from "#src/transports/sdk/probe-lines.js";
+import { namesErasOrSkills } from "#src/contract/check-eras.js";
 import { checkRecordedCalls, type CallCheck, type RecordingBreak, type StaleRecording } from "./check-recordings.js";
 import { contractItemOf, inContractScope } from "./scope.js";
 import { findCassettes } from "./find-cassettes.js";
@@ -109,7 +111,7 @@ export interface GateReport {
 /** The bump gate: probe the candidate, check the contract, diff against the baseline, check every recorded call. */
 export async function runGate(options: GateOptions): Promise<GateReport> {
   const prepared = await prepareGate(options);
-  const candidate = await acquireCandidate(options);
+  const candidate = await acquireCandidate(options, { eras: namesErasOrSkills(prepared.contract) });
   return judgeCandidate(prepared, candidate);
 }
 
@@ -150,8 +152,13 @@ export interface Candidate {
   driverFlag: string;
 }
 
-/** The candidate's snapshot: a published version from the kept snapshots or the cache when it has been probed before, else probed now. */
-export async function acquireCandidate(options: Omit<GateOptions, "contract">): Promise<Candidate> {
+/**
+ * The candidate's snapshot: a published version from the kept snapshots or the cache when it has
+ * been probed before, else probed now; or a snapshot read from source. `eras`: the contract names
+ * MCP eras or skills, so the snapshot must have been taken with the era steps (or need none:
+ * src/probe/snapshot-cache.ts).
+ */
+export async function acquireCandidate(options: Omit<GateOptions, "contract">, need: { eras?: boolean } = {}): Promise<Candidate> {
   if (options.sourceSnapshot !== undefined) return sourceCandidate(options);
   const sdk = options.driver !== undefined ? /^sdk(?::(.+))?$/.exec(options.driver) : null;
   const version = options.sdk ?? (sdk ? (sdk[1] ?? DEFAULT_SDK_VERSION) : undefined);
@@ -159,10 +166,22 @@ export async function acquireCandidate(options: Omit<GateOptions, "contract">): 
   const validTimeout = options.timeoutMs === undefined || options.timeoutMs > 0;
   // Anything else (two sources, a bad timeout, a version that is not exact) goes to the probe, which names the problem.
   if (version !== undefined && oneSource && validTimeout && /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test(version)) {
-    const got = await sdkSnapshot(version, { kept: options.snapshots, cacheRoot: options.cacheRoot, refresh: options.refresh, timeoutMs: options.timeoutMs });
+    const got = await sdkSnapshot(version, {
+      kept: options.snapshots,
+      cacheRoot: options.cacheRoot,
+      refresh: options.refresh,
+      timeoutMs: options.timeoutMs,
+      eras: need.eras,
+    });
     return { ...got, driverFlag: `sdk:${version}` };
   }
-  const snapshot = await acquireSnapshot({ driver: options.driver, sdk: options.sdk, timeoutMs: options.timeoutMs, allowFrom: false });
+  const snapshot = await acquireSnapshot({
+    driver: options.driver,
+    sdk: options.sdk,
+    timeoutMs: options.timeoutMs,
+    allowFrom: false,
+    ...(need.eras ? { mcpLines: sdkMcpLines } : {}),
+  });
   return { snapshot, origin: "probe", driverFlag: options.driver ?? `sdk:${options.sdk ?? DEFAULT_SDK_VERSION}` };
 }
 

@@ -2,6 +2,7 @@ import { UserError } from "#src/errors.js";
 import { GATE_VERDICT_FORMAT, type GateVerdict } from "#src/schema/gate-verdict.js";
 import { rangeProblem, satisfies } from "#src/util/versions.js";
 import { defaultProbeCacheRoot, findSnapshotFile, type SnapshotOrigin } from "#src/probe/snapshot-cache.js";
+import { namesErasOrSkills } from "#src/contract/check-eras.js";
 import { gateSuites } from "./render-gate.js";
 import { sourceLabel } from "#src/schema/probe-snapshot.js";
 import { acquireCandidate, judgeCandidate, prepareGate, type GateOptions, type GateReport } from "./run-gate.js";
@@ -64,16 +65,18 @@ export async function runMatrix(options: MatrixOptions): Promise<MatrixReport> {
   const useCache = options.verdictCache !== false;
   const base = useCache ? [judgingCodeStamp(), ...prepared.stamps] : [];
   const rows: MatrixRow[] = [];
+  // a contract naming eras or skills is judged on snapshots taken with the era steps
+  const eras = namesErasOrSkills(prepared.contract);
   // One at a time: a first run installs each version, and the runtime is a native library per process.
   for (const version of versions) {
-    const found = useCache ? await findSnapshotFile(version, { kept: options.snapshots, cacheRoot, refresh: options.refresh }) : undefined;
+    const found = useCache ? await findSnapshotFile(version, { kept: options.snapshots, cacheRoot, refresh: options.refresh, eras }) : undefined;
     const key = found ? verdictKey([...base, version, await stampOf(found.file)]) : undefined;
     const cached = key ? await readVerdict(cacheRoot, key) : undefined;
     if (cached && cached.driver_version === version) {
       rows.push(rowOf(version, cached, found!.origin, true));
       continue;
     }
-    const candidate = await acquireCandidate({ ...options, sdk: version });
+    const candidate = await acquireCandidate({ ...options, sdk: version }, { eras });
     const verdict = verdictOf(judgeCandidate(prepared, candidate), version);
     // A snapshot probed now was just written to the cache: its stamp keys the verdict for the next run.
     const written = candidate.file ? verdictKey([...base, version, await stampOf(candidate.file)]) : undefined;

@@ -10,6 +10,7 @@ import type { ProbeSnapshot } from "#src/schema/probe-snapshot.js";
 import type { ShimBackend } from "#src/shim-server/backend.js";
 import { chooseSdk, DEFAULT_SDK_VERSION } from "#src/runtime/load.js";
 import { createSdkBackend } from "#src/transports/sdk/sdk-backend.js";
+import { sdkMcpLines } from "#src/transports/sdk/probe-lines.js";
 import { captureSdkIdentity, createSdkRecorderBackend, sdkDriverInfo } from "./sdk-recorder.js";
 
 export type { RecordingParts };
@@ -48,6 +49,7 @@ export async function sdkRecordingDriver(driver: string | undefined): Promise<Sd
       return { version: sdk.metadata.driverVersion, versionOutput: identity.versionOutput, manifestSha256: identity.manifestSha256, warnings: [] };
     },
     backend: (parts) => createSdkRecorderBackend({ sdk, ...parts }),
-    probe: () => probeSdk({ version, driver: sdk.driver, flag: "--driver" }),
+    // with the era steps, over the runtime's MCP stand-in, as `probe --driver sdk:V` takes them
+    probe: () => probeSdk({ version, driver: sdk.driver, flag: "--driver", mcpLines: sdkMcpLines }),
   };
 }

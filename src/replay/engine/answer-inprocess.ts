@@ -1,5 +1,5 @@
 import type { Reply, ToolResult } from "#src/driver/port.js";
-import { DAEMON_CLOSED, DAEMON_NOT_RUNNING, DAEMON_PREFIX, daemonFailureKind } from "#src/driver/messages.js";
+import { DAEMON_CLOSED, DAEMON_NOT_RUNNING, DAEMON_PREFIX, daemonFailureKind, INVALID_PARAMS_CODE, MISSING_ERA_METADATA } from "#src/driver/messages.js";
 import { applyResultFault, CLI_DAEMON_DEADLINE_MS } from "#src/faults/result-faults.js";
 import { assertNever } from "#src/util/assert-never.js";
 import type { Decision } from "./engine.js";
@@ -75,6 +75,9 @@ export function answerInprocess(decision: Decision): InprocessAnswer {
       return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: DAEMON_NOT_RUNNING } };
     case "daemon_died_midcall":
       return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: DAEMON_CLOSED } };
+    case "protocol_error":
+      // no era in process: the refusal of a request without the era's metadata, as a recorded JSON-RPC error is shown
+      return { type: "reply", delayMs: 0, reply: { kind: "transport_error", tool, message: `JSON-RPC ${INVALID_PARAMS_CODE}: ${MISSING_ERA_METADATA}` } };
     case "exit":
       return { type: "reply", delayMs: 0, reply: { kind: "daemon_died", tool, message: f.stderr ?? `driver exited with code ${f.code}` } };
     case "truncated":

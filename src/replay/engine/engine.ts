@@ -392,6 +392,7 @@ export function createEngine(options: EngineOptions): Engine {
         transport: d.request.transport,
         ...(d.request.stream !== undefined ? { stream: d.request.stream } : {}),
         method: d.request.method,
+        ...(d.request.era !== undefined ? { era: d.request.era } : {}),
         ...(d.request.tool !== undefined ? { tool: d.request.tool } : {}),
         ...(d.request.args !== undefined ? { args: d.request.args } : {}),
         kind: d.kind,

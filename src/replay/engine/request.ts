@@ -11,6 +11,8 @@ export interface ReplayRequest {
   stream?: number;
   /** `call` for tool calls; otherwise the CLI subcommand (`--version`, `manifest`, …) or MCP method. */
   method: string;
+  /** MCP stdio to a driver of 0.28 or later: the era the request spoke (decided by src/transports/mcp/era.ts). */
+  era?: "legacy" | "modern";
   tool?: string;
   /** Tool arguments for calls; for other CLI subcommands `{ positionals, flags }`. */
   args?: unknown;

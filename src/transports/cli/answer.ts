@@ -1,7 +1,7 @@
 import type { StoredBytes } from "#src/schema/bytes.js";
 import { applyResultFault, CLI_DAEMON_DEADLINE_MS, truncateText } from "#src/faults/result-faults.js";
 import { corruptBase64 } from "#src/faults/corrupt-image.js";
-import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed } from "#src/driver/messages.js";
+import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed, MISSING_ERA_METADATA } from "#src/driver/messages.js";
 import { assertNever } from "#src/util/assert-never.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import type { FrameLookup } from "#src/replay/engine/frames.js";
@@ -71,6 +71,9 @@ export function answerCli(options: { decision: Decision; frame?: FrameLookup }):
     }
     case "daemon_died_midcall":
       return { type: "output", delayMs: 0, ...failure(daemonRequestFailed(f.socket ?? sock, DAEMON_CLOSED)) };
+    case "protocol_error":
+      // no era on the CLI: the refusal of a request without the era's metadata, as a recorded JSON-RPC error is shown
+      return { type: "output", delayMs: 0, ...failure(`${MISSING_ERA_METADATA}\n`) };
     case "exit":
       return { type: "output", delayMs: 0, ...failure(f.stderr ?? "", f.code) };
     case "truncated": {

@@ -5,6 +5,7 @@ import { syntheticResult } from "#src/replay/engine/synthetic-answer.js";
 import { recordedOutcome } from "#src/replay/engine/tool-result.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { errorLine, resultLine, withId } from "#src/wire/mcp/envelope.js";
+import { type McpEra, protocolFaultLine } from "./era.js";
 
 export type McpAnswer =
   | { type: "line"; line: string; delayMs: number; served?: string }
@@ -15,18 +16,23 @@ export type McpAnswer =
   /** HTTP only: close the connection without a response. */
   | { type: "drop" };
 
-/**
- * The JSON-RPC answer to a `tools/call` decision: the recorded line (id swapped) when it was
- * recorded over MCP or HTTP, otherwise built from the recorded result; faults as `cua-driver mcp`
- * shows them (docs/reference/cua-driver-contract.md §2.5, §6).
- */
-export function answerMcpCall(options: {
+/** What answering one `tools/call` decision needs. */
+export interface McpCallOptions {
   decision: Decision;
   idRaw: string;
   transport: "mcp" | "http";
   /** Finishes a whole response line for the request's era (the modern envelope on results: ./era.ts). */
   finish?: (line: string) => string;
-}): McpAnswer {
+  /** The era the request spoke and its params (for a protocol error in that era); legacy when absent. */
+  era?: { era: McpEra; params: unknown };
+}
+
+/**
+ * The JSON-RPC answer to a `tools/call` decision: the recorded line (id swapped) when it was
+ * recorded over MCP or HTTP, otherwise built from the recorded result; faults as `cua-driver mcp`
+ * shows them (docs/reference/cua-driver-contract.md §2.5, §6).
+ */
+export function answerMcpCall(options: McpCallOptions): McpAnswer {
   const answer = answerCall(options);
   const { finish } = options;
   // a truncated line was finished before it was cut, as the driver wrote the whole line first
@@ -34,7 +40,7 @@ export function answerMcpCall(options: {
   return { ...answer, line: finish(answer.line) };
 }
 
-function answerCall(options: { decision: Decision; idRaw: string; transport: "mcp" | "http"; finish?: (line: string) => string }): McpAnswer {
+function answerCall(options: McpCallOptions): McpAnswer {
   const { decision, idRaw } = options;
   const { exchange, fault, request } = decision;
   const tool = request.tool ?? "";
@@ -95,6 +101,8 @@ function answerCall(options: { decision: Decision; idRaw: string; transport: "mc
       return options.transport === "http" ? { type: "drop" } : { type: "exit", code: f.code, ...(f.stderr !== undefined ? { stderr: f.stderr } : {}) };
     case "truncated":
       return { type: "line", delayMs: 0, line: truncateText((options.finish ?? ((l: string) => l))(normal().line), f.keep) };
+    case "protocol_error":
+      return { type: "line", delayMs: 0, line: protocolFaultLine({ idRaw, era: options.era?.era ?? "legacy", params: options.era?.params, fault: f }) };
     case "corrupt_image":
     case "empty":
     case "oversized":

@@ -10,6 +10,9 @@ import { serdeString } from "#src/wire/json/string.js";
 import { satisfies } from "#src/util/versions.js";
 import { FIRST_MODERN_RELEASE } from "#src/driver/reference-version.js";
 import { MODERN_MCP_ERA } from "#src/schema/probe-snapshot.js";
+import { INVALID_PARAMS_CODE, MISSING_ERA_METADATA } from "#src/driver/messages.js";
+import type { ProtocolErrorReason } from "#src/schema/fault-plan.js";
+import { assertNever } from "#src/util/assert-never.js";
 
 export type McpEra = "legacy" | "modern";
 
@@ -71,16 +74,58 @@ function classifyModern(request: EraRequest): EraDecision {
   if (request.jsonrpc !== "2.0" || !validRequestId(id)) return { refusal: protocolErrorLine(undefined, -32600, "Invalid JSON-RPC request") };
   if (params === undefined) return { refusal: protocolErrorLine(id, -32602, "MCP params must be an object") };
   const version = metaObject?.[PROTOCOL_VERSION_KEY];
-  if (typeof version !== "string") return { refusal: protocolErrorLine(id, -32602, "Missing or invalid MCP protocolVersion metadata") };
-  if (version !== MODERN_PROTOCOL_VERSION) {
-    // json!({"supported": …, "requested": …}) is a BTreeMap: `requested` comes out first
-    const data = `{"requested":${serdeString(version)},"supported":[${serdeString(MODERN_PROTOCOL_VERSION)}]}`;
-    return { refusal: protocolErrorLine(id, -32022, "Unsupported protocol version", data) };
-  }
-  if (!isObject(metaObject?.[CLIENT_CAPABILITIES_KEY])) {
-    return { refusal: protocolErrorLine(id, -32602, "Missing or invalid MCP clientCapabilities metadata") };
-  }
+  if (typeof version !== "string") return { refusal: modernRefusalLine(id, "missing_protocol_version") };
+  if (version !== MODERN_PROTOCOL_VERSION) return { refusal: modernRefusalLine(id, "unsupported_version", { requested: version }) };
+  if (!isObject(metaObject?.[CLIENT_CAPABILITIES_KEY])) return { refusal: modernRefusalLine(id, "missing_client_capabilities") };
   return { era: "modern" };
+}
+
+/**
+ * A modern request's protocol refusal, as `classify_request` words it (mcp_wire.rs:76-96):
+ * `-32022 Unsupported protocol version` with `data: {"requested":…,"supported":[…]}` (a
+ * `json!` map, so `requested` comes out first), or the `-32602` of the missing version or
+ * capabilities. `supported` defaults to the driver's own list.
+ */
+export function modernRefusalLine(
+  idRaw: string | undefined,
+  reason: ProtocolErrorReason,
+  options: { requested?: string; supported?: readonly string[] } = {},
+): string {
+  switch (reason) {
+    case "unsupported_version": {
+      const supported = (options.supported ?? [MODERN_PROTOCOL_VERSION]).map(serdeString).join(",");
+      const requested = options.requested === undefined ? "null" : serdeString(options.requested);
+      return protocolErrorLine(idRaw, -32022, "Unsupported protocol version", `{"requested":${requested},"supported":[${supported}]}`);
+    }
+    case "missing_protocol_version":
+      return protocolErrorLine(idRaw, INVALID_PARAMS_CODE, "Missing or invalid MCP protocolVersion metadata");
+    case "missing_client_capabilities":
+      return protocolErrorLine(idRaw, INVALID_PARAMS_CODE, "Missing or invalid MCP clientCapabilities metadata");
+    default:
+      return assertNever(reason, "protocol error reason");
+  }
+}
+
+/**
+ * A `protocol_error` fault in the era of the request it hits: a modern request gets the refusal
+ * of its reason as the driver words it, with the version the request asked for; a legacy one
+ * (and a connection without eras: before 0.28, over HTTP) the refusal the driver gives a request
+ * without the era's metadata, whatever the reason.
+ */
+export function protocolFaultLine(options: {
+  idRaw: string;
+  era: McpEra;
+  params: unknown;
+  fault: { reason: ProtocolErrorReason; supported?: readonly string[] | undefined };
+}): string {
+  const { idRaw, era, fault } = options;
+  if (era === "legacy") return protocolErrorLine(idRaw, INVALID_PARAMS_CODE, MISSING_ERA_METADATA);
+  const meta = isObject(options.params) && isObject(options.params._meta) ? options.params._meta : {};
+  const requested = meta[PROTOCOL_VERSION_KEY];
+  return modernRefusalLine(idRaw, fault.reason, {
+    ...(typeof requested === "string" ? { requested } : {}),
+    ...(fault.supported ? { supported: fault.supported } : {}),
+  });
 }
 
 /**
@@ -100,7 +145,7 @@ export function createEraSession(): EraSession {
       const decision = classifyRequest(request);
       if ("era" in decision && decision.era === "legacy") {
         if (request.method === "initialize") legacyInitialized = true;
-        else if (!legacyInitialized) return { refusal: protocolErrorLine(request.idRaw, -32602, "Missing required per-request MCP metadata") };
+        else if (!legacyInitialized) return { refusal: protocolErrorLine(request.idRaw, INVALID_PARAMS_CODE, MISSING_ERA_METADATA) };
       }
       return decision;
     },

@@ -19,7 +19,8 @@ export interface PairedMcpStandIn extends StandIn<string, string> {
 /**
  * A live `cua-driver mcp` stream (the binary's or the runtime's, started by `open` on the io it is
  * given) as a stand-in asked one request at a time: a request line goes to the stream and its
- * answer is the line the stream sends with the same id; a notification is answered by nothing;
+ * answer is the line the stream sends with the same id (requests that reuse an id are answered in
+ * the order they were sent); a notification is answered by nothing;
  * once the stream has exited every open or later request is answered by a close. Lines the stream
  * sends that answer no open request are dropped; so is its stderr. Closing the connection ends the
  * stream's stdin.
@@ -28,26 +29,26 @@ export function pairedMcpStandIn(open: (io: McpIo) => McpSessionHandler): Paired
   return {
     transport: "mcp",
     open() {
-      const waiting = new Map<string, (reply: StandInReply<string>) => void>();
+      // per id, the requests still waiting in the order they were sent: a harness may reuse an id
+      // before the first request with it was answered, and the stream answers in order
+      const waiting = new Map<string, ((reply: StandInReply<string>) => void)[]>();
       let exit: { code: number | null } | undefined;
       let signalEnded: () => void = () => {};
       const ended = new Promise<void>((resolve) => (signalEnded = resolve));
       const live = open({
         send: (line) => {
           const id = parseJsonRpc(line)?.idRaw;
-          const answer = id !== undefined ? waiting.get(id) : undefined;
-          if (answer) {
-            waiting.delete(id!);
-            answer({ type: "answer", answer: line });
-          }
+          const queue = id !== undefined ? waiting.get(id) : undefined;
+          const answer = queue?.shift();
+          if (queue?.length === 0) waiting.delete(id!);
+          answer?.({ type: "answer", answer: line });
         },
         stderr: () => {},
         exit: (code) => {
           exit = { code };
-          for (const [id, answer] of waiting) {
-            waiting.delete(id);
-            answer({ type: "closed", code });
-          }
+          const open = [...waiting.values()].flat();
+          waiting.clear();
+          for (const answer of open) answer({ type: "closed", code });
           signalEnded();
         },
       });
@@ -64,7 +65,9 @@ export function pairedMcpStandIn(open: (io: McpIo) => McpSessionHandler): Paired
               live.line(line);
               return resolve({ type: "none" });
             }
-            waiting.set(id, resolve);
+            const queue = waiting.get(id);
+            if (queue) queue.push(resolve);
+            else waiting.set(id, [resolve]);
             live.line(line);
           }),
         close: () => live.end(),

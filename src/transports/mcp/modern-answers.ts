@@ -35,13 +35,23 @@ export const METADATA_METHODS_0_28: ReadonlySet<string> = new Set(["server/disco
 /**
  * The era check before dispatch: the request's era, or the whole answer when the driver answers
  * it at this point — a protocol refusal of `classify_request`/`ProtocolSession`, or a modern
- * `initialize`, which only the legacy arm of the dispatcher serves (`-32601`).
+ * `initialize`, which only the legacy arm of the dispatcher serves (`-32601`) — with where that
+ * rule was read, for the replay log.
  */
-export function eraGate(options: { era: EraSession; line: string; message: JsonRpcMessage & { method: string } }): { era: McpEra } | { answer: string } {
+export function eraGate(options: {
+  era: EraSession;
+  line: string;
+  message: JsonRpcMessage & { method: string };
+}): { era: McpEra } | { answer: string; basis: string } {
   const { message } = options;
   const decision = options.era.decide({ jsonrpc: jsonrpcOf(options.line), idRaw: message.idRaw, method: message.method, params: message.params });
-  if ("refusal" in decision) return { answer: decision.refusal };
-  if (decision.era === "modern" && message.method === "initialize") return { answer: protocolErrorLine(message.idRaw, -32601, "Unknown method: initialize") };
+  if ("refusal" in decision) return { answer: decision.refusal, basis: `${MODERN_WIRE_SOURCE}:25-98 (classify_request, ProtocolSession)` };
+  if (decision.era === "modern" && message.method === "initialize") {
+    return {
+      answer: protocolErrorLine(message.idRaw, -32601, "Unknown method: initialize"),
+      basis: "server.rs dispatch_request: initialize only in the legacy era",
+    };
+  }
   return decision;
 }
 

@@ -104,8 +104,13 @@ describe("a recording of cua-driver ≥ 0.28 over MCP stdio", () => {
     expect(await send(modern(6, "resources/templates/list"))).toBe(
       '{"jsonrpc":"2.0","id":6,"error":{"code":-32601,"message":"Unknown method: resources/templates/list"}}',
     );
-    // the unlisted tool is logged as refused before any lookup, for no-unknown-tools
-    expect(requests().map((r) => [r.tool, r.synthesized])).toEqual([["frobnicate", "permission_denied"]]);
+    // the unlisted tool is logged as refused before any lookup, for no-unknown-tools; the era's refusals too, with the era asked for
+    expect(requests().map((r) => [r.method, r.tool, r.synthesized, r.era])).toEqual([
+      ["initialize", undefined, "era_refusal", "modern"],
+      ["call", "frobnicate", "permission_denied", "modern"],
+      ["tools/list", undefined, "era_refusal", "modern"],
+      ["skills/list", undefined, "era_refusal", "modern"],
+    ]);
   });
 
   it("serves a legacy client as 0.28 does: nothing before initialize, then the recorded bytes; ping answered in either era", async () => {
