@@ -49,6 +49,8 @@ const PURE: readonly string[] = [
   "src/schema",
   "src/driver",
   "src/wire",
+  "src/transports/cli/wire",
+  "src/transports/mcp/wire",
   "src/contract",
   "src/cassette/exchanges",
   "src/faults",
@@ -116,8 +118,15 @@ interface Module {
 
 const SRC = path.join(repoRoot, "src");
 
+/**
+ * A transport's folder holds the transport whole (decision 0265); its `wire/` sub-folder is the
+ * transport's encoding, which the pure core reads (the replay engine's request and answer shapes),
+ * so it sits in the wire layer with the shared encodings of src/wire/, not with the transport's
+ * fronts and clients.
+ */
 function folderOf(file: string): string {
   const rel = path.relative(SRC, file).split(path.sep);
+  if (rel[0] === "transports" && rel[2] === "wire" && rel.length > 3) return "wire";
   return rel.length === 1 ? "(root)" : rel[0]!;
 }
 

@@ -8,7 +8,7 @@ import type { CassetteEvent } from "#src/schema/cassette.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { createExchangeReader } from "./exchanges/index.js";
 import { fromStoredBytes } from "./stored-bytes.js";
-import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 import { saysDaemonUnreachable } from "#src/driver/messages.js";
 
 type Answer = { tool: string; kind: "ok" } | { tool: string; kind: "empty" } | { tool: string; kind: "failed"; message: string };

@@ -1,5 +1,5 @@
 import type { CassetteEvent } from "#src/schema/cassette.js";
-import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { createExchangeReader } from "./exchanges/index.js";
 

@@ -9,7 +9,7 @@ export { toStoredBytes, fromStoredBytes } from "./stored-bytes.js";
 export { extractImages, findImages, restoreImages } from "./images.js";
 export { frameRefFor, parseFrameRef, imageExt, sha256Hex, type FrameExt } from "./frame-ref.js";
 export { createRedactor, placeholderFor, REDACTION_KINDS, type Redactor, type RedactionKind, type RedactionSettings } from "./redact.js";
-export { parseDriverArgv, callReadsStdin, type DriverArgv } from "#src/wire/cli/argv.js";
+export { parseDriverArgv, callReadsStdin, type DriverArgv } from "#src/transports/cli/wire/argv.js";
 export { frameRefsOf } from "./event-frames.js";
 export { storeText, type StoredText } from "./store-text.js";
 export { summarizeCassette, type CassetteSummary, type ProbeFacts } from "./summary.js";

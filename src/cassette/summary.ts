@@ -2,7 +2,7 @@ import type { CassetteEvent, CassetteHeader, HttpEvent, McpLineEvent } from "#sr
 import { assertNever } from "#src/util/assert-never.js";
 import { createExchangeReader, storedText, transportOf } from "./exchanges/index.js";
 import type { Cassette, FrameStats } from "./cassette.js";
-import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 
 /** What `inspect --json` prints. Field names are a public contract: add, never rename. */
 export interface CassetteSummary {

@@ -1,6 +1,6 @@
 import type { Cassette } from "#src/cassette/cassette.js";
 import type { ToolInfo } from "#src/driver/port.js";
-import { withHostTools } from "#src/wire/mcp/host-tools.js";
+import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
 import { loadReplayCassette as readForReplay } from "#src/replay/load.js";
 import type { PreparedReplayCassette } from "#src/replay/replayer.js";
 

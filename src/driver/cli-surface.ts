@@ -1,7 +1,7 @@
 /**
  * The `cua-driver` 0.21 command line as the binary defines it (cli.rs, docs/reference/cua-driver-contract.md §1.1): the flags that take a value
  * and the subcommands it knows (an unknown first positional is an implicit `call`).
- * `src/wire/cli/argv.ts` reads argv with them.
+ * `src/transports/cli/wire/argv.ts` reads argv with them.
  */
 
 /** Flags that take a value (the next token, or `--flag=value`). */

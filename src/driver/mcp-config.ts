@@ -2,7 +2,7 @@
  * What `cua-driver mcp-config [--client NAME]` says, as the 0.21.0 binary says it on Linux
  * (cli.rs:1910-2139): client-specific wiring text around the binary's own path
  * (`std::env::current_exe()`, else `cua-driver`), or the error for a client it does not know.
- * Pure: the caller says what the binary path is; `src/wire/cli/render-mcp-config.ts` prints it.
+ * Pure: the caller says what the binary path is; `src/transports/cli/wire/render-mcp-config.ts` prints it.
  */
 
 /** The guidance for a known client (without the final newline), or the error text for an unknown one. */

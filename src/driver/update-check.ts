@@ -3,7 +3,7 @@
  * cli.rs:3629-3669, check_update_tool.rs:29-86; docs/discoveries/maintenance-surface.md): the state
  * it reports, the texts `check-update` and the `check_for_update` tool say about it, and the tool's
  * tools/list entry. Pure: the state comes in, text comes out; whoever calls decides where "latest"
- * came from. `src/wire/cli/update-check.ts` encodes it.
+ * came from. `src/transports/cli/wire/update-check.ts` encodes it.
  */
 
 /** `UpdateState` (version_check.rs:119-146), every field present; serde writes `None` as null. */

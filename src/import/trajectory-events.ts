@@ -3,7 +3,7 @@ import type { FrameExt } from "#src/cassette/frame-ref.js";
 import { extractImages } from "#src/cassette/images.js";
 import type { Redactor } from "#src/cassette/redact.js";
 import type { FrameRef } from "#src/schema/bytes.js";
-import { renderBuiltCall } from "#src/wire/cli/render-call.js";
+import { renderBuiltCall } from "#src/transports/cli/wire/render-call.js";
 import { rebuildActionResult, rebuildWindowState } from "./reconstruct/reconstruct-result.js";
 import type { Trajectory, TrajectoryTurn, TurnObservation } from "./trajectory.js";
 

@@ -1,7 +1,7 @@
 import os from "node:os";
 import type net from "node:net";
-import { callReadsStdin, parseDriverArgv } from "#src/wire/cli/argv.js";
-import { createLineFramer } from "#src/wire/mcp/lines.js";
+import { callReadsStdin, parseDriverArgv } from "#src/transports/cli/wire/argv.js";
+import { createLineFramer } from "#src/transports/mcp/wire/lines.js";
 import type { CliResponse, McpSessionHandler, ShimBackend } from "./backend.js";
 import { createFrameDecoder, encodeFrame } from "./frames.js";
 

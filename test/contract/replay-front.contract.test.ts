@@ -16,7 +16,7 @@ import { cliFront } from "#src/transports/cli/replay-backend.js";
 import type { StandInReply, StandIn } from "#src/driver/stand-in.js";
 import { inprocessFront, type InprocessRequest } from "#src/transports/inprocess/front.js";
 import { mcpFront } from "#src/transports/mcp/front.js";
-import { parseCallStdout } from "#src/wire/cli/stdout.js";
+import { parseCallStdout } from "#src/transports/cli/wire/stdout.js";
 import { repoRoot } from "../helpers/run-cli.js";
 
 const CASSETTE = path.join(repoRoot, "recordings/gtk3-demo-mcp");

@@ -5,7 +5,7 @@ import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { describe, expect, it } from "vitest";
 import { readCassette } from "#src/cassette/reader.js";
 import { restoreText } from "#src/cassette/restore.js";
-import { renderCall } from "#src/wire/cli/render-call.js";
+import { renderCall } from "#src/transports/cli/wire/render-call.js";
 import { repoRoot } from "../helpers/run-cli.js";
 import { skipWithout } from "../helpers/system-packages.js";
 import { tmpDir } from "../helpers/tmp-dir.js";

@@ -5,7 +5,7 @@ import { storedFrameRefs } from "#src/cassette/frame-signature.js";
 import { readCassette } from "#src/cassette/reader.js";
 import { storedSignature } from "#src/harness/screen/sign-frames.js";
 import { restoreText } from "#src/cassette/restore.js";
-import { renderCall } from "#src/wire/cli/render-call.js";
+import { renderCall } from "#src/transports/cli/wire/render-call.js";
 import { repoRoot } from "../helpers/run-cli.js";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startShimServer, type ShimServer } from "#src/shim-server/index.js";
 import { runCli } from "../helpers/run-cli.js";
 import { createSdkBackend, type SdkBackend } from "#src/transports/sdk/sdk-backend.js";
-import { withHostToolsRaw } from "#src/wire/mcp/host-tools.js";
+import { withHostToolsRaw } from "#src/transports/mcp/wire/host-tools.js";
 
 let backend: SdkBackend;
 let server: ShimServer;

@@ -1,7 +1,7 @@
 import type { StoredBytes } from "#src/schema/bytes.js";
 import type { CassetteEvent, CliEvent, HttpEvent, McpCloseEvent, McpLineEvent, McpOpenEvent, McpStderrEvent } from "#src/schema/cassette.js";
 import { assertNever } from "#src/util/assert-never.js";
-import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 import { idKey, readRpcMessage, type RpcMessage } from "./rpc-message.js";
 
 /** The transports a cassette records: per-call CLI, MCP over stdio, MCP over HTTP. */

@@ -4,7 +4,7 @@ import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
 import { pairedMcpStandIn } from "#src/transports/mcp/live-paired.js";
-import { errorLine, withId } from "#src/wire/mcp/envelope.js";
+import { errorLine, withId } from "#src/transports/mcp/wire/envelope.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
 import { mcpRequest } from "#src/replay/engine/request.js";

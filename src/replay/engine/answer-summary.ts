@@ -2,7 +2,7 @@ import type { RequestEntry } from "#src/schema/replay-log.js";
 import { answerOutcome, type OutcomeClass } from "#src/driver/outcome.js";
 import { callMayHaveRun } from "#src/driver/messages.js";
 import { envelopeCode } from "#src/driver/refusals.js";
-import { resultFromCliStdout } from "#src/wire/cli/stdout.js";
+import { resultFromCliStdout } from "#src/transports/cli/wire/stdout.js";
 import { rawMember } from "#src/wire/json/spans.js";
 
 /** The judging summary of a result: error flag, refusal code, effect, emptiness, window ids. */

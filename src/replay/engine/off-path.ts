@@ -1,5 +1,5 @@
 import type { SynthesisBasis, SynthesizedKind } from "#src/schema/replay-log.js";
-import { resultLine } from "#src/wire/mcp/envelope.js";
+import { resultLine } from "#src/transports/mcp/wire/envelope.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import type { Matcher } from "./matcher.js";

@@ -1,5 +1,5 @@
 import { defaultSocket, VOLATILE_FLAGS } from "#src/driver/cli-surface.js";
-import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 import type { ReplayTransport } from "#src/schema/replay-log.js";
 
 /**

@@ -1,13 +1,13 @@
-import { withHostTools } from "#src/wire/mcp/host-tools.js";
-import { renderMcpConfig } from "#src/wire/cli/render-mcp-config.js";
+import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
+import { renderMcpConfig } from "#src/transports/cli/wire/render-mcp-config.js";
 import { checkedAt, offlineUpdateState, type UpdateState } from "#src/driver/update-check.js";
-import { checkForUpdateResult, renderCheckUpdate } from "#src/wire/cli/update-check.js";
+import { checkForUpdateResult, renderCheckUpdate } from "#src/transports/cli/wire/update-check.js";
 import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
-import { renderDescribe, renderHelp, renderListTools } from "#src/wire/cli/render-static.js";
+import { renderDescribe, renderHelp, renderListTools } from "#src/transports/cli/wire/render-static.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import type { RecordedExchange } from "./exchanges.js";
 import { rawMember } from "#src/wire/json/spans.js";
-import { renderCall } from "#src/wire/cli/render-call.js";
+import { renderCall } from "#src/transports/cli/wire/render-call.js";
 import type { ReplayRequest } from "./request.js";
 
 export interface StaticCliAnswer {

@@ -1,4 +1,4 @@
-import { resultFromCliStdout } from "#src/wire/cli/stdout.js";
+import { resultFromCliStdout } from "#src/transports/cli/wire/stdout.js";
 import { rawMember } from "#src/wire/json/spans.js";
 import type { RecordedExchange, RecordedOutcome } from "./recorded-exchange.js";
 

@@ -5,7 +5,7 @@ import { DAEMON_CLOSED, DAEMON_TIMED_OUT, daemonNotRunning, daemonRequestFailed,
 import { assertNever } from "#src/util/assert-never.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import type { FrameLookup } from "#src/replay/engine/frames.js";
-import { renderCall, withImageBlock } from "#src/wire/cli/render-call.js";
+import { renderCall, withImageBlock } from "#src/transports/cli/wire/render-call.js";
 import { objectSpans, rawMember, setSortedMember } from "#src/wire/json/spans.js";
 import { cliRuleFailure } from "#src/replay/engine/synthetic-answer.js";
 import { recordedOutcome } from "#src/replay/engine/tool-result.js";

@@ -1,5 +1,5 @@
 import type { Driver, Reply, ToolInfo } from "#src/driver/port.js";
-import { parseCallFailure, parseCallStdout, parseListTools } from "#src/wire/cli/stdout.js";
+import { parseCallFailure, parseCallStdout, parseListTools } from "#src/transports/cli/wire/stdout.js";
 import { QUIET_DRIVER_ENV, runDriverWithDeadline } from "#src/runtime/driver-process.js";
 
 /** How the per-call CLI adapter runs `cua-driver call`: the binary, socket and environment. */

@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 
 /** Flags whose value is a file the driver writes; the file is stored as a frame. */
 const OUT_FILE_FLAGS = ["--screenshot-out-file"] as const;

@@ -2,7 +2,7 @@ import type { FrameRef, FrameSplice } from "#src/schema/bytes.js";
 import type { FrameExt } from "#src/cassette/frame-ref.js";
 import { imageExt } from "#src/cassette/frame-ref.js";
 import type { CassetteEventInput } from "#src/cassette/writer.js";
-import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 import type { Redactor } from "#src/cassette/redact.js";
 import { storeText } from "#src/cassette/store-text.js";
 import { eventTime } from "#src/transports/recording/recording-parts.js";

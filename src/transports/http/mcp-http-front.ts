@@ -4,7 +4,7 @@ import { timingSafeEqual } from "node:crypto";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
-import { errorLine } from "#src/wire/mcp/envelope.js";
+import { errorLine } from "#src/transports/mcp/wire/envelope.js";
 
 export interface McpHttpServer {
   port: number;

@@ -6,7 +6,7 @@ import { loadReplayCassette } from "#src/replay/load.js";
 import { createReplaySession, type ReplaySession } from "#src/replay/session.js";
 import { systemClock } from "#src/runtime/clock-system.js";
 import { mcpFront } from "#src/transports/mcp/front.js";
-import { errorLine } from "#src/wire/mcp/envelope.js";
+import { errorLine } from "#src/transports/mcp/wire/envelope.js";
 
 /** What `cassetteHandlers` answers and how: the URL, the token, faults and matching. */
 export interface CassetteHandlersOptions {

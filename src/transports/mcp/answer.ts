@@ -4,7 +4,7 @@ import type { Decision } from "#src/replay/engine/engine.js";
 import { syntheticResult } from "#src/replay/engine/synthetic-answer.js";
 import { recordedOutcome } from "#src/replay/engine/tool-result.js";
 import { assertNever } from "#src/util/assert-never.js";
-import { errorLine, resultLine, withId } from "#src/wire/mcp/envelope.js";
+import { errorLine, resultLine, withId } from "#src/transports/mcp/wire/envelope.js";
 import { type McpEra, protocolFaultLine } from "./era.js";
 
 export type McpAnswer =

@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { InitializeResult, ToolsListResult } from "#src/schema/probe-snapshot.js";
 import { InitializeResultSchema, ToolsListResultSchema } from "#src/schema/probe-snapshot.js";
 import { type ModernEraFindings, probeModernEra, type RawAnswer, readResult, type StepOutcome } from "./probe-eras.js";
-import { createLineFramer } from "#src/wire/mcp/lines.js";
+import { createLineFramer } from "#src/transports/mcp/wire/lines.js";
 import { startDriverStream } from "#src/runtime/driver-process.js";
 
 export interface McpProbeResult {

@@ -3,12 +3,12 @@ import { mcpRequest } from "#src/replay/engine/request.js";
 import type { ReplaySession } from "#src/replay/session.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import { READ_ONLY_TOOLS_0_21 } from "#src/driver/catalogue.js";
-import { withHostTools } from "#src/wire/mcp/host-tools.js";
+import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
 import { checkForUpdateAnswer, probeToolsList } from "#src/replay/engine/static-answers.js";
 import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
-import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/wire/mcp/envelope.js";
+import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/transports/mcp/wire/envelope.js";
 import { claimsModern, type EraSession, finishModernLine, legacyLine, speaksModern } from "./era.js";
 import {
   argumentsRefusal,

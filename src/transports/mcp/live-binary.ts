@@ -1,6 +1,6 @@
 import { spawnDriver } from "#src/runtime/driver-process.js";
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
-import { createLineFramer } from "#src/wire/mcp/lines.js";
+import { createLineFramer } from "#src/transports/mcp/wire/lines.js";
 
 /** A live `cua-driver mcp` stream: the handler, and its process's end. */
 export interface LiveMcpStream extends McpSessionHandler {

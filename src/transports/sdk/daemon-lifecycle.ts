@@ -6,7 +6,7 @@
  * that leaves out is listed in docs/discoveries/sdk-backend.md.
  */
 import path from "node:path";
-import { parseDriverArgv } from "#src/wire/cli/argv.js";
+import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 import { DAEMON_NOT_RUNNING, DAEMON_SHUTTING_DOWN, daemonAlreadyRunning, daemonListening, daemonRunningStatus } from "#src/driver/messages.js";
 import type { CliRequest, CliResponse } from "#src/shim-server/backend.js";
 

@@ -10,7 +10,7 @@ import type { StandIn } from "#src/driver/stand-in.js";
 import type { SdkDriver } from "#src/runtime/sdk-types.js";
 import { serdeString } from "#src/wire/json/string.js";
 import { member, parseSerdeJson, serdeCompact, stringValue, type SerdeNode } from "#src/wire/json/tree.js";
-import { errorLine, PARSE_ERROR_LINE, resultLine } from "#src/wire/mcp/envelope.js";
+import { errorLine, PARSE_ERROR_LINE, resultLine } from "#src/transports/mcp/wire/envelope.js";
 import { permissionDeniedText } from "#src/driver/messages.js";
 import { driverErrorText, type ToolNames } from "./tool-names.js";
 import { createEraSession, type EraSession, finishModernLine, speaksModern } from "#src/transports/mcp/era.js";

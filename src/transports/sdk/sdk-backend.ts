@@ -6,12 +6,12 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CliRequest, CliResponse, McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/backend.js";
-import { driverCommand } from "#src/wire/cli/argv.js";
+import { driverCommand } from "#src/transports/cli/wire/argv.js";
 import { locateSdk, loadSdk, type LoadSdkOptions, type SdkLocation } from "#src/runtime/load.js";
 import { sdkMcpStandIn, withoutReservedArgs } from "./mcp-direct.js";
 import { mountMcpStdio } from "#src/shim-server/mcp-stdio.js";
-import { renderCall } from "#src/wire/cli/render-call.js";
-import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "#src/wire/cli/render-static.js";
+import { renderCall } from "#src/transports/cli/wire/render-call.js";
+import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion, type RenderedText } from "#src/transports/cli/wire/render-static.js";
 import { rustIoErrorText } from "./rust-io-error.js";
 import type { SdkDriver, SdkMetadata } from "#src/runtime/sdk-types.js";
 import { parseSerdeJson, SerdeJsonError, type SerdeNode } from "#src/wire/json/tree.js";
@@ -20,9 +20,9 @@ import { driverErrorText, toolNames, type ToolNames } from "./tool-names.js";
 import { resolveBinaryPath } from "#src/runtime/binary-path.js";
 import { createDaemonLifecycle, LIFECYCLE_COMMANDS, type DaemonLifecycle, type LifecycleCommand } from "./daemon-lifecycle.js";
 import { createEndedSessions, type EndedSessions } from "./ended-sessions.js";
-import { withHostToolsRaw } from "#src/wire/mcp/host-tools.js";
-import { renderMcpConfig } from "#src/wire/cli/render-mcp-config.js";
-import { checkForUpdateResult, renderCheckUpdate } from "#src/wire/cli/update-check.js";
+import { withHostToolsRaw } from "#src/transports/mcp/wire/host-tools.js";
+import { renderMcpConfig } from "#src/transports/cli/wire/render-mcp-config.js";
+import { checkForUpdateResult, renderCheckUpdate } from "#src/transports/cli/wire/update-check.js";
 import { githubLatestRelease, updateState, type LatestRelease } from "./update-check.js";
 
 /** The published runtime standing in for the `cua-driver` binary behind the PATH shim. */

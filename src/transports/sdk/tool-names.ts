@@ -4,7 +4,7 @@
  * `permission_denied`; a classified name the platform does not register is `Unknown tool`.
  */
 import { classifiedNames } from "#src/driver/catalogue.js";
-import { inventoryTools } from "#src/wire/cli/render-static.js";
+import { inventoryTools } from "#src/transports/cli/wire/render-static.js";
 
 export interface ToolNames {
   registered: ReadonlySet<string>;

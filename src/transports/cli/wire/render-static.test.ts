@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { renderDescribe, renderHelp, renderListTools, renderManifest, renderVersion } from "./render-static.js";
 
-const oracles = new URL("../../../test/fixtures/sdk-oracles/", import.meta.url);
+const oracles = new URL("../../../../test/fixtures/sdk-oracles/", import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, oracles), "utf8");
 const inventory = read("captured/tools-list-0.21.0.json");
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../../../test/helpers/run-cli.js";
-import { withHostToolsRaw } from "#src/wire/mcp/host-tools.js";
-import { renderMcpConfig } from "#src/wire/cli/render-mcp-config.js";
+import { repoRoot } from "../../../../test/helpers/run-cli.js";
+import { withHostToolsRaw } from "#src/transports/mcp/wire/host-tools.js";
+import { renderMcpConfig } from "#src/transports/cli/wire/render-mcp-config.js";
 import { checkedAt, updateStateFor } from "#src/driver/update-check.js";
 import { checkForUpdateResult, renderCheckUpdate } from "./update-check.js";
 

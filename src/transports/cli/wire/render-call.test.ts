@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../../../test/helpers/run-cli.js";
+import { repoRoot } from "../../../../test/helpers/run-cli.js";
 import { loadReplayCassette } from "#src/replay/load.js";
 import { createEngine } from "#src/replay/engine/engine.js";
 import { rawMember } from "#src/wire/json/spans.js";
 import { resultFromCliStdout } from "./stdout.js";
 import { renderBuiltCall, renderCall, withImageBlock } from "./render-call.js";
 
-const oracles = new URL("../../../test/fixtures/sdk-oracles/", import.meta.url);
+const oracles = new URL("../../../../test/fixtures/sdk-oracles/", import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, oracles), "utf8");
 
 interface Example {

@@ -4,7 +4,7 @@
  * does not have it, so a tools/list built from the runtime adds it here.
  */
 import { CHECK_FOR_UPDATE_ENTRY } from "#src/driver/update-check.js";
-import { CHECK_FOR_UPDATE_ENTRY_JSON } from "#src/wire/cli/update-check.js";
+import { CHECK_FOR_UPDATE_ENTRY_JSON } from "#src/transports/cli/wire/update-check.js";
 
 /** A parsed tools/list result with the binary's host tools appended when missing. */
 export function withHostTools<T extends { tools?: unknown }>(result: T): T {
