@@ -61,7 +61,7 @@ interface PruneOptions {
 }
 
 /**
- * One pass over the cassette: each line is checked and, when kept, copied to the new cassette.json
+ * One pass over the cassette: each line is checked and, when kept, copied to the new cassette.jsonl
  * as it is read (its call, and whether a log used it, is known by then), so the file is read once
  * and the write goes on while the reading does. What can only be judged at the end (a log naming
  * a seq the file lacks, logs that name none of it, a missing frame) is judged before the commit: a
@@ -80,8 +80,7 @@ function pruneLocked(options: PruneOptions): PruneResult {
       refuseExistingOutput(options.target);
     }
     out = openAtomicFile({ file: path.join(options.target, CASSETTE_FILE), field: "--out" });
-    const result = pruneScan(options, out);
-    const keptFrames = new Set(result.keptFrames);
+    const { result, keptFrames } = pruneScan(options, out);
     if (!options.inPlace) {
       for (const ref of [...keptFrames].sort()) copyFrame({ from: options.dir, to: options.target, ref });
       copyProbe(options.dir, options.target);
@@ -96,7 +95,7 @@ function pruneLocked(options: PruneOptions): PruneResult {
       if (removed.shared)
         result.warnings.push(`${path.join(options.target, "frames")} is a link to a folder elsewhere: no frame was removed from it (it may be shared)`);
     }
-    return result.result;
+    return result;
   } finally {
     out?.abort();
     outLock?.release();
@@ -105,7 +104,7 @@ function pruneLocked(options: PruneOptions): PruneResult {
   }
 }
 
-function pruneScan(options: PruneOptions, out: AtomicFile | undefined): { result: PruneResult; warnings: string[]; keptFrames: string[] } {
+function pruneScan(options: PruneOptions, out: AtomicFile | undefined): { result: PruneResult; keptFrames: Set<string> } {
   const file = path.join(options.dir, CASSETTE_FILE);
   const used = new Set<number>();
   for (const log of options.logs) for (const e of log.entries) if (e.type === "request" && e.matched_seq !== undefined) used.add(e.matched_seq);
@@ -180,7 +179,7 @@ function pruneScan(options: PruneOptions, out: AtomicFile | undefined): { result
     frames: { before: framesBefore.size, after: framesAfter.size },
     warnings,
   };
-  return { result, warnings, keptFrames: [...framesAfter] };
+  return { result, keptFrames: framesAfter };
 }
 
 const NEWLINE = Buffer.from("\n");
