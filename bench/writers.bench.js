@@ -2,8 +2,9 @@
 // calls with ~8 KiB answers, one frame), `CUA_BENCH_WRITERS_MB` big (default 1024). "Copy" reads the
 // file and writes it to a new one in 1 MiB blocks, then fsyncs it: what any plain copy of the
 // bytes costs. Prune keeps every other call and merge appends the cassette to itself, each run as
-// the CLI does: read and validate every line, then write the result the atomic way (temp file
-// beside, checked writes, fsync, rename, fsync folder). The write phase alone is also timed:
+// the CLI does: prune reads and validates every line and writes the kept ones in the same pass,
+// merge checks both inputs, then writes; both the atomic way (temp file beside, checked writes,
+// fsync, rename, fsync folder). The write phase alone is also timed:
 // the same atomic write of the same output bytes, which is what decision 0180 adds.
 import { closeSync, cpSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
 import os from "node:os";
@@ -72,6 +73,8 @@ const time = (fn) => {
 };
 
 export async function run() {
+  // the machine is shared: its load (runnable processes, 1-minute average) says how much other work the timings ran beside
+  const loadBefore = os.loadavg()[0];
   const mb = Number(process.env.CUA_BENCH_WRITERS_MB ?? 1024);
   const { pruneCassette } = await dist("cassette/prune.js");
   const { mergeCassettes } = await dist("cassette/merge.js");
@@ -176,13 +179,19 @@ export async function run() {
     const row = (label, ms, base, r, target) => `| ${label} | ${fmt(ms, 0)} | ${fmt(base, 0)} | ${fmt(r)} | ≤ ${target} | ${r <= target ? "pass" : "miss"} |`;
     const mib = (f) => fmt(statSync(f).size / 1024 / 1024, 0);
     return [
-      `Cassette: ${fmt(size / 1024 / 1024, 0)} MiB, ${events} events (~8 KiB each), one frame; prune keeps every other call (${mib(path.join(prunedDir, "cassette.jsonl"))} MiB out), merge appends it to itself (${mib(path.join(mergedDir, "cassette.jsonl"))} MiB out). The disk is the machine's own (ext4 on a shared virtual disk: fsync times vary run to run), \`sync\` before each timed write. Write rows: ${runs} paired runs taking turns at going first, ratio = median of the per-pair ratios. Whole-command rows: median of ${runs} runs; of their wall time, prune used ${fmt(median(cpu.prune), 0)} ms of CPU and merge ${fmt(median(cpu.merge), 0)} ms (median).`,
+      `Cassette: ${fmt(size / 1024 / 1024, 0)} MiB, ${events} events (~8 KiB each), one frame; prune keeps every other call (${mib(path.join(prunedDir, "cassette.jsonl"))} MiB out), merge appends it to itself (${mib(path.join(mergedDir, "cassette.jsonl"))} MiB out). The disk is the machine's own (ext4 on a shared virtual disk: fsync times vary run to run), \`sync\` before each timed write. Write rows: ${runs} paired runs taking turns at going first, ratio = median of the per-pair ratios. Whole-command rows: median of ${runs} runs; of their wall time, prune used ${fmt(median(cpu.prune), 0)} ms of CPU and merge ${fmt(median(cpu.merge), 0)} ms (median). Load of the machine (1-minute average, ${os.availableParallelism()} cores shared with other work): ${fmt(loadBefore, 1)} at the start, ${fmt(os.loadavg()[0], 1)} at the end.`,
       "",
       "| measure | ms | plain copy ms | ÷ copy | target | result |",
       "| --- | ---: | ---: | ---: | --- | --- |",
       row("prune --out: the atomic write of its output, ÷ a plain copy of those bytes", pruneWrite.atomic, pruneWrite.plain, pruneWrite.ratio, 1.5),
       row("merge --out: the atomic write of its output, ÷ a plain copy of those bytes", mergeWrite.atomic, mergeWrite.plain, mergeWrite.ratio, 1.5),
-      row("prune --out, whole command (read + validate every line, then write), ÷ copying the input", m.prune, m.copyIn, m.prune / m.copyIn, 1.5),
+      row(
+        "prune --out, whole command (one pass: read + validate every line, write the kept ones), ÷ copying the input",
+        m.prune,
+        m.copyIn,
+        m.prune / m.copyIn,
+        1.5,
+      ),
       row(
         "merge --out, whole command (checks A and B, then copies A's lines and B's with their numbers moved), ÷ copying the output",
         m.merge,
@@ -191,7 +200,7 @@ export async function run() {
         1.5,
       ),
       "",
-      "A plain copy reads 1 MiB blocks and writes them to a new file, then fsyncs it. The atomic write does the same into a temp file beside the target with every write checked, then renames it over the target and fsyncs the folder: the first two rows are what making the write safe costs. The whole commands also read every line of their input as JSON and check it against the cassette schema (compiled once from the JSON Schema, decision 0230), which is CPU work a copy does not do: on a busy machine, or a disk faster than the parse, that is what a whole-command row above the target is made of. Merge copies B's lines with only their leading numbers rewritten (not parsed and written again).",
+      "A plain copy reads 1 MiB blocks and writes them to a new file, then fsyncs it. The atomic write does the same into a temp file beside the target with every write checked, then renames it over the target and fsyncs the folder: the first two rows are what making the write safe costs. The whole commands also read every line of their input as JSON and check it against the cassette schema (compiled once from the JSON Schema, decision 0230), which is CPU work a copy does not do: on a busy machine, or a disk faster than the parse, that is what a whole-command row above the target is made of. Prune does it in the pass that writes its output (decision 0250); merge checks A and B, then copies A's lines and B's with only their leading numbers rewritten (not parsed and written again).",
     ].join("\n");
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -13,19 +13,28 @@ const CHUNK = 1 << 20;
 
 /**
  * Copies lines of a cassette file byte for byte (no decoding: invalid UTF-8 stays what it was),
- * each followed by a newline, in chunks: lines next to each other in the file are copied as one
- * range. `header: true` copies line 1 first.
+ * each followed by a newline. The file is read in order in 1 MiB chunks and the kept ranges of each
+ * chunk are written from it: lines next to each other in the file go as one range, and a dropped
+ * line between two kept ones costs no read of its own. `header: true` copies line 1 first.
  */
 export function copyKeptLines(o: { from: string; header: boolean; lines: readonly KeptLine[]; out: Pick<AtomicFile, "write"> }): void {
   const fd = openSync(o.from, constants.O_RDONLY | constants.O_NONBLOCK);
   const chunk = Buffer.allocUnsafe(CHUNK);
+  // the file's bytes chunk[0, have) start at file offset `at`
+  let at = 0;
+  let have = 0;
   const copy = (start: number, end: number) => {
-    let at = start;
-    while (at < end) {
-      const n = readSync(fd, chunk, 0, Math.min(CHUNK, end - at), at);
-      if (n === 0) throw new Error(`${o.from} is shorter than when it was read (changed by another program meanwhile?)`);
-      o.out.write(chunk.subarray(0, n));
-      at += n;
+    let from = start;
+    while (from < end) {
+      if (from < at || from >= at + have) {
+        // read from `from` on, a whole chunk (bytes past `end` serve the ranges after it)
+        have = readSync(fd, chunk, 0, CHUNK, from);
+        at = from;
+        if (have === 0) throw new Error(`${o.from} is shorter than when it was read (changed by another program meanwhile?)`);
+      }
+      const to = Math.min(end, at + have);
+      o.out.write(chunk.subarray(from - at, to - at));
+      from = to;
     }
   };
   try {
@@ -65,7 +74,7 @@ function headerEnd(fd: number, chunk: Buffer): number {
 }
 
 /**
- * The little of an event that tells whether it is a tool call (`toolCallSpans`): kind, seq, argv,
+ * The little of an event that tells whether it is a tool call (`toolCallTracker`): kind, seq, argv,
  * an HTTP body's method, an MCP line's id and method. A prune of a large cassette keeps these in
  * memory, not the answers.
  */

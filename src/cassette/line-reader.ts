@@ -10,6 +10,8 @@ export interface FileLine {
   offset: number;
   /** Bytes of the line, without its newline. */
   bytes: number;
+  /** With `raw: true`, the line's bytes (without its newline), valid only until the next line is read. */
+  raw?: Buffer;
 }
 
 const CHUNK = 1 << 20;
@@ -20,7 +22,7 @@ const CHUNK = 1 << 20;
  * `maxLineBytes` (default: the longest string this Node can hold) is an error naming its number.
  * Opening or reading failures are errors that say which (missing, a directory, unreadable).
  */
-export function* readLines(options: { file: string; what: string; fix: string; maxLineBytes?: number }): Generator<FileLine> {
+export function* readLines(options: { file: string; what: string; fix: string; maxLineBytes?: number; raw?: boolean }): Generator<FileLine> {
   const { file } = options;
   const maxLineBytes = options.maxLineBytes ?? constants.MAX_STRING_LENGTH;
   let fd: number;
@@ -51,10 +53,11 @@ export function* readLines(options: { file: string; what: string; fix: string; m
         if (nl < 0 || nl >= n) break;
         const bytes = pendingBytes + (nl - start);
         if (bytes > maxLineBytes) throw tooLarge(options, line, bytes, maxLineBytes);
-        const text = pending.length === 0 ? chunk.toString("utf8", start, nl) : Buffer.concat([...pending, chunk.subarray(start, nl)]).toString("utf8");
+        const whole = pending.length === 0 ? undefined : Buffer.concat([...pending, chunk.subarray(start, nl)]);
+        const text = whole ? whole.toString("utf8") : chunk.toString("utf8", start, nl);
         pending = [];
         pendingBytes = 0;
-        yield { line, text, offset, bytes };
+        yield { line, text, offset, bytes, ...(options.raw ? { raw: whole ?? chunk.subarray(start, nl) } : {}) };
         line++;
         offset += bytes + 1;
         start = nl + 1;
@@ -65,7 +68,10 @@ export function* readLines(options: { file: string; what: string; fix: string; m
         pending.push(Buffer.from(chunk.subarray(start, n)));
       }
     }
-    if (pendingBytes > 0) yield { line, text: Buffer.concat(pending).toString("utf8"), offset, bytes: pendingBytes };
+    if (pendingBytes > 0) {
+      const whole = Buffer.concat(pending);
+      yield { line, text: whole.toString("utf8"), offset, bytes: pendingBytes, ...(options.raw ? { raw: whole } : {}) };
+    }
   } finally {
     closeSync(fd);
   }

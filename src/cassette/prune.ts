@@ -1,12 +1,12 @@
+import { existsSync, rmdirSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "#src/errors.js";
-import type { CassetteEvent } from "#src/schema/cassette.js";
 import type { ReplayLogEntry } from "#src/schema/replay-log.js";
-import { makePrivateDir, openAtomicFile } from "#src/util/atomic-file.js";
+import { makePrivateDir, openAtomicFile, type AtomicFile } from "#src/util/atomic-file.js";
 import type { HeldLock } from "#src/util/file-lock.js";
 import { CASSETTE_FILE, PROBE_FILE } from "./cassette.js";
-import { toolCallSpans } from "./call-events.js";
-import { copyKeptLines, slimEvent, type KeptLine } from "./copy-lines.js";
+import { toolCallTracker } from "./call-events.js";
+import { copyKeptLines, slimEvent } from "./copy-lines.js";
 import { frameRefsOf } from "./event-frames.js";
 import { copyFrame } from "./frame-signature.js";
 import { fastValidators } from "./fast-validators.js";
@@ -52,26 +52,96 @@ export function pruneCassette(options: {
   }
 }
 
-function pruneLocked(options: {
+interface PruneOptions {
   dir: string;
   logs: readonly { file: string; entries: readonly ReplayLogEntry[] }[];
   inPlace: boolean;
   target: string;
   dryRun?: boolean;
-}): PruneResult {
-  const kept: (KeptLine & { seq: number; refs: string[] })[] = [];
-  const slim: CassetteEvent[] = [];
+}
+
+/**
+ * One pass over the cassette: each line is checked and, when kept, copied to the new cassette.jsonl
+ * as it is read (its call, and whether a log used it, is known by then), so the file is read once
+ * and the write goes on while the reading does. What can only be judged at the end (a log naming
+ * a seq the file lacks, logs that name none of it, a missing frame) is judged before the commit: a
+ * prune that fails leaves the old cassette, and no new one.
+ */
+function pruneLocked(options: PruneOptions): PruneResult {
+  if (options.dryRun) return pruneScan(options, undefined).result;
+  let created: string | undefined;
+  let outLock: HeldLock | undefined;
+  let out: AtomicFile | undefined;
+  try {
+    if (!options.inPlace) {
+      created = firstMissing(options.target);
+      makePrivateDir(options.target, "--out");
+      outLock = lockCassette(options.target);
+      refuseExistingOutput(options.target);
+    }
+    out = openAtomicFile({ file: path.join(options.target, CASSETTE_FILE), field: "--out" });
+    const { result, keptFrames } = pruneScan(options, out);
+    if (!options.inPlace) {
+      for (const ref of [...keptFrames].sort()) copyFrame({ from: options.dir, to: options.target, ref });
+      copyProbe(options.dir, options.target);
+    }
+    out.commit();
+    out = undefined;
+    outLock?.release();
+    outLock = undefined;
+    created = undefined;
+    if (options.inPlace) {
+      const removed = removeUnkeptFrames(options.target, keptFrames);
+      if (removed.shared)
+        result.warnings.push(`${path.join(options.target, "frames")} is a link to a folder elsewhere: no frame was removed from it (it may be shared)`);
+    }
+    return result;
+  } finally {
+    out?.abort();
+    outLock?.release();
+    // an --out this prune made for a cassette it did not write is not left behind
+    if (created) removeMadeDirs(options.target, created);
+  }
+}
+
+function pruneScan(options: PruneOptions, out: AtomicFile | undefined): { result: PruneResult; keptFrames: Set<string> } {
+  const file = path.join(options.dir, CASSETTE_FILE);
+  const used = new Set<number>();
+  for (const log of options.logs) for (const e of log.entries) if (e.type === "request" && e.matched_seq !== undefined) used.add(e.matched_seq);
+  const calls = toolCallTracker();
+  const seqs = new Set<number>();
+  const dropped: number[] = [];
+  const framesBefore = new Set<string>();
+  const framesAfter = new Set<string>();
+  let kept = 0;
+  // the header as it is, first (the scan checks it before the first event)
+  let header = out === undefined;
   const scan = scanCassette({
     dir: options.dir,
     validators: fastValidators,
     frames: "verify",
-    onEvent: (event, place) => {
-      kept.push({ offset: place.offset, bytes: place.bytes, seq: event.seq, refs: frameRefsOf(event).map((r) => String(r.ref)) });
-      slim.push(slimEvent(event));
+    raw: out !== undefined,
+    onEvent: (event, _place, raw) => {
+      seqs.add(event.seq);
+      const refs = frameRefsOf(event).map((r) => String(r.ref));
+      for (const ref of refs) framesBefore.add(ref);
+      const call = calls.add(slimEvent(event));
+      if (call !== undefined && !used.has(call)) {
+        dropped.push(event.seq);
+        return;
+      }
+      kept++;
+      for (const ref of refs) framesAfter.add(ref);
+      if (!out) return;
+      if (!header) {
+        copyKeptLines({ from: file, header: true, lines: [], out });
+        header = true;
+      }
+      out.write(raw!);
+      out.write(NEWLINE);
     },
   });
-  const seqs = new Set(kept.map((e) => e.seq));
-  const used = new Set<number>();
+  if (!header) copyKeptLines({ from: scan.file, header: true, lines: [], out: out! });
   const warnings: string[] = [];
   let matched = 0;
   for (const log of options.logs) {
@@ -89,63 +159,51 @@ function pruneLocked(options: {
           fix: "Pass logs written by replays of this cassette (`cua-contract replay DIR --log FILE -- CMD`).",
         });
       }
-      used.add(e.matched_seq);
       matched += 1;
     }
     if (!summary) warnings.push(`${log.file}: no summary entry: the replay did not finish, so it may not show every call the harness makes`);
     if (unmatched > 0) warnings.push(`${log.file}: ${unmatched} unmatched request(s): the pruned cassette cannot answer them either`);
   }
-  const spans = toolCallSpans(slim);
-  if (matched === 0 && spans.length > 0) {
-    throw new UserError(`the replay logs name no event of ${scan.file}: pruning would drop every one of its ${spans.length} calls`, {
+  if (matched === 0 && calls.spans.length > 0) {
+    throw new UserError(`the replay logs name no event of ${scan.file}: pruning would drop every one of its ${calls.spans.length} calls`, {
       code: "BAD_INPUT",
       file: options.logs[0]?.file ?? scan.file,
       field: "--log",
       fix: "Pass the logs of replays of this very cassette (`cua-contract replay DIR --log FILE -- CMD`); a log of another cassette says nothing about this one.",
     });
   }
-  const drop = new Set<number>();
-  for (const span of spans) if (!used.has(span.seq)) for (const s of span.seqs) drop.add(s);
-  const keptLines = kept.filter((e) => !drop.has(e.seq));
-  const before = new Set(kept.flatMap((e) => e.refs));
-  const after = new Set(keptLines.flatMap((e) => e.refs));
   const result: PruneResult = {
     out: options.target,
-    events: { before: kept.length, after: keptLines.length },
-    dropped: [...drop].sort((a, b) => a - b),
-    frames: { before: before.size, after: after.size },
+    events: { before: seqs.size, after: kept },
+    dropped: dropped.sort((a, b) => a - b),
+    frames: { before: framesBefore.size, after: framesAfter.size },
     warnings,
   };
-  if (options.dryRun) return result;
+  return { result, keptFrames: framesAfter };
+}
 
-  let outLock: HeldLock | undefined;
-  if (!options.inPlace) {
-    makePrivateDir(options.target, "--out");
-    outLock = lockCassette(options.target);
+const NEWLINE = Buffer.from("\n");
+
+/** The topmost folder of `dir` (itself included) that does not exist yet, if any. */
+function firstMissing(dir: string): string | undefined {
+  let missing: string | undefined;
+  for (let d = dir; !existsSync(d); d = path.dirname(d)) {
+    missing = d;
+    if (path.dirname(d) === d) break;
   }
-  try {
-    if (!options.inPlace) {
-      refuseExistingOutput(options.target);
-      for (const ref of [...after].sort()) copyFrame({ from: options.dir, to: options.target, ref });
-      copyProbe(options.dir, options.target);
-    }
-    const out = openAtomicFile({ file: path.join(options.target, CASSETTE_FILE), field: "--out" });
+  return missing;
+}
+
+/** Removes the folders from `dir` up to `top` that were made for it, if they are still empty. */
+function removeMadeDirs(dir: string, top: string): void {
+  for (let d = dir; ; d = path.dirname(d)) {
     try {
-      copyKeptLines({ from: scan.file, header: true, lines: keptLines, out });
-      out.commit();
-    } catch (error) {
-      out.abort();
-      throw error;
+      rmdirSync(d);
+    } catch {
+      return;
     }
-  } finally {
-    outLock?.release();
+    if (d === top) return;
   }
-  if (options.inPlace) {
-    const removed = removeUnkeptFrames(options.target, after);
-    if (removed.shared)
-      warnings.push(`${path.join(options.target, "frames")} is a link to a folder elsewhere: no frame was removed from it (it may be shared)`);
-  }
-  return result;
 }
 
 /** Copies probe.json to another cassette (atomically); a link out of the cassette is refused. */

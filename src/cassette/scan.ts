@@ -29,8 +29,12 @@ export interface EventPlace {
 export interface ScanCassetteOptions {
   dir: string;
   validators: CassetteValidators;
-  /** Called for each event in file order; the scan keeps no event itself. */
-  onEvent: (event: CassetteEvent, place: EventPlace) => void;
+  /**
+   * Called for each event in file order; the scan keeps no event itself. With `raw: true`, `raw` is
+   * the line's bytes as they are in the file (without its newline), valid only during the call.
+   */
+  onEvent: (event: CassetteEvent, place: EventPlace, raw?: Buffer) => void;
+  raw?: boolean;
   /** `verify` throws on a missing or altered frame, `report` lists them, `skip` reads no frame. */
   frames: "verify" | "report" | "skip";
   /** `skip`: probe.json is not read (a reader that has no use for it, e.g. a report). Default `read`. */
@@ -82,7 +86,7 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
   let lastRecorded = -1;
   // A line that is not JSON is an error unless nothing follows it (a crash tore the last line).
   let torn: { line: number; chars: number } | undefined;
-  for (const l of readLines({ file, what: "cassette.jsonl", fix: DIR_FIX })) {
+  for (const l of readLines({ file, what: "cassette.jsonl", fix: DIR_FIX, ...(options.raw ? { raw: true } : {}) })) {
     if (torn) throw tornInMiddle(file, torn.line);
     if (l.line === 1) {
       header = parseHeader(file, l.text, validators);
@@ -113,7 +117,7 @@ export function scanCassette(options: ScanCassetteOptions): CassetteScan {
     checkSeq({ event, line: l.line, file, seqs, lastRecorded });
     if (!event.added) lastRecorded = event.seq;
     events++;
-    options.onEvent(event, { line: l.line, offset: l.offset, bytes: l.bytes });
+    options.onEvent(event, { line: l.line, offset: l.offset, bytes: l.bytes }, l.raw);
   }
   if (header === undefined) header = parseHeader(file, undefined, validators);
   checkDates(file, header);
