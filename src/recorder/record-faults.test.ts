@@ -26,7 +26,7 @@ const plan = (fault: FaultPlan["rules"][number]["fault"], tool = "click"): Fault
 const CLICK = ["call", "click", '{"pid":1,"window_id":2,"element_token":"s00000001:3"}'];
 const ACTION = '{\n  "effect": "unverifiable"\n}\n';
 
-function parts(fault: FaultPlan) {
+function parts(fault: FaultPlan, driverVersion?: string) {
   const base = memorySink();
   const kept = keepingEvents(base);
   return {
@@ -34,7 +34,7 @@ function parts(fault: FaultPlan) {
     sink: kept.sink,
     redactor: createRedactor({ enabled: true }),
     clock: () => 0,
-    faults: createRecordFaults({ plan: fault, events: kept.events }),
+    faults: createRecordFaults({ plan: fault, events: kept.events, ...(driverVersion ? { driverVersion } : {}) }),
   };
 }
 
@@ -99,8 +99,8 @@ describe("record --faults, MCP stdio", () => {
   const result = (id: number) =>
     `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"text":"ok","type":"text"}],"structuredContent":{"effect":"unverifiable"}}}`;
 
-  function relay(fault: FaultPlan) {
-    const p = parts(fault);
+  function relay(fault: FaultPlan, driverVersion?: string) {
+    const p = parts(fault, driverVersion);
     const toHarness: string[] = [];
     const toDriver: string[] = [];
     const died: number[] = [];
@@ -148,5 +148,59 @@ describe("record --faults, MCP stdio", () => {
     expect(t.toDriver).toEqual([call(8, "click")]);
     expect(t.toHarness[0]).toMatch(/^\{"jsonrpc":"2.0","id":7,"result":\{.*"isError":true.*"stale_element_token"/);
     expect(t.toHarness[1]).toBe(result(8));
+  });
+
+  describe("from 0.28, in the era of each request (as the replay renders it)", () => {
+    const META = '"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}';
+    const modernCall = (id: number, name: string) => `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":{},${META}}}`;
+    const INITIALIZE = '{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}';
+    const flushed = () => new Promise((resolve) => setTimeout(resolve, 10));
+
+    it("a result fault on a modern request gets the modern envelope; on a legacy one, or before 0.28, it does not", async () => {
+      const modern = relay(plan({ kind: "refusal", code: "stale_element_token" }), "0.28.2");
+      modern.r.fromHarness(modernCall(7, "click"));
+      const legacy = relay(plan({ kind: "refusal", code: "stale_element_token" }), "0.28.2");
+      legacy.r.fromHarness(INITIALIZE);
+      legacy.r.fromHarness(call(7, "click"));
+      const older = relay(plan({ kind: "refusal", code: "stale_element_token" }), "0.21.0");
+      older.r.fromHarness(modernCall(7, "click"));
+      await flushed();
+      expect(older.toHarness).toEqual(legacy.toHarness);
+      expect(modern.toHarness[0]).toMatch(
+        /^\{"jsonrpc":"2.0","id":7,"result":\{"_meta":\{"io.modelcontextprotocol\/serverInfo":\{"name":"cua-driver","version":"0.28.2"\}\},.*"resultType":"complete"/,
+      );
+      expect(legacy.toHarness[0]).toBe(modern.toHarness[0]!.replace(/"_meta":\{[^}]*\}\},/, "").replace(',"resultType":"complete"', ""));
+    });
+
+    it("protocol_error is the modern refusal of its reason on a modern request, the legacy one on a legacy request", async () => {
+      const fault = plan({ kind: "protocol_error", reason: "unsupported_version", supported: ["2027-03-01"] }, "list_windows");
+      const modern = relay(fault, "0.28.2");
+      modern.r.fromHarness(modernCall(3, "list_windows"));
+      const legacy = relay(fault, "0.28.2");
+      legacy.r.fromHarness(INITIALIZE);
+      legacy.r.fromHarness(call(3, "list_windows"));
+      await flushed();
+      expect(modern.toHarness).toEqual([
+        '{"jsonrpc":"2.0","id":3,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"requested":"2026-07-28","supported":["2027-03-01"]}}}',
+      ]);
+      expect(legacy.toHarness).toEqual(['{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Missing required per-request MCP metadata"}}']);
+      expect([modern.toDriver, legacy.toDriver]).toEqual([[], [INITIALIZE]]);
+    });
+
+    it("a call the driver refuses for its era draws no fault: it goes to the driver, and the plan's call is the next one", async () => {
+      const t = relay(plan({ kind: "refusal", code: "stale_element_token" }), "0.28.2");
+      t.r.fromHarness(call(1, "click")); // legacy, before initialize
+      t.r.fromHarness(INITIALIZE);
+      t.r.fromHarness(call(2, "click"));
+      await flushed();
+      expect(t.toDriver).toEqual([call(1, "click"), INITIALIZE]);
+      const sent = t.p.base.events.flatMap((e) => (e.kind === "mcp" && e.dir === "c2s" ? [[JSON.parse(String(e.line)).id, e.fault?.kind]] : []));
+      expect(sent).toEqual([
+        [1, undefined],
+        [0, undefined],
+        [2, "refusal"],
+      ]);
+      expect(t.toHarness[0]).toMatch(/^\{"jsonrpc":"2.0","id":2,"result":/);
+    });
   });
 });

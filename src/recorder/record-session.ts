@@ -190,6 +190,7 @@ export async function openRecording(options: Omit<RecordOptions, "command" | "de
       ? createRecordFaults({
           plan: options.faults,
           ...(options.seed !== undefined ? { seed: options.seed } : {}),
+          driverVersion: identity.version,
           ...(tools ? { tools } : {}),
           events: kept.events,
         })

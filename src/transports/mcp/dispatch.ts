@@ -9,15 +9,15 @@ import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/transports/mcp/wire/envelope.js";
-import { claimsModern, type EraSession, finishModernLine, legacyLine, speaksModern } from "./era.js";
+import { claimsModern, type EraSession, speaksModern } from "./era.js";
 import {
-  argumentsRefusal,
-  eraGate,
+  eraRendering,
   httpModernGap,
   initializeResult0_28,
   METADATA_METHODS_0_28,
   metadataResult,
   skillAnswer,
+  toolCallRefusal,
   unknownToolLine,
 } from "./modern-answers.js";
 import { SKILL_METHODS } from "./skills.js";
@@ -45,30 +45,27 @@ export async function dispatchMcpLine(options: {
   const dual = options.era !== undefined;
   const httpGap = transport === "http" && speaksModern(session.driverVersion) ? httpModernGap({ ...message, method }) : undefined;
   if (httpGap) return { type: "line", delayMs: 0, line: httpGap };
-  const gate = dual ? eraGate({ era: options.era!, line, message: { ...message, method } }) : undefined;
-  if (gate && "answer" in gate) {
+  const rendering = eraRendering({ era: options.era, driverVersion: session.driverVersion, line, message: { ...message, method } });
+  if ("refused" in rendering) {
     // logged, so the invariants see a request the driver refused for the era it spoke
     const refused = { ...mcpRequest({ message, stream, transport }), era: claimsModern({ method, params: message.params }) ? "modern" : "legacy" } as const;
     session.record(session.synthesized(refused), {
       tMs: session.t(),
-      synthesized: { kind: "era_refusal", basis: { source: "reference", detail: gate.basis } },
+      synthesized: { kind: "era_refusal", basis: { source: "reference", detail: rendering.refused.basis } },
     });
-    return { type: "line", delayMs: 0, line: gate.answer };
+    return { type: "line", delayMs: 0, line: rendering.refused.answer };
   }
-  const modern = gate?.era === "modern";
+  const modern = rendering.era === "modern";
   // a legacy request gets a modern-era recorded answer without the envelope, as the driver would answer it
-  const finish = (l: string) => (modern ? finishModernLine(l, method, session.driverVersion) : dual ? legacyLine(l) : l);
+  const { finish } = rendering;
   if (method === "tools/call") {
-    const params = message.params as Record<string, unknown> | undefined;
-    if (params === undefined || params === null) return { type: "line", delayMs: 0, line: errorLine(idRaw, -32602, "Invalid params: missing params") };
-    if (typeof params.name !== "string") return { type: "line", delayMs: 0, line: errorLine(idRaw, -32602, "Invalid params: missing tool name") };
-    const badArgs = dual ? argumentsRefusal(idRaw, params) : undefined;
-    if (badArgs) return { type: "line", delayMs: 0, line: badArgs };
+    const refusal = toolCallRefusal(idRaw, message.params, dual);
+    if (refusal) return { type: "line", delayMs: 0, line: refusal };
   }
   if (method !== "initialize" && method !== "tools/list" && method !== "tools/call" && !(dual && METADATA_METHODS_0_28.has(method))) {
     return { type: "line", delayMs: 0, line: errorLine(idRaw, -32601, `Unknown method: ${method}`) };
   }
-  const request = { ...mcpRequest({ message, stream, transport }), ...(gate ? { era: gate.era } : {}) };
+  const request = { ...mcpRequest({ message, stream, transport }), ...(rendering.era ? { era: rendering.era } : {}) };
   const tMs = session.t();
   if (method !== "tools/call" && !session.engine.exchanges.some((x) => x.request.method === method && x.rpc?.response)) {
     // the cassette has no such exchange (e.g. CLI-only): answer as the recorded driver version would
@@ -90,8 +87,7 @@ export async function dispatchMcpLine(options: {
   let answer: McpAnswer;
   // the modern era refuses a tool it does not list as a protocol error, before any lookup (mcp_wire.rs:167-179)
   if (modern && decision.synthetic?.kind === "permission_denied") answer = { type: "line", delayMs: 0, line: unknownToolLine(idRaw, request.tool ?? "") };
-  else if (method === "tools/call")
-    answer = answerMcpCall({ decision, idRaw, transport, ...(gate ? { finish, era: { era: gate.era, params: message.params } } : {}) });
+  else if (method === "tools/call") answer = answerMcpCall({ decision, idRaw, transport, ...rendering.call });
   else if (decision.exchange?.rpc?.response) answer = { type: "line", delayMs: 0, line: finish(withId(decision.exchange.rpc.response, idRaw)) };
   else answer = { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, "cua-contract replay: no recorded answer") };
   // over HTTP each answer is its own response, so `--speed recorded` waits here (stdio paces its output stream)

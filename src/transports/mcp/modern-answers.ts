@@ -10,7 +10,9 @@ import type { SynthesizedAnswer } from "#src/schema/replay-log.js";
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import { objectSpans } from "#src/wire/json/spans.js";
 import { serdeString } from "#src/wire/json/string.js";
-import { claimsModern, type EraSession, MODERN_PROTOCOL_VERSION, type McpEra, protocolErrorLine } from "./era.js";
+import type { McpCallOptions } from "./answer.js";
+import { claimsModern, type EraSession, finishModernLine, legacyLine, MODERN_PROTOCOL_VERSION, type McpEra, protocolErrorLine } from "./era.js";
+import { errorLine } from "#src/transports/mcp/wire/envelope.js";
 import { loadReferenceSkillPack } from "./skill-pack.js";
 import { SKILL_METHODS, type SkillPack, skillResult } from "./skills.js";
 
@@ -53,6 +55,48 @@ export function eraGate(options: {
     };
   }
   return decision;
+}
+
+/** How one request's answers are rendered in its era, or the era check's answer when it refuses the request. */
+export type EraRendering =
+  | { refused: { answer: string; basis: string } }
+  | {
+      /** The era the request spoke; undefined where the connection has no eras (before 0.28, HTTP). */
+      era: McpEra | undefined;
+      /** Finishes a whole response line for that era: the envelope on a modern result, taken off a modern-recorded one for a legacy request. */
+      finish(line: string): string;
+      /** What `answerMcpCall` needs to render a `tools/call` (its faults included) in that era. */
+      call: Pick<McpCallOptions, "finish" | "era">;
+    };
+
+/**
+ * The era rendering of one request on a connection (`era`: its state, for a driver of 0.28 or
+ * later on stdio; absent otherwise): the one used by the replay front and by `record --faults`,
+ * so a fault injected while recording is the bytes the replay of that recording serves.
+ */
+export function eraRendering(options: {
+  era: EraSession | undefined;
+  driverVersion: string;
+  line: string;
+  message: JsonRpcMessage & { method: string };
+}): EraRendering {
+  const { era, message } = options;
+  const gate = era ? eraGate({ era, line: options.line, message }) : undefined;
+  if (gate && "answer" in gate) return { refused: gate };
+  const modern = gate?.era === "modern";
+  const finish = (l: string) => (modern ? finishModernLine(l, message.method, options.driverVersion) : era ? legacyLine(l) : l);
+  return { era: gate?.era, finish, call: gate ? { finish, era: { era: gate.era, params: message.params } } : {} };
+}
+
+/**
+ * The refusal of a `tools/call` before any tool is looked up: params missing, no tool name, and
+ * from 0.28 (`dual`) an `arguments` that is not an object. Undefined when the call goes on.
+ */
+export function toolCallRefusal(idRaw: string, params: unknown, dual: boolean): string | undefined {
+  if (params === undefined || params === null) return errorLine(idRaw, -32602, "Invalid params: missing params");
+  const p = params as Record<string, unknown>;
+  if (typeof p.name !== "string") return errorLine(idRaw, -32602, "Invalid params: missing tool name");
+  return dual ? argumentsRefusal(idRaw, p) : undefined;
 }
 
 /**

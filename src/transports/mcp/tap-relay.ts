@@ -2,7 +2,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { SelectedFault } from "#src/faults/select.js";
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
 import { mcpRequest, type ReplayRequest } from "#src/replay/engine/request.js";
-import { answerMcpCall, type McpAnswer } from "./answer.js";
+import { answerMcpCall, type McpAnswer, type McpCallOptions } from "./answer.js";
+import { createEraSession, type EraSession, speaksModern } from "./era.js";
+import { eraRendering, toolCallRefusal } from "./modern-answers.js";
 import type { McpStreamRecording } from "./stream-recording.js";
 import { recordedFault, type RecordFaults } from "#src/transports/recording/record-faults.js";
 
@@ -19,7 +21,10 @@ export interface McpRelay {
  * selects gets its fault exactly as the replay's MCP renderer serves it: a fault after the effect
  * is forwarded and the driver's real answer recorded (then withheld, delayed, cut or replaced); any
  * other fault never reaches the driver. A hung call leaves the stream stuck, as the driver's
- * one-request-at-a-time loop would: later requests are recorded and never answered.
+ * one-request-at-a-time loop would: later requests are recorded and never answered. From 0.28 the
+ * relay follows the stream's era as the replay front does (./modern-answers.ts `eraRendering`): a
+ * fault is rendered in the era of its request, and a request the driver refuses before any tool
+ * (for its era, or its arguments) draws no fault, as on replay.
  */
 export function createMcpRelay(options: {
   recording: McpStreamRecording;
@@ -31,7 +36,8 @@ export function createMcpRelay(options: {
   faults?: RecordFaults;
 }): McpRelay {
   const { recording, faults } = options;
-  const pending = new Map<string, { request: ReplayRequest; fault: SelectedFault }>();
+  const pending = new Map<string, Selected>();
+  const era = faults && speaksModern(faults.driverVersion) ? createEraSession() : undefined;
   let stuck = false;
   let dead = false;
   // answers go out in order, a delayed one holding back those after it
@@ -61,7 +67,7 @@ export function createMcpRelay(options: {
         recording.line("c2s", line);
         return;
       }
-      const selected = faults ? selectFault(faults, line, options.stream) : undefined;
+      const selected = faults ? selectFault({ faults, line, stream: options.stream, era }) : undefined;
       if (!selected) {
         recording.line("c2s", line);
         options.toDriver(line);
@@ -70,7 +76,7 @@ export function createMcpRelay(options: {
       const mark = recordedFault(selected.fault);
       recording.line("c2s", line, mark);
       if (mark.forwarded) {
-        pending.set(selected.idRaw, { request: selected.request, fault: selected.fault });
+        pending.set(selected.idRaw, selected);
         options.toDriver(line);
         return;
       }
@@ -78,6 +84,7 @@ export function createMcpRelay(options: {
         decision: faults!.decision({ request: selected.request, fault: selected.fault }),
         idRaw: selected.idRaw,
         transport: "mcp",
+        ...selected.call,
       });
       if (answer.type === "line") recording.line("s2c", answer.line);
       serve(answer);
@@ -102,19 +109,35 @@ export function createMcpRelay(options: {
         durationMs: 0,
         rpc: { response: line },
       };
-      serve(answerMcpCall({ decision: faults!.decision({ request: faulted.request, fault: faulted.fault, exchange }), idRaw, transport: "mcp" }));
+      serve(
+        answerMcpCall({ decision: faults!.decision({ request: faulted.request, fault: faulted.fault, exchange }), idRaw, transport: "mcp", ...faulted.call }),
+      );
     },
     stuck: () => stuck,
   };
 }
 
-/** The fault for a `tools/call` request line, if the plan selects one (the dispatch's own validity checks first). */
-function selectFault(faults: RecordFaults, line: string, stream: number): { request: ReplayRequest; fault: SelectedFault; idRaw: string } | undefined {
+/** A faulted `tools/call`: its request, its fault, and how its answer is rendered in its era. */
+interface Selected {
+  request: ReplayRequest;
+  fault: SelectedFault;
+  idRaw: string;
+  call: Pick<McpCallOptions, "finish" | "era">;
+}
+
+/**
+ * The fault for a request line, if the plan selects one: only a `tools/call` that passes the
+ * replay front's own checks first (JSON-RPC, the era, the params). Every request goes through the
+ * stream's era state, as through the driver's.
+ */
+function selectFault(options: { faults: RecordFaults; line: string; stream: number; era: EraSession | undefined }): Selected | undefined {
+  const { faults, line } = options;
   const message = parseJsonRpc(line);
-  if (message?.method !== "tools/call" || message.idRaw === undefined || !/"jsonrpc"\s*:/.test(line)) return undefined;
-  const params = message.params as Record<string, unknown> | undefined;
-  if (!params || typeof params.name !== "string") return undefined;
-  const request = mcpRequest({ message, stream });
+  if (!message || message.method === undefined || message.idRaw === undefined || !/"jsonrpc"\s*:/.test(line)) return undefined;
+  const rendering = eraRendering({ era: options.era, driverVersion: faults.driverVersion, line, message: { ...message, method: message.method } });
+  if ("refused" in rendering || message.method !== "tools/call") return undefined;
+  if (toolCallRefusal(message.idRaw, message.params, options.era !== undefined)) return undefined;
+  const request = mcpRequest({ message, stream: options.stream });
   const fault = faults.select(request);
-  return fault ? { request, fault, idRaw: message.idRaw } : undefined;
+  return fault ? { request, fault, idRaw: message.idRaw, call: rendering.call } : undefined;
 }

@@ -13,11 +13,14 @@ import type { CassetteEvent, RecordedFault } from "#src/schema/cassette.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ToolKind } from "#src/schema/replay-log.js";
 import type { RecordingSink } from "#src/cassette/recording-sink.js";
+import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 
 /** The fault plan while recording: which harness call gets which fault, decided as the replay decides it. */
 export interface RecordFaults {
   readonly plan: FaultPlan;
   readonly seed: number | undefined;
+  /** The version of the driver recorded (the cassette header's), so an MCP fault is rendered in the era of its request as the replay renders it. */
+  readonly driverVersion: string;
   /** The fault for this harness request, if any (tool calls only, counted in the order the recorder sees them). */
   select(request: ReplayRequest): SelectedFault | undefined;
   /**
@@ -42,6 +45,8 @@ export function recordedFault(fault: SelectedFault): RecordedFault {
 export function createRecordFaults(options: {
   plan: FaultPlan;
   seed?: number;
+  /** The recorded driver's version; as on replay, one not known is taken as the reference release. */
+  driverVersion?: string | null;
   tools?: readonly ToolInfo[];
   events: () => readonly CassetteEvent[];
 }): RecordFaults {
@@ -63,6 +68,7 @@ export function createRecordFaults(options: {
   return {
     plan: options.plan,
     seed: options.seed,
+    driverVersion: options.driverVersion ?? REFERENCE_DRIVER_VERSION,
     select(request) {
       const kind = kindOf(request);
       if (kind === "other" || request.tool === undefined || !classified.has(request.tool)) return undefined;
