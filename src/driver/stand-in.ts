@@ -98,11 +98,12 @@ export interface FallbackOptions<Request, Answer, Asked, Got> {
   /**
    * The reply the harness gets once the secondary answered: `unanswered` says whether the primary
    * had no answer (the secondary's answer is then the one to give) or the request was asked as well
-   * (the primary's reply is then the one to give, unless the caller keeps the secondary's).
+   * (the primary's reply is then the one to give, unless the caller keeps the secondary's);
+   * `asked` is the request as `toSecondary` gave it.
    */
   fromSecondary(
     reply: StandInReply<Got>,
-    o: { request: Request; primary: StandInReply<Answer>; unanswered: boolean },
+    o: { request: Request; asked: Asked; primary: StandInReply<Answer>; unanswered: boolean },
   ): StandInReply<Answer> | Promise<StandInReply<Answer>>;
 }
 
@@ -134,8 +135,9 @@ export function fallback<Request, Answer, Asked, Got>(
         const reply = await first.send(request);
         const unanswered = options.whenUnanswered(reply, request);
         if (!unanswered && !options.alsoAsk?.(reply, request)) return reply;
-        const got = await second.send(options.toSecondary(request, reply));
-        return options.fromSecondary(got, { request, primary: reply, unanswered });
+        const asked = options.toSecondary(request, reply);
+        const got = await second.send(asked);
+        return options.fromSecondary(got, { request, asked, primary: reply, unanswered });
       };
       return {
         send(request) {
