@@ -3,7 +3,8 @@
  * a stand-in takes a request as the harness sent it, in the transport's own raw form, and gives
  * back what cua-driver would, bytes and all. Replay implements it (one per transport, from a
  * cassette), and so do the live binary and the live runtime. Recording is a tap on a stand-in
- * (`tap`); what carries the bytes (the shim's socket, stdio, an HTTP server, msw, a Driver call in
+ * (`tap`), record-missing a fallback of replay on a tapped live stand-in (`fallback`, decision
+ * 0270); what carries the bytes (the shim's socket, stdio, an HTTP server, msw, a Driver call in
  * process) only mounts a stand-in: it opens connections and moves requests and answers, and
  * decides nothing. A connection is what the transport has one of per conversation: one
  * `cua-driver call` process (a single request), one `cua-driver mcp` process, one HTTP
