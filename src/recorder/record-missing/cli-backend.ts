@@ -16,7 +16,7 @@ import { cliRequest, type ReplayRequest } from "#src/replay/engine/request.js";
 import { answerStatic } from "#src/transports/cli/replay-backend.js";
 import { resultFromCliStdout } from "#src/transports/cli/wire/stdout.js";
 import { callOutcome } from "./call-outcome.js";
-import { classify, endsItsEpoch, type RecordMissingCore, type Step } from "./core.js";
+import type { RecordMissingCore, Step } from "./core.js";
 import type { AddedInput } from "./growth.js";
 import type { IdTable } from "./id-table.js";
 import { liveArgv } from "./live-argv.js";
@@ -115,7 +115,7 @@ const held = (reply: StandInReply<Held>): Held => {
  * another history.
  */
 function replayForGrowth(core: RecordMissingCore): StandIn<CliRequest, Held> {
-  const { session, growth, redactor, counts } = core;
+  const { session, redactor, counts } = core;
   return perRequestStandIn("cli", async (request) => {
     const answer = (h: Held): StandInReply<Held> => ({ type: "answer", answer: h });
     const stdinText = request.stdin.toString("utf8");
@@ -128,15 +128,9 @@ function replayForGrowth(core: RecordMissingCore): StandIn<CliRequest, Held> {
       counts.served++;
       return answer({ kind: "fixed", response: fixed });
     }
-    if (growth.diverged) return answer({ kind: "missing", replayRequest, tMs });
-    const end = core.epochEnd(session.engine.epoch);
-    const decision = session.decide(replayRequest);
-    const step = classify(decision);
-    const label = `#${decision.n} ${replayRequest.tool ?? replayRequest.method}`;
-    if (step === "missing") {
-      if (endsItsEpoch(decision)) core.diverge(decision.n, `${label} is a mutation the cassette does not have here`, end);
-      return answer({ kind: "missing", replayRequest, tMs, decision });
-    }
+    const decided = core.decide(replayRequest);
+    if (decided.step === "missing") return answer({ kind: "missing", replayRequest, tMs, ...(decided.decision ? { decision: decided.decision } : {}) });
+    const { decision, step, label, end } = decided;
     const rendered = answerCli({ decision, ...(session.frame ? { frame: session.frame } : {}) });
     if (rendered.type !== "output") throw new Error("record-missing serves no faults");
     return answer({ kind: "recorded", replayRequest, tMs, decision, step, label, end, answer: rendered });

@@ -10,7 +10,7 @@ import type { Decision } from "#src/replay/engine/engine.js";
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
 import { mcpRequest } from "#src/replay/engine/request.js";
 import { mcpOutcome } from "./call-outcome.js";
-import { classify, endsItsEpoch, type RecordMissingCore, type Step } from "./core.js";
+import type { RecordMissingCore, Step } from "./core.js";
 import type { AddedInput } from "./growth.js";
 
 /** How long the end of a harness's stream waits for the live stream to finish its last answer. */
@@ -161,7 +161,7 @@ const held = (reply: StandInReply<Held>): Held => {
  * mutation it lacks starts another history. The connection's end is the harness stream's.
  */
 function replayForGrowth(core: RecordMissingCore, stream: number): StandIn<string, Held> {
-  const { session, growth, redactor } = core;
+  const { session, redactor } = core;
   const answer = (h: Held): StandInReply<Held> => ({ type: "answer", answer: h });
   const send = async (line: string): Promise<StandInReply<Held>> => {
     if (line.trim() === "") return answer({ kind: "nothing" });
@@ -180,15 +180,9 @@ function replayForGrowth(core: RecordMissingCore, stream: number): StandIn<strin
     const tool = parsed ? learnFromToolCall(redactor, parsed) : undefined;
     const request = mcpRequest({ message, stream, transport: "mcp" });
     const tMs = session.t();
-    if (growth.diverged) return answer({ kind: "missing", idRaw, tool, tMs });
-    const end = core.epochEnd(session.engine.epoch);
-    const decision = session.decide(request);
-    const step = classify(decision);
-    const label = `#${decision.n} ${request.tool ?? request.method}`;
-    if (step === "missing") {
-      if (endsItsEpoch(decision)) core.diverge(decision.n, `${label} is a mutation the cassette does not have here`, end);
-      return answer({ kind: "missing", idRaw, tool, tMs, decision });
-    }
+    const decided = core.decide(request);
+    if (decided.step === "missing") return answer({ kind: "missing", idRaw, tool, tMs, ...(decided.decision ? { decision: decided.decision } : {}) });
+    const { decision, step, label, end } = decided;
     const rendered = answerMcpCall({ decision, idRaw, transport: "mcp" });
     if (rendered.type !== "line") throw new Error("record-missing serves no faults");
     return answer({
