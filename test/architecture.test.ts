@@ -105,6 +105,8 @@ const STARTS_PROCESS = /^((node:)?child_process|execa|cross-spawn|@modelcontextp
  */
 const CARRIES = /\b(http|net)\.createServer\(|\bcreateInterface\(|\bfrom "msw"/;
 const DECIDES_IMPORT = /^src\/(replay\/engine\/|faults\/|transports\/[^/]+\/(answer|dispatch)\.ts$)/;
+/** record-missing asking its live driver (`LiveDriver.cli` / `.mcp`). */
+const ASKS_LIVE = /\blive\.(cli|mcp!?)\(/;
 const DECIDES_CALL = /\.decide\(|\b(dispatchMcpLine|answerCli|answerMcpCall|answerInprocess)\(/;
 
 interface Module {
@@ -295,6 +297,18 @@ describe("architecture", () => {
         if (DECIDES_CALL.test(text.replace(/\/\/.*$/, ""))) offences.push(`${rel(m.file)}:${n + 1}: a carrier decides an answer; mount a stand-in instead`);
       });
     }
+    expect(offences).toEqual([]);
+  });
+
+  it("forwards to the live driver under record-missing only through the fallback combinator", () => {
+    // record-missing.ts asks the live driver once before the harness starts (the id table's seed); every
+    // harness request reaches it through fallback(replay, tap(live, growth)) (decision 0270)
+    const seeds = new Set(["src/recorder/record-missing/record-missing.ts"]);
+    const forwarders = [...modules.values()].filter((m) => m.lines.some((l) => ASKS_LIVE.test(l)) && !seeds.has(rel(m.file)));
+    expect(forwarders.length).toBeGreaterThan(1);
+    const offences = forwarders
+      .filter((m) => !m.lines.some((l) => /\bfallback(<[^>]*>)?\(/.test(l)) || !m.imports.some((i) => rel(i.target) === "src/driver/stand-in.ts"))
+      .map((m) => `${rel(m.file)}: asks the live driver outside fallback(…); give the combinator a translator and a tap's sink instead`);
     expect(offences).toEqual([]);
   });
 

@@ -3,7 +3,8 @@
  * a stand-in takes a request as the harness sent it, in the transport's own raw form, and gives
  * back what cua-driver would, bytes and all. Replay implements it (one per transport, from a
  * cassette), and so do the live binary and the live runtime. Recording is a tap on a stand-in
- * (`tap`); what carries the bytes (the shim's socket, stdio, an HTTP server, msw, a Driver call in
+ * (`tap`), record-missing a fallback of replay on a tapped live stand-in (`fallback`, decision
+ * 0270); what carries the bytes (the shim's socket, stdio, an HTTP server, msw, a Driver call in
  * process) only mounts a stand-in: it opens connections and moves requests and answers, and
  * decides nothing. A connection is what the transport has one of per conversation: one
  * `cua-driver call` process (a single request), one `cua-driver mcp` process, one HTTP
@@ -73,6 +74,85 @@ export function tap<Request, Answer>(standIn: StandIn<Request, Answer>, sink: Ta
           return reply;
         },
         close: () => connection.close(),
+      };
+    },
+  };
+}
+
+/**
+ * How `fallback` joins two stand-ins. `Request`/`Answer` are the primary's (what the harness
+ * sees); `Asked`/`Got` the secondary's, which may be another form of the same request (a live run
+ * under its own ids: `toSecondary` and `fromSecondary` rewrite them both ways).
+ */
+export interface FallbackOptions<Request, Answer, Asked, Got> {
+  /**
+   * Whether the primary's reply leaves the request unanswered: the request then goes to the
+   * secondary. Replay answers an unmatched request like any other (an error the harness reads:
+   * exit 1 with `no recorded answer` on stderr, a JSON-RPC error line), so only the caller can say
+   * which replies are a miss.
+   */
+  whenUnanswered(reply: StandInReply<Answer>, request: Request): boolean;
+  /** Whether a request the primary answered goes to the secondary as well (the secondary then follows the whole flow); never, by default. */
+  alsoAsk?(reply: StandInReply<Answer>, request: Request): boolean;
+  /** The request as the secondary is asked it, given the primary's reply to it. */
+  toSecondary(request: Request, primary: StandInReply<Answer>): Asked;
+  /**
+   * The reply the harness gets once the secondary answered: `unanswered` says whether the primary
+   * had no answer (the secondary's answer is then the one to give) or the request was asked as well
+   * (the primary's reply is then the one to give, unless the caller keeps the secondary's);
+   * `asked` is the request as `toSecondary` gave it.
+   */
+  fromSecondary(
+    reply: StandInReply<Got>,
+    o: { request: Request; asked: Asked; primary: StandInReply<Answer>; unanswered: boolean },
+  ): StandInReply<Answer> | Promise<StandInReply<Answer>>;
+}
+
+/**
+ * `primary`, with what it cannot answer asked of `secondary` (`whenUnanswered`). A connection of
+ * the result is one connection of each, opened together and closed together, so the secondary
+ * sees the same conversation the primary does (one live stream behind one replayed stream).
+ * Requests are answered one at a time, in order: the primary first, then the secondary if at all.
+ * A stand-in that rejects (a bug, not a driver outcome) rejects the request; the connections stay open.
+ */
+export function fallback<Request, Answer, Asked, Got>(
+  primary: StandIn<Request, Answer>,
+  secondary: StandIn<Asked, Got>,
+  options: FallbackOptions<Request, Answer, Asked, Got>,
+): StandIn<Request, Answer> {
+  return {
+    transport: primary.transport,
+    open() {
+      const first = primary.open();
+      let second: StandInConnection<Asked, Got>;
+      try {
+        second = secondary.open();
+      } catch (error) {
+        first.close();
+        throw error;
+      }
+      let queue: Promise<unknown> = Promise.resolve();
+      const answer = async (request: Request): Promise<StandInReply<Answer>> => {
+        const reply = await first.send(request);
+        const unanswered = options.whenUnanswered(reply, request);
+        if (!unanswered && !options.alsoAsk?.(reply, request)) return reply;
+        const asked = options.toSecondary(request, reply);
+        const got = await second.send(asked);
+        return options.fromSecondary(got, { request, asked, primary: reply, unanswered });
+      };
+      return {
+        send(request) {
+          const next = queue.then(() => answer(request));
+          queue = next.catch(() => undefined);
+          return next;
+        },
+        close() {
+          try {
+            first.close();
+          } finally {
+            second.close();
+          }
+        },
       };
     },
   };

@@ -8,6 +8,7 @@ import { endsEpoch, type RecordedExchange } from "#src/replay/engine/exchanges.j
 import { createExchangeReader } from "#src/cassette/exchanges/index.js";
 import { isLifecycleTool } from "#src/replay/engine/session-lifecycle.js";
 import type { ReplaySession } from "#src/replay/session.js";
+import type { ReplayRequest } from "#src/replay/engine/request.js";
 import type { Growth } from "./growth.js";
 import type { IdTable } from "./id-table.js";
 import type { LiveDriver } from "./live-driver.js";
@@ -41,6 +42,11 @@ export interface RecordMissingCore {
   readonly counts: RecordMissingCounts;
   readonly notes: string[];
   readonly divergence: { n: number; reason: string } | undefined;
+  /**
+   * What the cassette has for one request here: a miss once the run has left the recorded history
+   * (no decision), or the decision and its step; a mutation it lacks starts another history.
+   */
+  decide(request: ReplayRequest): Decided;
   /** Runs one request's handling after every earlier one (the table, the plan and the live desktop follow one order). */
   serialize<T>(fn: () => Promise<T>): Promise<T>;
   /** Position in the old file of the recorded mutation that ends this epoch, if any. */
@@ -57,6 +63,9 @@ export interface RecordMissingCore {
    */
   compare(o: { decision: Decision; step: Step; label: string; recorded: CallOutcome; live: CallOutcome; end: number | undefined }): "diverge" | undefined;
 }
+
+/** A request decided under record-missing: `label` names it in notes, `end` is its epoch's end in the old file. */
+export type Decided = { step: "missing"; decision?: Decision } | { step: Exclude<Step, "missing">; decision: Decision; label: string; end: number | undefined };
 
 /**
  * `recorded`: a recorded answer (sent live too); `synthesized`: the replay's own answer for a
@@ -120,6 +129,16 @@ export function createRecordMissingCore(options: {
     epochEnd(epoch) {
       const x = session.engine.exchanges.find((e) => e.epoch === epoch && endsEpoch(e));
       return x ? position.get(x.seq) : undefined;
+    },
+    decide(request) {
+      if (growth.diverged) return { step: "missing" };
+      const end = core.epochEnd(session.engine.epoch);
+      const decision = session.decide(request);
+      const step = classify(decision);
+      const label = `#${decision.n} ${request.tool ?? request.method}`;
+      if (step !== "missing") return { step, decision, label, end };
+      if (endsItsEpoch(decision)) core.diverge(decision.n, `${label} is a mutation the cassette does not have here`, end);
+      return { step, decision };
     },
     diverge(n, reason, end) {
       if (growth.diverged) return;

@@ -1,27 +1,65 @@
 import { storeText } from "#src/cassette/store-text.js";
+import { fallback, tap, type StandIn, type StandInReply } from "#src/driver/stand-in.js";
 import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "#src/transports/mcp/secrets.js";
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
 import { answerMcpCall } from "#src/transports/mcp/answer.js";
 import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
-import { pairedMcpStandIn } from "#src/transports/mcp/live-paired.js";
+import { pairedMcpStandIn, type PairedMcpConnection } from "#src/transports/mcp/live-paired.js";
 import { errorLine, withId } from "#src/transports/mcp/wire/envelope.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
 import { mcpRequest } from "#src/replay/engine/request.js";
 import { mcpOutcome } from "./call-outcome.js";
-import { classify, endsItsEpoch, type RecordMissingCore } from "./core.js";
+import type { RecordMissingCore, Step } from "./core.js";
 import type { AddedInput } from "./growth.js";
 
 /** How long the end of a harness's stream waits for the live stream to finish its last answer. */
 const LIVE_END_MS = 10_000;
 
 /**
+ * What the cassette makes of one line of a harness's stream under record-missing, before it is
+ * served: nothing (a blank line), a notification (the live stream hears it too, nothing answers
+ * it), a line the replay answers by its own rules when it is served (`dispatch`: initialize,
+ * tools/list, an unknown method, a bad line, a tool the binary hosts), the recorded answer to a
+ * tool call (not yet logged), none (`missing`), or the line the harness gets from the live stream.
+ */
+type Held =
+  | { kind: "nothing" }
+  | { kind: "notification" }
+  | { kind: "dispatch"; asked: boolean; method?: string }
+  | {
+      kind: "recorded";
+      idRaw: string;
+      tool: string | undefined;
+      tMs: number;
+      decision: Decision;
+      step: Step;
+      label: string;
+      end: number | undefined;
+      line: string;
+      served?: string;
+    }
+  | { kind: "missing"; idRaw: string; tool: string | undefined; tMs: number; decision?: Decision }
+  | { kind: "live"; line: string };
+
+/** The harness's line as the live stream is asked it: in the live run's ids (the asker gives it an id of its own). */
+interface Asked {
+  /** The line as the harness sent it. */
+  harness: string;
+  line: string;
+  held: Held;
+  /** Set by the growth sink: the harness gets this line (the live answer in the recorded ids, added to the cassette). */
+  kept?: string;
+}
+
+/**
  * One `cua-driver mcp` stream under `replay --record-missing`, as the per-call CLI is handled
- * (cli-backend.ts): every request goes to a live `cua-driver mcp` stream too (under its own ids,
- * with the harness's identifiers translated), the cassette answers what it has, and what it lacks
- * is answered live and added to the recorded stream `recordedStream` — the request line as the
- * harness sent it and the answer as the harness got it, side by side where they happened.
- * Lines are handled one at a time, in order, as the driver's own loop handles them.
+ * (cli-backend.ts, decision 0270): the recorded stream with a live `cua-driver mcp` stream as its
+ * fallback, `fallback(replay, tap(live, growth))`. Every request goes to the live stream too
+ * (under its own ids, with the harness's identifiers translated), the cassette answers what it
+ * has, and what it lacks is answered live and added to the recorded stream `recordedStream` — the
+ * request line as the harness sent it and the answer as the harness got it, side by side where
+ * they happened. Lines are handled one at a time, in order, as the driver's own loop handles them.
  */
 export function createRecordMissingMcp(o: {
   core: RecordMissingCore;
@@ -31,103 +69,55 @@ export function createRecordMissingMcp(o: {
   io: McpIo;
 }): McpSessionHandler & { readonly done: Promise<void> } {
   const { core, io, recordedStream } = o;
-  const { session, table, growth, counts, redactor } = core;
+  const { session, table, counts } = core;
   const stream = session.openStream("mcp");
-  // the live stream, asked request by request under ids of this run's own
-  const live = pairedMcpStandIn((liveIo) => core.live.mcp!(o.init, liveIo)).open();
-  let next = 0;
-  /** The request sent live under an id of its own; its live answer line, or undefined when the live stream ended. */
-  const ask = async (line: string): Promise<string | undefined> => {
-    if (live.exited) return undefined;
-    const id = JSON.stringify(`cua-contract-record-missing-${next++}`);
-    counts.forwarded++;
-    const reply = await live.send(withId(table.toLive(line), id));
-    return reply.type === "answer" ? reply.answer : undefined;
-  };
+  let live!: PairedMcpConnection;
+  const paired = pairedMcpStandIn((liveIo) => core.live.mcp!(o.init, liveIo));
+  const liveStream: StandIn<string, string> = { transport: "mcp", open: () => (live = paired.open()) };
+  const connection = fallback<string, Held, Asked, string>(replayForGrowth(core, stream), tap(askLive(liveStream, core), growthSink(core, recordedStream)), {
+    whenUnanswered: (reply) => held(reply).kind === "missing",
+    alsoAsk: (reply) => {
+      const h = held(reply);
+      return h.kind === "notification" || (h.kind === "dispatch" && h.asked) || (h.kind === "recorded" && h.step !== "local");
+    },
+    toSecondary: (line, reply) => ({ harness: line, line: table.toLive(line), held: held(reply) }),
+    fromSecondary(_reply, { asked, primary, unanswered }) {
+      if (asked.kept !== undefined) return { type: "answer", answer: { kind: "live", line: asked.kept } };
+      const h = held(primary);
+      if (unanswered && h.kind === "missing")
+        return {
+          type: "answer",
+          answer: {
+            kind: "live",
+            line: errorLine(h.idRaw, -32603, "cua-contract replay --record-missing: the live driver's MCP stream ended before answering"),
+          },
+        };
+      return primary;
+    },
+  }).open();
   let gone = false;
   const send = (line: string) => {
     if (!gone) io.send(line);
   };
 
-  const addLive = (a: { line: string; idRaw: string; tool: string | undefined; sent: string | undefined; decision?: Decision; tMs: number }) => {
-    if (a.sent === undefined) {
-      send(errorLine(a.idRaw, -32603, "cua-contract replay --record-missing: the live driver's MCP stream ended before answering"));
-      return;
-    }
-    const answer = withId(table.toRecorded(a.sent), a.idRaw);
-    send(answer);
-    const message = parseMcpMessage(answer);
-    if (message) learnFromToolResult(redactor, a.tool, message);
-    const event = (dir: "c2s" | "s2c", text: string): AddedInput => {
-      const stored = storeText({ bytes: text, field: "line", redactor, putFrame: core.putFrame });
-      return {
-        kind: "mcp",
-        stream: recordedStream,
-        dir,
-        line: stored.stored,
-        ...(stored.splices.length ? { frames: stored.splices } : {}),
-        origin: "harness",
-        added: core.added,
-      };
-    };
-    growth.add([event("c2s", a.line), event("s2c", answer)]);
-    counts.added++;
-    if (a.decision) {
-      const { miss: _miss, ...decision } = a.decision;
-      const result = message && "result" in message ? JSON.stringify((message as { result: unknown }).result) : undefined;
-      session.record({ ...decision, outcome: "replayed" }, { tMs: a.tMs, ...(result !== undefined ? { served: result } : {}) });
-    }
-  };
-
+  /** Serves what the fallback gave: a line the replay answers now, a recorded answer (logged now), a live line. */
   const handle = async (line: string): Promise<void> => {
-    if (line.trim() === "") return;
-    const message = parseJsonRpc(line);
-    const valid = message !== undefined && message.method !== undefined && /"jsonrpc"\s*:/.test(line);
-    if (valid && message.idRaw === undefined) {
-      void live.send(table.toLive(line)); // a notification: the live stream hears it too, nothing answers it
-      return;
-    }
-    if (!valid || message.method !== "tools/call" || isHostTool(message.params)) {
-      // initialize, tools/list, an unknown method, a bad line: answered as the replay answers them (the live stream is initialized too)
-      if (valid && (message.method === "initialize" || message.method === "tools/list")) await ask(line);
+    const h = held(await connection.send(line));
+    if (h.kind === "live") return send(h.line);
+    if (h.kind === "dispatch") {
       const answer = await dispatchMcpLine({ session, line, stream, transport: "mcp" });
       if (answer?.type === "line") send(answer.line);
       if (answer) counts.served++;
-      const recorded = valid ? session.engine.exchanges.find((x) => x.request.method === message.method && x.rpc?.stream === recordedStream) : undefined;
+      const recorded =
+        h.method !== undefined ? session.engine.exchanges.find((x) => x.request.method === h.method && x.rpc?.stream === recordedStream) : undefined;
       core.served(recorded, session.engine.epoch);
       return;
     }
-    const idRaw = message.idRaw!;
-    const parsed = parseMcpMessage(line);
-    const tool = parsed ? learnFromToolCall(redactor, parsed) : undefined;
-    const request = mcpRequest({ message, stream, transport: "mcp" });
-    const tMs = session.t();
-    if (growth.diverged) return addLive({ line, idRaw, tool, sent: await ask(line), tMs });
-    const end = core.epochEnd(session.engine.epoch);
-    const decision = session.decide(request);
-    const step = classify(decision);
-    const label = `#${decision.n} ${request.tool ?? request.method}`;
-    if (step === "missing") {
-      if (endsItsEpoch(decision)) core.diverge(decision.n, `${label} is a mutation the cassette does not have here`, end);
-      return addLive({ line, idRaw, tool, sent: await ask(line), decision, tMs });
-    }
-    const answer = answerMcpCall({ decision, idRaw, transport: "mcp" });
-    if (answer.type !== "line") throw new Error("record-missing serves no faults");
-    const sent = step !== "local" ? await ask(line) : undefined;
-    if (sent !== undefined) {
-      const liveResult = resultOf(sent);
-      if (step === "recorded" && answer.served !== undefined && liveResult !== undefined) core.learn(label, answer.served, liveResult);
-      if (
-        decision.kind === "mutation" &&
-        core.compare({ decision, step, label, recorded: mcpOutcome(answer.line), live: mcpOutcome(sent), end }) === "diverge"
-      ) {
-        return addLive({ line, idRaw, tool, sent, decision, tMs });
-      }
-    }
-    send(answer.line);
-    session.record(decision, { tMs, ...(answer.served !== undefined ? { served: answer.served } : {}) });
+    if (h.kind !== "recorded") return;
+    send(h.line);
+    session.record(h.decision, { tMs: h.tMs, ...(h.served !== undefined ? { served: h.served } : {}) });
     counts.served++;
-    core.served(decision.exchange, decision.epochBefore);
+    core.served(h.decision.exchange, h.decision.epochBefore);
   };
 
   let queue: Promise<void> = Promise.resolve();
@@ -146,7 +136,7 @@ export function createRecordMissingMcp(o: {
     // stdin EOF: the requests before it are answered, the live stream ends too, then this one
     end: () =>
       enqueue(async () => {
-        live.close();
+        connection.close();
         await Promise.race([live.ended, new Promise((resolve) => setTimeout(resolve, LIVE_END_MS).unref())]);
         session.closeStream("mcp", stream);
         if (!gone) io.exit(0);
@@ -157,6 +147,130 @@ export function createRecordMissingMcp(o: {
       live.gone();
       markDone();
     },
+  };
+}
+
+const held = (reply: StandInReply<Held>): Held => {
+  if (reply.type !== "answer") throw new Error(`the record-missing replay gave ${reply.type} where it answers`);
+  return reply.answer;
+};
+
+/**
+ * The replay's side of one harness stream: the decision for a tool call (logged once it is
+ * served), what the replay answers by its own rules, and what the cassette lacks in this epoch. A
+ * mutation it lacks starts another history. The connection's end is the harness stream's.
+ */
+function replayForGrowth(core: RecordMissingCore, stream: number): StandIn<string, Held> {
+  const { session, redactor } = core;
+  const answer = (h: Held): StandInReply<Held> => ({ type: "answer", answer: h });
+  const send = async (line: string): Promise<StandInReply<Held>> => {
+    if (line.trim() === "") return answer({ kind: "nothing" });
+    const message = parseJsonRpc(line);
+    const valid = message !== undefined && message.method !== undefined && /"jsonrpc"\s*:/.test(line);
+    if (valid && message.idRaw === undefined) return answer({ kind: "notification" });
+    // initialize, tools/list, an unknown method, a bad line: answered as the replay answers them (the live stream is initialized too)
+    if (!valid || message.method !== "tools/call" || isHostTool(message.params))
+      return answer({
+        kind: "dispatch",
+        asked: valid && (message.method === "initialize" || message.method === "tools/list"),
+        ...(valid ? { method: message.method } : {}),
+      });
+    const idRaw = message.idRaw!;
+    const parsed = parseMcpMessage(line);
+    const tool = parsed ? learnFromToolCall(redactor, parsed) : undefined;
+    const request = mcpRequest({ message, stream, transport: "mcp" });
+    const tMs = session.t();
+    const decided = core.decide(request);
+    if (decided.step === "missing") return answer({ kind: "missing", idRaw, tool, tMs, ...(decided.decision ? { decision: decided.decision } : {}) });
+    const { decision, step, label, end } = decided;
+    const rendered = answerMcpCall({ decision, idRaw, transport: "mcp" });
+    if (rendered.type !== "line") throw new Error("record-missing serves no faults");
+    return answer({
+      kind: "recorded",
+      idRaw,
+      tool,
+      tMs,
+      decision,
+      step,
+      label,
+      end,
+      line: rendered.line,
+      ...(rendered.served !== undefined ? { served: rendered.served } : {}),
+    });
+  };
+  return { transport: "mcp", open: () => ({ send, close() {} }) };
+}
+
+/**
+ * The live stream asked request by request under ids of this run's own; a notification is passed
+ * on as it is. A request is not sent once the live stream has exited.
+ */
+function askLive(liveStream: StandIn<string, string>, core: RecordMissingCore): StandIn<Asked, string> {
+  return {
+    transport: "mcp",
+    open() {
+      const live = liveStream.open() as PairedMcpConnection;
+      let next = 0;
+      return {
+        send(asked) {
+          if (asked.held.kind === "notification") return live.send(asked.line);
+          if (live.exited) return Promise.resolve({ type: "closed", code: null });
+          const id = JSON.stringify(`cua-contract-record-missing-${next++}`);
+          core.counts.forwarded++;
+          return live.send(withId(asked.line, id));
+        },
+        close: () => live.close(),
+      };
+    },
+  };
+}
+
+/**
+ * What the live answers teach and grow: a recorded answer's pair teaches the id table and, for a
+ * mutation, is compared (a difference that starts another history keeps the live answer); a live
+ * answer the harness gets is put in the recorded ids and added to the recorded stream, the request
+ * line as the harness sent it beside it, and the replay's model of the driver sees it too.
+ */
+function growthSink(core: RecordMissingCore, recordedStream: number) {
+  const { session, table, growth, counts, redactor } = core;
+  return (asked: Asked) => (reply: StandInReply<string>) => {
+    if (reply.type !== "answer") return;
+    const sent = reply.answer;
+    const h = asked.held;
+    if (h.kind === "recorded") {
+      const liveResult = resultOf(sent);
+      if (h.step === "recorded" && h.served !== undefined && liveResult !== undefined) core.learn(h.label, h.served, liveResult);
+      if (h.decision.kind !== "mutation") return;
+      if (core.compare({ decision: h.decision, step: h.step, label: h.label, recorded: mcpOutcome(h.line), live: mcpOutcome(sent), end: h.end }) !== "diverge")
+        return;
+      keep(h);
+    } else if (h.kind === "missing") keep(h);
+
+    function keep(m: { idRaw: string; tool: string | undefined; tMs: number; decision?: Decision }) {
+      const answer = withId(table.toRecorded(sent), m.idRaw);
+      asked.kept = answer;
+      const message = parseMcpMessage(answer);
+      if (message) learnFromToolResult(redactor, m.tool, message);
+      const event = (dir: "c2s" | "s2c", text: string): AddedInput => {
+        const stored = storeText({ bytes: text, field: "line", redactor, putFrame: core.putFrame });
+        return {
+          kind: "mcp",
+          stream: recordedStream,
+          dir,
+          line: stored.stored,
+          ...(stored.splices.length ? { frames: stored.splices } : {}),
+          origin: "harness",
+          added: core.added,
+        };
+      };
+      growth.add([event("c2s", asked.harness), event("s2c", answer)]);
+      counts.added++;
+      if (m.decision) {
+        const { miss: _miss, ...decision } = m.decision;
+        const result = message && "result" in message ? JSON.stringify((message as { result: unknown }).result) : undefined;
+        session.record({ ...decision, outcome: "replayed" }, { tMs: m.tMs, ...(result !== undefined ? { served: result } : {}) });
+      }
+    }
   };
 }
 
