@@ -4,18 +4,13 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readCassette } from "./reader.js";
 import { createRecordingSink } from "./recording-sink.js";
+import { SYNTHETIC_HEADER } from "../../test/helpers/synthetic-sink.js";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-const header = {
-  format: "cua-cassette" as const,
-  version: 1 as const,
-  driver: { version: "0.21.0", platform: "linux-x64", source: "synthetic" as const },
-  recorded_at: "2026-11-29T00:00:00.000Z",
-  recorder: { name: "test", version: "0" },
-};
+const header = SYNTHETIC_HEADER;
 const cli = (origin: "harness" | "recorder") => ({
   kind: "cli" as const,
   t_ms: 1,

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createRedactor } from "#src/cassette/redact.js";
 import { startClock } from "#src/transports/recording/recording-parts.js";
 import { createRecordingSink } from "#src/cassette/recording-sink.js";
+import { SYNTHETIC_HEADER } from "../../../test/helpers/synthetic-sink.js";
 import { startHttpRecordingProxy } from "./recording-proxy.js";
 
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -15,13 +16,7 @@ afterEach(async () => {
 });
 
 const TOKEN = "proxy-test-token-0123456789abcdefghijklmnop";
-const header = {
-  format: "cua-cassette" as const,
-  version: 1 as const,
-  driver: { version: "0.21.0", platform: "linux-x64", source: "synthetic" as const },
-  recorded_at: "2026-11-29T00:00:00.000Z",
-  recorder: { name: "test", version: "0" },
-};
+const header = SYNTHETIC_HEADER;
 
 /**
  * A test double of `cua-driver serve`'s MCP over HTTP (0.21.0, docs/reference/cua-driver-contract.md §2.6): 401 and close
