@@ -128,19 +128,19 @@ async function python(mode: string, tools: string, command: string[]) {
 
 const serveDriver = (version: string) => [process.execPath, cliPath, "serve", "--driver", `sdk:${version}`, "--transport", "mcp"];
 
+/** The client in its default mode against `serve --driver sdk:VERSION`: it connects, lists 60 tools and calls get_config. */
+async function defaultModeAgainst(version: string, protocolVersion: string): Promise<Outcome> {
+  const auto = await python("default", "get_config", serveDriver(version));
+  expect(auto.exitCode, auto.stderr).toBe(0);
+  expect(auto.out).toMatchObject({ version: protocolVersion, server: { name: "cua-driver", version }, tools: 60, calls: { get_config: { isError: false } } });
+  return auto.out!;
+}
+
 describe.skipIf(!sdkPython)(`the Python MCP SDK ${sdkPython?.version ?? ""} Client in its default mode`, () => {
   it("against serve --driver sdk:0.21.0: ends in the legacy era; pinned to 2026-07-28 it fails on 0.21.0's legacy answer", async (ctx) => {
     const why = await sdkUnavailable("0.21.0");
     if (why) return ctx.skip(why);
-    const auto = await python("default", "get_config", serveDriver("0.21.0"));
-    expect(auto.exitCode, auto.stderr).toBe(0);
-    expect(auto.out).toMatchObject({
-      version: "2025-06-18",
-      server: { name: "cua-driver", version: "0.21.0" },
-      tools: 60,
-      calls: { get_config: { isError: false } },
-    });
-    expect(auto.out).not.toHaveProperty("resources"); // 0.21.0 offers no resources
+    expect(await defaultModeAgainst("0.21.0", "2025-06-18")).not.toHaveProperty("resources"); // 0.21.0 offers no resources
     // a pinned Python client sends no probe: 0.21.0 serves tools/list without initialize and without
     // the modern envelope, and the client refuses that result
     const pinned = await python("2026-07-28", "", serveDriver("0.21.0"));
@@ -152,15 +152,7 @@ describe.skipIf(!sdkPython)(`the Python MCP SDK ${sdkPython?.version ?? ""} Clie
   it("against serve --driver sdk:0.28.2: ends in the modern era and reads the skill pack's resources", async (ctx) => {
     const why = await sdkUnavailable("0.28.2");
     if (why) return ctx.skip(why);
-    const auto = await python("default", "get_config", serveDriver("0.28.2"));
-    expect(auto.exitCode, auto.stderr).toBe(0);
-    expect(auto.out).toMatchObject({
-      version: "2026-07-28",
-      server: { name: "cua-driver", version: "0.28.2" },
-      tools: 60,
-      calls: { get_config: { isError: false } },
-    });
-    expect(auto.out!.resources).toContain("skill://cua-driver/SKILL.md");
+    expect((await defaultModeAgainst("0.28.2", "2026-07-28")).resources).toContain("skill://cua-driver/SKILL.md");
   }, 120_000);
 
   it("replaying the committed recording (serve CASSETTE --transport mcp): byte for byte, nothing unmatched", async () => {
