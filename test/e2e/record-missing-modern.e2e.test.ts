@@ -147,19 +147,19 @@ describe.skipIf(skip !== undefined)("replay --record-missing over MCP in both er
     const cassette = path.join(dir.path, "rec");
     cpSync(V28, cassette, { recursive: true });
     const tee = path.join(dir.path, "tee.jsonl");
-    const client = (mode: string, ...more: string[]) => ["--", process.execPath, CLIENT2, mode, ...more];
     const env = { env: { CI: "", MCP_TEE: tee } };
+    const grow = ["--record-missing", "--driver", "sdk:0.28.2", "--json"];
+    /** `replay` (with `flags`) of the client in `mode`, calling get_config and the tools in `more`: its stdout, and the lines it got per stream. */
+    const run = async (flags: string[], mode: string, ...more: string[]) => {
+      const r = await runCliInProcess(["replay", cassette, ...flags, "--", process.execPath, CLIENT2, mode, ...more], env);
+      expect(r.exitCode, r.stderr).toBe(0);
+      return { stdout: r.stdout, lines: teed(tee) };
+    };
 
-    const plain = await runCliInProcess(["replay", cassette, ...client("auto")], env);
-    expect(plain.exitCode, plain.stderr).toBe(0);
-    const replayed = teed(tee);
-    const grown = await runCliInProcess(
-      ["replay", cassette, "--record-missing", "--driver", "sdk:0.28.2", "--json", ...client("auto", "get_recording_state")],
-      env,
-    );
-    expect(grown.exitCode, grown.stderr).toBe(0);
+    const replayed = (await run([], "auto")).lines;
+    const grown = await run(grow, "auto", "get_recording_state");
     expect(lastJson(grown.stdout)).toMatchObject({ added: 1, harnessExitCode: 0 });
-    const got = teed(tee);
+    const got = grown.lines;
     // the sibling probe's server/discover, then tools/list and get_config from the recording, then the live answer
     expect(got.map((s) => s.length)).toEqual([1, 3]);
     expect([got[0], got[1]!.slice(0, 2)]).toEqual([replayed[0], replayed[1]]);
@@ -170,21 +170,13 @@ describe.skipIf(skip !== undefined)("replay --record-missing over MCP in both er
     ]);
 
     const log = path.join(dir.path, "log.jsonl");
-    const again = await runCliInProcess(["replay", cassette, "--log", log, ...client("auto", "get_recording_state")], env);
-    expect(again.exitCode, again.stderr).toBe(0);
-    expect(teed(tee)).toEqual(got);
+    expect((await run(["--log", log], "auto", "get_recording_state")).lines).toEqual(got);
     expect(logSummary(log)).toMatchObject({ type: "summary", unmatched: 0 });
 
     // pinned: nothing is missing now, and record-missing serves every line as plain replay does
-    const pinned = await runCliInProcess(["replay", cassette, ...client("2026-07-28", "get_recording_state")], env);
-    expect(pinned.exitCode, pinned.stderr).toBe(0);
-    const pinnedReplay = teed(tee);
-    const pinnedGrow = await runCliInProcess(
-      ["replay", cassette, "--record-missing", "--driver", "sdk:0.28.2", "--json", ...client("2026-07-28", "get_recording_state")],
-      env,
-    );
-    expect(pinnedGrow.exitCode, pinnedGrow.stderr).toBe(0);
+    const pinned = await run([], "2026-07-28", "get_recording_state");
+    const pinnedGrow = await run(grow, "2026-07-28", "get_recording_state");
     expect(lastJson(pinnedGrow.stdout)).toMatchObject({ added: 0, served: 4 });
-    expect(teed(tee)).toEqual(pinnedReplay);
+    expect(pinnedGrow.lines).toEqual(pinned.lines);
   });
 });
