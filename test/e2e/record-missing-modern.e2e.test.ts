@@ -5,7 +5,7 @@
 // and a missing call is answered live, in its era, and added byte for byte; the grown cassette then
 // replays it with nothing unmatched. Once with raw JSON-RPC lines, once with the official client 2.x
 // in `auto` mode (a sibling probe stream, then the session) and pinned to 2026-07-28.
-import { cpSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/run-cli.js";
@@ -77,7 +77,7 @@ const addedLines = (dir: string) =>
     .split("\n")
     .slice(1)
     .map((l) => JSON.parse(l) as { kind: string; stream?: number; dir?: string; line?: string; added?: { source: string } })
-    .filter((e) => e.added)
+    .filter((e) => e.added && e.kind === "mcp")
     .map((e) => ({ stream: e.stream, dir: e.dir, line: e.line, source: e.added!.source }));
 /** What the tee (test/e2e/replay/tee-mcp.mjs) saw, one list of lines per stream in the order the streams started. */
 function teed(file: string): string[][] {
@@ -178,5 +178,41 @@ describe.skipIf(skip !== undefined)("replay --record-missing over MCP in both er
     const pinnedGrow = await run(grow, "2026-07-28", "get_recording_state");
     expect(lastJson(pinnedGrow.stdout)).toMatchObject({ added: 0, served: 4 });
     expect(pinnedGrow.lines).toEqual(pinned.lines);
+  });
+  it("a cassette with one recorded stream, grown by an auto client: its session grows a stream of its own", { timeout: 60_000 }, async () => {
+    await using dir = await tmpDir();
+    const cassette = path.join(dir.path, "rec");
+    cpSync(V28, cassette, { recursive: true });
+    // the legacy stream alone, as a legacy client records it
+    const file = path.join(cassette, "cassette.jsonl");
+    const [header, ...events] = readFileSync(file, "utf8").trim().split("\n");
+    writeFileSync(file, `${[header, ...events.filter((l) => (JSON.parse(l) as { stream?: number }).stream !== 1)].join("\n")}\n`);
+    const tee = path.join(dir.path, "tee.jsonl");
+    const env = { env: { CI: "", MCP_TEE: tee } };
+    const harness = ["--", process.execPath, CLIENT2, "auto", "get_recording_state"];
+    const grown = await runCliInProcess(["replay", cassette, "--record-missing", "--driver", "sdk:0.28.2", "--json", ...harness], env);
+    expect(grown.exitCode, grown.stderr).toBe(0);
+    expect(lastJson(grown.stdout)).toMatchObject({ added: 1, harnessExitCode: 0 });
+    const got = teed(tee);
+    expect(got.map((s) => s.length)).toEqual([1, 3]);
+    // the probe grew nothing; the session's stream is new to the cassette: opened, its added call, closed
+    const added = readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => JSON.parse(l) as { kind: string; stream?: number; dir?: string; added?: unknown })
+      .filter((e) => e.added)
+      .map((e) => [e.kind, e.stream, e.dir ?? null]);
+    expect(added).toEqual([
+      ["mcp_open", 1, null],
+      ["mcp", 1, "c2s"],
+      ["mcp", 1, "s2c"],
+      ["mcp_close", 1, null],
+    ]);
+    const log = path.join(dir.path, "log.jsonl");
+    const again = await runCliInProcess(["replay", cassette, "--log", log, ...harness], env);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(teed(tee)).toEqual(got);
+    expect(logSummary(log)).toMatchObject({ type: "summary", unmatched: 0 });
   });
 });

@@ -71,10 +71,13 @@ export function createRecordMissingMcp(o: {
   core: RecordMissingCore;
   /** The recorded stream this harness stream grows (its events carry that stream number). */
   recordedStream: number;
+  /** The stream is new to the cassette: the first call added to it opens it, and its end closes it. */
+  opens?: boolean;
   init: { argv: string[]; cwd: string; env: Record<string, string> };
   io: McpIo;
 }): McpSessionHandler & { readonly done: Promise<void> } {
   const { core, io, recordedStream } = o;
+  const growing = { stream: recordedStream, argv: o.opens ? o.init.argv : undefined, opened: false };
   const { session, table, counts } = core;
   const stream = session.openStream("mcp");
   // the driver's era state for this stream, as the replay front keeps it (src/transports/mcp/era.ts)
@@ -83,7 +86,7 @@ export function createRecordMissingMcp(o: {
   const paired = pairedMcpStandIn((liveIo) => core.live.mcp!(o.init, liveIo));
   const liveStream: StandIn<string, string> = { transport: "mcp", open: () => (live = paired.open()) };
   const replay = replayForGrowth(core, stream, era);
-  const connection = fallback<string, Held, Asked, string>(replay, tap(askLive(liveStream, core), growthSink(core, recordedStream)), {
+  const connection = fallback<string, Held, Asked, string>(replay, tap(askLive(liveStream, core), growthSink(core, growing)), {
     whenUnanswered: (reply) => held(reply).kind === "missing",
     alsoAsk: (reply) => {
       const h = held(reply);
@@ -153,12 +156,14 @@ export function createRecordMissingMcp(o: {
       enqueue(async () => {
         connection.close();
         await Promise.race([live.ended, new Promise((resolve) => setTimeout(resolve, LIVE_END_MS).unref())]);
+        closeGrown(core, growing, 0);
         session.closeStream("mcp", stream);
         if (!gone) io.exit(0);
         markDone();
       }),
     gone: () => {
       gone = true;
+      closeGrown(core, growing, null);
       live.gone();
       markDone();
     },
@@ -249,8 +254,9 @@ function askLive(liveStream: StandIn<string, string>, core: RecordMissingCore): 
  * answer the harness gets is put in the recorded ids and added to the recorded stream, the request
  * line as the harness sent it beside it, and the replay's model of the driver sees it too.
  */
-function growthSink(core: RecordMissingCore, recordedStream: number) {
+function growthSink(core: RecordMissingCore, growing: Growing) {
   const { session, table, growth, counts, redactor } = core;
+  const recordedStream = growing.stream;
   return (asked: Asked) => (reply: StandInReply<string>) => {
     if (reply.type !== "answer") return;
     const sent = reply.answer;
@@ -281,7 +287,12 @@ function growthSink(core: RecordMissingCore, recordedStream: number) {
           added: core.added,
         };
       };
-      growth.add([event("c2s", asked.harness), event("s2c", answer)]);
+      const open: AddedInput[] = [];
+      if (growing.argv && !growing.opened) {
+        growing.opened = true;
+        open.push({ kind: "mcp_open", stream: recordedStream, argv: growing.argv.map((a) => redactor.text(a)), origin: "harness", added: core.added });
+      }
+      growth.add([...open, event("c2s", asked.harness), event("s2c", answer)]);
       counts.added++;
       if (m.decision) {
         const { miss: _miss, ...decision } = m.decision;
@@ -290,6 +301,21 @@ function growthSink(core: RecordMissingCore, recordedStream: number) {
       }
     }
   };
+}
+
+/** The recorded stream a harness stream grows; `argv` when the stream is new to the cassette (opened by its first added call). */
+interface Growing {
+  stream: number;
+  argv: string[] | undefined;
+  opened: boolean;
+}
+
+/** A stream new to the cassette that was opened ends where the harness stream ended (`null`: the harness went away). */
+function closeGrown(core: RecordMissingCore, growing: Growing, exitCode: number | null): void {
+  if (!growing.opened) return;
+  growing.opened = false;
+  growing.argv = undefined;
+  core.growth.add([{ kind: "mcp_close", stream: growing.stream, exit_code: exitCode, origin: "harness", added: core.added }]);
 }
 
 /** `check_for_update` is hosted by the binary itself, not the runtime: the replay answers it offline. */
