@@ -80,10 +80,11 @@ export function createGrowth(options: { events: readonly CassetteEvent[]; added?
         closes.push({ ...e, seq: nextSeq++, t_ms: t, ...(options.added ? { added: options.added } : {}) });
       }
       for (const e of closes) order.push({ added: e });
-      // a recorded stream end stays after every line this run added to that stream
+      // a stream end (recorded, or added: a stream new to the cassette whose harness went away
+      // mid-call) stays after every line this run added to that stream
       for (let i = order.length - 1; i >= 0; i--) {
         const item = order[i]!;
-        const close = "old" in item ? events[item.old]! : undefined;
+        const close = "old" in item ? events[item.old]! : item.added;
         if (close?.kind !== "mcp_close") continue;
         const last = order.findLastIndex((o) => "added" in o && o.added.kind === "mcp" && o.added.stream === close.stream);
         if (last > i) {

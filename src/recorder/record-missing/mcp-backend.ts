@@ -2,13 +2,12 @@ import { storeText } from "#src/cassette/store-text.js";
 import { fallback, tap, type StandIn, type StandInReply } from "#src/driver/stand-in.js";
 import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "#src/transports/mcp/secrets.js";
 import type { McpIo, McpSessionHandler } from "#src/shim-server/backend.js";
-import { answerMcpCall } from "#src/transports/mcp/answer.js";
-import { dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
+import { answerMcpDecision, checkMcpLine, dispatchMcpLine } from "#src/transports/mcp/dispatch.js";
+import { connectionEra, type EraSession } from "#src/transports/mcp/era.js";
 import { pairedMcpStandIn, type PairedMcpConnection } from "#src/transports/mcp/live-paired.js";
 import { errorLine, withId } from "#src/transports/mcp/wire/envelope.js";
 import type { Decision } from "#src/replay/engine/engine.js";
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
-import { mcpRequest } from "#src/replay/engine/request.js";
 import { mcpOutcome } from "./call-outcome.js";
 import type { RecordMissingCore, Step } from "./core.js";
 import type { AddedInput } from "./growth.js";
@@ -20,13 +19,16 @@ const LIVE_END_MS = 10_000;
  * What the cassette makes of one line of a harness's stream under record-missing, before it is
  * served: nothing (a blank line), a notification (the live stream hears it too, nothing answers
  * it), a line the replay answers by its own rules when it is served (`dispatch`: initialize,
- * tools/list, an unknown method, a bad line, a tool the binary hosts), the recorded answer to a
- * tool call (not yet logged), none (`missing`), or the line the harness gets from the live stream.
+ * tools/list, server/discover, ping, skills, an unknown method, a bad line, a tool the binary
+ * hosts), a tool call the replay answered before any lookup (`answered`: refused for its era or its
+ * params, logged as the replay logs it; never sent live), the recorded answer to a tool call (not
+ * yet logged), none (`missing`), or the line the harness gets from the live stream.
  */
 type Held =
   | { kind: "nothing" }
   | { kind: "notification" }
   | { kind: "dispatch"; asked: boolean; method?: string }
+  | { kind: "answered"; line: string | undefined }
   | {
       kind: "recorded";
       idRaw: string;
@@ -60,21 +62,31 @@ interface Asked {
  * has, and what it lacks is answered live and added to the recorded stream `recordedStream` — the
  * request line as the harness sent it and the answer as the harness got it, side by side where
  * they happened. Lines are handled one at a time, in order, as the driver's own loop handles them.
+ * The replay side answers each line as the replay front does (`checkMcpLine`, `dispatchMcpLine`,
+ * `answerMcpDecision` of src/transports/mcp/dispatch.ts), with the stream's era state: for a
+ * recording of 0.28 or later a request is answered in the era it spoke (docs/eras.md), and one the
+ * era check refuses never reaches the live stream, as it never reaches a tool.
  */
 export function createRecordMissingMcp(o: {
   core: RecordMissingCore;
   /** The recorded stream this harness stream grows (its events carry that stream number). */
   recordedStream: number;
+  /** The stream is new to the cassette: the first call added to it opens it, and its end closes it. */
+  opens?: boolean;
   init: { argv: string[]; cwd: string; env: Record<string, string> };
   io: McpIo;
 }): McpSessionHandler & { readonly done: Promise<void> } {
   const { core, io, recordedStream } = o;
+  const growing = { stream: recordedStream, argv: o.opens ? o.init.argv : undefined, opened: false };
   const { session, table, counts } = core;
   const stream = session.openStream("mcp");
+  // the driver's era state for this stream, as the replay front keeps it (src/transports/mcp/era.ts)
+  const era = connectionEra(session.driverVersion, "mcp");
   let live!: PairedMcpConnection;
   const paired = pairedMcpStandIn((liveIo) => core.live.mcp!(o.init, liveIo));
   const liveStream: StandIn<string, string> = { transport: "mcp", open: () => (live = paired.open()) };
-  const connection = fallback<string, Held, Asked, string>(replayForGrowth(core, stream), tap(askLive(liveStream, core), growthSink(core, recordedStream)), {
+  const replay = replayForGrowth(core, stream, era);
+  const connection = fallback<string, Held, Asked, string>(replay, tap(askLive(liveStream, core), growthSink(core, growing)), {
     whenUnanswered: (reply) => held(reply).kind === "missing",
     alsoAsk: (reply) => {
       const h = held(reply);
@@ -104,8 +116,14 @@ export function createRecordMissingMcp(o: {
   const handle = async (line: string): Promise<void> => {
     const h = held(await connection.send(line));
     if (h.kind === "live") return send(h.line);
+    if (h.kind === "answered") {
+      if (h.line === undefined) return;
+      send(h.line);
+      counts.served++;
+      return;
+    }
     if (h.kind === "dispatch") {
-      const answer = await dispatchMcpLine({ session, line, stream, transport: "mcp" });
+      const answer = await dispatchMcpLine({ session, line, stream, transport: "mcp", ...(era ? { era } : {}) });
       if (answer?.type === "line") send(answer.line);
       if (answer) counts.served++;
       const recorded =
@@ -138,12 +156,14 @@ export function createRecordMissingMcp(o: {
       enqueue(async () => {
         connection.close();
         await Promise.race([live.ended, new Promise((resolve) => setTimeout(resolve, LIVE_END_MS).unref())]);
+        closeGrown(core, growing, 0);
         session.closeStream("mcp", stream);
         if (!gone) io.exit(0);
         markDone();
       }),
     gone: () => {
       gone = true;
+      closeGrown(core, growing, null);
       live.gone();
       markDone();
     },
@@ -158,9 +178,10 @@ const held = (reply: StandInReply<Held>): Held => {
 /**
  * The replay's side of one harness stream: the decision for a tool call (logged once it is
  * served), what the replay answers by its own rules, and what the cassette lacks in this epoch. A
- * mutation it lacks starts another history. The connection's end is the harness stream's.
+ * mutation it lacks starts another history. The connection's end is the harness stream's. Each
+ * line passes the stream's era state once: a tool call here, any other line when it is dispatched.
  */
-function replayForGrowth(core: RecordMissingCore, stream: number): StandIn<string, Held> {
+function replayForGrowth(core: RecordMissingCore, stream: number, era: EraSession | undefined): StandIn<string, Held> {
   const { session, redactor } = core;
   const answer = (h: Held): StandInReply<Held> => ({ type: "answer", answer: h });
   const send = async (line: string): Promise<StandInReply<Held>> => {
@@ -175,15 +196,17 @@ function replayForGrowth(core: RecordMissingCore, stream: number): StandIn<strin
         asked: valid && (message.method === "initialize" || message.method === "tools/list"),
         ...(valid ? { method: message.method } : {}),
       });
-    const idRaw = message.idRaw!;
+    // the replay front's checks, era first: a call refused before any lookup is answered here and never sent live
+    const checked = checkMcpLine({ session, line, stream, transport: "mcp", ...(era ? { era } : {}) });
+    if (checked.type === "answered") return answer({ kind: "answered", line: checked.answer?.type === "line" ? checked.answer.line : undefined });
+    const { idRaw, request } = checked;
     const parsed = parseMcpMessage(line);
     const tool = parsed ? learnFromToolCall(redactor, parsed) : undefined;
-    const request = mcpRequest({ message, stream, transport: "mcp" });
     const tMs = session.t();
     const decided = core.decide(request);
     if (decided.step === "missing") return answer({ kind: "missing", idRaw, tool, tMs, ...(decided.decision ? { decision: decided.decision } : {}) });
     const { decision, step, label, end } = decided;
-    const rendered = answerMcpCall({ decision, idRaw, transport: "mcp" });
+    const rendered = answerMcpDecision({ decision, checked, transport: "mcp" });
     if (rendered.type !== "line") throw new Error("record-missing serves no faults");
     return answer({
       kind: "recorded",
@@ -231,8 +254,9 @@ function askLive(liveStream: StandIn<string, string>, core: RecordMissingCore): 
  * answer the harness gets is put in the recorded ids and added to the recorded stream, the request
  * line as the harness sent it beside it, and the replay's model of the driver sees it too.
  */
-function growthSink(core: RecordMissingCore, recordedStream: number) {
+function growthSink(core: RecordMissingCore, growing: Growing) {
   const { session, table, growth, counts, redactor } = core;
+  const recordedStream = growing.stream;
   return (asked: Asked) => (reply: StandInReply<string>) => {
     if (reply.type !== "answer") return;
     const sent = reply.answer;
@@ -263,7 +287,12 @@ function growthSink(core: RecordMissingCore, recordedStream: number) {
           added: core.added,
         };
       };
-      growth.add([event("c2s", asked.harness), event("s2c", answer)]);
+      const open: AddedInput[] = [];
+      if (growing.argv && !growing.opened) {
+        growing.opened = true;
+        open.push({ kind: "mcp_open", stream: recordedStream, argv: growing.argv.map((a) => redactor.text(a)), origin: "harness", added: core.added });
+      }
+      growth.add([...open, event("c2s", asked.harness), event("s2c", answer)]);
       counts.added++;
       if (m.decision) {
         const { miss: _miss, ...decision } = m.decision;
@@ -272,6 +301,21 @@ function growthSink(core: RecordMissingCore, recordedStream: number) {
       }
     }
   };
+}
+
+/** The recorded stream a harness stream grows; `argv` when the stream is new to the cassette (opened by its first added call). */
+interface Growing {
+  stream: number;
+  argv: string[] | undefined;
+  opened: boolean;
+}
+
+/** A stream new to the cassette that was opened ends where the harness stream ended (`null`: the harness went away). */
+function closeGrown(core: RecordMissingCore, growing: Growing, exitCode: number | null): void {
+  if (!growing.opened) return;
+  growing.opened = false;
+  growing.argv = undefined;
+  core.growth.add([{ kind: "mcp_close", stream: growing.stream, exit_code: exitCode, origin: "harness", added: core.added }]);
 }
 
 /** `check_for_update` is hosted by the binary itself, not the runtime: the replay answers it offline. */

@@ -143,4 +143,23 @@ describe("createGrowth", () => {
     expect(names(g, events)).toEqual(["t0", "read@5/0", "t1", "t2", "mutation@6/20", "after@7/20"]);
     expect(g.plan().dropped.map((e) => e.seq)).toEqual([3, 4]);
   });
+
+  it("a stream's end added before a line of that stream (its harness went away mid-call) still ends it", () => {
+    const events = [ev(0), ev(1)];
+    const g = createGrowth({ events });
+    const line = (dir: "c2s" | "s2c"): AddedInput => ({ kind: "mcp", stream: 1, dir, line: "{}", origin: "harness" });
+    g.served(0);
+    g.add([{ kind: "mcp_open", stream: 1, argv: ["mcp"], origin: "harness" }, line("c2s")]);
+    g.add([{ kind: "mcp_close", stream: 1, exit_code: null, origin: "harness" }]);
+    g.served(1);
+    g.add([line("s2c")]);
+    expect(g.plan().order.map((o) => ("old" in o ? `t${o.old}` : `${o.added.kind}${"dir" in o.added ? `:${o.added.dir}` : ""}`))).toEqual([
+      "t0",
+      "mcp_open",
+      "mcp:c2s",
+      "t1",
+      "mcp:s2c",
+      "mcp_close",
+    ]);
+  });
 });

@@ -146,20 +146,22 @@ async function openWith(o: {
     added,
   });
   const cli = createRecordMissingCli(core);
-  // the k-th `cua-driver mcp` of this run grows the k-th recorded stream
+  // the k-th `cua-driver mcp` of this run grows the k-th recorded stream; one past them (an `auto`
+  // client's sibling probe took one) grows a stream of its own, new to the cassette
   const recordedStreams = events.flatMap((e) => (e.kind === "mcp_open" ? [e.stream] : []));
   let streams = 0;
+  let newStream = recordedStreams.reduce((m, s) => Math.max(m, s + 1), 0);
   const streamsDone: Promise<void>[] = [];
   const backend: ShimBackend = {
     cli: (request) => cli.cli(request),
     mcp: (init, io) => {
-      const recordedStream = recordedStreams[streams++];
-      if (recordedStream === undefined || !live.mcp)
+      const recorded = recordedStreams[streams++];
+      if (recordedStreams.length === 0 || !live.mcp)
         return mcpRefused(
           io,
-          recordedStream === undefined ? "the cassette has no recorded `cua-driver mcp` stream for it to grow" : "this live driver has no MCP stream",
+          recordedStreams.length === 0 ? "the cassette has no recorded `cua-driver mcp` stream for it to grow" : "this live driver has no MCP stream",
         );
-      const handler = createRecordMissingMcp({ core, recordedStream, init, io });
+      const handler = createRecordMissingMcp({ core, recordedStream: recorded ?? newStream++, opens: recorded === undefined, init, io });
       streamsDone.push(handler.done);
       return handler;
     },

@@ -1,5 +1,6 @@
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
-import { mcpRequest } from "#src/replay/engine/request.js";
+import { type JsonRpcMessage, mcpRequest, type ReplayRequest } from "#src/replay/engine/request.js";
+import type { Decision } from "#src/replay/engine/engine.js";
 import type { ReplaySession } from "#src/replay/session.js";
 import { canonicalJson } from "#src/wire/json/canonical.js";
 import { READ_ONLY_TOOLS_0_21 } from "#src/driver/catalogue.js";
@@ -11,6 +12,7 @@ import { answerMcpCall, type McpAnswer } from "./answer.js";
 import { errorLine, PARSE_ERROR_LINE, resultLine, withId } from "#src/transports/mcp/wire/envelope.js";
 import { claimsModern, type EraSession, speaksModern } from "./era.js";
 import {
+  type EraRendering,
   eraRendering,
   httpModernGap,
   initializeResult0_28,
@@ -35,37 +37,12 @@ export async function dispatchMcpLine(options: {
   /** The stdio connection's era state, for a recording of 0.28 or later: every request passes the driver's era check (docs/eras.md). */
   era?: EraSession;
 }): Promise<McpAnswer | undefined> {
-  const { session, line, stream, transport } = options;
-  if (line.trim() === "") return undefined;
-  const message = parseJsonRpc(line);
-  if (!message || message.method === undefined || !/"jsonrpc"\s*:/.test(line)) return { type: "line", delayMs: 0, line: PARSE_ERROR_LINE };
-  const idRaw = message.idRaw;
-  if (idRaw === undefined) return undefined; // a notification (or id:null): no answer
-  const method = message.method;
+  const { session, transport } = options;
+  const checked = checkMcpLine(options);
+  if (checked.type === "answered") return checked.answer;
+  const { idRaw, method, message, rendering, request } = checked;
   const dual = options.era !== undefined;
-  const httpGap = transport === "http" && speaksModern(session.driverVersion) ? httpModernGap({ ...message, method }) : undefined;
-  if (httpGap) return { type: "line", delayMs: 0, line: httpGap };
-  const rendering = eraRendering({ era: options.era, driverVersion: session.driverVersion, line, message: { ...message, method } });
-  if ("refused" in rendering) {
-    // logged, so the invariants see a request the driver refused for the era it spoke
-    const refused = { ...mcpRequest({ message, stream, transport }), era: claimsModern({ method, params: message.params }) ? "modern" : "legacy" } as const;
-    session.record(session.synthesized(refused), {
-      tMs: session.t(),
-      synthesized: { kind: "era_refusal", basis: { source: "reference", detail: rendering.refused.basis } },
-    });
-    return { type: "line", delayMs: 0, line: rendering.refused.answer };
-  }
-  const modern = rendering.era === "modern";
-  // a legacy request gets a modern-era recorded answer without the envelope, as the driver would answer it
   const { finish } = rendering;
-  if (method === "tools/call") {
-    const refusal = toolCallRefusal(idRaw, message.params, dual);
-    if (refusal) return { type: "line", delayMs: 0, line: refusal };
-  }
-  if (method !== "initialize" && method !== "tools/list" && method !== "tools/call" && !(dual && METADATA_METHODS_0_28.has(method))) {
-    return { type: "line", delayMs: 0, line: errorLine(idRaw, -32601, `Unknown method: ${method}`) };
-  }
-  const request = { ...mcpRequest({ message, stream, transport }), ...(rendering.era ? { era: rendering.era } : {}) };
   const tMs = session.t();
   if (method !== "tools/call" && !session.engine.exchanges.some((x) => x.request.method === method && x.rpc?.response)) {
     // the cassette has no such exchange (e.g. CLI-only): answer as the recorded driver version would
@@ -84,12 +61,7 @@ export async function dispatchMcpLine(options: {
     return { type: "line", delayMs: 0, line: finish(resultLine(idRaw, update.raw)), served: update.raw };
   }
   const decision = session.decide(request);
-  let answer: McpAnswer;
-  // the modern era refuses a tool it does not list as a protocol error, before any lookup (mcp_wire.rs:167-179)
-  if (modern && decision.synthetic?.kind === "permission_denied") answer = { type: "line", delayMs: 0, line: unknownToolLine(idRaw, request.tool ?? "") };
-  else if (method === "tools/call") answer = answerMcpCall({ decision, idRaw, transport, ...rendering.call });
-  else if (decision.exchange?.rpc?.response) answer = { type: "line", delayMs: 0, line: finish(withId(decision.exchange.rpc.response, idRaw)) };
-  else answer = { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, "cua-contract replay: no recorded answer") };
+  const answer = answerMcpDecision({ decision, checked, transport });
   // over HTTP each answer is its own response, so `--speed recorded` waits here (stdio paces its output stream)
   const paced = transport === "http" && answer.type === "line" ? session.speedDelayMs(decision) : 0;
   if (answer.type === "line" && answer.delayMs + paced > 0) await session.clock.sleep(answer.delayMs + paced);
@@ -99,6 +71,79 @@ export async function dispatchMcpLine(options: {
     session.record(decision, { tMs });
   }
   return answer;
+}
+
+/** A request line that passed every check before a lookup: the request (in its era), and how its answers are rendered in that era. */
+export interface CheckedMcpRequest {
+  type: "request";
+  idRaw: string;
+  method: string;
+  message: JsonRpcMessage;
+  request: ReplayRequest;
+  rendering: Extract<EraRendering, { era: unknown }>;
+}
+
+/**
+ * What the replay front answers of a line before anything is looked up, in the driver's order: a
+ * blank line or a notification nothing, an unparseable line -32700, a modern request over HTTP the
+ * endpoint's gap, a request the era check refuses its era's refusal (logged), a `tools/call`
+ * refused for its params, an unknown method -32601. Otherwise the request, with the era it spoke.
+ * `dispatchMcpLine` starts here, and so does record-missing, so both answer a line alike; the era
+ * state (`era`) sees each line once.
+ */
+export function checkMcpLine(options: {
+  session: ReplaySession;
+  line: string;
+  stream: number;
+  transport: "mcp" | "http";
+  era?: EraSession;
+}): { type: "answered"; answer: McpAnswer | undefined } | CheckedMcpRequest {
+  const { session, line, stream, transport } = options;
+  const answered = (l?: string) => ({ type: "answered" as const, answer: l === undefined ? undefined : { type: "line" as const, delayMs: 0, line: l } });
+  if (line.trim() === "") return answered();
+  const message = parseJsonRpc(line);
+  if (!message || message.method === undefined || !/"jsonrpc"\s*:/.test(line)) return answered(PARSE_ERROR_LINE);
+  const idRaw = message.idRaw;
+  if (idRaw === undefined) return answered(); // a notification (or id:null): no answer
+  const method = message.method;
+  const dual = options.era !== undefined;
+  const httpGap = transport === "http" && speaksModern(session.driverVersion) ? httpModernGap({ ...message, method }) : undefined;
+  if (httpGap) return answered(httpGap);
+  const rendering = eraRendering({ era: options.era, driverVersion: session.driverVersion, line, message: { ...message, method } });
+  if ("refused" in rendering) {
+    // logged, so the invariants see a request the driver refused for the era it spoke
+    const refused = { ...mcpRequest({ message, stream, transport }), era: claimsModern({ method, params: message.params }) ? "modern" : "legacy" } as const;
+    session.record(session.synthesized(refused), {
+      tMs: session.t(),
+      synthesized: { kind: "era_refusal", basis: { source: "reference", detail: rendering.refused.basis } },
+    });
+    return answered(rendering.refused.answer);
+  }
+  if (method === "tools/call") {
+    const refusal = toolCallRefusal(idRaw, message.params, dual);
+    if (refusal) return answered(refusal);
+  }
+  if (method !== "initialize" && method !== "tools/list" && method !== "tools/call" && !(dual && METADATA_METHODS_0_28.has(method))) {
+    return answered(errorLine(idRaw, -32601, `Unknown method: ${method}`));
+  }
+  const request = { ...mcpRequest({ message, stream, transport }), ...(rendering.era ? { era: rendering.era } : {}) };
+  return { type: "request", idRaw, method, message, request, rendering };
+}
+
+/**
+ * The answer to a checked request the engine decided, in the request's era: a modern call of a
+ * tool the server does not list is the modern era's protocol error, refused before any lookup
+ * (mcp_wire.rs:167-179); a `tools/call` is rendered by `answerMcpCall` (faults included); another
+ * method gets its recorded line, finished for the era.
+ */
+export function answerMcpDecision(options: { decision: Decision; checked: CheckedMcpRequest; transport: "mcp" | "http" }): McpAnswer {
+  const { decision, transport } = options;
+  const { idRaw, method, request, rendering } = options.checked;
+  if (rendering.era === "modern" && decision.synthetic?.kind === "permission_denied")
+    return { type: "line", delayMs: 0, line: unknownToolLine(idRaw, request.tool ?? "") };
+  if (method === "tools/call") return answerMcpCall({ decision, idRaw, transport, ...rendering.call });
+  if (decision.exchange?.rpc?.response) return { type: "line", delayMs: 0, line: rendering.finish(withId(decision.exchange.rpc.response, idRaw)) };
+  return { type: "line", delayMs: 0, line: errorLine(idRaw, -32603, "cua-contract replay: no recorded answer") };
 }
 
 /**

@@ -155,6 +155,15 @@ export function createEraSession(): EraSession {
   };
 }
 
+/**
+ * The era state of one connection to a driver of this version: a stdio connection from 0.28 checks
+ * every request's era; before 0.28, and over HTTP (legacy-only), there are no eras to follow
+ * (undefined). Every front that answers as the driver does opens its connections' state here.
+ */
+export function connectionEra(driverVersion: string, transport: "mcp" | "http"): EraSession | undefined {
+  return transport === "mcp" && speaksModern(driverVersion) ? createEraSession() : undefined;
+}
+
 /** Methods whose modern result carries the cache hints (`server/discover`, `*\/list`, `*\/read`). */
 export function carriesCacheHints(method: string): boolean {
   return method === "server/discover" || method.endsWith("/list") || method.endsWith("/read");

@@ -2,7 +2,7 @@ import type { ReplaySession } from "#src/replay/session.js";
 import { assertNever } from "#src/util/assert-never.js";
 import type { StandIn } from "#src/driver/stand-in.js";
 import { dispatchMcpLine, logUnanswered } from "./dispatch.js";
-import { createEraSession, speaksModern } from "./era.js";
+import { connectionEra } from "./era.js";
 
 /**
  * `cua-driver mcp` and MCP over HTTP as a replay front: one JSON-RPC line (stdio) or body (HTTP)
@@ -18,7 +18,7 @@ export function mcpFront(session: ReplaySession, transport: "mcp" | "http", opti
     open() {
       const stream = session.openStream(transport);
       // the driver's era state is per stdio connection, from 0.28; its HTTP endpoint stays legacy-only
-      const era = transport === "mcp" && speaksModern(session.driverVersion) ? createEraSession() : undefined;
+      const era = connectionEra(session.driverVersion, transport);
       let stuck = false;
       let closed = false;
       return {

@@ -3,7 +3,7 @@ import type { SelectedFault } from "#src/faults/select.js";
 import { parseJsonRpc } from "#src/replay/engine/exchanges.js";
 import { mcpRequest, type ReplayRequest } from "#src/replay/engine/request.js";
 import { answerMcpCall, type McpAnswer, type McpCallOptions } from "./answer.js";
-import { createEraSession, type EraSession, speaksModern } from "./era.js";
+import { connectionEra, type EraSession } from "./era.js";
 import { eraRendering, toolCallRefusal } from "./modern-answers.js";
 import type { McpStreamRecording } from "./stream-recording.js";
 import { recordedFault, type RecordFaults } from "#src/transports/recording/record-faults.js";
@@ -37,7 +37,7 @@ export function createMcpRelay(options: {
 }): McpRelay {
   const { recording, faults } = options;
   const pending = new Map<string, Selected>();
-  const era = faults && speaksModern(faults.driverVersion) ? createEraSession() : undefined;
+  const era = faults ? connectionEra(faults.driverVersion, "mcp") : undefined;
   let stuck = false;
   let dead = false;
   // answers go out in order, a delayed one holding back those after it
