@@ -16,6 +16,7 @@
  * | mcp, http  | one JSON-RPC line / body   | one JSON-RPC line / body   |
  * | inprocess  | `{ tool, args }`           | `Reply`                    |
  */
+import type { AnswerProvenance } from "#src/schema/cassette.js";
 import type { ReplayTransport } from "#src/schema/replay-log.js";
 
 export interface StandIn<Request, Answer> {
@@ -32,7 +33,11 @@ export interface StandInConnection<Request, Answer> {
 }
 
 export type StandInReply<Answer> =
-  | { type: "answer"; answer: Answer }
+  /**
+   * `provenance`: what of the answer the stand-in built itself rather than the driver (a live
+   * stand-in over the runtime says so; a recording writes it beside the answer, decision 0271).
+   */
+  | { type: "answer"; answer: Answer; provenance?: AnswerProvenance }
   /** The driver answers nothing to this (a JSON-RPC notification). */
   | { type: "none" }
   /** The driver never answers this, and (one request at a time) nothing after it on this connection. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FrameRefSchema, FrameSpliceSchema, StoredBytesSchema } from "./bytes.js";
 import { FaultPlanSchema } from "./fault-plan.js";
-import { FaultKindSchema } from "./replay-log.js";
+import { FaultKindSchema, SynthesisBasisSchema, SynthesizedKindSchema } from "./replay-log.js";
 import { CASSETTE_FORMAT, CASSETTE_VERSION } from "./cassette-format.js";
 
 export { CASSETTE_FORMAT, CASSETTE_VERSION };
@@ -142,6 +142,39 @@ export const McpOpenEventSchema = z
   .object({ ...EventBase, kind: z.literal("mcp_open"), stream: z.number().int().nonnegative(), argv: z.array(z.string()) })
   .strict();
 
+/**
+ * On an `s2c` answer line: the recording's stand-in built this answer itself, the driver did not
+ * (the SDK backend's `initialize`, `server/discover`, `ping`, skills and resources answers, its
+ * refusals and the tool it hosts): what the answer stands for (a replay log `synthesized` kind)
+ * and where it was read. The replay logs the answer as synthesized with this basis. Never on the
+ * driver's own bytes (docs/cassettes.md, decision 0271).
+ */
+export const RecordedSynthesisSchema = z.object({ kind: SynthesizedKindSchema, basis: SynthesisBasisSchema }).strict();
+export type RecordedSynthesis = z.infer<typeof RecordedSynthesisSchema>;
+
+/**
+ * What of an answer the recording's stand-in built around the driver's own bytes:
+ * `modern_envelope` (the 2026-07-28 era's `resultType`, `_meta` server identity, `ttlMs`,
+ * `cacheScope`), `host_tools` (the tools the binary registers itself, added to the runtime's
+ * tools/list), `tool_error` (the binary's tool-error result around the runtime's failure text).
+ */
+export const WrappedPartSchema = z.enum(["modern_envelope", "host_tools", "tool_error"]);
+export type WrappedPart = z.infer<typeof WrappedPartSchema>;
+
+/**
+ * On an `s2c` answer line: the driver's own result (the runtime's tools/list, a tool result or
+ * failure) inside parts the recording's stand-in built around it, and where those were read. The
+ * answer stays the driver's: the replay logs it as replayed (docs/cassettes.md, decision 0271).
+ */
+export const RecordedWrappingSchema = z.object({ parts: z.array(WrappedPartSchema).min(1), basis: SynthesisBasisSchema }).strict();
+export type RecordedWrapping = z.infer<typeof RecordedWrappingSchema>;
+
+/** Who built a recorded answer, when not (all of it) the driver: at most one of the two. */
+export interface AnswerProvenance {
+  synthesized?: RecordedSynthesis;
+  wrapped?: RecordedWrapping;
+}
+
 /** One JSON-RPC line, exactly as sent, in one direction. */
 export const McpLineEventSchema = z
   .object({
@@ -156,6 +189,10 @@ export const McpLineEventSchema = z
      * driver's when forwarded (the harness got the fault instead), else the fault line the harness got, or none.
      */
     fault: RecordedFaultSchema.optional(),
+    /** On an `s2c` answer: the recording's stand-in built it, not the driver (its kind and basis). */
+    synthesized: RecordedSynthesisSchema.optional(),
+    /** On an `s2c` answer: the driver's own result inside parts the recording's stand-in built around it. */
+    wrapped: RecordedWrappingSchema.optional(),
   })
   .strict();
 

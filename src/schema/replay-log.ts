@@ -56,7 +56,12 @@ export type ServedResult = z.infer<typeof ServedResultSchema>;
  * `unchanged_screen` (a read after a `no_effect` fault: the look recorded before the mutation that
  * changed nothing), `discover` and `ping` (a cua-driver ≥ 0.28 server's `server/discover` and `ping`,
  * built from the driver's source: docs/eras.md), `skill_pack` (its skills/resources answers, from
- * the reference skill pack, whose commits the basis names).
+ * the reference skill pack, whose commits the basis names), `protocol_error` (a JSON-RPC error the
+ * driver's dispatcher returns by rule before any tool runs: a line that is not JSON-RPC, an unknown
+ * method, a call without params or tool name; only a recording's stand-in marks these, the replay
+ * answers them by the same rule without logging them). A recorded answer the recording's stand-in
+ * built itself (the cassette's `synthesized` on its line, docs/cassettes.md) is logged with the
+ * kind and basis recorded there.
  */
 export const SynthesizedKindSchema = z.enum([
   "session_ended",
@@ -80,6 +85,7 @@ export const SynthesizedKindSchema = z.enum([
   "ping",
   "skill_pack",
   "era_refusal",
+  "protocol_error",
 ]);
 export type SynthesizedKind = z.infer<typeof SynthesizedKindSchema>;
 

@@ -1,3 +1,5 @@
+import type { AnswerProvenance } from "#src/schema/cassette.js";
+
 /**
  * What the `cua-driver` shim mounts: a stand-in (src/driver/stand-in.ts) per call, through
  * `mountCli` (mount.ts), and an MCP stream per `cua-driver mcp` — the replay's or the runtime's
@@ -26,8 +28,11 @@ export interface CliResponse {
 
 /** The shim's side of an MCP stdio session (`cua-driver mcp …`). */
 export interface McpIo {
-  /** Send one line (without its newline) to the harness's stdout. */
-  send(line: string): void;
+  /**
+   * Send one line (without its newline) to the harness's stdout. `provenance`: what of it the
+   * stand-in answering the stream built itself, not the driver (a recording tap writes it down).
+   */
+  send(line: string, provenance?: AnswerProvenance): void;
   /** Send raw bytes to the harness's stderr. */
   stderr(data: Buffer | string): void;
   /** Close the harness's stdout and end the shim with this exit code. */

@@ -30,7 +30,7 @@ export function mountMcpStdio(connection: StandInConnection<string, string>, io:
       while (queue.length > 0 && !closed) {
         const reply = await connection.send(queue.shift()!);
         if (closed) break;
-        if (reply.type === "answer") io.send(reply.answer);
+        if (reply.type === "answer") io.send(reply.answer, reply.provenance);
         else if (reply.type === "hang") stuck = true;
         else if (reply.type === "closed") {
           if (reply.stderr) io.stderr(reply.stderr);

@@ -57,7 +57,10 @@ export interface Decision {
   lifecycleEpoch?: number;
   /** The driver's own answer built by the replay, not recorded (transports render it per transport). */
   synthetic?: SyntheticAnswer;
-  /** An answer off the recorded path (docs/matching.md), logged as synthesized with its basis. */
+  /**
+   * An answer off the recorded path (docs/matching.md), or a recorded one the recording's stand-in
+   * built (the cassette's `synthesized`), logged as synthesized with its basis.
+   */
   offPath?: { synthesized: SynthesizedKind; basis: SynthesisBasis };
   /** A target-style refusal fault: the requested pid's windows as the cassette last showed them. */
   candidates?: readonly WindowCandidate[];
@@ -342,6 +345,11 @@ export function createEngine(options: EngineOptions): Engine {
       if (fault?.fault.kind === "no_effect" && kind === "mutation") unchanged.noted({ n: base.n, tool: request.tool ?? "", epoch: matcher.epoch });
       // only an answer served as recorded (on time or late) repeats the look; a refusal or a rewritten result does not
       const servedAsRecorded = !fault || (!FAULT_TABLE[fault.fault.kind].changesResult && !FAULT_TABLE[fault.fault.kind].breaksTransport);
+      // an answer the recording's stand-in built, served as recorded, is logged with the basis it recorded (decision 0271)
+      const recordedSynthesis = exchange.recordedSynthesis;
+      if (recordedSynthesis && servedAsRecorded && !chosen.synthesized) {
+        Object.assign(chosen, { synthesized: recordedSynthesis.kind, basis: recordedSynthesis.basis });
+      }
       // a look served again still gets a new snapshot id (fresh_look): the screen is the unchanged one all the same
       const unchangedBasis =
         kind === "read" && servedAsRecorded && (!chosen.synthesized || chosen.synthesized === "fresh_look")

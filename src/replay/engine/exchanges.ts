@@ -132,6 +132,7 @@ export function createExchangeBuilder(options: {
         exchange.rpc = place ? new StoredRpc(place, event.seq, mcpLine, { stream: x.stream }) : { response: message.text, stream: x.stream };
         if (exchange.request.method === "call" && recordedAnswerClass({ type: "rpc", response: message.text }) === "refused") exchange.refused = true;
         exchange.durationMs = Math.max(0, event.t_ms - x.request.event.t_ms);
+        if (event.synthesized) exchange.recordedSynthesis = event.synthesized;
       },
     },
     {

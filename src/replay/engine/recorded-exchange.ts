@@ -1,6 +1,6 @@
 // The types of a recorded exchange, the memo its preparation shares and the outcome it records, in
 // one module: they refer to each other (a memo is keyed by exchanges, an exchange carries its memo).
-import type { RecordedFault } from "#src/schema/cassette.js";
+import type { RecordedFault, RecordedSynthesis } from "#src/schema/cassette.js";
 import type { StoredBytes } from "#src/schema/bytes.js";
 import type { RequestEntry, ToolKind } from "#src/schema/replay-log.js";
 import type { Lru } from "#src/util/lru.js";
@@ -35,6 +35,8 @@ export interface RecordedExchange {
    * saw the request, the answer (if any) is the fault the harness got, and the desktop did not change.
    */
   fault?: RecordedFault;
+  /** The recorded answer was built by the recording's stand-in, not the driver (its line's `synthesized`): the replay logs it so. */
+  recordedSynthesis?: RecordedSynthesis;
   /** The memo shared by the exchanges of one preparation (what is worked out from answers, kept once). */
   memo?: ReplayMemo;
   /**

@@ -19,6 +19,9 @@ import { SKILL_METHODS, type SkillPack, skillResult } from "./skills.js";
 /** Where the reconstruction was read, for the replay log's basis. */
 export const MODERN_WIRE_SOURCE = "trycua/cua 4d6f4a55 mcp_wire.rs";
 
+/** Where the skill methods were read. */
+const SKILLS_SOURCE = "mcp_skills.rs (trycua/cua 4eb8ab51)";
+
 /** `server_capabilities()`: the skill pack's capabilities with `tools` set (mcp_wire.rs:100-104, mcp_skills.rs:122-128). */
 export const CAPABILITIES_0_28 = '{"extensions":{"io.modelcontextprotocol/skills":{}},"resources":{},"tools":{}}';
 
@@ -161,17 +164,23 @@ export function skillAnswer(options: {
   params: unknown;
   idRaw: string;
   pack?: SkillPack | null;
-}): { raw: string; synthesized: SynthesizedAnswer } | { line: string } {
+}): { raw: string; synthesized: SynthesizedAnswer } | { line: string; synthesized: SynthesizedAnswer } {
   const pack = options.pack === undefined ? referencePack() : options.pack;
   if (!pack) {
     return {
       line: protocolErrorLine(options.idRaw, -32603, `cua-contract replay: no skill pack in this installation to answer ${options.method} (docs/eras.md)`),
+      synthesized: { kind: "skill_pack", basis: { source: "reference", detail: "no skill pack in this installation: cua-contract's error, not the driver's" } },
     };
   }
   const answer = skillResult(pack, options.method, options.params);
-  if ("refusal" in answer) return { line: protocolErrorLine(options.idRaw, -32602, answer.refusal) };
+  if ("refusal" in answer) {
+    return {
+      line: protocolErrorLine(options.idRaw, -32602, answer.refusal),
+      synthesized: { kind: "skill_pack", basis: { source: "reference", detail: `${SKILLS_SOURCE}: the refusal of ${options.method}` } },
+    };
+  }
   const which = answer.file ? `${answer.file.name} from ${answer.file.source}` : pack.files.map((f) => `${f.name}@${f.source.split("@")[1]}`).join(", ");
-  const detail = `mcp_skills.rs (trycua/cua 4eb8ab51) over docs/reference/cua-driver-skills-named-commits, not a 0.28.x release's pack: ${which}`;
+  const detail = `${SKILLS_SOURCE} over docs/reference/cua-driver-skills-named-commits, not a 0.28.x release's pack: ${which}`;
   return { raw: answer.raw, synthesized: { kind: "skill_pack", basis: { source: "reference", detail } } };
 }
 

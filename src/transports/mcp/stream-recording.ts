@@ -1,12 +1,15 @@
 import { storeText } from "#src/cassette/store-text.js";
 import { learnFromToolCall, learnFromToolResult, parseMcpMessage } from "./secrets.js";
 import { eventTime, type RecordingParts } from "#src/transports/recording/recording-parts.js";
-import type { RecordedFault } from "#src/schema/cassette.js";
+import type { AnswerProvenance, RecordedFault } from "#src/schema/cassette.js";
 
 /** The cassette side of one MCP stream: open on creation, then lines, stderr and one close. */
 export interface McpStreamRecording {
-  /** One line as sent; `fault` marks a request the recorder injected a fault into. */
-  line(dir: "c2s" | "s2c", line: string, fault?: RecordedFault): void;
+  /**
+   * One line as sent; `fault` marks a request the recorder injected a fault into, `provenance` an
+   * answer the live stand-in built itself (or around the driver's bytes), never the driver's own.
+   */
+  line(dir: "c2s" | "s2c", line: string, fault?: RecordedFault, provenance?: AnswerProvenance): void;
   stderr(data: Buffer | string): void;
   /** Records the end of the stream; only the first call counts. */
   close(exitCode: number | null, signal?: string): void;
@@ -23,7 +26,7 @@ export function openMcpStreamRecording(options: RecordingParts & { stream: numbe
   let closed = false;
   sink.append({ kind: "mcp_open", t_ms: eventTime(clock()), stream, argv: options.argv.map((a) => redactor.text(a)), origin: "harness" });
   return {
-    line(dir, line, fault) {
+    line(dir, line, fault, provenance) {
       learn({ redactor, toolById, dir, line });
       const s = storeText({ bytes: line, field: "line", redactor, putFrame: sink.putFrame });
       sink.append({
@@ -35,6 +38,8 @@ export function openMcpStreamRecording(options: RecordingParts & { stream: numbe
         ...(s.splices.length ? { frames: s.splices } : {}),
         origin: "harness",
         ...(fault ? { fault } : {}),
+        ...(dir === "s2c" && provenance?.synthesized ? { synthesized: provenance.synthesized } : {}),
+        ...(dir === "s2c" && provenance?.wrapped && !provenance.synthesized ? { wrapped: provenance.wrapped } : {}),
       });
     },
     stderr(data) {

@@ -6,12 +6,14 @@ import { answerMcpCall, type McpAnswer, type McpCallOptions } from "./answer.js"
 import { connectionEra, type EraSession } from "./era.js";
 import { eraRendering, toolCallRefusal } from "./modern-answers.js";
 import type { McpStreamRecording } from "./stream-recording.js";
+import type { AnswerProvenance } from "#src/schema/cassette.js";
 import { recordedFault, type RecordFaults } from "#src/transports/recording/record-faults.js";
 
 /** The recorder between a harness and one `cua-driver mcp` stream. */
 export interface McpRelay {
   fromHarness(line: string): void;
-  fromDriver(line: string): void;
+  /** `provenance`: what of the line the live stand-in built itself, recorded beside it. */
+  fromDriver(line: string, provenance?: AnswerProvenance): void;
   /** The harness closed stdin: true when the stream is stuck on a hung call (the driver is ended, the stream exits 0, as on replay). */
   stuck(): boolean;
 }
@@ -89,8 +91,8 @@ export function createMcpRelay(options: {
       if (answer.type === "line") recording.line("s2c", answer.line);
       serve(answer);
     },
-    fromDriver(line) {
-      recording.line("s2c", line);
+    fromDriver(line, provenance) {
+      recording.line("s2c", line, undefined, provenance);
       if (dead) return;
       const idRaw = pending.size > 0 ? parseJsonRpc(line)?.idRaw : undefined;
       const faulted = idRaw !== undefined ? pending.get(idRaw) : undefined;

@@ -26,7 +26,7 @@ export function tapMcpStream(
   const fault = faultStreamEnder({ recording, io, stop: () => live.gone?.() });
   const endStream = fault.end;
   const live = options.open({
-    send: (line) => relay.fromDriver(line),
+    send: (line, provenance) => relay.fromDriver(line, provenance),
     stderr: (data) => {
       if (fault.ended) return;
       recording.stderr(data);

@@ -3,7 +3,8 @@
  * (its stand-in is `sdkMcpStandIn`, which the sdk backend mounts on the shim's stdio):
  * newline-delimited JSON-RPC, one request at a time in order, notifications unanswered,
  * `initialize` with the runtime's version, `tools/list` = the runtime's inventory bytes,
- * `tools/call` = the runtime's result bytes, never re-serialised.
+ * `tools/call` = the runtime's result bytes, never re-serialised. Each answer says what of it the
+ * stand-in built rather than the runtime (decision 0271): a recording marks it in the cassette.
  */
 import { INITIALIZE_INSTRUCTIONS_LINUX } from "#src/driver/binary-reference.js";
 import type { StandIn } from "#src/driver/stand-in.js";
@@ -19,10 +20,13 @@ import {
   eraGate,
   httpModernGap,
   initializeResult0_28,
+  MODERN_WIRE_SOURCE,
   metadataResult,
   skillAnswer,
   unknownToolLine,
 } from "#src/transports/mcp/modern-answers.js";
+import type { AnswerProvenance, WrappedPart } from "#src/schema/cassette.js";
+import type { SynthesizedAnswer, SynthesizedKind } from "#src/schema/replay-log.js";
 import { SKILL_METHODS } from "#src/transports/mcp/skills.js";
 
 export interface McpDirectOptions {
@@ -35,6 +39,8 @@ export interface McpDirectOptions {
   transport?: "stdio" | "http";
   /** The raw result of a tool the binary hosts itself (check_for_update), else undefined. */
   hostCall?(tool: string): Promise<string | undefined>;
+  /** `listToolsJson` holds the tools the binary registers itself, added to the runtime's. */
+  hostToolsAdded?: boolean;
   send(line: string): void;
 }
 
@@ -59,7 +65,8 @@ export function sdkMcpStandIn(options: Omit<McpDirectOptions, "send">): StandIn<
       return {
         async send(line) {
           const reply = await answer(options, line, era);
-          return reply === undefined ? { type: "none" } : { type: "answer", answer: reply };
+          if (reply === undefined) return { type: "none" };
+          return { type: "answer", answer: reply.line, ...(reply.provenance ? { provenance: reply.provenance } : {}) };
         },
         close() {},
       };
@@ -82,17 +89,28 @@ export function createMcpDirectSession(options: McpDirectOptions): McpDirectSess
   };
 }
 
-/** The response line for one request line, or undefined for blank lines and notifications. */
-export async function answer(options: Omit<McpDirectOptions, "send">, line: string, era?: EraSession): Promise<string | undefined> {
+/**
+ * One answer line and, where the stand-in built it (or parts of it) rather than the runtime, what
+ * it built and where that was read: a recording writes it beside the line (decision 0271).
+ */
+export interface DirectAnswer {
+  line: string;
+  provenance?: AnswerProvenance;
+}
+
+/** The response line for one request line (with its provenance), or undefined for blank lines and notifications. */
+export async function answer(options: Omit<McpDirectOptions, "send">, line: string, era?: EraSession): Promise<DirectAnswer | undefined> {
   if (line.trim() === "") return undefined;
   let request: SerdeNode;
   try {
     request = parseSerdeJson(line);
   } catch {
-    return PARSE_ERROR_LINE;
+    return built(PARSE_ERROR_LINE, "protocol_error", "a line that is not JSON is -32700");
   }
   const method = stringValue(member(request, "method"));
-  if (request.kind !== "object" || method === undefined || member(request, "jsonrpc") === undefined) return PARSE_ERROR_LINE;
+  if (request.kind !== "object" || method === undefined || member(request, "jsonrpc") === undefined) {
+    return built(PARSE_ERROR_LINE, "protocol_error", "a line that is not a JSON-RPC request is -32700");
+  }
   const idNode = member(request, "id");
   if (!idNode || (idNode.kind === "scalar" && idNode.raw === "null")) return undefined;
   const id = serdeCompact(idNode);
@@ -101,37 +119,76 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
     options.transport === "http" && speaksModern(options.version)
       ? httpModernGap({ idRaw: id, method, params: params ? JSON.parse(serdeCompact(params)) : undefined })
       : undefined;
-  if (modernOverHttp) return modernOverHttp;
+  if (modernOverHttp) return built(modernOverHttp, "era_refusal", "the HTTP endpoint is legacy-only; how it refuses the 2026-07-28 era is not known (docs/eras.md)");
   const gate = era ? eraGate({ era, line, message: { idRaw: id, method, params: params ? JSON.parse(serdeCompact(params)) : undefined } }) : undefined;
-  if (gate && "answer" in gate) return gate.answer;
-  const finish = (l: string) => (gate?.era === "modern" ? finishModernLine(l, method, options.version) : l);
-  if (method === "initialize") return resultLine(id, speaksModern(options.version) ? initializeResult0_28(options.version).raw : initializeResult(options));
-  if (method === "tools/list") return finish(resultLine(id, options.listToolsJson));
+  if (gate && "answer" in gate) return built(gate.answer, "era_refusal", gate.basis);
+  const modern = gate?.era === "modern";
+  const finish = (l: string) => (modern ? finishModernLine(l, method, options.version) : l);
+  // a whole answer the stand-in built (enveloped for the modern era like any other result)
+  const synthesized = (l: string, s: SynthesizedAnswer): DirectAnswer => ({ line: l, provenance: { synthesized: s } });
+  // the runtime's own bytes inside what the stand-in built around them
+  const runtime = (l: string, parts: WrappedPart[]): DirectAnswer => {
+    const all: WrappedPart[] = [...parts, ...(modern ? (["modern_envelope"] as const) : [])];
+    if (all.length === 0) return { line: l };
+    return { line: l, provenance: { wrapped: { parts: all, basis: { source: "reference", detail: all.map((p) => WRAPPED_SOURCES[p]).join("; ") } } } };
+  };
+  if (method === "initialize") {
+    if (speaksModern(options.version)) {
+      const init = initializeResult0_28(options.version);
+      return synthesized(resultLine(id, init.raw), init.synthesized);
+    }
+    return synthesized(resultLine(id, initializeResult(options)), {
+      kind: "initialize",
+      basis: { source: "reference", detail: "protocol.rs:331-386 (Linux) with the runtime's version and MCP protocol version" },
+    });
+  }
+  if (method === "tools/list") return runtime(finish(resultLine(id, options.listToolsJson)), options.hostToolsAdded ? ["host_tools"] : []);
   if (era && SKILL_METHODS.has(method)) {
     const skill = skillAnswer({ method, params: params ? JSON.parse(serdeCompact(params)) : undefined, idRaw: id });
-    return "line" in skill ? skill.line : finish(resultLine(id, skill.raw));
+    return "line" in skill ? synthesized(skill.line, skill.synthesized) : synthesized(finish(resultLine(id, skill.raw)), skill.synthesized);
   }
   const metadata = era ? metadataResult(method) : undefined;
-  if (metadata) return finish(resultLine(id, metadata.raw));
-  if (method !== "tools/call") return errorLine(id, -32601, `Unknown method: ${method}`);
-  if (!params || (params.kind === "scalar" && params.raw === "null")) return errorLine(id, -32602, "Invalid params: missing params");
+  if (metadata) return synthesized(finish(resultLine(id, metadata.raw)), metadata.synthesized);
+  if (method !== "tools/call") return built(errorLine(id, -32601, `Unknown method: ${method}`), "protocol_error", "an unknown method is -32601");
+  if (!params || (params.kind === "scalar" && params.raw === "null")) {
+    return built(errorLine(id, -32602, "Invalid params: missing params"), "protocol_error", "a tools/call without params is -32602");
+  }
   const name = stringValue(member(params, "name"));
-  if (name === undefined) return errorLine(id, -32602, "Invalid params: missing tool name");
+  if (name === undefined) return built(errorLine(id, -32602, "Invalid params: missing tool name"), "protocol_error", "a tools/call without a tool name is -32602");
   const badArgs = era ? argumentsRefusal(id, JSON.parse(serdeCompact(params)) as Record<string, unknown>) : undefined;
-  if (badArgs) return badArgs;
+  if (badArgs) return built(badArgs, "protocol_error", `${MODERN_WIRE_SOURCE} validate_tool_call: arguments that are not an object are -32602`);
   if (!options.names.classified.has(name)) {
-    if (gate?.era === "modern") return unknownToolLine(id, name);
-    return resultLine(id, toolError(permissionDeniedText(name), '{"code":"permission_denied"}'));
+    const basis = { source: "reference" as const, detail: "the driver's rule: a tool it does not list is refused before any lookup (docs/reference/cua-driver-contract.md §0.5)" };
+    if (modern) return synthesized(unknownToolLine(id, name), { kind: "permission_denied", basis: { ...basis, detail: `${MODERN_WIRE_SOURCE}:167-179 validate_tool_call, in the modern era: ${basis.detail}` } });
+    return synthesized(resultLine(id, toolError(permissionDeniedText(name), '{"code":"permission_denied"}')), { kind: "permission_denied", basis });
   }
   const args = withoutReservedArgs(member(params, "arguments"));
   try {
     const hosted = await options.hostCall?.(name);
-    if (hosted !== undefined) return finish(resultLine(id, hosted));
+    if (hosted !== undefined) {
+      return synthesized(finish(resultLine(id, hosted)), {
+        kind: "check_update",
+        basis: { source: "reference", detail: "the tool the binary hosts itself, not the runtime: its result built as the binary builds it from the latest release it found" },
+      });
+    }
     const result = await options.driver.callTool(name, args);
-    return finish(resultLine(id, result.rawJson));
+    return runtime(finish(resultLine(id, result.rawJson)), []);
   } catch (failure) {
-    return finish(resultLine(id, toolError(driverErrorText(failure), '{"exit_code":1}')));
+    return runtime(finish(resultLine(id, toolError(driverErrorText(failure), '{"exit_code":1}'))), ["tool_error"]);
   }
+}
+
+/** Where each part the stand-in builds around the runtime's bytes was read. */
+const WRAPPED_SOURCES: Record<WrappedPart, string> = {
+  modern_envelope: `modern envelope: ${MODERN_WIRE_SOURCE}:123-145 (finish_response), reconstructed from source`,
+  host_tools: "host tools: check_for_update, which the binary registers on top of the runtime's tools (history_runtime.rs:419-422 via main.rs:284-298)",
+  tool_error: "tool error: the runtime's failure text in the binary's tool-error result",
+};
+
+/** A refusal the stand-in builds by the driver's dispatcher rules (docs/reference/cua-driver-contract.md §2.2-2.5). */
+function built(line: string, kind: SynthesizedKind, detail: string): DirectAnswer {
+  const where = kind === "protocol_error" ? `the driver's dispatcher (docs/reference/cua-driver-contract.md §2.2-2.5): ${detail}` : detail;
+  return { line, provenance: { synthesized: { kind, basis: { source: "reference", detail: where } } } };
 }
 
 /** Arguments as the runtime receives them: `{}` when absent, reserved `_…` keys removed. */

@@ -55,6 +55,7 @@ export function sdkBackendFor(options: {
   const { driver, metadata, location } = options;
   // the binary's inventory: the runtime's tools, then the tools the binary registers itself
   const listToolsJson = withHostToolsRaw(options.listToolsJson);
+  const hostToolsAdded = listToolsJson !== options.listToolsJson;
   const names = toolNames(listToolsJson);
   const latest = options.latest ?? githubLatestRelease;
   const hostCall = async (tool: string): Promise<string | undefined> =>
@@ -68,7 +69,7 @@ export function sdkBackendFor(options: {
     cli: (request) => answerCli({ request, driver, metadata, listToolsJson, names, hostCall, latest, daemons, endedSessions }),
     mcp: (init, io) =>
       mcpStartupRefusal({ argv: init.argv, io }) ??
-      mcpSession({ io, driver, metadata, listToolsJson, names, hostCall, latest, http: init.transport === "http" }),
+      mcpSession({ io, driver, metadata, listToolsJson, hostToolsAdded, names, hostCall, latest, http: init.transport === "http" }),
     close: async () => {
       daemons.close();
       await driver.shutdown?.();
@@ -192,13 +193,14 @@ function positionalJsonError(options: { tool: string; implicit: boolean; receive
 }
 
 // Direct mode ends on stdin EOF, after the request in flight has been answered; the runtime's session stops when the shim is gone.
-function mcpSession(options: Context & { io: McpIo; http: boolean }): McpSessionHandler {
+function mcpSession(options: Context & { io: McpIo; http: boolean; hostToolsAdded: boolean }): McpSessionHandler {
   const standIn = sdkMcpStandIn({
     ...(options.http ? { transport: "http" as const } : {}),
     driver: options.driver,
     version: options.metadata.driverVersion,
     protocolVersion: options.metadata.mcpProtocolVersion,
     listToolsJson: options.listToolsJson,
+    hostToolsAdded: options.hostToolsAdded,
     names: options.names,
     hostCall: options.hostCall,
   });
