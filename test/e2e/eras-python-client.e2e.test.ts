@@ -18,7 +18,7 @@ const FIXTURE = path.join(repoRoot, "test/fixtures/cassettes/mcp-python-sdk-0.28
 const CLIENT = path.join(repoRoot, "test/e2e/replay/mcp-python-client.py");
 const TEE = path.join(repoRoot, "test/e2e/replay/tee-stdio.mjs");
 
-type Event = { kind: string; stream?: number; dir?: "c2s" | "s2c"; line?: string };
+type Event = { kind: string; stream?: number; dir?: "c2s" | "s2c"; line?: string; synthesized?: { kind: string }; wrapped?: { parts: string[] } };
 
 function cassette(dir: string) {
   const [header, ...events] = readFileSync(path.join(dir, "cassette.jsonl"), "utf8")
@@ -30,6 +30,8 @@ function cassette(dir: string) {
     header: header as { driver: { version: string; source: string; location: string } },
     c2s: mcp.filter((e) => e.dir === "c2s").map((e) => e.line!),
     s2c: mcp.filter((e) => e.dir === "s2c").map((e) => e.line!),
+    /** Each answer's marks: the kind the recorder's stand-in built it as, the parts it built around the runtime's bytes. */
+    marks: mcp.filter((e) => e.dir === "s2c").map((e) => [e.synthesized?.kind ?? null, e.wrapped?.parts ?? null]),
     streams: new Set(mcp.map((e) => e.stream)).size,
   };
 }
@@ -76,15 +78,17 @@ describe("the Python SDK's recording of cua-driver 0.28.2, replayed by `serve` (
     expect(got).toEqual(rec.s2c);
     const entries = readLog(log);
     const requests = entries.filter((e) => e.type === "request");
-    expect(requests.map((e) => [e.method, e.tool ?? null, e.era, e.outcome])).toEqual([
-      ["server/discover", null, "modern", "replayed"],
-      ["tools/list", null, "modern", "replayed"],
-      ["call", "get_config", "modern", "replayed"],
-      ["call", "list_windows", "modern", "replayed"],
-      ["resources/list", null, "modern", "replayed"],
-      ["resources/read", null, "modern", "replayed"],
+    // the answers the recorder's stand-in built (marked in the cassette) are logged as synthesized, with their basis
+    expect(requests.map((e) => [e.method, e.tool ?? null, e.era, e.outcome, e.synthesized ?? null])).toEqual([
+      ["server/discover", null, "modern", "replayed", "discover"],
+      ["tools/list", null, "modern", "replayed", null],
+      ["call", "get_config", "modern", "replayed", null],
+      ["call", "list_windows", "modern", "replayed", null],
+      ["resources/list", null, "modern", "replayed", "skill_pack"],
+      ["resources/read", null, "modern", "replayed", "skill_pack"],
     ]);
-    expect(entries.at(-1)).toMatchObject({ type: "summary", served: 6, unmatched: 0, synthesized: 0, unused: [] });
+    expect((requests[5]!.basis as { detail: string }).detail).toContain("docs/reference/cua-driver-skills-named-commits, not a 0.28.x release's pack");
+    expect(entries.at(-1)).toMatchObject({ type: "summary", served: 6, unmatched: 0, synthesized: 3, unused: [] });
   }, 60_000);
 });
 
@@ -177,7 +181,7 @@ describe.skipIf(!sdkPython)(`the Python MCP SDK ${sdkPython?.version ?? ""} Clie
     const rec = cassette(FIXTURE);
     expect(readFileSync(path.join(dir.path, "c2s"), "utf8")).toBe(rec.c2s.map((l) => `${l}\n`).join(""));
     expect(readFileSync(path.join(dir.path, "s2c"), "utf8")).toBe(rec.s2c.map((l) => `${l}\n`).join(""));
-    expect(readLog(log).at(-1)).toMatchObject({ type: "summary", unmatched: 0, synthesized: 0 });
+    expect(readLog(log).at(-1)).toMatchObject({ type: "summary", unmatched: 0, synthesized: 3 });
   }, 120_000);
 
   it("recorded with record --driver sdk:0.28.2 --desktop, then replayed by serve: byte for byte, nothing unmatched", async (ctx) => {
@@ -211,6 +215,15 @@ describe.skipIf(!sdkPython)(`the Python MCP SDK ${sdkPython?.version ?? ""} Clie
     expect(recorded.exitCode, recorded.stderr).toBe(0);
     const rec = cassette(out);
     expect(JSON.parse(rec.s2c[0]!).result.supportedVersions).toEqual(["2026-07-28"]);
+    // the stand-in's answers are marked, the runtime's tool results only as wrapped in the envelope it built
+    expect(rec.marks).toEqual([
+      ["discover", null],
+      [null, ["host_tools", "modern_envelope"]],
+      [null, ["modern_envelope"]],
+      [null, ["modern_envelope"]],
+      ["skill_pack", null],
+      ["skill_pack", null],
+    ]);
     const tee = path.join(dir.path, "tee");
     mkdirSync(tee);
     const log = path.join(dir.path, "log.jsonl");
@@ -231,6 +244,6 @@ describe.skipIf(!sdkPython)(`the Python MCP SDK ${sdkPython?.version ?? ""} Clie
     expect(replayed.exitCode, replayed.stderr).toBe(0);
     expect(replayed.out).toEqual(JSON.parse(recorded.stdout.trim().split("\n").at(-1)!));
     expect(readFileSync(path.join(tee, "s2c"), "utf8")).toBe(rec.s2c.map((l) => `${l}\n`).join(""));
-    expect(readLog(log).at(-1)).toMatchObject({ type: "summary", unmatched: 0, synthesized: 0 });
+    expect(readLog(log).at(-1)).toMatchObject({ type: "summary", unmatched: 0, synthesized: 3 });
   }, 240_000);
 });

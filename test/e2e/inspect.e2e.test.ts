@@ -22,6 +22,19 @@ describe("inspect", () => {
     });
   });
 
+  it("counts the answers a recording's stand-in built, and the parts it built around the driver's results", async () => {
+    const human = await runCliInProcess(["inspect", fixture("mcp-sdk-0.28.2-eras")]);
+    expect(human.exitCode).toBe(0);
+    expect(human.stdout).toMatch(
+      /^stand-in {3}answers the recording's stand-in built: discover 1, initialize 1, ping 1; parts it built around the driver's results: modern_envelope 4, host_tools 2$/m,
+    );
+    const json = JSON.parse(String((await runCliInProcess(["inspect", fixture("mcp-sdk-0.28.2-eras"), "--json"])).stdout));
+    expect(json.stand_in).toEqual({ synthesized: { initialize: 1, discover: 1, ping: 1 }, wrapped: { host_tools: 2, modern_envelope: 4 } });
+    // a cassette without marks says nothing of them
+    const plain = await runCliInProcess(["inspect", fixture("golden-cli"), "--json"]);
+    expect(JSON.parse(String(plain.stdout))).not.toHaveProperty("stand_in");
+  });
+
   it("reports a torn last line as a warning naming the line, exit 0", async () => {
     const r = await runCliInProcess(["inspect", fixture("torn-last-line"), "--json"]);
     expect(r.exitCode).toBe(0);

@@ -5,6 +5,7 @@ import { CASSETTE_FILE, PROBE_FILE } from "#src/cassette/cassette.js";
 import { scanCassette, type CassetteValidators } from "#src/cassette/scan.js";
 import { NeedsSchemaCheck, quickValidators } from "#src/cassette/quick-validate.js";
 import { answerHealth } from "#src/cassette/answer-health.js";
+import type { CassetteEvent } from "#src/schema/cassette.js";
 
 const PROBE_PROBLEMS: Partial<Record<CassetteSummary["probe"]["status"], string>> = {
   mismatched:
@@ -21,7 +22,7 @@ export const inspectCommand = defineCommand({
       .option("json", { type: "boolean", default: false, describe: "Print one JSON document" }),
   handler: async (args) => {
     const dir = String(args.dir);
-    let summary: CassetteSummary;
+    let summary: CassetteSummary & { stand_in?: StandInCounts };
     try {
       summary = summarize(dir, quickValidators);
     } catch (error) {
@@ -43,9 +44,10 @@ export const inspectCommand = defineCommand({
 });
 
 // Streams the cassette: memory holds one event at a time, whatever the cassette's size.
-function summarize(dir: string, validators: CassetteValidators): CassetteSummary {
+function summarize(dir: string, validators: CassetteValidators): CassetteSummary & { stand_in?: StandInCounts } {
   const counter = countEvents();
   const health = answerHealth();
+  const standIn = standInCounts();
   const scan = scanCassette({
     dir,
     validators,
@@ -53,18 +55,41 @@ function summarize(dir: string, validators: CassetteValidators): CassetteSummary
     onEvent: (e) => {
       counter.add(e);
       health.add(e);
+      standIn.add(e);
     },
   });
-  return counter.summary({
+  const summary = counter.summary({
     dir: scan.dir,
     header: scan.header,
     frameStats: scan.frameStats,
     warnings: [...scan.warnings, ...health.warnings()],
     ...(scan.probe ? { probeSha256: scan.probe.sha256 } : {}),
   });
+  const counts = standIn.counts();
+  return counts ? { ...summary, stand_in: counts } : summary;
 }
 
-function renderSummary(s: CassetteSummary): string {
+/** What the recording's stand-in built of the recorded answers (decision 0271): whole answers by kind, parts around the driver's bytes by part. */
+interface StandInCounts {
+  synthesized: Record<string, number>;
+  wrapped: Record<string, number>;
+}
+
+function standInCounts(): { add(e: CassetteEvent): void; counts(): StandInCounts | undefined } {
+  const out: StandInCounts = { synthesized: {}, wrapped: {} };
+  let any = false;
+  return {
+    add(e) {
+      if (e.kind !== "mcp") return;
+      if (e.synthesized) out.synthesized[e.synthesized.kind] = (out.synthesized[e.synthesized.kind] ?? 0) + 1;
+      for (const part of e.wrapped?.parts ?? []) out.wrapped[part] = (out.wrapped[part] ?? 0) + 1;
+      any ||= Boolean(e.synthesized || e.wrapped);
+    },
+    counts: () => (any ? out : undefined),
+  };
+}
+
+function renderSummary(s: CassetteSummary & { stand_in?: StandInCounts }): string {
   const h = s.header;
   const d = h.driver;
   const counts = (m: Record<string, number>) =>
@@ -81,6 +106,11 @@ function renderSummary(s: CassetteSummary): string {
     `tools      ${counts(s.by_tool)}`,
     `exit codes ${counts(s.by_exit_code)}`,
     ...(s.mcp_streams ? [`mcp        ${s.mcp_streams} stream(s)`] : []),
+    ...(s.stand_in
+      ? [
+          `stand-in   answers the recording's stand-in built: ${counts(s.stand_in.synthesized)}; parts it built around the driver's results: ${counts(s.stand_in.wrapped)}`,
+        ]
+      : []),
     `probe      ${renderProbe(s.probe)}`,
     `frames     ${s.frames.count} (${s.frames.bytes} bytes); missing: ${s.frames.missing.join(", ") || "none"}; mismatched: ${s.frames.mismatched.join(", ") || "none"}`,
     `warnings   ${s.warnings.length ? "" : "none"}`,

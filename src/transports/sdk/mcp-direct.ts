@@ -119,7 +119,8 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
     options.transport === "http" && speaksModern(options.version)
       ? httpModernGap({ idRaw: id, method, params: params ? JSON.parse(serdeCompact(params)) : undefined })
       : undefined;
-  if (modernOverHttp) return built(modernOverHttp, "era_refusal", "the HTTP endpoint is legacy-only; how it refuses the 2026-07-28 era is not known (docs/eras.md)");
+  if (modernOverHttp)
+    return built(modernOverHttp, "era_refusal", "the HTTP endpoint is legacy-only; how it refuses the 2026-07-28 era is not known (docs/eras.md)");
   const gate = era ? eraGate({ era, line, message: { idRaw: id, method, params: params ? JSON.parse(serdeCompact(params)) : undefined } }) : undefined;
   if (gate && "answer" in gate) return built(gate.answer, "era_refusal", gate.basis);
   const modern = gate?.era === "modern";
@@ -154,12 +155,20 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
     return built(errorLine(id, -32602, "Invalid params: missing params"), "protocol_error", "a tools/call without params is -32602");
   }
   const name = stringValue(member(params, "name"));
-  if (name === undefined) return built(errorLine(id, -32602, "Invalid params: missing tool name"), "protocol_error", "a tools/call without a tool name is -32602");
+  if (name === undefined)
+    return built(errorLine(id, -32602, "Invalid params: missing tool name"), "protocol_error", "a tools/call without a tool name is -32602");
   const badArgs = era ? argumentsRefusal(id, JSON.parse(serdeCompact(params)) as Record<string, unknown>) : undefined;
   if (badArgs) return built(badArgs, "protocol_error", `${MODERN_WIRE_SOURCE} validate_tool_call: arguments that are not an object are -32602`);
   if (!options.names.classified.has(name)) {
-    const basis = { source: "reference" as const, detail: "the driver's rule: a tool it does not list is refused before any lookup (docs/reference/cua-driver-contract.md §0.5)" };
-    if (modern) return synthesized(unknownToolLine(id, name), { kind: "permission_denied", basis: { ...basis, detail: `${MODERN_WIRE_SOURCE}:167-179 validate_tool_call, in the modern era: ${basis.detail}` } });
+    const basis = {
+      source: "reference" as const,
+      detail: "the driver's rule: a tool it does not list is refused before any lookup (docs/reference/cua-driver-contract.md §0.5)",
+    };
+    if (modern)
+      return synthesized(unknownToolLine(id, name), {
+        kind: "permission_denied",
+        basis: { ...basis, detail: `${MODERN_WIRE_SOURCE}:167-179 validate_tool_call, in the modern era: ${basis.detail}` },
+      });
     return synthesized(resultLine(id, toolError(permissionDeniedText(name), '{"code":"permission_denied"}')), { kind: "permission_denied", basis });
   }
   const args = withoutReservedArgs(member(params, "arguments"));
@@ -168,7 +177,10 @@ export async function answer(options: Omit<McpDirectOptions, "send">, line: stri
     if (hosted !== undefined) {
       return synthesized(finish(resultLine(id, hosted)), {
         kind: "check_update",
-        basis: { source: "reference", detail: "the tool the binary hosts itself, not the runtime: its result built as the binary builds it from the latest release it found" },
+        basis: {
+          source: "reference",
+          detail: "the tool the binary hosts itself, not the runtime: its result built as the binary builds it from the latest release it found",
+        },
       });
     }
     const result = await options.driver.callTool(name, args);
