@@ -64,7 +64,7 @@ export function sdkMcpStandIn(options: Omit<McpDirectOptions, "send">): StandIn<
       const era = speaksModern(options.version) && options.transport !== "http" ? createEraSession() : undefined;
       return {
         async send(line) {
-          const reply = await answer(options, line, era);
+          const reply = await answerWithProvenance(options, line, era);
           if (reply === undefined) return { type: "none" };
           return { type: "answer", answer: reply.line, ...(reply.provenance ? { provenance: reply.provenance } : {}) };
         },
@@ -98,8 +98,13 @@ export interface DirectAnswer {
   provenance?: AnswerProvenance;
 }
 
-/** The response line for one request line (with its provenance), or undefined for blank lines and notifications. */
-export async function answer(options: Omit<McpDirectOptions, "send">, line: string, era?: EraSession): Promise<DirectAnswer | undefined> {
+/** The response line for one request line, or undefined for blank lines and notifications. */
+export async function answer(options: Omit<McpDirectOptions, "send">, line: string, era?: EraSession): Promise<string | undefined> {
+  return (await answerWithProvenance(options, line, era))?.line;
+}
+
+/** The response line for one request line with what of it the stand-in built, or undefined for blank lines and notifications. */
+export async function answerWithProvenance(options: Omit<McpDirectOptions, "send">, line: string, era?: EraSession): Promise<DirectAnswer | undefined> {
   if (line.trim() === "") return undefined;
   let request: SerdeNode;
   try {
