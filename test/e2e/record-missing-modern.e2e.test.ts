@@ -133,6 +133,16 @@ describe.skipIf(skip !== undefined)("replay --record-missing over MCP in both er
       { stream: 1, dir: "c2s", line: STREAMS[1]![3], source: "sdk" },
       { stream: 1, dir: "s2c", line: modernLive, source: "sdk" },
     ]);
+    // the live modern answer is the runtime's result inside the envelope its stand-in built, and the added line says so
+    const addedAnswers = readFileSync(path.join(cassette, "cassette.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { kind?: string; dir?: string; added?: unknown; synthesized?: unknown; wrapped?: { parts: string[] } })
+      .filter((e) => e.added && e.kind === "mcp" && e.dir === "s2c");
+    expect(addedAnswers.map((e) => [e.synthesized ?? null, e.wrapped?.parts ?? null])).toEqual([
+      [null, null],
+      [null, ["modern_envelope"]],
+    ]);
 
     const after = await runCliInProcess(["replay", cassette, "--no-invariants", "--log", log, "--", ...linesHarness]);
     expect(after.exitCode, after.stderr).toBe(0);

@@ -260,6 +260,7 @@ function growthSink(core: RecordMissingCore, growing: Growing) {
   return (asked: Asked) => (reply: StandInReply<string>) => {
     if (reply.type !== "answer") return;
     const sent = reply.answer;
+    const provenance = reply.provenance;
     const h = asked.held;
     if (h.kind === "recorded") {
       const liveResult = resultOf(sent);
@@ -275,6 +276,8 @@ function growthSink(core: RecordMissingCore, growing: Growing) {
       asked.kept = answer;
       const message = parseMcpMessage(answer);
       if (message) learnFromToolResult(redactor, m.tool, message);
+      // what of the live answer the runtime's stand-in built, marked as a recording marks it (decision 0271)
+      const marks = provenance?.synthesized ? { synthesized: provenance.synthesized } : provenance?.wrapped ? { wrapped: provenance.wrapped } : {};
       const event = (dir: "c2s" | "s2c", text: string): AddedInput => {
         const stored = storeText({ bytes: text, field: "line", redactor, putFrame: core.putFrame });
         return {
@@ -285,6 +288,7 @@ function growthSink(core: RecordMissingCore, growing: Growing) {
           ...(stored.splices.length ? { frames: stored.splices } : {}),
           origin: "harness",
           added: core.added,
+          ...(dir === "s2c" ? marks : {}),
         };
       };
       const open: AddedInput[] = [];

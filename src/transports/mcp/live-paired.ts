@@ -20,7 +20,8 @@ export interface PairedMcpStandIn extends StandIn<string, string> {
  * A live `cua-driver mcp` stream (the binary's or the runtime's, started by `open` on the io it is
  * given) as a stand-in asked one request at a time: a request line goes to the stream and its
  * answer is the line the stream sends with the same id (requests that reuse an id are answered in
- * the order they were sent); a notification is answered by nothing;
+ * the order they were sent), with what of it the live stand-in built (`provenance`, the runtime's
+ * stand-in says so); a notification is answered by nothing;
  * once the stream has exited every open or later request is answered by a close. Lines the stream
  * sends that answer no open request are dropped; so is its stderr. Closing the connection ends the
  * stream's stdin.
@@ -36,12 +37,12 @@ export function pairedMcpStandIn(open: (io: McpIo) => McpSessionHandler): Paired
       let signalEnded: () => void = () => {};
       const ended = new Promise<void>((resolve) => (signalEnded = resolve));
       const live = open({
-        send: (line) => {
+        send: (line, provenance) => {
           const id = parseJsonRpc(line)?.idRaw;
           const queue = id !== undefined ? waiting.get(id) : undefined;
           const answer = queue?.shift();
           if (queue?.length === 0) waiting.delete(id!);
-          answer?.({ type: "answer", answer: line });
+          answer?.({ type: "answer", answer: line, ...(provenance ? { provenance } : {}) });
         },
         stderr: () => {},
         exit: (code) => {
