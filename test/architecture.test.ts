@@ -50,6 +50,7 @@ const PURE: readonly string[] = [
   "src/driver",
   "src/wire",
   "src/transports/cli/wire",
+  "src/transports/http/wire",
   "src/transports/mcp/wire",
   "src/contract",
   "src/cassette/exchanges",
