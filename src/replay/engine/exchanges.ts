@@ -13,8 +13,14 @@ import { objectSpans } from "#src/wire/json/spans.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
 import { recordedAnswerClass } from "./answer-summary.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
-import { createExchangeReader, type HttpExchange, type McpExchange, type RpcMessage } from "#src/cassette/exchanges/index.js";
-import { assertNever } from "#src/util/assert-never.js";
+import {
+  createExchangeReader,
+  type HttpExchange,
+  type McpExchange,
+  type RecordedExchange as ReaderExchange,
+  type RecordedTransport,
+  type RpcMessage,
+} from "#src/cassette/exchanges/index.js";
 
 export type { RecordedExchange } from "./recorded-exchange.js";
 
@@ -78,7 +84,8 @@ export function createExchangeBuilder(options: {
   const f = frame ? { frame } : {};
   const out: RecordedExchange[] = [];
   // the reader's MCP requests this builder kept, waiting for their answers
-  const pending = new Map<McpExchange<Lazy | undefined>, RecordedExchange>();
+  const pending: Pending = new Map();
+  const context: BuildContext = { frame, tools, pending };
   const memo = options.memo ?? createReplayMemo();
   const compact = createCompactor();
   const withMemo = (x: RecordedExchange): RecordedExchange => {
@@ -90,39 +97,8 @@ export function createExchangeBuilder(options: {
   const reader = createExchangeReader<Lazy | undefined>(
     {
       request(x) {
-        switch (x.transport) {
-          case "cli":
-            out.push(withMemo(cliExchange(x.request.event, frame, tools, x.request.place)));
-            return;
-          case "http": {
-            const built = httpExchange(x, frame, tools);
-            if (built) out.push(withMemo(built));
-            return;
-          }
-          case "mcp": {
-            // notifications get no answer; keep them out of the exchanges
-            const message = x.request.message;
-            if (message.idRaw === undefined || message.idRaw === "null") return;
-            const built = mcpRequest({ message: jsonRpcOf(message), stream: x.stream });
-            const request = x.request.place ? compactRequest(built, x.request.place.compact) : built;
-            const exchange: RecordedExchange = {
-              seq: x.request.event.seq,
-              transport: "mcp",
-              request,
-              kind: kindOf(request, tools),
-              epoch: 0,
-              origin: x.origin,
-              durationMs: 0,
-              rpc: { stream: x.stream },
-              ...(x.request.event.fault ? { fault: x.request.event.fault } : {}),
-            };
-            out.push(withMemo(exchange));
-            pending.set(x, exchange);
-            return;
-          }
-          default:
-            assertNever(x, "recorded exchange");
-        }
+        const built = (BUILD[x.transport] as Build<typeof x>)(x, context);
+        if (built) out.push(withMemo(built));
       },
       answer(x) {
         const exchange = pending.get(x);
@@ -153,6 +129,48 @@ export function createExchangeBuilder(options: {
     },
   };
 }
+
+/** The reader's MCP requests a builder kept, waiting for their answers. */
+type Pending = Map<McpExchange<Lazy | undefined>, RecordedExchange>;
+
+/** What building an exchange of any transport is given besides the reader's exchange. */
+interface BuildContext {
+  frame: FrameLookup | undefined;
+  tools: readonly ToolInfo[] | undefined;
+  pending: Pending;
+}
+
+type Build<X> = (x: X, context: BuildContext) => RecordedExchange | undefined;
+
+/**
+ * How the replay builds its exchange from the reader's, per recorded transport, keyed by the
+ * transport's name: a transport added to `RecordedTransport` without its entry fails the type-check.
+ * It is the replay engine's (its requests and lazy answers), so it lives here, before `transports/`.
+ */
+const BUILD: { readonly [T in RecordedTransport]: Build<Extract<ReaderExchange<Lazy | undefined>, { transport: T }>> } = {
+  cli: (x, { frame, tools }) => cliExchange(x.request.event, frame, tools, x.request.place),
+  http: (x, { frame, tools }) => httpExchange(x, frame, tools),
+  mcp(x, { tools, pending }) {
+    // notifications get no answer; keep them out of the exchanges
+    const message = x.request.message;
+    if (message.idRaw === undefined || message.idRaw === "null") return undefined;
+    const built = mcpRequest({ message: jsonRpcOf(message), stream: x.stream });
+    const request = x.request.place ? compactRequest(built, x.request.place.compact) : built;
+    const exchange: RecordedExchange = {
+      seq: x.request.event.seq,
+      transport: "mcp",
+      request,
+      kind: kindOf(request, tools),
+      epoch: 0,
+      origin: x.origin,
+      durationMs: 0,
+      rpc: { stream: x.stream },
+      ...(x.request.event.fault ? { fault: x.request.event.fault } : {}),
+    };
+    pending.set(x, exchange);
+    return exchange;
+  },
+};
 
 /** The message as the replay's requests take it: the params only of a tool call (the driver ignores the others'). */
 function jsonRpcOf(message: RpcMessage): JsonRpcMessage {
