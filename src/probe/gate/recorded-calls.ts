@@ -24,6 +24,7 @@ import {
   type RecordedAnswer,
   type RecordedExchange,
   type RecordedRequest,
+  type RecordedTransport,
 } from "#src/cassette/exchanges/index.js";
 import { assertNever } from "#src/util/assert-never.js";
 import path from "node:path";
@@ -36,7 +37,7 @@ export interface RecordedCall {
   /** 1-based line in cassette.jsonl. */
   line: number;
   tool: string;
-  transport: "cli" | "mcp" | "http";
+  transport: RecordedTransport;
   /** The arguments object sent; undefined when they were not JSON. */
   args?: unknown;
   /** structuredContent of the answer; undefined when the answer had none. */
