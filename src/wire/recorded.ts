@@ -48,6 +48,28 @@ export interface RecordedReading<X, E> {
   exit(x: X): string | undefined;
   /** The request in its encoding; undefined when it is not a message (an HTTP body that is no JSON object). */
   request(x: X): RecordedRequest | undefined;
+  /**
+   * The little of an event a reading of tool calls needs (`isCall`, `tool`, the pairing of an MCP
+   * answer): prune keeps these in memory, not the answers.
+   */
+  slim(event: E): E;
   /** The answer an event of the transport holds (`E`: the event the exchange's answer is), in its encoding. */
   answerIn(event: E): RecordedAnswer;
+}
+
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+const encoder = new TextEncoder();
+
+/** Stored bytes as UTF-8 text, as the bytes they stand for decode (a string's lone surrogates, not bytes, read as U+FFFD). */
+export function storedUtf8(stored: StoredBytes): string {
+  return utf8.decode(typeof stored === "string" ? encoder.encode(stored) : Uint8Array.from(atob(stored.data), (c) => c.charCodeAt(0)));
+}
+
+/** A member of the JSON object stored bytes hold; undefined when they hold no JSON. */
+export function storedMember(stored: StoredBytes, member: string): unknown {
+  try {
+    return (JSON.parse(storedUtf8(stored)) as Record<string, unknown> | null)?.[member];
+  } catch {
+    return undefined;
+  }
 }

@@ -6,6 +6,7 @@ export {
   exitOf,
   isToolCall,
   requestOf,
+  slimEvent,
   readExchanges,
   storedText,
   storedTextsOf,

@@ -239,6 +239,28 @@ export function answerOf(exchange: RecordedExchange<unknown>): RecordedAnswer | 
 }
 
 /**
+ * The little of an event that tells whether it is a tool call and pairs an MCP answer with its
+ * request (`isToolCall`): kind, seq, argv, an HTTP body's method, an MCP line's id and method. A
+ * prune of a large cassette keeps these in memory, not the answers.
+ */
+export function slimEvent(event: CassetteEvent): CassetteEvent {
+  switch (event.kind) {
+    case "cli":
+      return BY_TRANSPORT.cli.slim(event);
+    case "http":
+      return BY_TRANSPORT.http.slim(event);
+    case "mcp":
+      return BY_TRANSPORT.mcp.slim(event);
+    case "mcp_open":
+    case "mcp_stderr":
+    case "mcp_close":
+      return event;
+    default:
+      return assertNever(event, "cassette event");
+  }
+}
+
+/**
  * The answer an event holds, read on its own (a call's answer read again from its place in the
  * file): a CLI or HTTP event's, an MCP line's as a response; undefined for a stream's start, stderr or exit.
  */

@@ -20,6 +20,7 @@ export const cliRecorded: RecordedReading<CliRecorded, CliEvent> = {
   },
   exit: ({ request: { event } }) => (event.signal ? `signal:${event.signal}` : String(event.exit_code)),
   request: ({ request: { event } }) => ({ form: "argv", argv: event.argv, stdin: event.stdin }),
+  slim: (e) => ({ kind: "cli", seq: e.seq, t_ms: 0, argv: e.argv, stdout: "", stderr: "", exit_code: 0, duration_ms: 0 }),
   answerIn: (event) => ({
     form: "output",
     stdout: event.stdout,

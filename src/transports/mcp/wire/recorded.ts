@@ -2,7 +2,7 @@
 // response line carrying its id on the same stream (paired by the exchange reader, which keeps this
 // entry under "mcp" in its record of transports).
 import type { McpLineEvent } from "#src/schema/cassette.js";
-import type { RecordedReading, RecordedRpc } from "#src/wire/recorded.js";
+import { storedUtf8, type RecordedReading, type RecordedRpc } from "#src/wire/recorded.js";
 
 /** The part of a recorded MCP exchange its reading looks at. */
 interface McpRecorded {
@@ -17,5 +17,14 @@ export const mcpRecorded: RecordedReading<McpRecorded, McpLineEvent> = {
   // a stream's exit is its close event's, not a request's
   exit: () => undefined,
   request: (x) => ({ form: "rpc", message: x.request.message }),
+  slim(e) {
+    let message: { id?: unknown; method?: unknown } | null;
+    try {
+      message = JSON.parse(storedUtf8(e.line)) as typeof message;
+    } catch {
+      return { ...e, line: "" };
+    }
+    return { ...e, line: JSON.stringify({ id: message?.id, method: message?.method }) };
+  },
   answerIn: (event) => ({ form: "rpc", body: event.line, status: undefined, origin: event.origin === "recorder" ? "recorder" : "harness" }),
 };
