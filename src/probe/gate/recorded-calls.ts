@@ -1,20 +1,10 @@
 import { createHash } from "node:crypto";
-import {
-  CASSETTE_FILE,
-  fromStoredBytes,
-  parseDriverArgv,
-  scanCassette,
-  schemaValidators,
-  type Cassette,
-  type CassetteScan,
-  type EventPlace,
-} from "#src/cassette/index.js";
+import { CASSETTE_FILE, parseDriverArgv, scanCassette, schemaValidators, type Cassette, type CassetteScan, type EventPlace } from "#src/cassette/index.js";
 import { fileStamp, readScannedEvent, type FileStamp } from "#src/cassette/event-at.js";
-import type { StoredBytes } from "#src/schema/bytes.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import { createCompactor, type Compactor } from "#src/util/compact-json.js";
 import { createLru } from "#src/util/lru.js";
-import { eventText, isObject, jsonOrUndefined } from "#src/probe/event-json.js";
+import { eventText, isObject, jsonOrUndefined, storedString } from "#src/probe/event-json.js";
 import {
   answerIn,
   answerOf,
@@ -201,7 +191,7 @@ function argumentsOf(request: RecordedRequest): unknown {
     case "argv": {
       const json = parseDriverArgv(request.argv).json;
       if (json !== undefined) return jsonOrUndefined(json);
-      const stdin = request.stdin === undefined ? "" : typeof request.stdin === "string" ? request.stdin : fromStoredBytes(request.stdin).toString("utf8");
+      const stdin = request.stdin === undefined ? "" : storedString(request.stdin);
       return (stdin.trim() === "" ? {} : jsonOrUndefined(stdin)) ?? {};
     }
     default:
@@ -215,19 +205,17 @@ function outputOf(answer: RecordedAnswer | undefined): unknown {
   switch (answer.form) {
     case "output": {
       if (answer.exitCode !== 0) return undefined;
-      const out = jsonOrUndefined(textOf(answer.stdout));
+      const out = jsonOrUndefined(storedString(answer.stdout));
       if (!isObject(out)) return undefined;
       // `call` merges the last image into the printed structuredContent under these names (docs/reference/cua-driver-contract.md §0.3).
       const { screenshot_png_b64: _b64, ...rest } = out;
       return "screenshot_png_b64" in out ? rest : out;
     }
     case "rpc": {
-      const msg = jsonOrUndefined(textOf(answer.body));
+      const msg = jsonOrUndefined(storedString(answer.body));
       return isObject(msg) && isObject(msg.result) && msg.result.structuredContent !== undefined ? msg.result.structuredContent : undefined;
     }
     default:
       return assertNever(answer, "recorded answer");
   }
 }
-
-const textOf = (stored: StoredBytes) => (typeof stored === "string" ? stored : fromStoredBytes(stored).toString("utf8"));
