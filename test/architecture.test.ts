@@ -321,7 +321,9 @@ describe("architecture", () => {
       m.lines.forEach((text, n) => {
         if (/^\s*(\*|\/\*|\/\/)/.test(text)) return;
         if (TRANSPORT_BRANCH.test(text.replace(/\/\/.*$/, "")))
-          offences.push(`${rel(m.file)}:${n + 1}: branches on a transport by name; ask the exchange reader (src/cassette/exchanges/), or key a record by the transport's type`);
+          offences.push(
+            `${rel(m.file)}:${n + 1}: branches on a transport by name; ask the exchange reader (src/cassette/exchanges/), or key a record by the transport's type`,
+          );
       });
     }
     expect(offences).toEqual([]);
