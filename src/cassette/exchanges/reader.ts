@@ -238,26 +238,37 @@ export function answerOf(exchange: RecordedExchange<unknown>): RecordedAnswer | 
   return exchange.answer ? readingOf(exchange).answerIn(exchange.answer.event) : undefined;
 }
 
+type EventOn<T extends RecordedTransport> = ExchangeOn<T>["request"]["event"];
+type Ask<R> = <T extends RecordedTransport>(reading: RecordedReading<ExchangeOn<T>, EventOn<T>>, event: EventOn<T>) => R;
+
+/** Asks the reading of an event's transport about the event; a stream's start, stderr or exit gets `otherwise`. */
+function askAbout<R>(event: CassetteEvent, ask: Ask<R>, otherwise: R): R {
+  switch (event.kind) {
+    case "cli":
+      return ask(BY_TRANSPORT.cli, event);
+    case "http":
+      return ask(BY_TRANSPORT.http, event);
+    case "mcp":
+      return ask(BY_TRANSPORT.mcp, event);
+    case "mcp_open":
+    case "mcp_stderr":
+    case "mcp_close":
+      return otherwise;
+    default:
+      return assertNever(event, "cassette event");
+  }
+}
+
+const slimOf: Ask<CassetteEvent> = (reading, event) => reading.slim(event);
+const answerHeld: Ask<RecordedAnswer> = (reading, event) => reading.answerIn(event);
+
 /**
  * The little of an event that tells whether it is a tool call and pairs an MCP answer with its
  * request (`isToolCall`): kind, seq, argv, an HTTP body's method, an MCP line's id and method. A
  * prune of a large cassette keeps these in memory, not the answers.
  */
 export function slimEvent(event: CassetteEvent): CassetteEvent {
-  switch (event.kind) {
-    case "cli":
-      return BY_TRANSPORT.cli.slim(event);
-    case "http":
-      return BY_TRANSPORT.http.slim(event);
-    case "mcp":
-      return BY_TRANSPORT.mcp.slim(event);
-    case "mcp_open":
-    case "mcp_stderr":
-    case "mcp_close":
-      return event;
-    default:
-      return assertNever(event, "cassette event");
-  }
+  return askAbout(event, slimOf, event);
 }
 
 /**
@@ -265,20 +276,7 @@ export function slimEvent(event: CassetteEvent): CassetteEvent {
  * file): a CLI or HTTP event's, an MCP line's as a response; undefined for a stream's start, stderr or exit.
  */
 export function answerIn(event: CassetteEvent): RecordedAnswer | undefined {
-  switch (event.kind) {
-    case "cli":
-      return BY_TRANSPORT.cli.answerIn(event);
-    case "http":
-      return BY_TRANSPORT.http.answerIn(event);
-    case "mcp":
-      return BY_TRANSPORT.mcp.answerIn(event);
-    case "mcp_open":
-    case "mcp_stderr":
-    case "mcp_close":
-      return undefined;
-    default:
-      return assertNever(event, "cassette event");
-  }
+  return askAbout<RecordedAnswer | undefined>(event, answerHeld, undefined);
 }
 
 /** The transport an event was recorded on. */
