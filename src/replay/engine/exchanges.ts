@@ -78,6 +78,8 @@ export function createExchangeBuilder(options: {
   tools?: readonly ToolInfo[];
   answers?: AnswerSource;
   memo?: ReplayMemo;
+  /** An exchange built before (its index in `exchanges`) got its answer from the event just added (an MCP response on its stream). */
+  answered?: (index: number) => void;
 }): ExchangeBuilder {
   const { tools, answers } = options;
   const frame = options.frame ?? answers?.frame;
@@ -85,7 +87,7 @@ export function createExchangeBuilder(options: {
   const out: RecordedExchange[] = [];
   // the reader's MCP requests this builder kept, waiting for their answers
   const pending: Pending = new Map();
-  const context: BuildContext = { frame, tools, pending };
+  const context: BuildContext = { frame, tools, pending, out };
   const memo = options.memo ?? createReplayMemo();
   const compact = createCompactor();
   const withMemo = (x: RecordedExchange): RecordedExchange => {
@@ -101,13 +103,15 @@ export function createExchangeBuilder(options: {
         if (built) out.push(withMemo(built));
       },
       answer(x) {
-        const exchange = pending.get(x);
-        if (!exchange || !x.answer) return;
+        const index = pending.get(x);
+        if (index === undefined || !x.answer) return;
         pending.delete(x);
+        const exchange = out[index]!;
         const { event, place, message } = x.answer;
         exchange.rpc = place ? new StoredRpc(place, event.seq, mcpLine, { stream: x.stream }) : { response: message.text, stream: x.stream };
         if (exchange.request.method === "call" && recordedAnswerClass({ type: "rpc", response: message.text }) === "refused") exchange.refused = true;
         exchange.durationMs = Math.max(0, event.t_ms - x.request.event.t_ms);
+        options.answered?.(index);
       },
     },
     {
@@ -130,14 +134,16 @@ export function createExchangeBuilder(options: {
   };
 }
 
-/** The reader's MCP requests a builder kept, waiting for their answers. */
-type Pending = Map<McpExchange<Lazy | undefined>, RecordedExchange>;
+/** The reader's MCP requests a builder kept, waiting for their answers: the index of each one's exchange. */
+type Pending = Map<McpExchange<Lazy | undefined>, number>;
 
 /** What building an exchange of any transport is given besides the reader's exchange. */
 interface BuildContext {
   frame: FrameLookup | undefined;
   tools: readonly ToolInfo[] | undefined;
   pending: Pending;
+  /** The exchanges built so far (the next one's index is their count). */
+  out: readonly RecordedExchange[];
 }
 
 type Build<X> = (x: X, context: BuildContext) => RecordedExchange | undefined;
@@ -150,7 +156,7 @@ type Build<X> = (x: X, context: BuildContext) => RecordedExchange | undefined;
 const BUILD: { readonly [T in RecordedTransport]: Build<Extract<ReaderExchange<Lazy | undefined>, { transport: T }>> } = {
   cli: (x, { frame, tools }) => cliExchange(x.request.event, frame, tools, x.request.place),
   http: (x, { frame, tools }) => httpExchange(x, frame, tools),
-  mcp(x, { tools, pending }) {
+  mcp(x, { tools, pending, out }) {
     // notifications get no answer; keep them out of the exchanges
     const message = x.request.message;
     if (message.idRaw === undefined || message.idRaw === "null") return undefined;
@@ -167,7 +173,7 @@ const BUILD: { readonly [T in RecordedTransport]: Build<Extract<ReaderExchange<L
       rpc: { stream: x.stream },
       ...(x.request.event.fault ? { fault: x.request.event.fault } : {}),
     };
-    pending.set(x, exchange);
+    pending.set(x, out.length);
     return exchange;
   },
 };
