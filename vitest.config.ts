@@ -1,12 +1,13 @@
 import { configDefaults, defineConfig } from "vitest/config";
 import LongestFirst from "./test/sequencer.js";
+import { DESKTOP_FILES, WRITERS_BATTERY_FILES } from "./test/tiers.js";
+
+// test files that run the real runtime on a throwaway desktop in the test process
+const OWN_PROCESS = ["examples/vitest/**/*.test.ts"];
 
 // `#src/*` (package.json "imports") is the source under this condition, the build without it
 // (then Vite's own server conditions)
 const conditions = ["cua-contract-source", "module", "node", "development|production"];
-
-// test files that run the real runtime on a throwaway desktop in the test process
-const OWN_PROCESS = ["examples/vitest/**/*.test.ts"];
 
 export default defineConfig({
   resolve: { conditions },
@@ -20,6 +21,9 @@ export default defineConfig({
     // more workers than the default (cores − 1) keep both cores busy
     maxWorkers: 4,
     sequence: { sequencer: LongestFirst },
+    // `npm test` runs the projects "suite" and "e2e-own-process"; the desktop and writers' tiers
+    // (test/tiers.ts) have commands of their own, `npm run test:desktop` and `npm run test:writers`;
+    // `npx vitest run` runs every project
     projects: [
       {
         extends: true,
@@ -30,12 +34,19 @@ export default defineConfig({
           name: "suite",
           include: ["src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
           // The docs' shell blocks run in their own pass (`npm run test:docs`, which CI runs after `npm test`).
-          exclude: [...configDefaults.exclude, ...OWN_PROCESS, ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"])],
+          exclude: [
+            ...configDefaults.exclude,
+            ...DESKTOP_FILES,
+            ...OWN_PROCESS,
+            ...WRITERS_BATTERY_FILES,
+            ...(process.env.CUA_CONTRACT_DOCS ? [] : ["test/docs/docs.test.ts"]),
+          ],
           // files share a worker's module cache: what a test changes in the process it puts back
           // (runCliInProcess, vi.stubEnv), and the pure core keeps no module state (test/architecture.test.ts)
           isolate: false,
         },
       },
+      { extends: true, test: { name: "desktop", include: DESKTOP_FILES, isolate: false } },
       {
         extends: true,
         test: {
@@ -47,6 +58,7 @@ export default defineConfig({
           isolate: true,
         },
       },
+      { extends: true, test: { name: "writers", include: WRITERS_BATTERY_FILES, isolate: false } },
     ],
   },
 });

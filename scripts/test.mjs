@@ -3,7 +3,8 @@
 // some idle while its tests wait on harnesses and desktops. TypeScript 7 checks on several threads
 // by default; beside the suite one thread costs less CPU (about 4 s against 6) and takes no longer.
 // Either failing fails the run; tsc's output is printed after the suite's, so the two do not
-// interleave. Arguments go to vitest.
+// interleave. Arguments go to vitest; without a file or --project among them, it runs the projects
+// "suite" and "e2e-own-process" (the desktop and the writers' tiers have their own commands: test/tiers.ts).
 import { spawn } from "node:child_process";
 
 const bin = (name) => new URL(`../node_modules/.bin/${name}`, import.meta.url).pathname;
@@ -32,11 +33,17 @@ for (const sig of ["SIGINT", "SIGTERM"])
     process.exit(130);
   });
 
+// file filters or a --project of the caller's choose the files; else the two projects of `npm test`
+function vitestArgs(args) {
+  const chooses = args.some((a) => !a.startsWith("-") || a === "--project" || a.startsWith("--project="));
+  return chooses ? args : [...args, "--project", "suite", "--project", "e2e-own-process"];
+}
+
 const lint = await run(bin("biome"), ["check", "--error-on-warnings", "."]);
 if (lint.code !== 0) process.exit(lint.code);
 const [types, tests] = await Promise.all([
   run(bin("tsc"), ["-p", "tsconfig.json", "--noEmit", "--singleThreaded"], { capture: true }),
-  run(bin("vitest"), ["run", ...process.argv.slice(2)]),
+  run(bin("vitest"), ["run", ...vitestArgs(process.argv.slice(2))]),
 ]);
 if (types.code !== 0) process.stderr.write(`\nnpm test: the type-check failed (tsc -p tsconfig.json --noEmit):\n${types.output}`);
 else process.stdout.write("npm test: type-check passed (tsc -p tsconfig.json --noEmit)\n");

@@ -50,6 +50,7 @@ const PURE: readonly string[] = [
   "src/driver",
   "src/wire",
   "src/transports/cli/wire",
+  "src/transports/http/wire",
   "src/transports/mcp/wire",
   "src/contract",
   "src/cassette/exchanges",
@@ -108,6 +109,19 @@ const DECIDES_IMPORT = /^src\/(replay\/engine\/|faults\/|transports\/[^/]+\/(ans
 /** record-missing asking its live driver (`LiveDriver.cli` / `.mcp`). */
 const ASKS_LIVE = /\blive\.(cli|mcp!?)\(/;
 const DECIDES_CALL = /\.decide\(|\b(dispatchMcpLine|answerCli|answerMcpCall|answerInprocess)\(/;
+
+/**
+ * A branch on a transport by its name: a switch arm, a comparison with "http" or "inprocess" (names
+ * nothing else uses), or the recorded transports' union restated instead of named. What a transport
+ * is and how its recorded exchanges read belong to its folder and to the exchange reader, which
+ * keeps one entry per transport in a record keyed by its name (decision 0276); elsewhere a reader
+ * asks them. A record keyed by a transport's type is no branch: a new transport fails its type-check.
+ * (A comparison with "cli" or "mcp" alone is left out: a replay request's transport, the log's
+ * stream events and the driver's subcommands use those names too.)
+ */
+const TRANSPORT_BRANCH = /\bcase "(cli|mcp|http|inprocess)"\s*:|[!=]==\s*"(http|inprocess)"|"(http|inprocess)"\s*[!=]==|"cli" \| "mcp"/;
+/** Where a transport may be named in a branch: its own folder, and the exchange reader. */
+const TRANSPORT_HOME = /^src\/(transports\/|cassette\/exchanges\/)/;
 
 interface Module {
   file: string;
@@ -298,6 +312,24 @@ describe("architecture", () => {
       });
     }
     expect(offences).toEqual([]);
+  });
+
+  it("branches on a transport by name only in the transport's folder and the exchange reader", () => {
+    const offences: string[] = [];
+    for (const m of modules.values()) {
+      if (TRANSPORT_HOME.test(rel(m.file))) continue;
+      m.lines.forEach((text, n) => {
+        if (/^\s*(\*|\/\*|\/\/)/.test(text)) return;
+        if (TRANSPORT_BRANCH.test(text.replace(/\/\/.*$/, "")))
+          offences.push(
+            `${rel(m.file)}:${n + 1}: branches on a transport by name; ask the exchange reader (src/cassette/exchanges/), or key a record by the transport's type`,
+          );
+      });
+    }
+    expect(offences).toEqual([]);
+    // the rule has something to hold: the reader and the transports' folders branch, and nothing else does
+    const homes = [...modules.values()].filter((m) => TRANSPORT_HOME.test(rel(m.file)) && m.lines.some((l) => TRANSPORT_BRANCH.test(l)));
+    expect(homes.length).toBeGreaterThan(2);
   });
 
   it("forwards to the live driver under record-missing only through the fallback combinator", () => {

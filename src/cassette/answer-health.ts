@@ -6,9 +6,8 @@
  */
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import { assertNever } from "#src/util/assert-never.js";
-import { createExchangeReader } from "./exchanges/index.js";
+import { answerOf, createExchangeReader, toolOf, type RecordedAnswer } from "./exchanges/index.js";
 import { fromStoredBytes } from "./stored-bytes.js";
-import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 import { saysDaemonUnreachable } from "#src/driver/messages.js";
 
 type Answer = { tool: string; kind: "ok" } | { tool: string; kind: "empty" } | { tool: string; kind: "failed"; message: string };
@@ -30,45 +29,11 @@ const EMPTY_CAUSE = "no display or no application open: on a headless machine re
 export function answerHealth(): { add(event: CassetteEvent): void; warnings(): string[] } {
   const answers: Answer[] = [];
   const reader = createExchangeReader({
-    request(x) {
-      if (x.origin === "recorder") return;
-      switch (x.transport) {
-        case "cli": {
-          const e = x.request.event;
-          const parsed = parseDriverArgv(e.argv);
-          if (parsed.subcommand !== "call" || !parsed.tool) return;
-          const stdout = fromStoredBytes(e.stdout).toString("utf8");
-          const stderr = fromStoredBytes(e.stderr).toString("utf8");
-          answers.push(judgeText(parsed.tool, stdout, stderr, e.exit_code !== 0 || Boolean(e.signal)));
-          return;
-        }
-        case "http": {
-          const tool = x.request.message?.tool;
-          if (tool === undefined) return;
-          const e = x.answer.event;
-          const body = fromStoredBytes(e.response.body).toString("utf8");
-          const data = body.split("\n").find((l) => l.startsWith("data:"));
-          const response = parseJson(data ? data.slice(5) : body) as { result?: unknown; error?: { message?: unknown } } | undefined;
-          answers.push(
-            e.response.status >= 400 || response?.error
-              ? { tool, kind: "failed", message: firstLine(String(response?.error?.message ?? `HTTP ${e.response.status}`)) }
-              : judgeResult(tool, response?.result),
-          );
-          return;
-        }
-        case "mcp":
-          return; // judged by its answer
-        default:
-          assertNever(x, "recorded exchange");
-      }
-    },
-    answer(x) {
-      const tool = x.request.message.tool;
-      if (x.origin === "recorder" || !x.answer || x.answer.event.origin === "recorder" || tool === undefined) return;
-      const error = x.answer.message.member("error") as { message?: unknown } | undefined;
-      answers.push(
-        error ? { tool, kind: "failed", message: firstLine(String(error.message ?? "JSON-RPC error")) } : judgeResult(tool, x.answer.message.member("result")),
-      );
+    whole(x) {
+      const tool = toolOf(x);
+      const answer = answerOf(x);
+      if (x.origin === "recorder" || tool === undefined || !answer || answer.origin === "recorder") return;
+      answers.push(judgeAnswer(tool, answer));
     },
   });
   return {
@@ -117,6 +82,31 @@ export function warningsFor(answers: readonly Answer[]): string[] {
 function describe(a: Answer): string {
   if (a.kind === "failed") return `${a.tool} answered "${a.message}"`;
   return `${a.tool} came back empty`;
+}
+
+/** A tool call's answer judged in its encoding: a process's output and exit, or a JSON-RPC response (an HTTP one with its status). */
+function judgeAnswer(tool: string, answer: RecordedAnswer): Answer {
+  switch (answer.form) {
+    case "output": {
+      const stdout = fromStoredBytes(answer.stdout).toString("utf8");
+      const stderr = fromStoredBytes(answer.stderr).toString("utf8");
+      return judgeText(tool, stdout, stderr, answer.exitCode !== 0 || Boolean(answer.signal));
+    }
+    case "rpc": {
+      const body = fromStoredBytes(answer.body).toString("utf8");
+      // an HTTP answer may be an event stream: its message is the data of its first event
+      const data = body.split("\n").find((l) => l.startsWith("data:"));
+      const response = parseJson(data ? data.slice(5) : body) as { result?: unknown; error?: { message?: unknown } } | undefined;
+      const failed = answer.status !== undefined && answer.status >= 400;
+      if (failed || response?.error) {
+        const fallback = answer.status !== undefined ? `HTTP ${answer.status}` : "JSON-RPC error";
+        return { tool, kind: "failed", message: firstLine(String(response?.error?.message ?? fallback)) };
+      }
+      return judgeResult(tool, response?.result);
+    }
+    default:
+      return assertNever(answer, "recorded answer");
+  }
 }
 
 function judgeText(tool: string, stdout: string, stderr: string, failed: boolean): Answer {

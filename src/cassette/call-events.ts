@@ -1,7 +1,5 @@
 import type { CassetteEvent } from "#src/schema/cassette.js";
-import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
-import { assertNever } from "#src/util/assert-never.js";
-import { createExchangeReader, type McpExchange } from "./exchanges/index.js";
+import { createExchangeReader, isToolCall } from "./exchanges/index.js";
 
 /** A tool call: the seq of its request and every seq it spans (an MCP call's grows when its answer is read). */
 export interface ToolCallSpan {
@@ -18,31 +16,16 @@ export interface ToolCallSpan {
  */
 export function toolCallTracker(): { add(e: CassetteEvent): number | undefined; spans: ToolCallSpan[] } {
   const spans: ToolCallSpan[] = [];
-  // MCP calls whose answer is still to come
-  const open = new Set<McpExchange>();
   let call: number | undefined;
   const reader = createExchangeReader({
     request(x) {
-      switch (x.transport) {
-        case "cli":
-          if (parseDriverArgv(x.request.event.argv).subcommand === "call") spans.push({ seq: (call = x.seqs[0]), seqs: x.seqs });
-          return;
-        case "http":
-          if (x.request.message?.method === "tools/call") spans.push({ seq: (call = x.seqs[0]), seqs: x.seqs });
-          return;
-        case "mcp":
-          // the seqs grow by the answer's when it is read
-          if (x.request.message.method === "tools/call" && x.request.message.idRaw !== undefined) {
-            spans.push({ seq: (call = x.request.event.seq), seqs: x.seqs });
-            open.add(x);
-          }
-          return;
-        default:
-          assertNever(x, "recorded exchange");
-      }
+      if (!isToolCall(x)) return;
+      // an MCP call's seqs grow by its answer's when it is read
+      spans.push({ seq: (call = x.request.event.seq), seqs: x.seqs });
     },
     answer(x) {
-      if (open.delete(x)) call = x.request.event.seq;
+      // the answer of a call read before: the event belongs to that call
+      if (isToolCall(x)) call = x.request.event.seq;
     },
   });
   return {

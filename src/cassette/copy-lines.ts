@@ -1,7 +1,5 @@
 import { closeSync, constants, openSync, readSync } from "node:fs";
-import type { CassetteEvent } from "#src/schema/cassette.js";
 import type { AtomicFile } from "#src/util/atomic-file.js";
-import { fromStoredBytes } from "./stored-bytes.js";
 
 /** A line of cassette.jsonl to copy: its byte offset and length (without its newline), as a scan gives them. */
 export interface KeptLine {
@@ -70,42 +68,6 @@ function headerEnd(fd: number, chunk: Buffer): number {
     const nl = chunk.subarray(0, n).indexOf(0x0a);
     if (nl >= 0) return at + nl;
     at += n;
-  }
-}
-
-/**
- * The little of an event that tells whether it is a tool call (`toolCallTracker`): kind, seq, argv,
- * an HTTP body's method, an MCP line's id and method. A prune of a large cassette keeps these in
- * memory, not the answers.
- */
-export function slimEvent(e: CassetteEvent): CassetteEvent {
-  if (e.kind === "cli") return { kind: "cli", seq: e.seq, t_ms: 0, argv: e.argv, stdout: "", stderr: "", exit_code: 0, duration_ms: 0 } as CassetteEvent;
-  if (e.kind === "http") {
-    const method = rpcField(e.request.body, "method");
-    return { ...e, request: { ...e.request, body: JSON.stringify({ method }) }, response: { ...e.response, body: "" } } as CassetteEvent;
-  }
-  if (e.kind === "mcp") {
-    const text = fromStoredBytes(e.line).toString("utf8");
-    let id: unknown;
-    let method: unknown;
-    try {
-      const m = JSON.parse(text) as { id?: unknown; method?: unknown };
-      id = m?.id;
-      method = m?.method;
-    } catch {
-      return { ...e, line: "" } as CassetteEvent;
-    }
-    return { ...e, line: JSON.stringify({ id, method }) } as CassetteEvent;
-  }
-  return e;
-}
-
-function rpcField(body: Parameters<typeof fromStoredBytes>[0] | undefined, field: string): unknown {
-  if (body === undefined) return undefined;
-  try {
-    return (JSON.parse(fromStoredBytes(body).toString("utf8")) as Record<string, unknown>)?.[field];
-  } catch {
-    return undefined;
   }
 }
 

@@ -6,7 +6,8 @@ import { makePrivateDir, openAtomicFile, type AtomicFile } from "#src/util/atomi
 import type { HeldLock } from "#src/util/file-lock.js";
 import { CASSETTE_FILE, PROBE_FILE } from "./cassette.js";
 import { toolCallTracker } from "./call-events.js";
-import { copyKeptLines, slimEvent } from "./copy-lines.js";
+import { copyKeptLines } from "./copy-lines.js";
+import { slimEvent } from "./exchanges/index.js";
 import { frameRefsOf } from "./event-frames.js";
 import { copyFrame } from "./frame-signature.js";
 import { fastValidators } from "./fast-validators.js";

@@ -9,6 +9,7 @@ import type { FrameRef } from "#src/schema/bytes.js";
 import type { CassetteHeader, CassetteTransport } from "#src/schema/cassette.js";
 import type { FrameExt } from "./frame-ref.js";
 import { openCassetteWriter, type CassetteEventInput, type CassetteWriter } from "./writer.js";
+import { transportOf, type RecordedTransport } from "./exchanges/index.js";
 import { syncFiles, writeFrame } from "./frame-store.js";
 import { makePrivateDir, writeFileAtomic } from "#src/util/atomic-file.js";
 import { rmSync } from "node:fs";
@@ -74,7 +75,7 @@ export function createRecordingSink(options: {
   const extraPatterns: string[] = [];
   const early: CassetteEventInput[] = [];
   const unsynced: string[] = [];
-  const seen = new Set<"cli" | "mcp" | "http">();
+  const seen = new Set<RecordedTransport>();
   const open = (transport: CassetteTransport) => {
     writer = openCassetteWriter({
       dir,
@@ -93,13 +94,13 @@ export function createRecordingSink(options: {
     append(event) {
       // A call still finishing when the session ends (its shim was cut off) is not recorded.
       if (closed) return -1;
-      const transport = event.kind === "cli" ? "cli" : event.kind.startsWith("mcp") ? "mcp" : event.kind === "http" ? "http" : undefined;
+      const transport = transportOf(event);
       if (event.origin === "recorder" && !writer) {
         early.push(event);
         return -1;
       }
-      if (transport) seen.add(transport);
-      if (!writer) open(transport ?? "cli");
+      seen.add(transport);
+      if (!writer) open(transport);
       return writer!.append(event);
     },
     putFrame(bytes, ext) {

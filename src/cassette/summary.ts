@@ -1,8 +1,6 @@
 import type { CassetteEvent, CassetteHeader, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
-import { assertNever } from "#src/util/assert-never.js";
-import { createExchangeReader, storedText, transportOf } from "./exchanges/index.js";
+import { countedAs, createExchangeReader, exitOf, storedText, transportOf } from "./exchanges/index.js";
 import type { Cassette, FrameStats } from "./cassette.js";
-import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
 
 /** What `inspect --json` prints. Field names are a public contract: add, never rename. */
 export interface CassetteSummary {
@@ -62,29 +60,10 @@ export function countEvents(): {
   const reader = createExchangeReader(
     {
       request(x) {
-        switch (x.transport) {
-          case "cli": {
-            const e = x.request.event;
-            if (x.origin !== "recorder") {
-              const p = parseDriverArgv(e.argv);
-              bump(s.by_tool, p.subcommand === "call" ? (p.tool ?? "(call without tool)") : `<${p.subcommand}>`);
-            }
-            bump(s.by_exit_code, e.signal ? `signal:${e.signal}` : String(e.exit_code));
-            return;
-          }
-          case "http": {
-            const tool = x.origin !== "recorder" ? x.request.message?.tool : undefined;
-            if (tool) bump(s.by_tool, tool);
-            return;
-          }
-          case "mcp": {
-            const tool = x.request.message.tool;
-            if (tool) bump(s.by_tool, tool);
-            return;
-          }
-          default:
-            assertNever(x, "recorded exchange");
-        }
+        const tool = countedAs(x);
+        if (tool) bump(s.by_tool, tool);
+        const exit = exitOf(x);
+        if (exit !== undefined) bump(s.by_exit_code, exit);
       },
       stream(e) {
         if (e.kind === "mcp_open") s.mcp_streams++;

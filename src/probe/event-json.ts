@@ -1,10 +1,15 @@
 import { fromStoredBytes, storedField } from "#src/cassette/index.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
+import type { StoredBytes } from "#src/schema/bytes.js";
 
 /** A stored field of a cassette event as text ("" when the event has no such field). */
 export function eventText(event: CassetteEvent, field: string): string {
   const stored = storedField(event, field);
-  if (stored === undefined) return "";
+  return stored === undefined ? "" : storedString(stored);
+}
+
+/** Stored bytes as text: a string as it is, base64 decoded as UTF-8. */
+export function storedString(stored: StoredBytes): string {
   return typeof stored === "string" ? stored : fromStoredBytes(stored).toString("utf8");
 }
 

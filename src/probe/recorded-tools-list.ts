@@ -1,7 +1,7 @@
 import { scanCassette, schemaValidators, type Cassette, type CassetteScan } from "#src/cassette/index.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
-import { createExchangeReader } from "#src/cassette/exchanges/index.js";
-import { eventText, isObject, jsonOrUndefined } from "./event-json.js";
+import { answerOf, createExchangeReader, requestOf } from "#src/cassette/exchanges/index.js";
+import { eventText, isObject, jsonOrUndefined, storedString } from "./event-json.js";
 
 type Found = { result: unknown; line: number };
 
@@ -30,15 +30,13 @@ function toolsListFinder(): (event: CassetteEvent, line: number) => Found | unde
   let found: Found | undefined;
   const reader = createExchangeReader<number>(
     {
-      request(x) {
-        if (x.transport !== "http" || x.request.message?.method !== "tools/list") return;
-        const res = jsonOrUndefined(sseData(eventText(x.answer.event, "response.body")));
+      whole(x) {
+        const request = requestOf(x);
+        if (!x.answer || request?.form !== "rpc" || request.message.method !== "tools/list") return;
+        const answer = answerOf(x);
+        if (answer?.form !== "rpc") return;
+        const res = jsonOrUndefined(sseData(storedString(answer.body)));
         if (isObject(res) && isObject(res.result)) found = { result: res.result, line: x.answer.place };
-      },
-      answer(x) {
-        if (x.request.message.method !== "tools/list" || !x.answer) return;
-        const result = x.answer.message.member("result");
-        if (isObject(result)) found = { result, line: x.answer.place };
       },
     },
     { text: eventText },
@@ -49,7 +47,7 @@ function toolsListFinder(): (event: CassetteEvent, line: number) => Found | unde
   };
 }
 
-/** An HTTP answer may be an SSE stream: its first `data:` line holds the JSON-RPC message. */
+/** An HTTP answer may be an SSE stream: its first `data:` line holds the JSON-RPC message (an MCP line has none). */
 function sseData(body: string): string {
   const data = /^data: ?(.*)$/m.exec(body);
   return data ? data[1]! : body;

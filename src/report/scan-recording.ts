@@ -62,12 +62,12 @@ export function scanRecording(dir: string): { cassette: Cassette; recording: Rep
 // The scan, in a function of its own: the exchanges it builds are let go when it returns (a closure
 // made beside the scan's callback would keep them alive through the scope they share).
 function scanExchanges(dir: string, answers: AnswerSource) {
-  const builder = createExchangeBuilder({ answers });
   const seen = recordingCollector();
   const lines = exchangeLines();
-  // MCP requests waiting for their answer, by stream: the answer's line is the one after which the
-  // builder gave them one (a harness waits for its answers, so few wait at once on a stream)
-  const waiting = new Map<number, Map<RecordedExchange, { index: number; rpc: RecordedExchange["rpc"] }>>();
+  // the event being added: an exchange the builder answers from it has its answer on this line
+  let atSeq = -1;
+  let atPlace: EventPlace | undefined;
+  const builder = createExchangeBuilder({ answers, answered: (index) => lines.answer(index, atSeq, atPlace!) });
   // Frames are hash-checked when the report loads them, and a report shows nothing from probe.json.
   const scan = scanCassette({
     dir,
@@ -77,23 +77,10 @@ function scanExchanges(dir: string, answers: AnswerSource) {
     onEvent: (event, place) => {
       seen.note(event);
       const before = builder.exchanges.length;
+      atSeq = event.seq;
+      atPlace = place;
       builder.add(event, place);
-      for (let i = before; i < builder.exchanges.length; i++) {
-        const x = builder.exchanges[i]!;
-        lines.request(i, event.seq, place);
-        if (x.transport !== "mcp" || event.kind !== "mcp") continue;
-        let onStream = waiting.get(event.stream);
-        if (!onStream) waiting.set(event.stream, (onStream = new Map()));
-        onStream.set(x, { index: i, rpc: x.rpc });
-      }
-      if (event.kind === "mcp" && event.dir === "s2c") {
-        const onStream = waiting.get(event.stream);
-        for (const [x, open] of onStream ?? []) {
-          if (x.rpc === open.rpc) continue;
-          lines.answer(open.index, event.seq, place);
-          onStream!.delete(x);
-        }
-      }
+      for (let i = before; i < builder.exchanges.length; i++) lines.request(i, event.seq, place);
     },
   });
   assignEpochs(builder.exchanges);

@@ -6,7 +6,15 @@ import { readCassette, type Cassette } from "#src/cassette/index.js";
 import { UserError } from "#src/errors.js";
 import { isFailing, SEVERITIES, type Severity } from "#src/contract/change.js";
 import { eventText, isObject, jsonOrUndefined } from "#src/probe/event-json.js";
-import { createExchangeReader, type McpStreamEvent, type OtherLine, type RecordedExchange, type RpcMessage } from "#src/cassette/exchanges/index.js";
+import {
+  createExchangeReader,
+  type McpExchange,
+  type McpStreamEvent,
+  type OtherLine,
+  type RecordedExchange,
+  type RecordedTransport,
+  type RpcMessage,
+} from "#src/cassette/exchanges/index.js";
 import type { McpLineEvent } from "#src/schema/cassette.js";
 import type { ShimBackend } from "#src/shim-server/backend.js";
 import { signFrames } from "#src/harness/screen/sign-frames.js";
@@ -170,11 +178,53 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
     `the recording holds ${unknown.join(", ")} where the harness sent a secret, and no --secret matches it: the candidate was sent the placeholder; pass --secret VALUE with what the harness sent to re-run this call exactly`;
   // the last mutation sent over per-call CLI: the reads after it may meet a desktop still settling
   let settlingAfter: string | undefined;
-  for (const item of flow.steps) {
-    const mcp = mcpSent(item);
-    if (item.type === "exchange" && item.exchange.transport === "cli") {
-      const event = item.exchange.request.event;
-      const line = item.exchange.request.place;
+  // each recorded transport's exchange sent again (or not), keyed by the transport's name
+  const sendMcp = async (mcp: McpSent) => {
+    const { event, place: line, answered } = mcp;
+    const stream = streams.get(event.stream);
+    const msg = jsonOrUndefined(eventText(event, "line"));
+    if (!stream || !isObject(msg)) return;
+    const method = String(msg.method ?? "");
+    const params = isObject(msg.params) ? msg.params : {};
+    const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
+    const call: VerifiedCall = {
+      seq: event.seq,
+      line,
+      transport: "mcp",
+      label: tool ? `tools/call ${tool}` : method,
+      ...(tool ? { tool } : {}),
+      sent: false,
+      readOnly: tool ? (ctx.readOnly.get(tool) ?? false) : true,
+      notes: [],
+      differences: [],
+    };
+    if (!call.readOnly && !ctx.desktop) {
+      call.notes.push(`not sent: ${tool} changes the desktop, and without --desktop there is no fresh desktop to replay it on honestly`);
+      finish(call);
+      return;
+    }
+    const text = eventText(event, "line");
+    const unknown = ctx.secrets.unknown(text);
+    if (unknown.length) call.notes.push(placeholderNote(unknown));
+    const sent = tool ? JSON.stringify({ ...msg, params: { ...params, arguments: ctx.secrets.apply(ids.apply(params.arguments ?? {})) } }) : text;
+    const answer = await stream.send(sent, msg.id);
+    call.sent = true;
+    if (msg.id === undefined) return; // a notification: nothing comes back to compare
+    const recorded = answered ? jsonOrUndefined(answered.message.text) : undefined;
+    if (method === "tools/list") call.notes.push("tools/list is compared by `gate` and `diff` (schemas), not here");
+    else if (answer === undefined) call.differences.push({ severity: "breaking", path: "$", kind: "missing", message: `no answer within ${ctx.timeoutMs} ms` });
+    else if (recorded !== undefined) {
+      const live = jsonOrUndefined(answer);
+      call.differences = judgeMcpAnswer({ method, recorded, live, tolerance: ctx.tolerance });
+      const structured = (v: unknown) => (isObject(v) && isObject(v.result) ? v.result.structuredContent : undefined);
+      if (structured(recorded) !== undefined && structured(live) !== undefined) ids.learn(structured(recorded), structured(live));
+    }
+    finish(call, unknown.length > 0);
+  };
+  const send: { readonly [T in RecordedTransport]: (x: Extract<RecordedExchange<number>, { transport: T }>) => Promise<void> } = {
+    cli: async (x) => {
+      const event = x.request.event;
+      const line = x.request.place;
       const argv = event.argv;
       const tool = argv[0] === "call" ? argv[1] : undefined;
       const call: VerifiedCall = {
@@ -192,7 +242,7 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       if (!call.readOnly && !ctx.desktop) {
         call.notes.push(`not sent: ${tool} changes the desktop, and without --desktop there is no fresh desktop to replay it on honestly`);
         finish(call);
-        continue;
+        return;
       }
       const unknown = ctx.secrets.unknown(argv.join(" ") + eventText(event, "stdin"));
       if (unknown.length) call.notes.push(placeholderNote(unknown));
@@ -232,55 +282,12 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
       call.differences = result.differences;
       ctx.update?.cli({ event, result });
       finish(call, unknown.length > 0);
-    } else if (item.type === "stream" && item.event.kind === "mcp_open") {
-      const event = item.event;
-      streams.set(event.stream, openMcpStreamClient({ backend: ctx.backend, argv: event.argv, cwd: ctx.work, env: ctx.env, timeoutMs: ctx.timeoutMs }));
-    } else if (mcp) {
-      const { event, place: line, answered } = mcp;
-      const stream = streams.get(event.stream);
-      const msg = jsonOrUndefined(eventText(event, "line"));
-      if (!stream || !isObject(msg)) continue;
-      const method = String(msg.method ?? "");
-      const params = isObject(msg.params) ? msg.params : {};
-      const tool = method === "tools/call" && typeof params.name === "string" ? params.name : undefined;
-      const call: VerifiedCall = {
-        seq: event.seq,
-        line,
-        transport: "mcp",
-        label: tool ? `tools/call ${tool}` : method,
-        ...(tool ? { tool } : {}),
-        sent: false,
-        readOnly: tool ? (ctx.readOnly.get(tool) ?? false) : true,
-        notes: [],
-        differences: [],
-      };
-      if (!call.readOnly && !ctx.desktop) {
-        call.notes.push(`not sent: ${tool} changes the desktop, and without --desktop there is no fresh desktop to replay it on honestly`);
-        finish(call);
-        continue;
-      }
-      const text = eventText(event, "line");
-      const unknown = ctx.secrets.unknown(text);
-      if (unknown.length) call.notes.push(placeholderNote(unknown));
-      const sent = tool ? JSON.stringify({ ...msg, params: { ...params, arguments: ctx.secrets.apply(ids.apply(params.arguments ?? {})) } }) : text;
-      const answer = await stream.send(sent, msg.id);
-      call.sent = true;
-      if (msg.id === undefined) continue; // a notification: nothing comes back to compare
-      const recorded = answered ? jsonOrUndefined(answered.message.text) : undefined;
-      if (method === "tools/list") call.notes.push("tools/list is compared by `gate` and `diff` (schemas), not here");
-      else if (answer === undefined)
-        call.differences.push({ severity: "breaking", path: "$", kind: "missing", message: `no answer within ${ctx.timeoutMs} ms` });
-      else if (recorded !== undefined) {
-        const live = jsonOrUndefined(answer);
-        call.differences = judgeMcpAnswer({ method, recorded, live, tolerance: ctx.tolerance });
-        const structured = (v: unknown) => (isObject(v) && isObject(v.result) ? v.result.structuredContent : undefined);
-        if (structured(recorded) !== undefined && structured(live) !== undefined) ids.learn(structured(recorded), structured(live));
-      }
-      finish(call, unknown.length > 0);
-    } else if (item.type === "exchange" && item.exchange.transport === "http") {
+    },
+    mcp: (x) => sendMcp(mcpSentOf(x)),
+    http: async (x) => {
       finish({
-        seq: item.exchange.request.event.seq,
-        line: item.exchange.request.place,
+        seq: x.request.event.seq,
+        line: x.request.place,
         transport: "http",
         label: "http",
         sent: false,
@@ -288,7 +295,15 @@ export async function sendFlow(ctx: FlowContext): Promise<VerifiedCall[]> {
         differences: [],
         notes: ["not sent: verify replays per-call CLI and MCP stdio traffic; MCP over HTTP is checked by `gate` (schemas) only"],
       });
-    } else if (item.type === "stream" && item.event.kind === "mcp_close") {
+    },
+  };
+  for (const item of flow.steps) {
+    if (item.type === "exchange") await (send[item.exchange.transport] as (x: RecordedExchange<number>) => Promise<void>)(item.exchange);
+    else if (item.type === "sent") await sendMcp(item.line);
+    else if (item.event.kind === "mcp_open") {
+      const event = item.event;
+      streams.set(event.stream, openMcpStreamClient({ backend: ctx.backend, argv: event.argv, cwd: ctx.work, env: ctx.env, timeoutMs: ctx.timeoutMs }));
+    } else if (item.event.kind === "mcp_close") {
       const event = item.event;
       const stream = streams.get(event.stream);
       if (stream) {
@@ -313,10 +328,9 @@ type FlowStep =
   | { type: "sent"; line: OtherLine<number> };
 
 /** A line the harness sent on an MCP stream, with the recorded answer to it when there is one. */
-function mcpSent(item: FlowStep): { event: McpLineEvent; place: number; answered?: { message: RpcMessage } } | undefined {
-  if (item.type === "sent") return item.line;
-  if (item.type !== "exchange" || item.exchange.transport !== "mcp") return undefined;
-  const { request, answer } = item.exchange;
+type McpSent = { event: McpLineEvent; place: number; answered?: { message: RpcMessage } };
+
+function mcpSentOf({ request, answer }: McpExchange<number>): McpSent {
   return { event: request.event, place: request.place, ...(answer ? { answered: answer } : {}) };
 }
 

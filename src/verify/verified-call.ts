@@ -1,4 +1,5 @@
 import type { Severity } from "#src/contract/change.js";
+import type { RecordedTransport } from "#src/cassette/exchanges/index.js";
 import type { AnswerDifference } from "./answer-diff.js";
 
 /** One recorded request sent (or not) to the candidate, and how its answer compares. */
@@ -6,7 +7,7 @@ export interface VerifiedCall {
   /** The recorded request's event. */
   seq: number;
   line: number;
-  transport: "cli" | "mcp" | "http";
+  transport: RecordedTransport;
   /** `call click`, `--version`, `tools/call click`, `initialize`. */
   label: string;
   tool?: string;

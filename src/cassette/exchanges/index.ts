@@ -1,5 +1,12 @@
 export {
+  answerIn,
+  answerOf,
+  countedAs,
   createExchangeReader,
+  exitOf,
+  isToolCall,
+  requestOf,
+  slimEvent,
   readExchanges,
   storedText,
   storedTextsOf,
@@ -17,3 +24,4 @@ export {
   type RecordedTransport,
 } from "./reader.js";
 export { idKey, readRpcMessage, RpcMessage } from "./rpc-message.js";
+export type { RecordedAnswer, RecordedRequest } from "#src/wire/recorded.js";

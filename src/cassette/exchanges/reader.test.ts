@@ -1,6 +1,21 @@
 import { describe, expect, it } from "vitest";
 import type { CassetteEvent, CliEvent, HttpEvent, McpLineEvent } from "#src/schema/cassette.js";
-import { createExchangeReader, readExchanges, storedTextsOf, toolOf, transportOf, type McpExchange, type RecordedExchange } from "./index.js";
+import {
+  answerIn,
+  answerOf,
+  countedAs,
+  createExchangeReader,
+  exitOf,
+  isToolCall,
+  readExchanges,
+  requestOf,
+  slimEvent,
+  storedTextsOf,
+  toolOf,
+  transportOf,
+  type McpExchange,
+  type RecordedExchange,
+} from "./index.js";
 import { idKey, readRpcMessage } from "./rpc-message.js";
 
 let seq = 0;
@@ -182,6 +197,70 @@ describe("readExchanges", () => {
     expect(order).toEqual(["cli@2", "mcp@3", "http@5", "answer@6"]);
     expect(streams).toEqual(["mcp_open@1", "mcp_stderr@4", "mcp_close@7"]);
     expect(events.map(transportOf)).toEqual(["mcp", "cli", "mcp", "mcp", "http", "mcp", "mcp"]);
+  });
+
+  it("tells of an exchange once its answer is read: CLI and HTTP with their request, MCP with its response", () => {
+    seq = 0;
+    const whole: string[] = [];
+    const reader = createExchangeReader<number>({ whole: (x) => whole.push(`${x.transport}@${x.seqs.join("+")}`) });
+    const events = [cli(["call", "x"]), line(0, "c2s", call(1, "y")), line(0, "c2s", call(2, "never")), http(call(3, "z")), line(0, "s2c", result(1, 0))];
+    for (const [i, e] of events.entries()) reader.add(e, i);
+    expect(whole).toEqual(["cli@0", "http@3", "mcp@1+4"]);
+  });
+
+  it("asks each transport's reading for the tool, the call, the count, the exit, and the request and answer in their encodings", () => {
+    seq = 0;
+    const events = [
+      cli(["call", "click", '{"pid":1}'], { exit_code: 2, stdout: "out", stderr: "err" }), // 0
+      cli(["--version"], { origin: "recorder" }), // 1
+      cli(["list_apps"], { signal: "SIGKILL", exit_code: null }), // 2: an implicit call
+      line(0, "c2s", call(1, "type")), // 3
+      line(0, "c2s", { jsonrpc: "2.0", method: "tools/call", params: { name: "n" } }), // 4: a notification
+      line(0, "s2c", result(1, "typed"), { origin: "recorder" }), // 5
+      http(call(7, "screenshot"), "data: {}"), // 6
+      http(call(8, "click"), "{}"), // 7
+    ];
+    events[7] = { ...(events[7] as HttpEvent), origin: "recorder", response: { status: 500, body: "{}" } };
+    const read = readExchanges(events);
+    expect(read.map(isToolCall)).toEqual([true, false, true, true, false, true, true]);
+    expect(read.map(countedAs)).toEqual(["click", undefined, "list_apps", "type", "n", "screenshot", undefined]);
+    expect(read.map(exitOf)).toEqual(["2", "0", "signal:SIGKILL", undefined, undefined, undefined, undefined]);
+    expect(requestOf(read[0]!)).toEqual({ form: "argv", argv: ["call", "click", '{"pid":1}'], stdin: undefined });
+    expect((requestOf(read[3]!) as { message: { tool?: string } }).message.tool).toBe("type");
+    expect(requestOf(readExchanges([http("not json")])[0]!)).toBeUndefined();
+    expect(answerOf(read[0]!)).toEqual({ form: "output", stdout: "out", stderr: "err", exitCode: 2, signal: undefined, origin: "harness" });
+    expect(answerOf(read[3]!)).toEqual({ form: "rpc", body: JSON.stringify(result(1, "typed")), status: undefined, origin: "recorder" });
+    expect(answerOf(read[4]!)).toBeUndefined();
+    expect(answerOf(read[5]!)).toEqual({ form: "rpc", body: "data: {}", status: 200, origin: "harness" });
+    expect(answerOf(read[6]!)).toEqual({ form: "rpc", body: "{}", status: 500, origin: "recorder" });
+    expect(answerIn(events[5]!)).toEqual(answerOf(read[3]!));
+    expect(answerIn(open(0))).toBeUndefined();
+  });
+
+  it("keeps of each event only what tells a tool call and pairs an answer", () => {
+    seq = 0;
+    const events = [
+      cli(["call", "x"], { stdout: "big", stdin: "{}" }),
+      line(0, "c2s", call(1, "y")),
+      line(0, "s2c", result(1, "big")),
+      line(0, "s2c", "not json"),
+      http(call(2, "z"), "big"),
+      open(1),
+    ];
+    expect(events.map(slimEvent)).toEqual([
+      { kind: "cli", seq: 0, t_ms: 0, argv: ["call", "x"], stdout: "", stderr: "", exit_code: 0, duration_ms: 0 },
+      { ...events[1], line: '{"id":1,"method":"tools/call"}' },
+      { ...events[2], line: '{"id":1}' },
+      { ...events[3], line: "" },
+      {
+        ...events[4],
+        request: { ...(events[4] as HttpEvent).request, body: '{"method":"tools/call"}' },
+        response: { ...(events[4] as HttpEvent).response, body: "" },
+      },
+      events[5],
+    ]);
+    // the slim events read as the whole ones do
+    expect(readExchanges(events.map(slimEvent)).map((x) => [x.seqs, isToolCall(x)])).toEqual(readExchanges(events).map((x) => [x.seqs, isToolCall(x)]));
   });
 
   it("reads lines through the caller's text, and decodes base64-stored lines by default", () => {

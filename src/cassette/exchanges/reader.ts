@@ -1,7 +1,10 @@
 import type { StoredBytes } from "#src/schema/bytes.js";
 import type { CassetteEvent, CliEvent, HttpEvent, McpCloseEvent, McpLineEvent, McpOpenEvent, McpStderrEvent } from "#src/schema/cassette.js";
 import { assertNever } from "#src/util/assert-never.js";
-import { parseDriverArgv } from "#src/transports/cli/wire/argv.js";
+import type { RecordedAnswer, RecordedReading, RecordedRequest } from "#src/wire/recorded.js";
+import { cliRecorded } from "#src/transports/cli/wire/recorded.js";
+import { mcpRecorded } from "#src/transports/mcp/wire/recorded.js";
+import { httpRecorded } from "#src/transports/http/wire/recorded.js";
 import { idKey, readRpcMessage, type RpcMessage } from "./rpc-message.js";
 
 /** The transports a cassette records: per-call CLI, MCP over stdio, MCP over HTTP. */
@@ -66,6 +69,11 @@ export interface ExchangeVisitor<P = undefined> {
   request?(exchange: RecordedExchange<P>): void;
   /** An MCP response, now the `answer` of the request it pairs with. */
   answer?(exchange: McpExchange<P>): void;
+  /**
+   * An exchange whose answer is read: a CLI or HTTP exchange with its request (one event holds
+   * both), an MCP request once its response is paired (never, for one left unanswered).
+   */
+  whole?(exchange: RecordedExchange<P>): void;
   /** An MCP stream started, wrote to stderr or exited. */
   stream?(event: McpStreamEvent, place: P): void;
   other?(line: OtherLine<P>): void;
@@ -106,20 +114,26 @@ export function createExchangeReader<P = undefined>(visitor: ExchangeVisitor<P>,
     add(event, place) {
       switch (event.kind) {
         case "cli": {
-          if (!visitor.request) return;
+          if (!visitor.request && !visitor.whole) return;
           const part = { event, place };
-          visitor.request({ transport: "cli", seqs: [event.seq], origin: originOf(event), request: part, answer: part });
+          const exchange: CliExchange<P> = { transport: "cli", seqs: [event.seq], origin: originOf(event), request: part, answer: part };
+          visitor.request?.(exchange);
+          visitor.whole?.(exchange);
           return;
         }
-        case "http":
-          visitor.request?.({
+        case "http": {
+          if (!visitor.request && !visitor.whole) return;
+          const exchange: HttpExchange<P> = {
             transport: "http",
             seqs: [event.seq],
             origin: originOf(event),
             request: { event, place, message: readRpcMessage(text(event, "request.body")) },
             answer: { event, place },
-          });
+          };
+          visitor.request?.(exchange);
+          visitor.whole?.(exchange);
           return;
+        }
         case "mcp": {
           if (event.dir === "s2c" && options.answers === false) {
             visitor.other?.({ event, place, message: undefined });
@@ -147,6 +161,7 @@ export function createExchangeReader<P = undefined>(visitor: ExchangeVisitor<P>,
               exchange.answer = { event, place, message };
               exchange.seqs.push(event.seq);
               visitor.answer?.(exchange);
+              visitor.whole?.(exchange);
               return;
             }
           }
@@ -174,23 +189,100 @@ export function readExchanges(events: Iterable<CassetteEvent>, options: ReadOpti
   return out;
 }
 
+/**
+ * What each recorded transport knows about its exchanges, one entry per transport in its own folder
+ * (`src/transports/<name>/wire/recorded.ts`), keyed by the transport's name: a transport added to
+ * `RecordedTransport` without its entry fails the type-check here. The readers of recordings ask
+ * these (through the functions below) and branch on no transport themselves.
+ */
+const BY_TRANSPORT: { readonly [T in RecordedTransport]: RecordedReading<ExchangeOn<T>, ExchangeOn<T>["request"]["event"]> } = {
+  cli: cliRecorded,
+  mcp: mcpRecorded,
+  http: httpRecorded,
+};
+
+type ExchangeOn<T extends RecordedTransport> = Extract<RecordedExchange<unknown>, { transport: T }>;
+
+/** The entry of an exchange's transport, typed for that exchange (a lookup: nothing is allocated). */
+function readingOf<X extends RecordedExchange<unknown>>(exchange: X): RecordedReading<X, X["request"]["event"]> {
+  return BY_TRANSPORT[exchange.transport] as unknown as RecordedReading<X, X["request"]["event"]>;
+}
+
 /** The tool a request calls: a CLI `call`, a JSON-RPC `tools/call`'s `params.name`; undefined for anything else. */
 export function toolOf(exchange: RecordedExchange<unknown>): string | undefined {
-  switch (exchange.transport) {
+  return readingOf(exchange).tool(exchange);
+}
+
+/** Whether the request is a tool call whose answer comes back: a CLI `call`, a `tools/call` (over MCP stdio, with an id). */
+export function isToolCall(exchange: RecordedExchange<unknown>): boolean {
+  return readingOf(exchange).isCall(exchange);
+}
+
+/** The name `inspect`'s summary counts the request under (`by_tool`); undefined when it is not counted. */
+export function countedAs(exchange: RecordedExchange<unknown>): string | undefined {
+  return readingOf(exchange).countedAs(exchange, exchange.origin);
+}
+
+/** The exit the request's own event records (a CLI call's exit code, `signal:NAME` when killed); undefined for others. */
+export function exitOf(exchange: RecordedExchange<unknown>): string | undefined {
+  return readingOf(exchange).exit(exchange);
+}
+
+/** The request in its encoding (argv and stdin, or a JSON-RPC message); undefined for an HTTP body that is no JSON object. */
+export function requestOf(exchange: RecordedExchange<unknown>): RecordedRequest | undefined {
+  return readingOf(exchange).request(exchange);
+}
+
+/** The answer in its encoding (a process's output and exit, or a JSON-RPC response as stored); undefined when none is recorded. */
+export function answerOf(exchange: RecordedExchange<unknown>): RecordedAnswer | undefined {
+  return exchange.answer ? readingOf(exchange).answerIn(exchange.answer.event) : undefined;
+}
+
+type EventOn<T extends RecordedTransport> = ExchangeOn<T>["request"]["event"];
+type Ask<R> = <T extends RecordedTransport>(reading: RecordedReading<ExchangeOn<T>, EventOn<T>>, event: EventOn<T>) => R;
+
+/** Asks the reading of an event's transport about the event; a stream's start, stderr or exit gets `otherwise`. */
+function askAbout<R>(event: CassetteEvent, ask: Ask<R>, otherwise: R): R {
+  switch (event.kind) {
     case "cli":
-      return parseDriverArgv(exchange.request.event.argv).tool;
-    case "mcp":
-      return exchange.request.message.tool;
+      return ask(BY_TRANSPORT.cli, event);
     case "http":
-      return exchange.request.message?.tool;
+      return ask(BY_TRANSPORT.http, event);
+    case "mcp":
+      return ask(BY_TRANSPORT.mcp, event);
+    case "mcp_open":
+    case "mcp_stderr":
+    case "mcp_close":
+      return otherwise;
     default:
-      return assertNever(exchange, "recorded exchange");
+      return assertNever(event, "cassette event");
   }
 }
 
+const slimOf: Ask<CassetteEvent> = (reading, event) => reading.slim(event);
+const answerHeld: Ask<RecordedAnswer> = (reading, event) => reading.answerIn(event);
+
+/**
+ * The little of an event that tells whether it is a tool call and pairs an MCP answer with its
+ * request (`isToolCall`): kind, seq, argv, an HTTP body's method, an MCP line's id and method. A
+ * prune of a large cassette keeps these in memory, not the answers.
+ */
+export function slimEvent(event: CassetteEvent): CassetteEvent {
+  return askAbout(event, slimOf, event);
+}
+
+/**
+ * The answer an event holds, read on its own (a call's answer read again from its place in the
+ * file): a CLI or HTTP event's, an MCP line's as a response; undefined for a stream's start, stderr or exit.
+ */
+export function answerIn(event: CassetteEvent): RecordedAnswer | undefined {
+  return askAbout<RecordedAnswer | undefined>(event, answerHeld, undefined);
+}
+
 /** The transport an event was recorded on. */
-export function transportOf(event: CassetteEvent): RecordedTransport {
-  switch (event.kind) {
+export function transportOf(event: Pick<CassetteEvent, "kind">): RecordedTransport {
+  const kind = event.kind;
+  switch (kind) {
     case "cli":
       return "cli";
     case "http":
@@ -201,7 +293,7 @@ export function transportOf(event: CassetteEvent): RecordedTransport {
     case "mcp_close":
       return "mcp";
     default:
-      return assertNever(event, "cassette event");
+      return assertNever(kind, "cassette event kind");
   }
 }
 

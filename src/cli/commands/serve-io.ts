@@ -7,6 +7,10 @@ import type { McpIo, McpSessionHandler, ShimBackend } from "#src/shim-server/bac
 import { startShimServer } from "#src/shim-server/server.js";
 import { isValidToken } from "#src/transports/http/server.js";
 
+/** How harnesses reach `serve`'s stand-in: MCP on stdio, a cua-driver shim socket, MCP over HTTP. */
+export const SERVE_TRANSPORTS = ["mcp", "cli-socket", "http"] as const;
+export type ServeTransport = (typeof SERVE_TRANSPORTS)[number];
+
 // The port and token `cua-driver serve` reads for MCP over HTTP (docs/reference/cua-driver-contract.md §2.6), checked before anything starts.
 export function httpSettings(rawPort: unknown): { port: number; token: string } {
   const raw = rawPort ?? process.env.CUA_DRIVER_RS_MCP_HTTP_PORT;

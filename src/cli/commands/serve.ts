@@ -7,9 +7,21 @@ import type { ReplaySession } from "#src/replay/session.js";
 import { startMcpHttpServer } from "#src/transports/http/server.js";
 import { profileNames } from "#src/faults/profiles.js";
 import { defineCommand } from "#src/cli/command.js";
-import { httpSettings, serveMcpStdio, serveShim, untilSignal } from "./serve-io.js";
+import { httpSettings, serveMcpStdio, serveShim, SERVE_TRANSPORTS, untilSignal, type ServeTransport } from "./serve-io.js";
 
-const TRANSPORTS = ["mcp", "cli-socket", "http"] as const;
+/**
+ * How a replay session is mounted on each of serve's transports, keyed by its name (a transport
+ * added to SERVE_TRANSPORTS fails the type-check here until it has its mount): its settings are
+ * checked first, before the session opens, and give the mount.
+ */
+const MOUNT: { readonly [T in ServeTransport]: (port: unknown) => (session: ReplaySession) => Promise<number> } = {
+  mcp: () => (session) => serveMcpStdio((io) => replayMcpSession(session, io)),
+  "cli-socket": () => (session) => serveShim(createReplayBackend({ session })),
+  http(port) {
+    const settings = httpSettings(port);
+    return (session) => serveHttp(session, settings);
+  },
+};
 
 export const serveCommand = defineCommand({
   command: "serve [dir]",
@@ -21,7 +33,7 @@ export const serveCommand = defineCommand({
       )
       .positional("dir", { type: "string", describe: "Cassette directory (holds cassette.jsonl)" })
       .option("driver", { type: "string", describe: "Instead of a cassette, answer live from the published runtime: sdk or sdk:VERSION (any transport)" })
-      .option("transport", { type: "string", choices: TRANSPORTS, demandOption: true, describe: "How harnesses reach the stand-in" })
+      .option("transport", { type: "string", choices: SERVE_TRANSPORTS, demandOption: true, describe: "How harnesses reach the stand-in" })
       .option("port", { type: "number", describe: "HTTP port (default: CUA_DRIVER_RS_MCP_HTTP_PORT; 0 picks a free one)" })
       .option("faults", {
         type: "string",
@@ -57,7 +69,7 @@ export const serveCommand = defineCommand({
         fix: "Run `cua-contract serve DIR --transport …`, or serve the runtime live with --driver sdk.",
       });
     // Settings are checked before the session opens, so bad input prints no replay summary.
-    const http = transport === "http" ? httpSettings(args.port) : undefined;
+    const mount = MOUNT[transport](args.port);
     const notices = (message: string) => process.stderr.write(`cua-contract serve: UNMATCHED: ${message}\n`);
     using observations = args.observe !== undefined ? openObservationFileFor(String(args.observe)) : undefined;
     const opened = openReplaySession({
@@ -74,9 +86,7 @@ export const serveCommand = defineCommand({
     });
     let code = 0;
     try {
-      if (transport === "mcp") code = await serveMcpStdio((io) => replayMcpSession(opened.session, io));
-      else if (transport === "cli-socket") code = await serveShim(createReplayBackend({ session: opened.session }));
-      else code = await serveHttp(opened.session, http!);
+      code = await mount(opened.session);
     } finally {
       const s = opened.session.finish();
       process.stderr.write(

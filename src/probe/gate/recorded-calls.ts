@@ -4,8 +4,18 @@ import { fileStamp, readScannedEvent, type FileStamp } from "#src/cassette/event
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import { createCompactor, type Compactor } from "#src/util/compact-json.js";
 import { createLru } from "#src/util/lru.js";
-import { eventText, isObject, jsonOrUndefined } from "#src/probe/event-json.js";
-import { createExchangeReader, type McpExchange, type RpcMessage } from "#src/cassette/exchanges/index.js";
+import { eventText, isObject, jsonOrUndefined, storedString } from "#src/probe/event-json.js";
+import {
+  answerIn,
+  answerOf,
+  createExchangeReader,
+  requestOf,
+  toolOf,
+  type RecordedAnswer,
+  type RecordedExchange,
+  type RecordedRequest,
+  type RecordedTransport,
+} from "#src/cassette/exchanges/index.js";
 import { assertNever } from "#src/util/assert-never.js";
 import path from "node:path";
 
@@ -17,7 +27,7 @@ export interface RecordedCall {
   /** 1-based line in cassette.jsonl. */
   line: number;
   tool: string;
-  transport: "cli" | "mcp" | "http";
+  transport: RecordedTransport;
   /** The arguments object sent; undefined when they were not JSON. */
   args?: unknown;
   /** structuredContent of the answer; undefined when the answer had none. */
@@ -66,7 +76,7 @@ export function scanRecordedCalls(
     read: (seq, place) =>
       reread.through(
         seq,
-        () => outputOf(readScannedEvent({ file, place, seq, stamp: (stamp ??= fileStamp(file)) })),
+        () => outputOf(answerIn(readScannedEvent({ file, place, seq, stamp: (stamp ??= fileStamp(file)) }))),
         (v) => 64 + JSON.stringify(v ?? null).length,
       ),
   };
@@ -132,61 +142,28 @@ interface CallCollector {
 
 function createCallCollector(name: string, store?: OutputStore): CallCollector {
   const calls: RecordedCall[] = [];
-  // the MCP tool calls waiting for their answers
-  const waiting = new Map<McpExchange<At>, RecordedCall>();
+  // the tool calls waiting for their answers (an MCP call's comes on a later line)
+  const waiting = new Map<RecordedExchange<At>, RecordedCall>();
   // arguments are compacted once outputs are deduplicated (a large recording)
   const compact = (v: unknown) => (store && !store.plain ? store.compactor.compactValue(v) : v);
   const reader = createExchangeReader<At>(
     {
       request(x) {
-        const { line, place } = x.request.place;
-        switch (x.transport) {
-          case "cli": {
-            const event = x.request.event;
-            const call = cliCall(event, name, line);
-            if (!call) return;
-            if (call.args !== undefined) call.args = compact(call.args);
-            const output = outputOf(event);
-            if (output !== undefined) keepOutput(call, output, event.seq, store, place);
-            calls.push(call);
-            return;
-          }
-          case "mcp": {
-            const tool = x.request.message.tool;
-            if (tool === undefined) return;
-            const call: RecordedCall = {
-              cassette: name,
-              event: x.request.event.seq,
-              line,
-              tool,
-              transport: "mcp",
-              args: compact(argumentsOf(x.request.message)),
-            };
-            calls.push(call);
-            waiting.set(x, call);
-            return;
-          }
-          case "http": {
-            const tool = x.request.message?.tool;
-            if (tool === undefined) return;
-            const event = x.request.event;
-            const call: RecordedCall = { cassette: name, event: event.seq, line, tool, transport: "http", args: compact(argumentsOf(x.request.message!)) };
-            const output = outputOf(event);
-            if (output !== undefined) keepOutput(call, output, event.seq, store, place);
-            calls.push(call);
-            return;
-          }
-          default:
-            assertNever(x, "recorded exchange");
-        }
+        const tool = toolOf(x);
+        const request = requestOf(x);
+        if (tool === undefined || !request) return;
+        const call: RecordedCall = { cassette: name, event: x.request.event.seq, line: x.request.place.line, tool, transport: x.transport };
+        const args = argumentsOf(request);
+        if (args !== undefined) call.args = compact(args);
+        calls.push(call);
+        waiting.set(x, call);
       },
-      answer(x) {
+      whole(x) {
         const call = waiting.get(x);
         if (!call || !x.answer) return;
         waiting.delete(x);
-        const result = x.answer.message.member("result");
-        if (isObject(result) && result.structuredContent !== undefined)
-          keepOutput(call, result.structuredContent, x.answer.event.seq, store, x.answer.place.place);
+        const output = outputOf(answerOf(x));
+        if (output !== undefined) keepOutput(call, output, x.answer.event.seq, store, x.answer.place.place);
       },
     },
     { text: eventText },
@@ -200,39 +177,45 @@ function createCallCollector(name: string, store?: OutputStore): CallCollector {
 /** Where an event is: its line in cassette.jsonl, and its place when read line by line. */
 type At = { line: number; place?: EventPlace };
 
-/** A tool call's arguments as sent (`{}` when there are none). */
-function argumentsOf(message: RpcMessage): unknown {
-  const params = message.member("params");
-  return (isObject(params) ? params.arguments : undefined) ?? {};
+/**
+ * A tool call's arguments as sent: a JSON-RPC call's `params.arguments` (`{}` when there are none);
+ * a CLI call's JSON positional (undefined when it is not JSON: it never reaches the driver, exit 2),
+ * else its stdin, which the CLI reads as {} when missing or invalid (docs/reference/cua-driver-contract.md §1.6).
+ */
+function argumentsOf(request: RecordedRequest): unknown {
+  switch (request.form) {
+    case "rpc": {
+      const params = request.message.member("params");
+      return (isObject(params) ? params.arguments : undefined) ?? {};
+    }
+    case "argv": {
+      const json = parseDriverArgv(request.argv).json;
+      if (json !== undefined) return jsonOrUndefined(json);
+      const stdin = request.stdin === undefined ? "" : storedString(request.stdin);
+      return (stdin.trim() === "" ? {} : jsonOrUndefined(stdin)) ?? {};
+    }
+    default:
+      return assertNever(request, "recorded request");
+  }
 }
 
-/** The structured output an event carries as a call's answer (CLI stdout, an MCP response line, an HTTP response body). */
-function outputOf(event: CassetteEvent): unknown {
-  if (event.kind === "cli") {
-    if (event.exit_code !== 0) return undefined;
-    const out = jsonOrUndefined(eventText(event, "stdout"));
-    if (!isObject(out)) return undefined;
-    // `call` merges the last image into the printed structuredContent under these names (docs/reference/cua-driver-contract.md §0.3).
-    const { screenshot_png_b64: _b64, ...rest } = out;
-    return "screenshot_png_b64" in out ? rest : out;
+/** The structured output an answer carries: a successful CLI call's stdout object, a JSON-RPC result's structuredContent. */
+function outputOf(answer: RecordedAnswer | undefined): unknown {
+  if (!answer) return undefined;
+  switch (answer.form) {
+    case "output": {
+      if (answer.exitCode !== 0) return undefined;
+      const out = jsonOrUndefined(storedString(answer.stdout));
+      if (!isObject(out)) return undefined;
+      // `call` merges the last image into the printed structuredContent under these names (docs/reference/cua-driver-contract.md §0.3).
+      const { screenshot_png_b64: _b64, ...rest } = out;
+      return "screenshot_png_b64" in out ? rest : out;
+    }
+    case "rpc": {
+      const msg = jsonOrUndefined(storedString(answer.body));
+      return isObject(msg) && isObject(msg.result) && msg.result.structuredContent !== undefined ? msg.result.structuredContent : undefined;
+    }
+    default:
+      return assertNever(answer, "recorded answer");
   }
-  const text = event.kind === "mcp" ? eventText(event, "line") : event.kind === "http" ? eventText(event, "response.body") : "";
-  const msg = jsonOrUndefined(text);
-  return isObject(msg) && isObject(msg.result) && msg.result.structuredContent !== undefined ? msg.result.structuredContent : undefined;
-}
-
-function cliCall(event: Extract<CassetteEvent, { kind: "cli" }>, name: string, line: number): RecordedCall | undefined {
-  const argv = parseDriverArgv(event.argv);
-  if (argv.subcommand !== "call" || !argv.tool) return undefined;
-  const call: RecordedCall = { cassette: name, event: event.seq, line, tool: argv.tool, transport: "cli" };
-  if (argv.json !== undefined) {
-    // A positional that is not JSON never reaches the driver (exit 2): nothing to check.
-    const args = jsonOrUndefined(argv.json);
-    if (args !== undefined) call.args = args;
-  } else {
-    // The CLI reads a missing or invalid stdin as {} (docs/reference/cua-driver-contract.md §1.6).
-    const stdin = eventText(event, "stdin");
-    call.args = (stdin.trim() === "" ? {} : jsonOrUndefined(stdin)) ?? {};
-  }
-  return call;
 }

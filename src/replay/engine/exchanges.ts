@@ -13,8 +13,14 @@ import { objectSpans } from "#src/wire/json/spans.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
 import { recordedAnswerClass } from "./answer-summary.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
-import { createExchangeReader, type HttpExchange, type McpExchange, type RpcMessage } from "#src/cassette/exchanges/index.js";
-import { assertNever } from "#src/util/assert-never.js";
+import {
+  createExchangeReader,
+  type HttpExchange,
+  type McpExchange,
+  type RecordedExchange as ReaderExchange,
+  type RecordedTransport,
+  type RpcMessage,
+} from "#src/cassette/exchanges/index.js";
 
 export type { RecordedExchange } from "./recorded-exchange.js";
 
@@ -72,13 +78,16 @@ export function createExchangeBuilder(options: {
   tools?: readonly ToolInfo[];
   answers?: AnswerSource;
   memo?: ReplayMemo;
+  /** An exchange built before (its index in `exchanges`) got its answer from the event just added (an MCP response on its stream). */
+  answered?: (index: number) => void;
 }): ExchangeBuilder {
   const { tools, answers } = options;
   const frame = options.frame ?? answers?.frame;
   const f = frame ? { frame } : {};
   const out: RecordedExchange[] = [];
   // the reader's MCP requests this builder kept, waiting for their answers
-  const pending = new Map<McpExchange<Lazy | undefined>, RecordedExchange>();
+  const pending: Pending = new Map();
+  const context: BuildContext = { frame, tools, pending, out };
   const memo = options.memo ?? createReplayMemo();
   const compact = createCompactor();
   const withMemo = (x: RecordedExchange): RecordedExchange => {
@@ -90,49 +99,20 @@ export function createExchangeBuilder(options: {
   const reader = createExchangeReader<Lazy | undefined>(
     {
       request(x) {
-        switch (x.transport) {
-          case "cli":
-            out.push(withMemo(cliExchange(x.request.event, frame, tools, x.request.place)));
-            return;
-          case "http": {
-            const built = httpExchange(x, frame, tools);
-            if (built) out.push(withMemo(built));
-            return;
-          }
-          case "mcp": {
-            // notifications get no answer; keep them out of the exchanges
-            const message = x.request.message;
-            if (message.idRaw === undefined || message.idRaw === "null") return;
-            const built = mcpRequest({ message: jsonRpcOf(message), stream: x.stream });
-            const request = x.request.place ? compactRequest(built, x.request.place.compact) : built;
-            const exchange: RecordedExchange = {
-              seq: x.request.event.seq,
-              transport: "mcp",
-              request,
-              kind: kindOf(request, tools),
-              epoch: 0,
-              origin: x.origin,
-              durationMs: 0,
-              rpc: { stream: x.stream },
-              ...(x.request.event.fault ? { fault: x.request.event.fault } : {}),
-            };
-            out.push(withMemo(exchange));
-            pending.set(x, exchange);
-            return;
-          }
-          default:
-            assertNever(x, "recorded exchange");
-        }
+        const built = (BUILD[x.transport] as Build<typeof x>)(x, context);
+        if (built) out.push(withMemo(built));
       },
       answer(x) {
-        const exchange = pending.get(x);
-        if (!exchange || !x.answer) return;
+        const index = pending.get(x);
+        if (index === undefined || !x.answer) return;
         pending.delete(x);
+        const exchange = out[index]!;
         const { event, place, message } = x.answer;
         exchange.rpc = place ? new StoredRpc(place, event.seq, mcpLine, { stream: x.stream }) : { response: message.text, stream: x.stream };
         if (exchange.request.method === "call" && recordedAnswerClass({ type: "rpc", response: message.text }) === "refused") exchange.refused = true;
         exchange.durationMs = Math.max(0, event.t_ms - x.request.event.t_ms);
         if (event.synthesized) exchange.recordedSynthesis = event.synthesized;
+        options.answered?.(index);
       },
     },
     {
@@ -154,6 +134,50 @@ export function createExchangeBuilder(options: {
     },
   };
 }
+
+/** The reader's MCP requests a builder kept, waiting for their answers: the index of each one's exchange. */
+type Pending = Map<McpExchange<Lazy | undefined>, number>;
+
+/** What building an exchange of any transport is given besides the reader's exchange. */
+interface BuildContext {
+  frame: FrameLookup | undefined;
+  tools: readonly ToolInfo[] | undefined;
+  pending: Pending;
+  /** The exchanges built so far (the next one's index is their count). */
+  out: readonly RecordedExchange[];
+}
+
+type Build<X> = (x: X, context: BuildContext) => RecordedExchange | undefined;
+
+/**
+ * How the replay builds its exchange from the reader's, per recorded transport, keyed by the
+ * transport's name: a transport added to `RecordedTransport` without its entry fails the type-check.
+ * It is the replay engine's (its requests and lazy answers), so it lives here, before `transports/`.
+ */
+const BUILD: { readonly [T in RecordedTransport]: Build<Extract<ReaderExchange<Lazy | undefined>, { transport: T }>> } = {
+  cli: (x, { frame, tools }) => cliExchange(x.request.event, frame, tools, x.request.place),
+  http: (x, { frame, tools }) => httpExchange(x, frame, tools),
+  mcp(x, { tools, pending, out }) {
+    // notifications get no answer; keep them out of the exchanges
+    const message = x.request.message;
+    if (message.idRaw === undefined || message.idRaw === "null") return undefined;
+    const built = mcpRequest({ message: jsonRpcOf(message), stream: x.stream });
+    const request = x.request.place ? compactRequest(built, x.request.place.compact) : built;
+    const exchange: RecordedExchange = {
+      seq: x.request.event.seq,
+      transport: "mcp",
+      request,
+      kind: kindOf(request, tools),
+      epoch: 0,
+      origin: x.origin,
+      durationMs: 0,
+      rpc: { stream: x.stream },
+      ...(x.request.event.fault ? { fault: x.request.event.fault } : {}),
+    };
+    pending.set(x, out.length);
+    return exchange;
+  },
+};
 
 /** The message as the replay's requests take it: the params only of a tool call (the driver ignores the others'). */
 function jsonRpcOf(message: RpcMessage): JsonRpcMessage {

@@ -1,4 +1,5 @@
 import type { ReplayTransport, ToolKind } from "#src/schema/replay-log.js";
+import type { RecordedTransport } from "#src/cassette/exchanges/index.js";
 import { endsEpoch, type RecordedExchange } from "./exchanges.js";
 import { matchKey, type KeyOptions } from "./match-key.js";
 import { buildKeyIndex, derivedFrom, type KeyIndex } from "./derived.js";
@@ -44,7 +45,8 @@ export interface Matcher {
   skipTo(exchange: RecordedExchange): void;
 }
 
-const PREFERENCE: Record<ReplayTransport, readonly string[]> = {
+/** Which recorded transports answer a request of each replay transport, best first (every one of each, in some order). */
+const PREFERENCE: Record<ReplayTransport, readonly RecordedTransport[]> = {
   cli: ["cli", "mcp", "http"],
   mcp: ["mcp", "http", "cli"],
   http: ["http", "mcp", "cli"],

@@ -107,8 +107,8 @@ function inStartOrder(exchanges: RecordedExchange[]): string[] {
   const places: number[] = [];
   let latest = Number.NEGATIVE_INFINITY;
   let overlapped = 0;
+  // only a per-call CLI exchange carries when it started (`startMs`) and its start order (`startSeq`)
   exchanges.forEach((x, i) => {
-    if (x.transport !== "cli") return;
     if (x.startSeq !== undefined) places.push(i);
     else if (x.startMs !== undefined) {
       if (x.startMs < latest) overlapped++;

@@ -4,13 +4,14 @@ import type { RecordedFault, RecordedSynthesis } from "#src/schema/cassette.js";
 import type { StoredBytes } from "#src/schema/bytes.js";
 import type { RequestEntry, ToolKind } from "#src/schema/replay-log.js";
 import type { Lru } from "#src/util/lru.js";
+import type { RecordedTransport } from "#src/cassette/exchanges/index.js";
 import type { ReplayRequest } from "./request.js";
 
 /** One recorded request and the driver's answer to it, on whichever transport it was recorded. */
 export interface RecordedExchange {
   /** seq of the request's event. */
   seq: number;
-  transport: "cli" | "mcp" | "http";
+  transport: RecordedTransport;
   request: ReplayRequest;
   kind: ToolKind;
   /** Epoch the request was recorded in (set by assignEpochs). */

@@ -2,9 +2,10 @@
 // safely"). Each writer is killed at random and at its commit point (CUA_CONTRACT_KILL_AT), pairs of
 // writers run at once on one cassette, and a small tmpfs fills mid-write; after each, the cassette
 // is the old one or the complete new one, `inspect` agrees, and no answered call is lost.
-// `npm test` runs 1 trial of each; `npm run test:writers` (CUA_CONTRACT_CRASH_TRIALS=20, which
-// .ci/run runs after `npm test`) runs the full count (about 3 minutes of CPU). The full-disk and read-only trials need root (to mount a tmpfs); without it they
-// are skipped with a note.
+// `npm run test:writers` (CUA_CONTRACT_CRASH_TRIALS=20, which .ci/run runs) runs the full count
+// (about 3 minutes of CPU); without the variable (this file run alone) 1 trial of each (test/tiers.ts:
+// not part of `npm test`). The full-disk and read-only trials need root (to mount a tmpfs); without
+// it they are skipped with a note.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";

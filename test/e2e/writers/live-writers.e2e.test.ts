@@ -4,9 +4,9 @@
 // test/fixtures/drivers). Each is killed at random and at its commit point, and run at once with
 // every other writer of a cassette; after each, the cassette is the old one or the complete new one,
 // `inspect` agrees, no answered call is lost, and no temp file or live lock is left (a killed run's
-// are taken over by the next run). `npm test` runs 1 trial of each and the pairs of the two with
-// each other; `npm run test:writers` (CUA_CONTRACT_CRASH_TRIALS=20, which .ci/run runs after
-// `npm test`) runs the full count and every pair.
+// are taken over by the next run). `npm run test:writers` (CUA_CONTRACT_CRASH_TRIALS=20, which .ci/run
+// runs) runs the full count and every pair; without the variable (this file run alone), 1 trial of
+// each and the pairs of the two with each other (test/tiers.ts: not part of `npm test`).
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -278,8 +278,8 @@ describe.concurrent("verify --update and record-missing at once with every other
       pairs.push([a, b]);
     }
 
-  // `npm test` runs the two live writers with each other (and each with a second of itself); the pairs
-  // with the offline writers, whose own pairs crash.e2e.test.ts runs, are in `npm run test:writers`
+  // without CUA_CONTRACT_CRASH_TRIALS, the two live writers with each other (and each with a second of
+  // itself); the pairs with the offline writers, whose own pairs crash.e2e.test.ts runs, with it
   const live = (name: string) => /^(a second )?(replay --record-missing|verify --update --force)$/.test(name);
   const chosen = process.env.CUA_CONTRACT_CRASH_TRIALS === undefined ? pairs.filter(([a, b]) => live(a) && live(b)) : pairs;
   expect(chosen.length).toBeGreaterThanOrEqual(3);
