@@ -6,6 +6,8 @@ import { createFrameCache } from "#src/cassette/frame-cache.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { createLru } from "#src/util/lru.js";
 import { createExchangeBuilder, type AnswerSource } from "./engine/exchanges.js";
+import { knownToolsOf, type KnownTools } from "./engine/known-tools.js";
+import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
 import { preparedFrom } from "./engine/prepared.js";
 import type { PreparedReplayCassette, ReplayCassette } from "./replayer.js";
 
@@ -23,7 +25,7 @@ export interface LoadReplayOptions {
  * (and the frames spliced into it) is read from cassette.jsonl when it is served, so memory does
  * not grow with the cassette. `events` and `cassette.events` are read in full only when asked for.
  */
-export function loadReplayCassette(dir: string, options: LoadReplayOptions = {}): PreparedReplayCassette & { cassette: Cassette } {
+export function loadReplayCassette(dir: string, options: LoadReplayOptions = {}): PreparedReplayCassette & { cassette: Cassette; knownTools: KnownTools } {
   const file = path.join(dir, CASSETTE_FILE);
   let stamp: FileStamp | undefined;
   const answers: AnswerSource = {
@@ -46,7 +48,24 @@ export function loadReplayCassette(dir: string, options: LoadReplayOptions = {})
     ...(tools ? { tools } : {}),
     ...probeToolsList(probe),
   };
-  return Object.assign(replay, { cassette, prepared: preparedFrom(builder.exchanges, tools), preparedTools: tools });
+  const prepared = preparedFrom(builder.exchanges, tools);
+  const knownTools = knownToolsOf({ probeTools: probeToolNames(probe), exchanges: prepared.exchanges, driver: scan.header.driver });
+  return Object.assign(replay, { cassette, prepared, preparedTools: tools, knownTools });
+}
+
+/**
+ * The tool names a probe found: its tools/list (a probe of the published runtime lacks the tools
+ * the binary registers itself, so they are added), else its `list-tools` names.
+ */
+export function probeToolNames(probe: unknown): string[] | undefined {
+  const p = probe as { list_tools?: unknown; tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
+  const listed = p?.tools_list?.tools;
+  if (Array.isArray(listed)) {
+    const tools = (p?.driver?.source === "sdk" ? withHostTools({ tools: listed }).tools : listed) as { name?: unknown }[];
+    return tools.flatMap((t) => (typeof t?.name === "string" ? [t.name] : []));
+  }
+  if (Array.isArray(p?.list_tools)) return p.list_tools.filter((t): t is string => typeof t === "string");
+  return undefined;
 }
 
 /** The probe's whole tools/list result (every top-level field) and whether it is the runtime's own inventory. */
