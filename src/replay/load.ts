@@ -48,8 +48,9 @@ export function loadReplayCassette(dir: string, options: LoadReplayOptions = {})
     ...(tools ? { tools } : {}),
     ...probeToolsList(probe),
   };
-  const prepared = preparedFrom(builder.exchanges, tools);
-  const knownTools = knownToolsOf({ probeTools: probeToolNames(probe), exchanges: prepared.exchanges, driver: scan.header.driver });
+  const knownTools = knownToolsOf({ probeTools: probeToolNames(probe), exchanges: builder.exchanges, driver: scan.header.driver });
+  // the names the replay authorizes, when neither the probe nor the recording gives annotated tools
+  const prepared = preparedFrom(builder.exchanges, tools, knownTools.names);
   return Object.assign(replay, { cassette, prepared, preparedTools: tools, knownTools });
 }
 

@@ -126,6 +126,29 @@ describe("a correct harness's clean replay of a recording is green, whatever the
     expect(r.summary, r.stderr).toMatchObject({ exitCode: 0, unmatched: 0, violations: [] });
   }, 60_000);
 
+  it("a tool the catalogue knows for that version, called off the recorded path, is unmatched rather than refused as unlisted", async () => {
+    await using tmp = await tmpDir();
+    const dir = path.join(tmp.path, "newer-unlisted");
+    const lines = newerDriverCopy(dir, { listed: false });
+    const meta = (JSON.parse(lines.at(-1)!) as { params: { _meta: unknown } }).params._meta;
+    const find = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 8,
+      method: "tools/call",
+      params: { name: "find_credentials", arguments: { target: { pid: 29678 } }, _meta: meta },
+    });
+    const log = path.join(tmp.path, "log.jsonl");
+    const r = await runCliInProcess(["replay", dir, "--json", "--log", log, "--", "python3", LINES, JSON.stringify([...lines, find])]);
+    const entries = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; tool?: string; outcome?: string; synthesized?: string });
+    const entry = entries.find((e) => e.type === "request" && e.tool === "find_credentials");
+    // the recording cannot say what a 0.29.0 driver answers: no permission_denied made up for it
+    expect(entry, r.stderr).toMatchObject({ outcome: "unmatched" });
+    expect(entry?.synthesized).toBeUndefined();
+  }, 60_000);
+
   it("a tool the recorded tools/list does not offer is still reported, naming that list as the source", async () => {
     await using tmp = await tmpDir();
     const dir = path.join(tmp.path, "newer");
