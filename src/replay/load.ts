@@ -8,7 +8,7 @@ import { createLru } from "#src/util/lru.js";
 import { createExchangeBuilder, type AnswerSource } from "./engine/exchanges.js";
 import { knownToolsOf, type KnownTools } from "./engine/known-tools.js";
 import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
-import { preparedFrom } from "./engine/prepared.js";
+import { prepareCassette, preparedFrom } from "./engine/prepared.js";
 import type { PreparedReplayCassette, ReplayCassette } from "./replayer.js";
 
 /** Restored answers kept in memory (characters): what a replay serves again stays read, the rest is read again. */
@@ -52,6 +52,13 @@ export function loadReplayCassette(dir: string, options: LoadReplayOptions = {})
   // the names the replay authorizes, when neither the probe nor the recording gives annotated tools
   const prepared = preparedFrom(builder.exchanges, tools, knownTools.names);
   return Object.assign(replay, { cassette, prepared, preparedTools: tools, knownTools });
+}
+
+/** The tools the driver of a cassette read whole offers (`knownToolsOf` over its probe, its recorded lists and its header). */
+export function knownToolsOfCassette(cassette: Pick<Cassette, "events" | "header" | "probe">): KnownTools {
+  // frames are left out (not read): they sit inside JSON strings, and no tool list holds one
+  const { exchanges } = prepareCassette({ events: cassette.events, frame: () => "" });
+  return knownToolsOf({ probeTools: probeToolNames(cassette.probe), exchanges, driver: cassette.header.driver });
 }
 
 /**

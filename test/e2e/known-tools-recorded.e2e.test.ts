@@ -12,6 +12,8 @@ import { describe, expect, it } from "vitest";
 import { repoRoot } from "../helpers/run-cli.js";
 import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
+import { reportModel } from "#src/report/report-model.js";
+import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 
 const REAL = path.join(repoRoot, "test/fixtures/cassettes/mcp-python-sdk-0.28.2");
 const LINES = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
@@ -112,18 +114,32 @@ describe("a correct harness's clean replay of a recording is green, whatever the
     expect(r.summary, r.stderr).toMatchObject({ exitCode: 0, unmatched: 0, violations: [] });
   }, 60_000);
 
-  it("a call of a tool the recorded tools/list offers (newer than the reference version) is no unknown tool", async () => {
+  it.each([
+    ["a call of a tool the recorded tools/list offers (newer than the reference version) is no unknown tool", true],
+    ["without a probe or a recorded tool list, the catalogue's list for the header's version is used", false],
+  ])(
+    "%s",
+    async (_title, listed) => {
+      await using tmp = await tmpDir();
+      const dir = path.join(tmp.path, "newer");
+      const r = await replayLines(dir, newerDriverCopy(dir, { listed }));
+      expect(r.summary, r.stderr).toMatchObject({ exitCode: 0, unmatched: 0, violations: [] });
+    },
+    60_000,
+  );
+
+  it("the report of that replay's log, with its cassette, judges it as the replay did", async () => {
     await using tmp = await tmpDir();
     const dir = path.join(tmp.path, "newer");
-    const r = await replayLines(dir, newerDriverCopy(dir, { listed: true }));
-    expect(r.summary, r.stderr).toMatchObject({ exitCode: 0, unmatched: 0, violations: [] });
-  }, 60_000);
-
-  it("without a probe or a recorded tool list, the catalogue's list for the header's version is used", async () => {
-    await using tmp = await tmpDir();
-    const dir = path.join(tmp.path, "newer-unlisted");
-    const r = await replayLines(dir, newerDriverCopy(dir, { listed: false }));
-    expect(r.summary, r.stderr).toMatchObject({ exitCode: 0, unmatched: 0, violations: [] });
+    const log = path.join(tmp.path, "log.jsonl");
+    const r = await runCliInProcess(["replay", dir, "--log", log, "--", "python3", LINES, JSON.stringify(newerDriverCopy(dir, { listed: true }))]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const entries = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as ReplayLogEntry);
+    const m = await reportModel({ input: { kind: "replay-log", file: log, entries }, cassetteDir: dir });
+    expect(m.sections[0]).toMatchObject({ passed: true, problems: [] });
   }, 60_000);
 
   it("a tool the catalogue knows for that version, called off the recorded path, is unmatched rather than refused as unlisted", async () => {
