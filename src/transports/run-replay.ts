@@ -73,6 +73,8 @@ export interface ReplayRunSummary {
   exitCode: number;
   /** The replay log, as also written to `logFile`. */
   entries: ReplayLogEntry[];
+  /** The tools the recording's driver offers, as the invariants judged by them (decision 0280). */
+  knownTools?: KnownTools;
   /** What the harness printed, when `harness.output` is `pipe`. */
   harnessOutput?: { stdout: string; stderr: string };
 }
@@ -178,6 +180,7 @@ export function summariseRun(options: {
     harnessExitCode: options.harnessExitCode,
     exitCode: options.harnessExitCode !== 0 ? options.harnessExitCode : failed ? 1 : 0,
     entries: session.entries(),
+    ...(options.knownTools ? { knownTools: options.knownTools } : {}),
   };
 }
 

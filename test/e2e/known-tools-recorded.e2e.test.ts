@@ -14,6 +14,8 @@ import { runCliInProcess } from "../helpers/run-cli-in-process.js";
 import { tmpDir } from "../helpers/tmp-dir.js";
 import { reportModel } from "#src/report/report-model.js";
 import type { ReplayLogEntry } from "#src/schema/replay-log.js";
+import { toPassInvariants } from "#src/vitest/matchers.js";
+import { useCassette } from "#src/vitest/use-cassette.js";
 
 const REAL = path.join(repoRoot, "test/fixtures/cassettes/mcp-python-sdk-0.28.2");
 const LINES = path.join(repoRoot, "test/e2e/replay/mcp-lines.py");
@@ -140,6 +142,18 @@ describe("a correct harness's clean replay of a recording is green, whatever the
       .map((l) => JSON.parse(l) as ReplayLogEntry);
     const m = await reportModel({ input: { kind: "replay-log", file: log, entries }, cassetteDir: dir });
     expect(m.sections[0]).toMatchObject({ passed: true, problems: [] });
+  }, 60_000);
+
+  it("`toPassInvariants` on the useCassette handle of that replay judges it as the replay did", async () => {
+    await using tmp = await tmpDir();
+    const dir = path.join(tmp.path, "newer");
+    const lines = newerDriverCopy(dir, { listed: true });
+    await using handle = await useCassette(dir, { mode: "replay" });
+    const run = await handle.run(["python3", LINES, JSON.stringify(lines)]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(handle.log().filter((e) => e.type === "request" && e.tool === "type_secret")).toHaveLength(1);
+    const verdict = toPassInvariants(handle);
+    expect(verdict.pass, verdict.message()).toBe(true);
   }, 60_000);
 
   it("a tool the catalogue knows for that version, called off the recorded path, is unmatched rather than refused as unlisted", async () => {
