@@ -45,6 +45,26 @@ describe("the tools a recording's driver offers, best evidence first", () => {
     });
   });
 
+  it("a tools/list answered over HTTP counts, as JSON or as an SSE stream", () => {
+    const http = (seq: number, body: string, content_type: string) =>
+      ({
+        seq,
+        t_ms: seq,
+        origin: "harness",
+        kind: "http",
+        duration_ms: 1,
+        request: { method: "POST", path: "/mcp", body: `{"jsonrpc":"2.0","id":${seq + 1},"method":"tools/list"}` },
+        response: { status: 200, content_type, body },
+      }) as CassetteEvent;
+    const result = (id: number, name: string) => JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [{ name }] } });
+    const events = [http(0, result(1, "click"), "application/json"), http(1, `event: message\ndata: ${result(2, "type_secret")}\n\n`, "text/event-stream")];
+    expect(knownToolsOf({ exchanges: exchangesOf(events), driver: driver("0.28.2") })).toEqual({
+      names: ["click", "type_secret"],
+      source: "the cassette's recorded tools/list answers (to events 0, 1)",
+      basis: "recorded",
+    });
+  });
+
   it("a recorded per-call `cua-driver list-tools` output counts as the driver's list; a failed one does not", () => {
     const events = [cli(0, ["list-tools"], "click: Click.\ntype_secret: Type a secret.\n"), cli(1, ["list-tools"], "boom\n", 1)];
     const known = knownToolsOf({ exchanges: exchangesOf(events), driver: driver("0.21.0") });

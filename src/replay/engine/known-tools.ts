@@ -73,8 +73,10 @@ function recordedToolNames(exchanges: readonly RecordedExchange[]): { names: str
 }
 
 function toolsListNames(x: RecordedExchange): string[] | undefined {
-  const response = x.rpc?.response;
-  if (!response) return undefined;
+  const recorded = x.rpc?.response;
+  if (!recorded) return undefined;
+  // an HTTP answer may be an SSE stream: its `data:` line holds the message
+  const response = x.transport === "http" && !recorded.trimStart().startsWith("{") ? (/^data: ?(.*)$/m.exec(recorded)?.[1] ?? recorded) : recorded;
   try {
     const result = rawMember(response, "result");
     const tools = result ? (JSON.parse(result) as { tools?: unknown }).tools : undefined;
