@@ -1,7 +1,7 @@
 import type { Cassette } from "#src/cassette/cassette.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
-import { loadReplayCassette as readForReplay, probeToolNames } from "#src/replay/load.js";
+import { loadReplayCassette as readForReplay } from "#src/replay/load.js";
 import type { KnownTools } from "#src/replay/engine/known-tools.js";
 import type { PreparedReplayCassette } from "#src/replay/replayer.js";
 
@@ -9,8 +9,6 @@ export interface LoadedCassette {
   cassette: Cassette;
   /** Parsed into exchanges once; every replayer over it (scenario, fuzz run) reuses them. */
   replay: PreparedReplayCassette;
-  /** Tool names the cassette's probe found, when it has a probe. */
-  probeTools?: string[];
   /** Tool entries (with annotations) from the probe, when it has them. */
   tools?: ToolInfo[];
   /** The tools its driver offers, from the best evidence it holds (the invariants' `knownTools`). */
@@ -31,11 +29,10 @@ export function loadReplayCassette(dir: string): LoadedCassette {
   return loaded;
 }
 
-function probeToolsOf(probe: unknown): { probeTools?: string[]; tools?: ToolInfo[] } {
+function probeToolsOf(probe: unknown): { tools?: ToolInfo[] } {
   const p = probe as { tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
   const listed = Array.isArray(p?.tools_list?.tools) ? (p.tools_list.tools as ToolInfo[]) : undefined;
   // a probe of the published runtime lists its inventory; the binary also lists check_for_update
   const entries = listed && p?.driver?.source === "sdk" ? (withHostTools({ tools: listed }).tools as ToolInfo[]) : listed;
-  const names = probeToolNames(probe);
-  return { ...(names ? { probeTools: names } : {}), ...(entries ? { tools: entries } : {}) };
+  return entries ? { tools: entries } : {};
 }
