@@ -176,7 +176,7 @@ export function createSessionActions(options: {
 
   /**
    * Where a generic call aims: its own pid, window_id and element_token, else those of its `target`
-   * object (`click` from 0.28, `type_secret(handle, field, target)` after 0.28.2), so the guards see it.
+   * object (`{kind: "window", pid, window_id}` of `scroll`, `drag`, `move_cursor`… in every release; `type_secret(handle, field, target)` after 0.28.2), so the guards see it.
    */
   function aimOf(args: Record<string, unknown>): { pid?: number; window_id?: number; element_token?: string } {
     const nested = args.target !== null && typeof args.target === "object" ? (args.target as Record<string, unknown>) : {};
