@@ -3,7 +3,6 @@ import { createReplayBackend } from "#src/transports/cli/replay-backend.js";
 import { createObservationFile, OBSERVE_ENV } from "#src/replay/observation-file.js";
 import { createReplaySession } from "#src/replay/session.js";
 import { systemClock } from "#src/runtime/clock-system.js";
-import type { ToolInfo } from "#src/driver/port.js";
 import type { FaultPlan } from "#src/schema/fault-plan.js";
 import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { startShimServer } from "#src/shim-server/server.js";
@@ -19,8 +18,6 @@ export interface ExternalRun {
   /** stdout and stderr, interleaved. */
   output: string;
   log: ReplayLogEntry[];
-  /** The tools/list the cassette recorded, if it recorded one. */
-  recordedTools?: readonly ToolInfo[];
 }
 
 /**
@@ -62,7 +59,6 @@ export async function runExternalHarness(options: {
       timedOut: run.timedOut === true,
       output: String(run.all ?? ""),
       log: session.entries(),
-      ...(session.engine.tools ? { recordedTools: session.engine.tools } : {}),
     };
   } finally {
     await server.close();

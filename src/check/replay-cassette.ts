@@ -2,16 +2,17 @@ import type { Cassette } from "#src/cassette/cassette.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
 import { loadReplayCassette as readForReplay } from "#src/replay/load.js";
+import type { KnownTools } from "#src/replay/engine/known-tools.js";
 import type { PreparedReplayCassette } from "#src/replay/replayer.js";
 
 export interface LoadedCassette {
   cassette: Cassette;
   /** Parsed into exchanges once; every replayer over it (scenario, fuzz run) reuses them. */
   replay: PreparedReplayCassette;
-  /** Tool names the cassette's probe found, when it has a probe. */
-  probeTools?: string[];
   /** Tool entries (with annotations) from the probe, when it has them. */
   tools?: ToolInfo[];
+  /** The tools its driver offers, from the best evidence it holds (the invariants' `knownTools`). */
+  knownTools: KnownTools;
 }
 
 const cache = new Map<string, LoadedCassette>();
@@ -23,17 +24,15 @@ export function loadReplayCassette(dir: string): LoadedCassette {
   let probe: ReturnType<typeof probeToolsOf> = {};
   // prepared once, with the probe's tools (and the host tools a binary adds to the runtime's list)
   const replay = readForReplay(dir, { tools: (json) => (probe = probeToolsOf(json)).tools });
-  const loaded: LoadedCassette = { cassette: replay.cassette, replay, ...probe };
+  const loaded: LoadedCassette = { cassette: replay.cassette, replay, ...probe, knownTools: replay.knownTools };
   cache.set(dir, loaded);
   return loaded;
 }
 
-function probeToolsOf(probe: unknown): { probeTools?: string[]; tools?: ToolInfo[] } {
-  const p = probe as { list_tools?: unknown; tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
+function probeToolsOf(probe: unknown): { tools?: ToolInfo[] } {
+  const p = probe as { tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
   const listed = Array.isArray(p?.tools_list?.tools) ? (p.tools_list.tools as ToolInfo[]) : undefined;
   // a probe of the published runtime lists its inventory; the binary also lists check_for_update
   const entries = listed && p?.driver?.source === "sdk" ? (withHostTools({ tools: listed }).tools as ToolInfo[]) : listed;
-  if (entries) return { probeTools: entries.map((t) => t.name), tools: entries };
-  if (Array.isArray(p?.list_tools)) return { probeTools: p.list_tools.filter((t): t is string => typeof t === "string") };
-  return {};
+  return entries ? { tools: entries } : {};
 }

@@ -35,7 +35,7 @@ export function externalRunner(options: { command: string; now: () => number; ti
         message: `the harness exited ${run.exitCode ?? run.signal}, expected ${scenario.expect.exit_code}${tail ? ` (last output: ${tail})` : ""}`,
       });
     }
-    const invariants = judgeLog({ scenario, log: run.log, cassette, recordedTools: run.recordedTools });
+    const invariants = judgeLog({ scenario, log: run.log, cassette });
     failures.push(...judgeInvariants(invariants), ...unmatchedFailures(run.log));
     return toScenarioResult({
       scenario,

@@ -1,7 +1,7 @@
-import type { ToolInfo } from "#src/driver/port.js";
 import type { HarnessParts } from "#src/harness/core/session-parts.js";
 import { createHarnessSession } from "#src/harness/core/session.js";
 import { runInvariants } from "#src/invariants/run.js";
+import { knownToolsOptions } from "#src/replay/engine/known-tools.js";
 import { BATCH_MARK } from "#src/invariants/no-input-after-stale.js";
 import type { InvariantReport } from "#src/invariants/types.js";
 import { createReplayer } from "#src/replay/replayer.js";
@@ -43,25 +43,19 @@ export async function runReference(options: { scenario: Scenario; cassette: Load
     steps.push(await session.step(action));
   }
   const log = replayer.log();
-  const invariants = judgeLog({ scenario, log, cassette, recordedTools: replayer.engine.tools });
+  const invariants = judgeLog({ scenario, log, cassette });
   const failures = [...judgeSteps({ expectations: scenario.expect.steps, steps }), ...judgeInvariants(invariants), ...unmatchedFailures(log)];
   return { steps, log, invariants, failures };
 }
 
-/** The scenario's invariants over a log; the tools the driver offers come from the probe, else the recorded tools/list. */
-export function judgeLog(options: {
-  scenario: Scenario;
-  log: readonly ReplayLogEntry[];
-  cassette: LoadedCassette;
-  recordedTools?: readonly ToolInfo[] | undefined;
-}): InvariantReport {
+/** The scenario's invariants over a log; the tools the driver offers come from the best evidence the cassette holds (`knownToolsOf`). */
+export function judgeLog(options: { scenario: Scenario; log: readonly ReplayLogEntry[]; cassette: LoadedCassette }): InvariantReport {
   const { scenario } = options;
   const o = scenario.invariant_options;
-  const known = options.cassette.probeTools ?? options.recordedTools?.map((t) => t.name);
   return runInvariants(options.log, {
     ...(scenario.expect.invariants === "all" ? {} : { only: scenario.expect.invariants }),
     options: {
-      ...(known ? { knownTools: known } : {}),
+      ...knownToolsOptions(options.cassette.knownTools),
       ...(o?.max_repeats !== undefined ? { maxRepeats: o.max_repeats } : {}),
       ...(o?.max_identical !== undefined ? { maxIdentical: o.max_identical } : {}),
       ...(o?.stale_codes ? { staleCodes: o.stale_codes } : {}),

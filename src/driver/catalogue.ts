@@ -1,3 +1,4 @@
+import { satisfies } from "#src/util/versions.js";
 import type { ToolInfo } from "./port.js";
 
 /**
@@ -20,7 +21,11 @@ export type ToolFlag =
   | "read-only"
   /** A successful structuredContent is the ActionResult contract (docs/reference/cua-driver-contract.md §3.1). */
   | "action-result"
-  /** Delivers input to a window: the ActionResult tools minus window geometry (the invariants' meaning). */
+  /**
+   * Delivers input to a window (the invariants' meaning): the ActionResult tools minus window
+   * geometry, and `type_secret`, which types the secret a handle stands for into a target
+   * (`type_secret(handle, field, target)`, docs/discoveries/modern-mcp-era.md) whatever its result is.
+   */
   | "input"
   /** Acts at raw coordinates: the reference harness refuses `x`/`y` for it through a generic call. */
   | "pointer"
@@ -52,7 +57,8 @@ export type ToolFlag =
   /**
    * Not in any release 0.20.0–0.28.2: named by the roster read from the driver's source at
    * trycua/cua `bf3affc1` (`contracts/snapshots/source-bf3affc1.probe.json`, docs/decisions/0255).
-   * Its schemas and annotations were not seen, so no other flag is claimed for it.
+   * Its schemas and annotations were not seen, so no flag is claimed for it from them; only what it
+   * does, read from its design: `type_secret` types into a target (`input`).
    */
   | "after-0.28.2"
   /**
@@ -140,7 +146,7 @@ const TABLE: Record<string, Row> = {
   start_recording: ["listed"],
   start_session: ["listed", "structured-on-success", "session-lifecycle", "session-state"],
   stop_recording: ["listed"],
-  type_secret: ["after-0.28.2", "credential"],
+  type_secret: ["after-0.28.2", "credential", "input"],
   type_text: [...ACTION, "harness-action"],
   type_text_chars: { flags: ["classified-unlisted", "action-result", "input", "structured-on-success", "harness-action"], aliasOf: "type_text" },
   verify_state: [...LOOK, "structured-on-success"],
@@ -171,6 +177,26 @@ export function toolsWith(flag: ToolFlag): string[] {
 
 /** The tools cua-driver lists on Linux over MCP (59 runtime tools and `check_for_update`); used when a cassette carries no probe. */
 export const KNOWN_TOOLS_0_21: readonly string[] = toolsWith("listed");
+/** The releases whose Linux tools/list every `listed` row is checked against (`catalogue.test.ts`), first and last. */
+export const LISTED_RELEASES = { first: "0.20.0", last: "0.28.2" } as const;
+
+/**
+ * The tools a cua-driver of this version lists on Linux over MCP, as far as the catalogue knows them:
+ * the `listed` tools for a release 0.20.0–0.28.2; after 0.28.2, those and the `after-0.28.2` tools
+ * (read from source, release unknown: a newer driver may list them). Undefined for an earlier
+ * release, another platform or a version that is not `x.y.z`: the catalogue has no list for it.
+ */
+export function listedToolsFor(options: { version: string | null | undefined; platform?: string }): { names: string[]; note: string } | undefined {
+  const { version, platform } = options;
+  if (!version || (platform !== undefined && !platform.startsWith("linux"))) return undefined;
+  const { first, last } = LISTED_RELEASES;
+  if (satisfies(version, `>=${first} <=${last}`)) return { names: toolsWith("listed"), note: `the same in every release ${first}–${last}` };
+  if (satisfies(version, `>${last}`)) {
+    const names = [...toolsWith("listed"), ...toolsWith("after-0.28.2")].sort();
+    return { names, note: `the ${last} tools and those read from source after ${last}` };
+  }
+  return undefined;
+}
 /** The read-only tools among them (readOnlyHint=true); used when a cassette carries no probe to take annotations from. */
 export const READ_ONLY_TOOLS_0_21: ReadonlySet<string> = new Set(toolsWith("read-only"));
 export const ACTION_RESULT_TOOLS: ReadonlySet<string> = new Set(toolsWith("action-result"));

@@ -1,6 +1,7 @@
 import { judgeSteps } from "#src/check/judge.js";
 import type { HarnessParts } from "#src/harness/core/session-parts.js";
 import { createHarnessSession } from "#src/harness/core/session.js";
+import { knownToolsOptions } from "#src/replay/engine/known-tools.js";
 import { runInvariants } from "#src/invariants/run.js";
 import { BATCH_MARK } from "#src/invariants/no-input-after-stale.js";
 import { createReplayer } from "#src/replay/replayer.js";
@@ -51,8 +52,7 @@ export async function runFuzzCase(options: { fcase: FuzzCase; bases: readonly Lo
   }
   const log = replayer.log();
   const judged = judgedPrefix({ log, steps });
-  const known = base.cassette.probeTools ?? replayer.engine.tools?.map((t) => t.name);
-  const report = runInvariants(judged.log, { options: known ? { knownTools: known } : {} });
+  const report = runInvariants(judged.log, { options: knownToolsOptions(base.cassette.knownTools) });
   const violations: FuzzViolation[] = [
     ...report.results.flatMap((r) => r.violations.map((v) => ({ check: r.id, message: v.message }))),
     ...checkOracles({ actions: fcase.steps.slice(0, judged.steps), steps: steps.slice(0, judged.steps), log: judged.log }).map((o) => ({

@@ -1,6 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { runExternalHarness } from "#src/check/external-run.js";
+import { knownToolsOptions } from "#src/replay/engine/known-tools.js";
 import { runInvariants } from "#src/invariants/run.js";
 import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import type { FuzzCase } from "./arbitraries/fuzz-case.js";
@@ -30,8 +31,7 @@ export function externalCaseRunner(options: { command: string; bases: readonly L
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
     rmSync(file, { force: true });
-    const known = base.cassette.probeTools ?? run.recordedTools?.map((t) => t.name);
-    const report = runInvariants(upToFirstUnmatched(run.log), { options: known ? { knownTools: known } : {} });
+    const report = runInvariants(upToFirstUnmatched(run.log), { options: knownToolsOptions(base.cassette.knownTools) });
     const violations: FuzzViolation[] = report.results.flatMap((r) => r.violations.map((v) => ({ check: r.id, message: v.message })));
     if (run.timedOut || run.exitCode !== 0) {
       const tail = run.output.trim().split("\n").slice(-2).join(" | ");

@@ -141,6 +141,14 @@ describe("no-input-after-stale", () => {
     const l = log().req("get_window_state", look, { fault: "refusal", code: "stale_element_token" }).req("click", click);
     expect(violations("no-input-after-stale", l.entries)).toEqual([]);
   });
+  // type_secret(handle, field, target) types a secret into a target (read from source after 0.28.2)
+  const secret = { handle: "«redacted:credential:0a1b2c3d»", field: "password", target: { pid: 7, window_id: 42 } };
+  it("counts type_secret as input: typing a secret after a stale refusal, in the same batch, is flagged", () => {
+    const l = log().req("click", click, { result: stale }).req("type_secret", secret);
+    expect(violations("no-input-after-stale", l.entries).map((v) => v.evidence.requests)).toEqual([[0, 1]]);
+    const refused = log().req("type_secret", secret, { result: stale }).req("press_key", { key: "Return" });
+    expect(violations("no-input-after-stale", refused.entries).map((v) => v.evidence.requests)).toEqual([[0, 1]]);
+  });
   it("recognises an injected stale refusal and configured codes", () => {
     const injected = log().req("click", click, { fault: "refusal", code: "px_frame_mismatch" }).req("click", click);
     expect(violations("no-input-after-stale", injected.entries)).toHaveLength(1);
@@ -199,11 +207,12 @@ describe("no-unknown-tools", () => {
     expect(v).toHaveLength(1);
     expect(v[0]?.message).toContain("#0 screenshot");
   });
-  it("judges against the cassette's probe when given", () => {
+  it("judges against the list given, naming where it came from", () => {
     const l = log().req("list_windows").req("click", click);
-    const v = violations("no-unknown-tools", l.entries, { knownTools: ["list_windows"] });
+    const v = violations("no-unknown-tools", l.entries, { knownTools: ["list_windows"], knownToolsSource: "the cassette's probe" });
     expect(v.map((x) => x.evidence.tools)).toEqual([["click"]]);
-    expect(v[0]?.message).toContain("the cassette's probe");
+    expect(v[0]?.message).toContain("which the cassette's probe does not list");
+    expect(violations("no-unknown-tools", l.entries, { knownTools: ["list_windows"] })[0]?.message).toContain("which the given tool list does not list");
   });
 });
 
@@ -225,6 +234,11 @@ describe("empty-is-not-absent", () => {
     expect(v).toHaveLength(1);
     expect(v[0]?.message).toContain("targets window 42");
     expect(v[0]?.evidence.requests).toEqual([1, 2]);
+  });
+  it("flags a secret typed into a remembered window after an empty list", () => {
+    const secret = { handle: "«redacted:credential:0a1b2c3d»", field: "password", target: { pid: 7, window_id: 42 } };
+    const l = log().req("list_windows", {}, { result: windows }).req("list_windows", {}, { fault: "empty" }).req("type_secret", secret);
+    expect(violations("empty-is-not-absent", l.entries).map((v) => v.evidence.requests)).toEqual([[1, 2]]);
   });
   it("flags input aimed through target.window_id after a failed list", () => {
     const l = log()

@@ -1,4 +1,5 @@
 import { KNOWN_TOOLS_0_21 } from "#src/driver/catalogue.js";
+import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import { quote, requestsOf } from "./classify.js";
 import { violation } from "./evidence.js";
 import type { Invariant, Violation } from "./types.js";
@@ -7,7 +8,8 @@ import type { Invariant, Violation } from "./types.js";
 // harness calling one is built against a different driver than the one it runs with.
 export const noUnknownTools: Invariant = {
   id: "no-unknown-tools",
-  statement: "The harness never calls a tool the cassette's probe (or the driver contract) does not list.",
+  statement:
+    "The harness never calls a tool the recorded driver does not list (by its probe, else its recorded tool lists, else the catalogue's list for its version).",
   check(entries, options) {
     const known = new Set(options.knownTools ?? KNOWN_TOOLS_0_21);
     const out: Violation[] = [];
@@ -15,7 +17,7 @@ export const noUnknownTools: Invariant = {
     for (const r of requestsOf(entries)) {
       if (r.tool === undefined || known.has(r.tool) || reported.has(r.tool)) continue;
       reported.add(r.tool);
-      const source = options.knownTools ? "the cassette's probe" : "the cua-driver 0.21.0 tool list";
+      const source = options.knownTools ? (options.knownToolsSource ?? "the given tool list") : `the cua-driver ${REFERENCE_DRIVER_VERSION} tool list`;
       out.push(violation("no-unknown-tools", `${quote(r)} calls ${r.tool}, which ${source} does not list`, [r]));
     }
     return out;

@@ -23,8 +23,14 @@ export interface Violation {
 
 /** What the invariants need beside the replay log: the driver's tools and the limits some of them apply. */
 export interface InvariantOptions {
-  /** Tool names the driver offers (from the cassette's probe). Default: cua-driver 0.21.0 on Linux. */
+  /**
+   * Tool names the driver offers: from the cassette's probe, else its recorded tool lists, else the
+   * catalogue's list for its driver version (`knownToolsOf`, docs/decisions/0280). Default: the
+   * reference version's (cua-driver 0.21.0 on Linux).
+   */
   knownTools?: readonly string[];
+  /** Where `knownTools` came from, as a violation names it (e.g. `the cassette's probe`); default `the given tool list`. */
+  knownToolsSource?: string;
   /** Maximum identical consecutive calls whose answers show no progress, for `bounded-retries` (default 6). */
   maxRepeats?: number;
   /**

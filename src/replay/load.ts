@@ -6,7 +6,9 @@ import { createFrameCache } from "#src/cassette/frame-cache.js";
 import type { ToolInfo } from "#src/driver/port.js";
 import { createLru } from "#src/util/lru.js";
 import { createExchangeBuilder, type AnswerSource } from "./engine/exchanges.js";
-import { preparedFrom } from "./engine/prepared.js";
+import { knownToolsOf, type KnownTools } from "./engine/known-tools.js";
+import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
+import { prepareCassette, preparedFrom } from "./engine/prepared.js";
 import type { PreparedReplayCassette, ReplayCassette } from "./replayer.js";
 
 /** Restored answers kept in memory (characters): what a replay serves again stays read, the rest is read again. */
@@ -23,7 +25,7 @@ export interface LoadReplayOptions {
  * (and the frames spliced into it) is read from cassette.jsonl when it is served, so memory does
  * not grow with the cassette. `events` and `cassette.events` are read in full only when asked for.
  */
-export function loadReplayCassette(dir: string, options: LoadReplayOptions = {}): PreparedReplayCassette & { cassette: Cassette } {
+export function loadReplayCassette(dir: string, options: LoadReplayOptions = {}): PreparedReplayCassette & { cassette: Cassette; knownTools: KnownTools } {
   const file = path.join(dir, CASSETTE_FILE);
   let stamp: FileStamp | undefined;
   const answers: AnswerSource = {
@@ -46,7 +48,32 @@ export function loadReplayCassette(dir: string, options: LoadReplayOptions = {})
     ...(tools ? { tools } : {}),
     ...probeToolsList(probe),
   };
-  return Object.assign(replay, { cassette, prepared: preparedFrom(builder.exchanges, tools), preparedTools: tools });
+  const knownTools = knownToolsOf({ probeTools: probeToolNames(probe), exchanges: builder.exchanges, driver: scan.header.driver });
+  // the names the replay authorizes, when neither the probe nor the recording gives annotated tools
+  const prepared = preparedFrom(builder.exchanges, tools, knownTools.names);
+  return Object.assign(replay, { cassette, prepared, preparedTools: tools, knownTools });
+}
+
+/** The tools the driver of a cassette read whole offers (`knownToolsOf` over its probe, its recorded lists and its header). */
+export function knownToolsOfCassette(cassette: Pick<Cassette, "events" | "header" | "probe">): KnownTools {
+  // frames are left out (not read): they sit inside JSON strings, and no tool list holds one
+  const { exchanges } = prepareCassette({ events: cassette.events, frame: () => "" });
+  return knownToolsOf({ probeTools: probeToolNames(cassette.probe), exchanges, driver: cassette.header.driver });
+}
+
+/**
+ * The tool names a probe found: its tools/list (a probe of the published runtime lacks the tools
+ * the binary registers itself, so they are added), else its `list-tools` names.
+ */
+export function probeToolNames(probe: unknown): string[] | undefined {
+  const p = probe as { list_tools?: unknown; tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
+  const listed = p?.tools_list?.tools;
+  if (Array.isArray(listed)) {
+    const tools = (p?.driver?.source === "sdk" ? withHostTools({ tools: listed }).tools : listed) as { name?: unknown }[];
+    return tools.flatMap((t) => (typeof t?.name === "string" ? [t.name] : []));
+  }
+  if (Array.isArray(p?.list_tools)) return p.list_tools.filter((t): t is string => typeof t === "string");
+  return undefined;
 }
 
 /** The probe's whole tools/list result (every top-level field) and whether it is the runtime's own inventory. */

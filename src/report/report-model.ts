@@ -2,6 +2,8 @@ import path from "node:path";
 import { readCassette, readCassetteSync } from "#src/cassette/reader.js";
 import type { Cassette } from "#src/cassette/cassette.js";
 import { runInvariants } from "#src/invariants/run.js";
+import { knownToolsOptions } from "#src/replay/engine/known-tools.js";
+import { knownToolsOfCassette } from "#src/replay/load.js";
 import type { CheckResult, ScenarioResult } from "#src/schema/check-result.js";
 import type { ReplayLogEntry } from "#src/schema/replay-log.js";
 import { cassetteRows } from "./html/cassette-rows.js";
@@ -22,7 +24,8 @@ export async function reportModel(options: {
   const { input } = options;
   if (input.kind === "cassette") return cassetteModel(input.file, input.cassette, input.recording, pagedRecording(input) !== undefined);
   if (input.kind === "replay-log") {
-    const cassette = options.cassetteDir ? await readCassette(options.cassetteDir, { probe: "skip" }) : undefined;
+    // its probe says which tools the driver offers, for no-unknown-tools (decision 0280)
+    const cassette = options.cassetteDir ? await readCassette(options.cassetteDir) : undefined;
     if (cassette) checkLogCassette({ entries: input.entries, cassette, logFile: input.file });
     return replayLogModel(input.file, input.entries, cassette);
   }
@@ -58,7 +61,8 @@ function cassetteModel(file: string, cassette: Cassette, recording: ReportRecord
 }
 
 function replayLogModel(file: string, entries: ReplayLogEntry[], cassette: Cassette | undefined): ReportModel {
-  const invariants = runInvariants(entries);
+  // judged as the replay judged it: against the tools the recording's driver offers, when the cassette is given
+  const invariants = runInvariants(entries, cassette ? { options: knownToolsOptions(knownToolsOfCassette(cassette)) } : {});
   const problems = replayLogProblems({ entries, invariants, idPrefix: "" });
   const rows = replayLogRows({ entries, ...(cassette ? { cassette: { events: cassette.events, dir: cassette.dir } } : {}), idPrefix: "" });
   const summary = entries.find((e) => e.type === "summary");

@@ -19,6 +19,7 @@ import { createReplaySession, type ObservationSource, type ReplaySession } from 
 import { systemClock } from "#src/runtime/clock-system.js";
 import type { ReplaySpeed } from "#src/replay/recorded-timing.js";
 import { judgeStaleness } from "#src/cassette/stale.js";
+import { knownToolsOptions, type KnownTools } from "#src/replay/engine/known-tools.js";
 
 /** What `replay` runs: the cassette, the harness command and the faults. */
 export interface ReplayRunOptions {
@@ -72,6 +73,8 @@ export interface ReplayRunSummary {
   exitCode: number;
   /** The replay log, as also written to `logFile`. */
   entries: ReplayLogEntry[];
+  /** The tools the recording's driver offers, as the invariants judged by them (decision 0280). */
+  knownTools?: KnownTools;
   /** What the harness printed, when `harness.output` is `pipe`. */
   harnessOutput?: { stdout: string; stderr: string };
 }
@@ -118,7 +121,7 @@ export function openReplaySession(options: {
   onNote?: (message: string) => void;
   /** Looks the harness declares (`CUA_CONTRACT_OBSERVE`). */
   observations?: ObservationSource;
-}): { session: ReplaySession; close(): void } {
+}): { session: ReplaySession; close(): void; knownTools: KnownTools } {
   const cassette = loadReplayCassette(options.dir);
   for (const note of cassette.prepared.notes) options.onNote?.(note);
   if (options.stale && options.onStale) {
@@ -140,7 +143,7 @@ export function openReplaySession(options: {
     ...(options.onNotice ? { onUnmatched: (m: string) => options.onNotice!(m) } : {}),
     ...(options.observations ? { observations: options.observations } : {}),
   });
-  return { session, close: () => log?.close() };
+  return { session, close: () => log?.close(), knownTools: cassette.knownTools };
 }
 
 /** The end-of-run figures, the invariant verdicts and the exit code (issue: harness code, else 1 on any failure). */
@@ -150,8 +153,11 @@ export function summariseRun(options: {
   failOnUnused?: boolean;
   invariants?: string[];
   invariantOptions?: InvariantOptions;
+  /** The tools the recorded driver offers (`openReplaySession`'s `knownTools`); without it, the reference version's. */
+  knownTools?: KnownTools;
 }): ReplayRunSummary {
   const { session } = options;
+  const invariantOptions: InvariantOptions = { ...(options.knownTools ? knownToolsOptions(options.knownTools) : {}), ...options.invariantOptions };
   const summary = session.finish();
   const entries = session.entries();
   const violations: ReplayViolation[] =
@@ -159,7 +165,7 @@ export function summariseRun(options: {
       ? []
       : runInvariants(entries, {
           ...(options.invariants ? { only: options.invariants } : {}),
-          ...(options.invariantOptions ? { options: options.invariantOptions } : {}),
+          options: invariantOptions,
         }).results.flatMap((r) => r.violations.map((v) => ({ id: v.invariant, message: v.message, events: v.evidence.requests })));
   const unusedMutations = summary.unused.filter((u) => u.kind === "mutation");
   const failed = summary.unmatched > 0 || violations.length > 0 || (options.failOnUnused === true && unusedMutations.length > 0);
@@ -174,6 +180,7 @@ export function summariseRun(options: {
     harnessExitCode: options.harnessExitCode,
     exitCode: options.harnessExitCode !== 0 ? options.harnessExitCode : failed ? 1 : 0,
     entries: session.entries(),
+    ...(options.knownTools ? { knownTools: options.knownTools } : {}),
   };
 }
 
@@ -199,6 +206,7 @@ export async function replay(options: ReplayRunOptions): Promise<ReplayRunSummar
     const summary = summariseRun({
       session: opened.session,
       harnessExitCode: harnessExitCode(outcome),
+      knownTools: opened.knownTools,
       ...(options.failOnUnused !== undefined ? { failOnUnused: options.failOnUnused } : {}),
       ...(options.invariants ? { invariants: options.invariants } : {}),
       ...(options.invariantOptions ? { invariantOptions: options.invariantOptions } : {}),

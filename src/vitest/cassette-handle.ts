@@ -7,6 +7,7 @@ import type { ReplayLogEntry, SummaryEntry } from "#src/schema/replay-log.js";
 import type { HarnessRun } from "./harness-run.js";
 import type { CassetteMode } from "./mode.js";
 import type { RecordMissingSummary } from "#src/recorder/record-missing/record-missing.js";
+import type { KnownTools } from "#src/replay/engine/known-tools.js";
 
 /** How a test's cassette is used: the mode, faults, matching, clock and the driver to record with. */
 export interface UseCassetteOptions {
@@ -49,6 +50,8 @@ export interface CassetteHandle extends AsyncDisposable {
   observe(note?: string): void;
   /** The replay log so far (empty in record and passthrough modes: nothing was replayed). */
   log(): ReplayLogEntry[];
+  /** Replay mode: the tools the recording's driver offers, which `toPassInvariants` judges calls by (decision 0280). */
+  readonly knownTools?: KnownTools | undefined;
   /** Served, unmatched, faults and the recorded calls never used (replay mode). */
   summary(): Omit<SummaryEntry, "type" | "t_ms">;
   /** record-missing: what the run served, added and paired, once the handle is closed. */

@@ -1,8 +1,15 @@
 import { runInvariants } from "#src/invariants/run.js";
+import { knownToolsOptions, type KnownTools } from "#src/replay/engine/known-tools.js";
 import type { ReplayLogEntry, RequestEntry } from "#src/schema/replay-log.js";
 
-/** What a matcher judges: a cassette handle, a replay run summary, or a replay log. */
-export type Judged = { log(): ReplayLogEntry[]; mode?: string } | { entries: readonly ReplayLogEntry[] } | readonly ReplayLogEntry[];
+/**
+ * What a matcher judges: a cassette handle, a replay run summary, or a replay log. A handle or
+ * summary that knows the tools its recording's driver offers (`knownTools`) is judged against them.
+ */
+export type Judged =
+  | { log(): ReplayLogEntry[]; mode?: string; knownTools?: KnownTools | undefined }
+  | { entries: readonly ReplayLogEntry[]; knownTools?: KnownTools | undefined }
+  | readonly ReplayLogEntry[];
 
 /** What a matcher returns, in the shape vitest and jest expect. */
 export interface MatcherResult {
@@ -29,7 +36,8 @@ const describeRequest = (r: RequestEntry) => `#${r.n} ${r.tool ? `${r.method} ${
 export function toPassInvariants(received: Judged, only?: readonly string[]): MatcherResult {
   if (recordedOnly(received)) return { pass: true, message: () => "recorded, not replayed: nothing to judge (replay the cassette to check invariants)" };
   const entries = entriesOf(received);
-  const report = runInvariants(entries, only ? { only } : {});
+  const known = Array.isArray(received) ? undefined : (received as { knownTools?: KnownTools }).knownTools;
+  const report = runInvariants(entries, { ...(only ? { only } : {}), ...(known ? { options: knownToolsOptions(known) } : {}) });
   const failed = report.results.filter((r) => !r.passed);
   return {
     pass: failed.length === 0,

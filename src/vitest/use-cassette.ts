@@ -51,6 +51,7 @@ function replayHandle(dir: string, options: UseCassetteOptions): CassetteHandle 
   const handle: CassetteHandle = {
     dir,
     mode: "replay",
+    knownTools: cassette.knownTools,
     get driver() {
       return (replayer ??= createReplayer({ cassette, ...common, ...(options.clock ? { clock: options.clock } : {}) }));
     },

@@ -50,7 +50,7 @@ describe.skipIf(!existsSync(REFERENCE))("record with the fake driver, then repla
       { argv: ["call", "no_such_tool", "{}"] },
     ];
     const r = await recordThenReplay((shot) => ["python3", CLI_HARNESS, JSON.stringify(steps(shot))]);
-    // every byte matches; the call of an unknown tool is still a traffic-invariant violation
+    // every byte matches; the call of a tool the recording's probe does not list is still a traffic-invariant violation
     expect(r.exitCode, JSON.stringify(r.summary)).toBe(1);
     expect(withoutTimes(r.replayed)).toBe(withoutTimes(r.recorded));
     const seen = JSON.parse(r.replayed) as { exit: number; file_b64?: string; stdout: string }[];
@@ -59,7 +59,7 @@ describe.skipIf(!existsSync(REFERENCE))("record with the fake driver, then repla
     expect(seen[4]!.stdout.length).toBeGreaterThan(10_000);
     expect(r.summary).toMatchObject({ served: 7, unmatched: 0, unused: 0, harnessExitCode: 0, exitCode: 1 });
     expect(r.summary.violations).toEqual([
-      { id: "no-unknown-tools", message: "#6 no_such_tool {} calls no_such_tool, which the cua-driver 0.21.0 tool list does not list", events: [6] },
+      { id: "no-unknown-tools", message: "#6 no_such_tool {} calls no_such_tool, which the cassette's probe does not list", events: [6] },
     ]);
   });
 

@@ -3,6 +3,7 @@ import { UserError } from "#src/errors.js";
 import { createReplayBackend, replayMcpSession } from "#src/transports/cli/replay-backend.js";
 import { runInvariants } from "#src/invariants/run.js";
 import { openReplaySession } from "#src/transports/run-replay.js";
+import { knownToolsOptions } from "#src/replay/engine/known-tools.js";
 import type { ReplaySession } from "#src/replay/session.js";
 import { startMcpHttpServer } from "#src/transports/http/server.js";
 import { profileNames } from "#src/faults/profiles.js";
@@ -93,7 +94,7 @@ export const serveCommand = defineCommand({
         `cua-contract serve: served ${s.served}, unmatched ${s.unmatched}, faults injected ${s.faults}, synthesized ${s.synthesized ?? 0}, unanswered ${s.unanswered ?? 0}, unused recorded mutations ${s.unused.length}\n`,
       );
       // every harness that reached the stand-in is judged as `replay` judges it
-      const report = runInvariants(opened.session.entries());
+      const report = runInvariants(opened.session.entries(), { options: knownToolsOptions(opened.knownTools) });
       for (const r of report.results) for (const v of r.violations) process.stderr.write(`  violation ${v.invariant}: ${v.message}\n`);
       if (code === 0 && (!report.passed || s.unmatched > 0)) code = 1;
       opened.close();

@@ -174,6 +174,20 @@ export function createSessionActions(options: {
     return out;
   }
 
+  /**
+   * Where a generic call aims: its own pid, window_id and element_token, else those of its `target`
+   * object (`{kind: "window", pid, window_id}` of `scroll`, `drag`, `move_cursor`… in every release; `type_secret(handle, field, target)` after 0.28.2), so the guards see it.
+   */
+  function aimOf(args: Record<string, unknown>): { pid?: number; window_id?: number; element_token?: string } {
+    const nested = args.target !== null && typeof args.target === "object" ? (args.target as Record<string, unknown>) : {};
+    // taken as given (as the call's own fields always were): a malformed aim is the guards' to refuse
+    return {
+      pid: (args.pid ?? nested.pid) as number,
+      window_id: (args.window_id ?? nested.window_id) as number,
+      element_token: (args.element_token ?? nested.element_token) as string,
+    };
+  }
+
   async function genericCall(rec: StepRecorder, action: Extract<HarnessAction, { action: "call" }>): Promise<StepResult> {
     const { tool, args } = action;
     const own = harnessActionFor(tool);
@@ -190,7 +204,7 @@ export function createSessionActions(options: {
       const g = parts.typedText(String(args.text ?? args.value));
       if (!g.ok) return blocked(rec, "typed_text", g.note);
     }
-    const guarded = inputGuards(rec, store, args as { pid?: number; window_id?: number; element_token?: string });
+    const guarded = inputGuards(rec, store, aimOf(args));
     if (guarded) return guarded;
     return sendInput(rec, tool, args);
   }

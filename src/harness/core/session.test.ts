@@ -288,6 +288,21 @@ describe("harness session: guards", () => {
     expect(driver.log).toHaveLength(2);
   });
 
+  it("a generic call aimed through `target` (type_secret(handle, field, target), scroll's target) meets the window guards too", async () => {
+    const { driver, s } = session(base());
+    await s.step(observe);
+    const secret = { handle: "«redacted:credential:0a1b2c3d»", field: "password" };
+    const r = await s.step({ action: "call", tool: "type_secret", args: { ...secret, target: { pid: PID, window_id: 77 } } });
+    expect(r).toMatchObject({ decision: "blocked", blockedBy: "window_unobserved", calls: [] });
+    const token = await s.step({ action: "call", tool: "type_secret", args: { ...secret, target: { pid: PID, window_id: 77, element_token: "s00000001:0" } } });
+    expect(token).toMatchObject({ decision: "blocked", blockedBy: "window_unobserved", calls: [] });
+    // a released tool's `target` (0.21–0.28.2: `{kind: "window", pid, window_id}`) aims it the same way
+    const scroll = await s.step({ action: "call", tool: "scroll", args: { direction: "down", target: { kind: "window", pid: PID, window_id: 77 } } });
+    expect(scroll).toMatchObject({ decision: "blocked", blockedBy: "window_unobserved", calls: [] });
+    expect(driver.tools()).not.toContain("type_secret");
+    expect(driver.tools()).not.toContain("scroll");
+  });
+
   it("an unknown action gets a did-you-mean", async () => {
     const { s } = session(base());
     const r = await s.step({ action: "left_click" } as unknown as HarnessAction);

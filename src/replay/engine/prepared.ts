@@ -62,14 +62,16 @@ export function prepareCassette(options: PrepareOptions): PreparedCassette {
 /**
  * Epochs, tool annotations, authorized names and match indexes over exchanges built in one pass
  * (from events in memory, or from a cassette file scanned line by line). `tools` absent: the
- * recorded tools/list, else the 0.21 list; every kind is set from the list used.
+ * recorded tools/list, else the 0.21 list; every kind is set from the list used. `listed`: the
+ * names the driver lists when no tool list with annotations is at hand (`knownToolsOf`: a probe's or
+ * recorded `list-tools` names, the catalogue's for the recording's version); default the 0.21 list.
  */
-export function preparedFrom(exchanges: RecordedExchange[], given: readonly ToolInfo[] | undefined): PreparedCassette {
+export function preparedFrom(exchanges: RecordedExchange[], given: readonly ToolInfo[] | undefined, fallback?: readonly string[]): PreparedCassette {
   const notes = inStartOrder(exchanges);
   const tools = given ?? recordedTools(exchanges);
   for (const x of exchanges) x.kind = kindOf(x.request, tools);
   assignEpochs(exchanges);
-  const listed = tools ? tools.map((t) => t.name) : KNOWN_TOOLS_0_21;
+  const listed = tools ? tools.map((t) => t.name) : (fallback ?? KNOWN_TOOLS_0_21);
   const classified = new Set(classifiedNames(listed));
   for (const x of exchanges) if (x.request.method === "call" && x.request.tool) classified.add(x.request.tool);
   const indexes = new Map<string, KeyIndex>();
@@ -90,7 +92,7 @@ export function preparedFrom(exchanges: RecordedExchange[], given: readonly Tool
     withTools(other) {
       // fresh objects (kinds and epochs are per preparation); requests and answers are shared, never changed
       const copies = exchanges.map((x) => ({ ...x }));
-      return preparedFrom(copies, other);
+      return preparedFrom(copies, other, fallback);
     },
   };
 }
