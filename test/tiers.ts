@@ -11,7 +11,7 @@
 /** Test files that start a throwaway desktop: `npm run test:desktop`. */
 export const DESKTOP_FILES = [
   "test/e2e/desktop.e2e.test.ts",
-  "test/e2e/eras-python-client.e2e.test.ts",
+  "test/e2e/eras-python-client-live.e2e.test.ts",
   "test/e2e/gate-verify.e2e.test.ts",
   "test/e2e/import-live.e2e.test.ts",
   "test/e2e/record-faults-desktop-cli.e2e.test.ts",
