@@ -4,6 +4,7 @@
  * were stored as ordinary calls. `record` and `inspect` print these as warnings naming the likely
  * cause; they never change an exit code. One event at a time, so a long cassette is not held.
  */
+import { messageOfBody } from "#src/transports/http/wire/event-stream.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import { assertNever } from "#src/util/assert-never.js";
 import { answerOf, createExchangeReader, toolOf, type RecordedAnswer } from "./exchanges/index.js";
@@ -95,8 +96,7 @@ function judgeAnswer(tool: string, answer: RecordedAnswer): Answer {
     case "rpc": {
       const body = fromStoredBytes(answer.body).toString("utf8");
       // an HTTP answer may be an event stream: its message is the data of its first event
-      const data = body.split("\n").find((l) => l.startsWith("data:"));
-      const response = parseJson(data ? data.slice(5) : body) as { result?: unknown; error?: { message?: unknown } } | undefined;
+      const response = parseJson(messageOfBody(body)) as { result?: unknown; error?: { message?: unknown } } | undefined;
       const failed = answer.status !== undefined && answer.status >= 400;
       if (failed || response?.error) {
         const fallback = answer.status !== undefined ? `HTTP ${answer.status}` : "JSON-RPC error";

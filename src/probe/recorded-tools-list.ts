@@ -1,4 +1,5 @@
 import { scanCassette, schemaValidators, type Cassette, type CassetteScan } from "#src/cassette/index.js";
+import { messageOfBody } from "#src/transports/http/wire/event-stream.js";
 import type { CassetteEvent } from "#src/schema/cassette.js";
 import { answerOf, createExchangeReader, requestOf } from "#src/cassette/exchanges/index.js";
 import { eventText, isObject, jsonOrUndefined, storedString } from "./event-json.js";
@@ -35,7 +36,7 @@ function toolsListFinder(): (event: CassetteEvent, line: number) => Found | unde
         if (!x.answer || request?.form !== "rpc" || request.message.method !== "tools/list") return;
         const answer = answerOf(x);
         if (answer?.form !== "rpc") return;
-        const res = jsonOrUndefined(sseData(storedString(answer.body)));
+        const res = jsonOrUndefined(messageOfBody(storedString(answer.body)));
         if (isObject(res) && isObject(res.result)) found = { result: res.result, line: x.answer.place };
       },
     },
@@ -45,10 +46,4 @@ function toolsListFinder(): (event: CassetteEvent, line: number) => Found | unde
     reader.add(event, line);
     return found;
   };
-}
-
-/** An HTTP answer may be an SSE stream: its first `data:` line holds the JSON-RPC message (an MCP line has none). */
-function sseData(body: string): string {
-  const data = /^data: ?(.*)$/m.exec(body);
-  return data ? data[1]! : body;
 }

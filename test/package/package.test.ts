@@ -17,11 +17,13 @@ interface Packed {
 }
 
 /**
- * Under msw's 6.05 MB (unpacked), the heaviest of the dependencies. The file count guards against a
- * whole folder slipping in (tests, maps, fixtures): about two files (.js, .d.ts) a source module, the
- * docs and the scenarios make some 1 020 today.
+ * About msw's 6.05 MB (unpacked), the heaviest of the dependencies: a folder slipping in (tests, source
+ * maps, fixtures) adds hundreds of kilobytes and trips it, while features grow the weight by
+ * tens of kilobytes (6.05 MB and 1.418 MB packed with the modern MCP era, answer provenance and the
+ * tool lists by release; it was 6.0 MB and 1.4 MB before them). The file count guards the same way:
+ * about two files (.js, .d.ts) a source module, the docs and the scenarios make some 1 140 today.
  */
-const BUDGET = { unpackedBytes: 6_000_000, tarballBytes: 1_400_000, files: 1_150 };
+const BUDGET = { unpackedBytes: 6_300_000, tarballBytes: 1_500_000, files: 1_200 };
 
 let packed: Packed;
 let shipped: Set<string>;

@@ -1,4 +1,5 @@
 import { KNOWN_TOOLS_0_21, listedToolsFor } from "#src/driver/catalogue.js";
+import { messageOfBody } from "#src/transports/http/wire/event-stream.js";
 import { REFERENCE_DRIVER_VERSION } from "#src/driver/reference-version.js";
 import { parseListTools } from "#src/transports/cli/wire/stdout.js";
 import { rawMember } from "#src/wire/json/spans.js";
@@ -75,8 +76,7 @@ function recordedToolNames(exchanges: readonly RecordedExchange[]): { names: str
 function toolsListNames(x: RecordedExchange): string[] | undefined {
   const recorded = x.rpc?.response;
   if (!recorded) return undefined;
-  // an HTTP answer may be an SSE stream: its `data:` line holds the message
-  const response = x.transport === "http" && !recorded.trimStart().startsWith("{") ? (/^data: ?(.*)$/m.exec(recorded)?.[1] ?? recorded) : recorded;
+  const response = messageOfBody(recorded); // an HTTP answer may be an event stream; an MCP line is the message
   try {
     const result = rawMember(response, "result");
     const tools = result ? (JSON.parse(result) as { tools?: unknown }).tools : undefined;
