@@ -1,7 +1,6 @@
 import type { Cassette } from "#src/cassette/cassette.js";
 import type { ToolInfo } from "#src/driver/port.js";
-import { withHostTools } from "#src/transports/mcp/wire/host-tools.js";
-import { loadReplayCassette as readForReplay } from "#src/replay/load.js";
+import { loadReplayCassette as readForReplay, probeToolEntries } from "#src/replay/load.js";
 import type { KnownTools } from "#src/replay/engine/known-tools.js";
 import type { PreparedReplayCassette } from "#src/replay/replayer.js";
 
@@ -30,9 +29,6 @@ export function loadReplayCassette(dir: string): LoadedCassette {
 }
 
 function probeToolsOf(probe: unknown): { tools?: ToolInfo[] } {
-  const p = probe as { tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
-  const listed = Array.isArray(p?.tools_list?.tools) ? (p.tools_list.tools as ToolInfo[]) : undefined;
-  // a probe of the published runtime lists its inventory; the binary also lists check_for_update
-  const entries = listed && p?.driver?.source === "sdk" ? (withHostTools({ tools: listed }).tools as ToolInfo[]) : listed;
+  const entries = probeToolEntries(probe);
   return entries ? { tools: entries } : {};
 }

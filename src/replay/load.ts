@@ -62,18 +62,22 @@ export function knownToolsOfCassette(cassette: Pick<Cassette, "events" | "header
 }
 
 /**
- * The tool names a probe found: its tools/list (a probe of the published runtime lacks the tools
- * the binary registers itself, so they are added), else its `list-tools` names.
+ * The tool entries of a probe's tools/list as the driver offers them: a probe of the published
+ * runtime lacks the tools the binary registers itself, so they are added.
  */
-export function probeToolNames(probe: unknown): string[] | undefined {
-  const p = probe as { list_tools?: unknown; tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
+export function probeToolEntries(probe: unknown): ToolInfo[] | undefined {
+  const p = probe as { tools_list?: { tools?: unknown }; driver?: { source?: unknown } } | undefined;
   const listed = p?.tools_list?.tools;
-  if (Array.isArray(listed)) {
-    const tools = (p?.driver?.source === "sdk" ? withHostTools({ tools: listed }).tools : listed) as { name?: unknown }[];
-    return tools.flatMap((t) => (typeof t?.name === "string" ? [t.name] : []));
-  }
-  if (Array.isArray(p?.list_tools)) return p.list_tools.filter((t): t is string => typeof t === "string");
-  return undefined;
+  if (!Array.isArray(listed)) return undefined;
+  return (p?.driver?.source === "sdk" ? withHostTools({ tools: listed }).tools : listed) as ToolInfo[];
+}
+
+/** The tool names a probe found: its tools/list's (`probeToolEntries`), else its `list-tools` names. */
+export function probeToolNames(probe: unknown): string[] | undefined {
+  const entries = probeToolEntries(probe);
+  if (entries) return entries.flatMap((t) => (typeof (t as { name?: unknown } | null)?.name === "string" ? [t.name] : []));
+  const listed = (probe as { list_tools?: unknown } | undefined)?.list_tools;
+  return Array.isArray(listed) ? listed.filter((t): t is string => typeof t === "string") : undefined;
 }
 
 /** The probe's whole tools/list result (every top-level field) and whether it is the runtime's own inventory. */

@@ -57,6 +57,11 @@ export interface RecordedReading<X, E> {
   answerIn(event: E): RecordedAnswer;
 }
 
+/** Whose an event is: the recorder's own identity calls are marked `recorder`; anything else is the harness's. */
+export function originOf(event: { origin?: "harness" | "recorder" | undefined }): "harness" | "recorder" {
+  return event.origin === "recorder" ? "recorder" : "harness";
+}
+
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
 

@@ -1,7 +1,7 @@
 import type { StoredBytes } from "#src/schema/bytes.js";
 import type { CassetteEvent, CliEvent, HttpEvent, McpCloseEvent, McpLineEvent, McpOpenEvent, McpStderrEvent } from "#src/schema/cassette.js";
 import { assertNever } from "#src/util/assert-never.js";
-import type { RecordedAnswer, RecordedReading, RecordedRequest } from "#src/wire/recorded.js";
+import { originOf, storedUtf8, type RecordedAnswer, type RecordedReading, type RecordedRequest } from "#src/wire/recorded.js";
 import { cliRecorded } from "#src/transports/cli/wire/recorded.js";
 import { mcpRecorded } from "#src/transports/mcp/wire/recorded.js";
 import { httpRecorded } from "#src/transports/http/wire/recorded.js";
@@ -316,15 +316,8 @@ export function storedTextsOf(event: CassetteEvent): StoredBytes[] {
   }
 }
 
-const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-
 /** Stored bytes as text: a string as it is, base64 decoded as UTF-8. */
 export function storedText(event: McpLineEvent | HttpEvent, field: "line" | "request.body"): string {
   const stored = field === "line" ? (event as McpLineEvent).line : (event as HttpEvent).request.body;
-  if (typeof stored === "string") return stored;
-  return utf8.decode(Uint8Array.from(atob(stored.data), (c) => c.charCodeAt(0)));
-}
-
-function originOf(event: { origin?: Origin | undefined }): Origin {
-  return event.origin === "recorder" ? "recorder" : "harness";
+  return typeof stored === "string" ? stored : storedUtf8(stored);
 }

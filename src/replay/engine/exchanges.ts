@@ -10,6 +10,7 @@ import type { RecordedExchange, ReplayMemo } from "./recorded-exchange.js";
 import { createCompactor, type Compactor } from "#src/util/compact-json.js";
 import { restoreField, type FrameLookup } from "./frames.js";
 import { objectSpans } from "#src/wire/json/spans.js";
+import { originOf } from "#src/wire/recorded.js";
 import { isLifecycleTool } from "./session-lifecycle.js";
 import { recordedAnswerClass } from "./answer-summary.js";
 import { cliRequest, mcpRequest, type JsonRpcMessage, type ReplayRequest } from "./request.js";
@@ -334,7 +335,7 @@ function cliExchange(event: CliEvent, frame: FrameLookup | undefined, tools: rea
     request,
     kind: kindOf(request, tools),
     epoch: 0,
-    origin: event.origin === "recorder" ? "recorder" : "harness",
+    origin: originOf(event),
     durationMs: event.duration_ms,
     cli,
     ...(event.fault ? { fault: event.fault } : {}),

@@ -2,7 +2,7 @@
 // stdin) and the answer (stdout, stderr, exit). The exchange reader (src/cassette/exchanges/) keeps
 // this entry under "cli" in its record of transports.
 import type { CliEvent } from "#src/schema/cassette.js";
-import type { RecordedReading } from "#src/wire/recorded.js";
+import { originOf, type RecordedReading } from "#src/wire/recorded.js";
 import { parseDriverArgv } from "./argv.js";
 
 /** The part of a recorded CLI exchange its reading looks at. */
@@ -27,6 +27,6 @@ export const cliRecorded: RecordedReading<CliRecorded, CliEvent> = {
     stderr: event.stderr,
     exitCode: event.exit_code,
     signal: event.signal,
-    origin: event.origin === "recorder" ? "recorder" : "harness",
+    origin: originOf(event),
   }),
 };

@@ -2,7 +2,7 @@
 // the response (status and body). The exchange reader (src/cassette/exchanges/) keeps this entry
 // under "http" in its record of transports.
 import type { HttpEvent } from "#src/schema/cassette.js";
-import { storedMember, type RecordedReading, type RecordedRpc } from "#src/wire/recorded.js";
+import { originOf, storedMember, type RecordedReading, type RecordedRpc } from "#src/wire/recorded.js";
 
 /** The part of a recorded HTTP exchange its reading looks at (`message`: undefined when the body is no JSON object). */
 interface HttpRecorded {
@@ -24,6 +24,6 @@ export const httpRecorded: RecordedReading<HttpRecorded, HttpEvent> = {
     form: "rpc",
     body: event.response.body,
     status: event.response.status,
-    origin: event.origin === "recorder" ? "recorder" : "harness",
+    origin: originOf(event),
   }),
 };

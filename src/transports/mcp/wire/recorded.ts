@@ -2,7 +2,7 @@
 // response line carrying its id on the same stream (paired by the exchange reader, which keeps this
 // entry under "mcp" in its record of transports).
 import type { McpLineEvent } from "#src/schema/cassette.js";
-import { storedUtf8, type RecordedReading, type RecordedRpc } from "#src/wire/recorded.js";
+import { originOf, storedUtf8, type RecordedReading, type RecordedRpc } from "#src/wire/recorded.js";
 
 /** The part of a recorded MCP exchange its reading looks at. */
 interface McpRecorded {
@@ -26,5 +26,5 @@ export const mcpRecorded: RecordedReading<McpRecorded, McpLineEvent> = {
     }
     return { ...e, line: JSON.stringify({ id: message?.id, method: message?.method }) };
   },
-  answerIn: (event) => ({ form: "rpc", body: event.line, status: undefined, origin: event.origin === "recorder" ? "recorder" : "harness" }),
+  answerIn: (event) => ({ form: "rpc", body: event.line, status: undefined, origin: originOf(event) }),
 };
